@@ -1,0 +1,36 @@
+import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { ChainList } from '@ramp/contracts';
+import { Forwarder } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+
+export class TokenSchema {
+  @ApiProperty({ example: 'USDC' }) symbol!: string;
+  @ApiProperty({ example: 'USD Coin' }) name!: string;
+  @ApiProperty({ example: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }) contractAddress!: string;
+  @ApiProperty({ example: 6 }) decimals!: number;
+  @ApiProperty({ example: 'base' }) chain!: string;
+  @ApiProperty() logoUrl!: string;
+}
+
+export class ChainSchema {
+  @ApiProperty({ example: 'base' }) chain!: string;
+  @ApiProperty({ example: 8453 }) chainId!: number;
+  @ApiProperty({ example: 'Base' }) name!: string;
+  @ApiProperty({ enum: ['primary', 'secondary'], description: '`primary` marks the chains where managed wallets operate.' }) type!: string;
+  @ApiProperty({ example: 'https://basescan.org' }) explorerUrl!: string;
+  @ApiProperty({ type: [TokenSchema] }) tokens!: TokenSchema[];
+}
+
+@ApiTags('Chains')
+@Controller('transfer/chains')
+export class ChainsHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Get()
+  @ApiEndpoint({ summary: 'List supported chains with their tokens', status: 200, data: [ChainSchema], errors: [] })
+  async list(@Req() request: FastifyRequest) {
+    return this.forwarder.get(ChainList.contract, request, {}, { status: 200, needsProviders: false });
+  }
+}

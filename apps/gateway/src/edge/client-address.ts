@@ -1,0 +1,54 @@
+import { IpAllowlist } from '@ramp/keys';
+
+export interface ConnectionFacts {
+  /** The TCP peer. */
+  remoteAddress: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface ClientFacts {
+  /** The client's address: the peer, or the address a trusted proxy forwarded. */
+  address: string;
+  /** Whether the client reached the platform over HTTPS (only a trusted proxy can say so). */
+  https: boolean;
+}
+
+const LOOPBACK = new IpAllowlist(['127.0.0.0/8', '::1/128']);
+
+/**
+ * Works out who the client is and whether it used HTTPS. Forwarded headers are believed only from the configured
+ * TLS-terminating proxies; from anyone else they are ignored, so a client cannot claim HTTPS or another address.
+ */
+export class ClientResolver {
+  private readonly proxies: IpAllowlist;
+  private readonly hasProxies: boolean;
+
+  constructor(trustedProxies: readonly string[]) {
+    this.proxies = new IpAllowlist(trustedProxies);
+    this.hasProxies = trustedProxies.length > 0;
+  }
+
+  resolve({ remoteAddress, headers }: ConnectionFacts): ClientFacts {
+    if (!this.hasProxies || !this.proxies.allows(remoteAddress)) return { address: remoteAddress, https: false };
+    const proto = firstHeader(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase();
+    const forwarded = (firstHeader(headers['x-forwarded-for']) ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop.length > 0);
+    // The right-most address that is not one of our proxies is the client.
+    let address = remoteAddress;
+    for (let i = forwarded.length - 1; i >= 0; i--) {
+      address = forwarded[i] as string;
+      if (!this.proxies.allows(address)) break;
+    }
+    return { address, https: proto === 'https' };
+  }
+
+  static isLoopback(address: string): boolean {
+    return LOOPBACK.allows(address);
+  }
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

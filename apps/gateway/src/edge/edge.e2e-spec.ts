@@ -1,0 +1,180 @@
+import { randomBytes } from 'crypto';
+import { ApiClient, createKey, expectError, freePort, keysCommand, startServices, stopAll, ServiceProcess, type TestKey } from '@ramp/testing';
+
+describe('gateway edge - authentication, envelope, limits', () => {
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let key: TestKey;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'gateway']);
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`);
+    key = await createKey({ plan: 'enterprise' });
+  });
+
+  afterAll(async () => {
+    await stopAll(services.values());
+  });
+
+  it('refuses a request without a key, with an unknown key, and with a revoked key on the very next request', async () => {
+    expectError(await api.get('/transfer/chains'), 401, 'UNAUTHORIZED');
+    expectError(await api.withKey(`service_test_${randomBytes(24).toString('base64url')}`).get('/transfer/chains'), 401, 'UNAUTHORIZED');
+
+    const doomed = await createKey({ plan: 'enterprise' });
+    expect((await api.withKey(doomed.apiKey).get('/transfer/chains')).status).toBe(200);
+    const revoked = await keysCommand(['revoke', doomed.keyId]);
+    expect(revoked.code).toBe(0);
+    expectError(await api.withKey(doomed.apiKey).get('/transfer/chains'), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers every failure with the envelope, never a stack trace', async () => {
+    const client = api.withKey(key.apiKey);
+    const unknownRoute = await client.get('/no/such/route');
+    expectError(unknownRoute, 404, 'NOT_FOUND');
+    expect(unknownRoute.body.error.message).toContain('/v1/no/such/route');
+    expectError(await client.raw('DELETE', '/offramp/quote', undefined, {}), 404, 'NOT_FOUND');
+    expectError(await client.raw('POST', '/offramp/quote', '{"amount": "1",', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST', 'body');
+    expectError(await client.raw('POST', '/offramp/quote', 'amount=1', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'INVALID_REQUEST', 'body');
+    expectError(await client.raw('POST', '/offramp/quote', 'amount 1', { 'content-type': 'text/plain' }), 400, 'INVALID_REQUEST', 'body');
+    expectError(await client.raw('POST', '/offramp/quote', '[1,2]', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST', 'body');
+    expectError(await client.raw('POST', '/offramp/quote', '{"__proto__": {"x": 1}}', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST');
+    const huge = JSON.stringify({ amount: '1', padding: 'x'.repeat(200_000) });
+    const oversized = await client.raw('POST', '/offramp/quote', huge, { 'content-type': 'application/json' });
+    expectError(oversized, 413, 'INVALID_REQUEST', 'body');
+    expectError(await client.post('/offramp/quote', { amount: '1', surprise: true }), 400, 'INVALID_REQUEST');
+  });
+
+  it('echoes a client request id and makes one up otherwise, on successes and errors alike', async () => {
+    const echoed = await api.withKey(key.apiKey).get('/transfer/chains', { 'x-request-id': 'order-42_retry.1' });
+    expect(echoed.headers.get('x-request-id')).toBe('order-42_retry.1');
+    const made = await api.get('/transfer/chains');
+    expect(made.headers.get('x-request-id')).toMatch(/^req_[0-9a-f-]{36}$/);
+    const refused = await api.get('/transfer/chains', { 'x-request-id': 'bad id with spaces' });
+    expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('puts the rate-limit headers on every response, including errors and unknown routes', async () => {
+    for (const response of [
+      await api.withKey(key.apiKey).get('/transfer/chains'),
+      await api.withKey(key.apiKey).get('/missing'),
+      await api.get('/transfer/chains'),
+    ]) {
+      expect(Number(response.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+      expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    }
+  });
+
+  it('limits a free key to its burst of 10 per second, with Retry-After and the seconds in the message', async () => {
+    const free = await createKey({ plan: 'free' });
+    const client = api.withKey(free.apiKey);
+    const responses = await Promise.all(Array.from({ length: 14 }, () => client.get('/transfer/chains')));
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(10);
+    const limited = responses.filter((response) => response.status === 429);
+    expect(limited).toHaveLength(4);
+    expectError(limited[0]!, 429, 'RATE_LIMITED');
+    expect(limited[0]!.body.error.message).toMatch(/retry in \d+ seconds?/);
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited[0]!.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
+  it('refuses a key used from an address outside its allowlist', async () => {
+    const restricted = await createKey({ plan: 'enterprise', extra: ['--allow-ip', '203.0.113.0/24'] });
+    const response = await api.withKey(restricted.apiKey).get('/transfer/chains');
+    expectError(response, 403, 'FORBIDDEN');
+    expect(response.body.error.message).toContain('127.0.0.1');
+    const local = await createKey({ plan: 'enterprise', extra: ['--allow-ip', '127.0.0.1', '--allow-ip', '::1'] });
+    expect((await api.withKey(local.apiKey).get('/transfer/chains')).status).toBe(200);
+  });
+
+  it('refuses live keys on provider routes until live mode is enabled, but lets them read the chains', async () => {
+    const live = await createKey({ env: 'live', plan: 'enterprise' });
+    expect(live.apiKey).toMatch(/^service_live_/);
+    const quote = await api.withKey(live.apiKey).post('/onramp/quote', { amount: '5000', tokenSymbol: 'CNGN', chain: 'base' });
+    expectError(quote, 403, 'FORBIDDEN');
+    expect(quote.body.error.message).toContain('test key');
+    expect((await api.withKey(live.apiKey).get('/transfer/chains')).status).toBe(200);
+  });
+});
+
+describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
+  it('two gateway replicas share one key\'s limit exactly', async () => {
+    const services = await startServices(['quote', 'gateway']);
+    const second = await new ServiceProcess('gateway', await freePort(), {}).start();
+    try {
+      const free = await createKey({ plan: 'free' });
+      const clients = [services.get('gateway')!, second].map((gateway) => new ApiClient(`${gateway.url}/v1`, free.apiKey));
+      const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => clients[i % 2]!.get('/transfer/chains')));
+      expect(responses.filter((response) => response.status === 200)).toHaveLength(10);
+      expect(responses.filter((response) => response.status === 429)).toHaveLength(20);
+    } finally {
+      await stopAll([...services.values(), second]);
+    }
+  });
+
+  it('refuses plain HTTP in production and accepts HTTPS from a trusted proxy', async () => {
+    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'), TRUSTED_PROXIES: '127.0.0.1,::1' };
+    const services = await startServices(['quote', 'gateway'], env);
+    try {
+      const key = await createKey();
+      const api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
+      const plain = await api.get('/transfer/chains');
+      expectError(plain, 403, 'FORBIDDEN');
+      expect(plain.body.error.message).toContain('HTTPS');
+      expect((await api.get('/transfer/chains', { 'x-forwarded-proto': 'https' })).status).toBe(200);
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+
+  it('keeps serving without rate limits while Redis is unreachable, and says so in readiness without failing it', async () => {
+    const deadRedis = `redis://127.0.0.1:${await freePort()}`;
+    const services = await startServices(['quote', 'gateway'], { REDIS_URL: deadRedis });
+    try {
+      const gateway = services.get('gateway')!;
+      const ready = await fetch(`${gateway.url}/health/ready`);
+      expect(ready.status).toBe(200);
+      const health = (await ready.json()) as { status: string; checks: Record<string, string> };
+      expect(health.status).toBe('degraded');
+      expect(health.checks['redis']).not.toBe('ok');
+      expect(health.checks['postgres']).toBe('ok');
+
+      const free = await createKey({ plan: 'free' });
+      const api = new ApiClient(`${gateway.url}/v1`, free.apiKey);
+      const responses = await Promise.all(Array.from({ length: 15 }, () => api.get('/transfer/chains')));
+      expect(responses.map((response) => response.status)).toEqual(Array(15).fill(200));
+      expect(responses[0]!.headers.get('x-ratelimit-remaining')).toBeNull();
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+
+  it('answers SERVICE_UNAVAILABLE promptly when the quote service is stopped or hangs', async () => {
+    const services = await startServices(['quote', 'gateway'], { RPC_TIMEOUT_MS: '1000' });
+    try {
+      const key = await createKey();
+      const api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
+      expect((await api.get('/transfer/chains')).status).toBe(200);
+
+      const quote = services.get('quote')!;
+      process.kill(quote.pid!, 'SIGSTOP');
+      let started = Date.now();
+      const hung = await api.get('/transfer/chains');
+      expectError(hung, 503, 'SERVICE_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(4000);
+      process.kill(quote.pid!, 'SIGCONT');
+
+      await quote.stop();
+      started = Date.now();
+      const stopped = await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0000014579', chain: 'base' });
+      expectError(stopped, 503, 'SERVICE_UNAVAILABLE');
+      expect(stopped.body.error.message).toContain('quote service');
+      expect(Date.now() - started).toBeLessThan(4000);
+
+      await quote.start();
+      expect((await api.get('/transfer/chains')).status).toBe(200);
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { randomUUID } from 'crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@ramp/contracts';
+import { IpAllowlist, type AuthenticatedKey, type KeyStore } from '@ramp/keys';
+import type { RateLimitDecision, RateLimitPolicy, RedisRateLimiter } from '@ramp/rate-limit';
+import type { Logger } from '@ramp/service-kit';
+import { ClientResolver, type ClientFacts } from './client-address';
+
+export interface RequestContext {
+  requestId: string;
+  client: ClientFacts;
+  key?: AuthenticatedKey;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+export interface EdgeOptions {
+  keys: KeyStore;
+  limiter: RedisRateLimiter;
+  resolver: ClientResolver;
+  logger: Logger;
+  /** Plain HTTP accepted from anywhere (ALLOW_INSECURE_HTTP=true). */
+  allowInsecureHttp: boolean;
+  /** Plain HTTP accepted from loopback (development). */
+  allowLoopbackHttp: boolean;
+  anonymousPolicy: RateLimitPolicy;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBES = /^\/(health\/(live|ready)|metrics)(\?|$)/;
+const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
+
+/**
+ * The gateway's edge, in the order it runs for every request (including unknown routes): request id, the HTTPS rule,
+ * the API key, the rate limit (per key, or per client address without a valid key) with its headers, the key's IP
+ * allowlist. Probes skip all but the request id; the public API documents need no key.
+ */
+export function installEdge(fastify: FastifyInstance, options: EdgeOptions): void {
+  fastify.decorateRequest('ctx', null as unknown as RequestContext);
+  fastify.addHook('onRequest', async (request, reply) => {
+    const requestId = acceptRequestId(request.headers['x-request-id']);
+    void reply.header('x-request-id', requestId);
+    const client = options.resolver.resolve({ remoteAddress: request.socket.remoteAddress ?? '', headers: request.headers });
+    request.ctx = { requestId, client };
+    if (PROBES.test(request.url)) return;
+
+    if (!client.https && !options.allowInsecureHttp && !(options.allowLoopbackHttp && ClientResolver.isLoopback(client.address))) {
+      throw new AppError('FORBIDDEN', 'HTTPS is required; requests over plain HTTP are refused');
+    }
+
+    const presented = headerValue(request.headers['x-api-key']);
+    const key = presented ? await options.keys.authenticate(presented) : undefined;
+    await enforceRateLimit(request, reply, options, key);
+
+    if (PUBLIC_DOCS.test(request.url)) return;
+    if (!key) {
+      throw new AppError('UNAUTHORIZED', presented ? 'The API key is invalid or has been revoked' : 'The x-api-key header is missing');
+    }
+    if (!new IpAllowlist(key.allowedIps).allows(client.address)) {
+      throw new AppError('FORBIDDEN', `This API key may not be used from ${client.address}; it is restricted to allowlisted addresses`);
+    }
+    request.ctx.key = key;
+  });
+}
+
+async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, options: EdgeOptions, key: AuthenticatedKey | undefined): Promise<void> {
+  const subject = key ? `key:${key.tenant.keyId}` : `ip:${request.ctx.client.address}`;
+  const policy = key ? { perMinute: key.perMinute, burstPerSecond: key.burstPerSecond } : options.anonymousPolicy;
+  let decision: RateLimitDecision;
+  try {
+    decision = await options.limiter.check(subject, policy);
+  } catch (error) {
+    // Fail open: limits protect capacity, not money (quotes are single-use, initiations idempotent), so an outage of
+    // Redis must not stop payments. The outage is logged and shows in readiness.
+    options.logger.warn({ err: error, requestId: request.ctx.requestId }, 'rate limiter unavailable; request allowed');
+    return;
+  }
+  void reply.header('X-RateLimit-Limit', String(decision.limit));
+  void reply.header('X-RateLimit-Remaining', String(decision.remaining));
+  void reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
+  if (!decision.allowed) {
+    void reply.header('Retry-After', String(decision.retryAfterSeconds));
+    const unit = decision.retryAfterSeconds === 1 ? 'second' : 'seconds';
+    throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} ${unit}`);
+  }
+}
+
+function acceptRequestId(value: string | string[] | undefined): string {
+  const given = headerValue(value);
+  return given && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+}

@@ -1,0 +1,69 @@
+import { HttpException } from '@nestjs/common';
+import { AppError, HTTP_STATUS_OF, type ErrorBody, type ErrorEnvelope } from '@ramp/contracts';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorEnvelope;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+  validation?: unknown;
+}
+
+/**
+ * The one place where anything thrown while serving HTTP becomes the envelope. AppErrors keep their code and message;
+ * framework errors get a precise, safe message; everything else is INTERNAL_ERROR with no detail.
+ */
+export function toErrorResponse(error: unknown, method: string, url: string): ErrorResponse {
+  if (error instanceof AppError) return respond(HTTP_STATUS_OF[error.code], error.toBody());
+  const framework = frameworkError(error, method, url);
+  if (framework) return framework;
+  return respond(500, { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged. Retry later.' });
+}
+
+/** True for errors that mean "the client did something wrong" (not worth an error-level log line). */
+export function isExpected(response: ErrorResponse): boolean {
+  return response.status < 500;
+}
+
+function frameworkError(error: unknown, method: string, url: string): ErrorResponse | undefined {
+  const path = url.split('?')[0];
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) return respond(404, { code: 'NOT_FOUND', message: `Route ${method} ${path} was not found` });
+    if (status === 405) return respond(404, { code: 'NOT_FOUND', message: `Route ${method} ${path} was not found` });
+    if (status === 413) return respond(413, { code: 'INVALID_REQUEST', message: 'body: is larger than the accepted limit', field: 'body' });
+    if (status === 415) return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be JSON, sent with Content-Type: application/json', field: 'body' });
+    if (status === 400) return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });
+    if (status > 400 && status < 500) return respond(400, { code: 'INVALID_REQUEST', message: 'The request is malformed' });
+    return undefined;
+  }
+  const fastify = error as FastifyLikeError;
+  switch (fastify?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return respond(413, { code: 'INVALID_REQUEST', message: 'body: is larger than the accepted limit', field: 'body' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be JSON, sent with Content-Type: application/json', field: 'body' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be a JSON object, and it is empty', field: 'body' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });
+  if (fastify?.statusCode === 404) return respond(404, { code: 'NOT_FOUND', message: `Route ${method} ${path} was not found` });
+  if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+    return respond(400, { code: 'INVALID_REQUEST', message: 'The request is malformed' });
+  }
+  return undefined;
+}
+
+function respond(status: number, error: ErrorBody): ErrorResponse {
+  return { status, body: { success: false, error } };
+}

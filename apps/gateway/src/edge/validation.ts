@@ -1,0 +1,45 @@
+import { Injectable, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
+import { IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
+import { invalidField } from '@ramp/contracts';
+
+/** A required string field: "<field>: is required", "<field>: must be a string". */
+export const RequiredString = (maxLength = 200): PropertyDecorator =>
+  applyDecorators(
+    IsDefined({ message: 'is required' }),
+    IsString({ message: 'must be a string' }),
+    MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
+  );
+
+export const OptionalString = (maxLength = 200): PropertyDecorator =>
+  applyDecorators(IsOptional(), IsString({ message: 'must be a string' }), MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }));
+
+export const OptionalNumber = (): PropertyDecorator =>
+  applyDecorators(IsOptional(), IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' }));
+
+const validation = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors: ValidationError[]) => {
+    const first = errors[0];
+    const field = first?.property ?? 'body';
+    const constraints = first?.constraints ?? {};
+    if (constraints['whitelistValidation']) return invalidField(field, 'is not a field of this request');
+    return invalidField(field, Object.values(constraints)[0] ?? 'is invalid');
+  },
+});
+
+/**
+ * Request bodies: a JSON object (an absent body counts as `{}`), then the DTO's rules. The first broken rule is
+ * reported as INVALID_REQUEST naming the field; unknown fields are refused rather than silently ignored.
+ */
+@Injectable()
+export class BodyPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const body = value === undefined || value === null ? {} : value;
+    if (typeof body !== 'object' || Array.isArray(body)) throw invalidField('body', 'must be a JSON object');
+    return validation.transform(body, metadata);
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Config } from '@ramp/config';
+import { AppError, HTTP_STATUS_OF, type RequestOf, type RpcContract, type Tenant } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
+import { IdempotencyStore } from './idempotency-store';
+
+export interface ForwardOptions {
+  /** HTTP status of success (200 reads and quotes, 201 creations). */
+  status: number;
+  /** The route needs external providers (prices, banks, chains): refused for live keys until real ones are configured. */
+  needsProviders: boolean;
+}
+
+/**
+ * Forwards an authenticated HTTP request to its service over NATS with the caller's tenant and request id, and wraps
+ * the answer in the envelope. POST requests honour Idempotency-Key: the same key and body replay the stored response
+ * (errors included), another body is CONFLICT, and concurrent duplicates run once.
+ */
+@Injectable()
+export class Forwarder {
+  private readonly liveProvidersEnabled: boolean;
+
+  constructor(
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(IdempotencyStore) private readonly idempotency: IdempotencyStore,
+    @Inject(Config) config: Config,
+  ) {
+    this.liveProvidersEnabled = config.bool('liveProvidersEnabled');
+  }
+
+  async get<C extends RpcContract<unknown, unknown>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
+    return this.call(contract, this.tenantOf(request, options), request, data);
+  }
+
+  async post<C extends RpcContract<unknown, unknown>>(
+    contract: C,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    data: RequestOf<C>,
+    options: ForwardOptions,
+  ): Promise<void> {
+    const tenant = this.tenantOf(request, options);
+    const header = request.headers['idempotency-key'];
+    const key = typeof header === 'string' && header !== '' ? IdempotencyStore.validateKey(header) : undefined;
+    if (!key) {
+      await reply.status(options.status).send(await this.call(contract, tenant, request, data));
+      return;
+    }
+
+    const claim = await this.idempotency.claim(tenant, key, IdempotencyStore.fingerprint(request.method, request.url, request.body));
+    if (claim.kind === 'replay') {
+      // Sent here rather than returned: Nest would overwrite a replayed error's status with the route's success status.
+      await reply.header('Idempotent-Replayed', 'true').status(claim.response.status).send(claim.response.body);
+      return;
+    }
+    try {
+      const body = await this.call(contract, tenant, request, data);
+      await this.idempotency.complete(tenant, key, { status: options.status, body });
+      await reply.status(options.status).send(body);
+    } catch (error) {
+      if (error instanceof AppError && HTTP_STATUS_OF[error.code] < 500) {
+        await this.idempotency.complete(tenant, key, { status: HTTP_STATUS_OF[error.code], body: { success: false, error: error.toBody() } });
+      } else {
+        await this.idempotency.release(tenant, key);
+      }
+      throw error;
+    }
+  }
+
+  private async call<C extends RpcContract<unknown, unknown>>(contract: C, tenant: Tenant, request: FastifyRequest, data: RequestOf<C>) {
+    return { success: true as const, data: await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId }) };
+  }
+
+  private tenantOf(request: FastifyRequest, options: ForwardOptions): Tenant {
+    const key = request.ctx.key;
+    if (!key) throw new AppError('UNAUTHORIZED', 'The x-api-key header is missing');
+    if (options.needsProviders && key.tenant.environment === 'live' && !this.liveProvidersEnabled) {
+      throw new AppError('FORBIDDEN', 'Live mode is not enabled for this platform yet: use a test key (service_test_) against the sandbox');
+    }
+    return key.tenant;
+  }
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Config } from '@ramp/config';
+import { AppError, invalidField, type Tenant } from '@ramp/contracts';
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
+
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+const WAIT_STEP_MS = 50;
+
+/**
+ * Stored responses of POST requests by Idempotency-Key, per tenant, in PostgreSQL (so a replay survives restarts
+ * and is shared by every gateway replica). The first request claims the key with an INSERT; concurrent duplicates
+ * wait for its outcome, so the operation runs once.
+ */
+@Injectable()
+export class IdempotencyStore {
+  private readonly ttlMs: number;
+  private readonly waitMs: number;
+
+  constructor(
+    @Inject(MikroORM) private readonly orm: MikroORM,
+    @Inject(Config) config: Config,
+  ) {
+    this.ttlMs = config.int('idempotencyTtlHours', 1, 24 * 30) * 3_600_000;
+    this.waitMs = config.int('rpcTimeoutMs', 1) + 2000;
+  }
+
+  static validateKey(value: string): string {
+    if (!KEY_SHAPE.test(value)) throw invalidField('Idempotency-Key', 'must be 1 to 255 printable ASCII characters without spaces');
+    return value;
+  }
+
+  static fingerprint(method: string, path: string, body: unknown): string {
+    return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  }
+
+  async claim(tenant: Tenant, key: string, fingerprint: string): Promise<Claim> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const inserted = await this.execute(
+        `insert into gateway.idempotency_keys
+           (organization_id, environment, idempotency_key, request_hash, state, created_at, expires_at)
+         values (?, ?, ?, ?, 'in_progress', now(), now() + make_interval(secs => ?))
+         on conflict (organization_id, environment, idempotency_key) do update
+           set request_hash = excluded.request_hash, state = 'in_progress', response_status = null, response_body = null,
+               created_at = excluded.created_at, expires_at = excluded.expires_at
+           where gateway.idempotency_keys.expires_at <= now()
+         returning 1 as claimed`,
+        [tenant.organizationId, tenant.environment, key, fingerprint, this.ttlMs / 1000],
+      );
+      if (inserted.length > 0) return { kind: 'claimed' };
+      const [existing] = await this.execute(
+        `select request_hash, state, response_status, response_body from gateway.idempotency_keys
+          where organization_id = ? and environment = ? and idempotency_key = ?`,
+        [tenant.organizationId, tenant.environment, key],
+      );
+      if (!existing) continue; // released between our insert and select: claim again
+      if (existing['request_hash'] !== fingerprint) {
+        throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
+      }
+      if (existing['state'] === 'done') {
+        return { kind: 'replay', response: { status: Number(existing['response_status']), body: existing['response_body'] } };
+      }
+      if (Date.now() > deadline) {
+        throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+      }
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+    }
+  }
+
+  async complete(tenant: Tenant, key: string, response: StoredResponse): Promise<void> {
+    await this.execute(
+      `update gateway.idempotency_keys set state = 'done', response_status = ?, response_body = ?
+        where organization_id = ? and environment = ? and idempotency_key = ?`,
+      [response.status, JSON.stringify(response.body), tenant.organizationId, tenant.environment, key],
+    );
+  }
+
+  /** Forgets a claim whose outcome is unknown (a 5xx), so that a retry with the same key can run. */
+  async release(tenant: Tenant, key: string): Promise<void> {
+    await this.execute(
+      `delete from gateway.idempotency_keys where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+      [tenant.organizationId, tenant.environment, key],
+    );
+  }
+
+  private execute(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.orm.em.getConnection().execute<Record<string, unknown>[]>(sql, params as never[]);
+  }
+}

@@ -1,0 +1,58 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { MikroORM } from '@mikro-orm/postgresql';
+import Redis from 'ioredis';
+import type { NatsConnection } from 'nats';
+import { Config } from '@ramp/config';
+import { ApiKeySchema, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
+import { RpcClient } from '@ramp/messaging';
+import { RedisRateLimiter } from '@ramp/rate-limit';
+import { CoreModule, databaseProviders, HealthRegistry, NATS_CONNECTION, type DatabaseSpec } from '@ramp/service-kit';
+import { BanksHttpController } from './banks/banks.http.controller';
+import { ChainsHttpController } from './chains/chains.http.controller';
+import { ErrorFilter } from './edge/error.filter';
+import { Forwarder } from './forwarding/forwarder';
+import { IdempotencyStore } from './forwarding/idempotency-store';
+import { Migration20261122000001 } from './migrations/Migration20261122000001';
+import { QuotesHttpController } from './quotes/quotes.http.controller';
+
+export const GATEWAY_DATABASE: DatabaseSpec = {
+  schema: 'gateway',
+  entities: [OrganizationSchema, ApiKeySchema],
+  migrations: [Migration20261122000001],
+};
+
+@Module({
+  imports: [CoreModule.forService('gateway')],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController],
+  providers: [
+    ...databaseProviders(GATEWAY_DATABASE),
+    { provide: APP_FILTER, useClass: ErrorFilter },
+    {
+      provide: Redis,
+      inject: [Config, HealthRegistry],
+      useFactory: (config: Config, health: HealthRegistry) => {
+        // No offline queue: while Redis is down a command fails at once (and the limiter fails open) instead of hanging.
+        const redis = new Redis(config.string('redisUrl'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: false });
+        redis.on('error', () => undefined);
+        // Not critical: without Redis the gateway still serves (rate limiting fails open), so readiness says
+        // `degraded` rather than taking every replica out of service.
+        health.add(
+          'redis',
+          async () => {
+            await redis.ping();
+          },
+          { critical: false },
+        );
+        return redis;
+      },
+    },
+    { provide: RedisRateLimiter, inject: [Redis], useFactory: (redis: Redis) => new RedisRateLimiter(redis) },
+    { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
+    { provide: KeyStore, inject: [MikroORM, SecretBox], useFactory: (orm: MikroORM, box: SecretBox) => new KeyStore(orm.em, box) },
+    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    IdempotencyStore,
+    Forwarder,
+  ],
+})
+export class GatewayModule {}

@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Config } from '@ramp/config';
+import { KeyStore } from '@ramp/keys';
+import { RedisRateLimiter } from '@ramp/rate-limit';
+import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
+import { ClientResolver } from './edge/client-address';
+import { installEdge } from './edge/edge';
+import { sendError } from './edge/error.filter';
+import { GATEWAY_DATABASE, GatewayModule } from './gateway.module';
+import { buildOpenApi, serveOpenApi } from './openapi/openapi';
+
+/** Builds the gateway application (also used by tests that start it in-process). */
+export async function createGateway(config = new Config()): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: config.int('bodyLimitBytes', 1024), trustProxy: false, return503OnClosing: true });
+  const fastify = adapter.getInstance();
+  // JSON only: Fastify's own text/plain parser would let a non-JSON body through.
+  fastify.removeContentTypeParser('text/plain');
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: ['error', 'warn'], bodyParser: false });
+  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
+  const logger = app.get<Logger>(LOGGER);
+  const anonymousPerMinute = config.int('anonymousPerMinute', 1);
+  installEdge(fastify, {
+    keys: app.get(KeyStore),
+    limiter: app.get(RedisRateLimiter),
+    resolver: new ClientResolver(config.list('trustedProxies')),
+    logger,
+    allowInsecureHttp: config.bool('allowInsecureHttp'),
+    allowLoopbackHttp: !config.isProduction,
+    anonymousPolicy: { perMinute: anonymousPerMinute, burstPerSecond: Math.max(1, Math.ceil(anonymousPerMinute / 6)) },
+  });
+  await app.init();
+  // After init: Nest installs its own handler there, which would turn Fastify's coded errors into bare HttpExceptions.
+  fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
+  serveOpenApi(fastify, buildOpenApi(app));
+  return app;
+}
+
+async function main(): Promise<void> {
+  const config = new Config();
+  const logger = createLogger('gateway', config.string('logLevel'));
+  try {
+    const app = await createGateway(config);
+    const port = config.int('port', 0, 65535);
+    await app.listen(port, config.string('host'));
+    handleShutdown(app, 'gateway');
+    logger.info({ port }, `gateway listening on http://${config.string('host')}:${port}/v1`);
+  } catch (error) {
+    logger.fatal({ err: error }, 'gateway failed to start');
+    process.exit(1);
+  }
+}
+
+if (require.main === module) {
+  if (process.argv[2] === 'migrate') void migrateAndExit(GATEWAY_DATABASE);
+  else void main();
+}

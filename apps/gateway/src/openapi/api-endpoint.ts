@@ -1,0 +1,58 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { ERROR_DESCRIPTIONS, ErrorEnvelopeSchema, type DocumentedError } from './envelopes';
+
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the per-minute allowance is full again.', schema: { type: 'integer' } },
+  'x-request-id': { description: 'The request id (echoed when the client sent one); quote it to support.', schema: { type: 'string' } },
+};
+
+export interface EndpointDoc {
+  summary: string;
+  description?: string;
+  status: number;
+  /** The `data` schema: a class, or `[Class]` for an array. */
+  data: Type<unknown> | [Type<unknown>];
+  errors: DocumentedError[];
+  idempotent?: boolean;
+}
+
+/** Documents an endpoint in one place: its envelope, every error with its status, and the headers. */
+export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
+  const [item, isArray] = Array.isArray(doc.data) ? [doc.data[0], true] : [doc.data, false];
+  const dataSchema = isArray ? { type: 'array', items: { $ref: getSchemaPath(item) } } : { $ref: getSchemaPath(item) };
+  const decorators = [
+    ApiOperation({ summary: doc.summary, description: doc.description }),
+    ApiSecurity('apiKey'),
+    ApiExtraModels(item, ErrorEnvelopeSchema),
+    ApiHeader({ name: 'x-request-id', required: false, description: 'Your id for this request; echoed back and logged.' }),
+    ApiResponse({
+      status: doc.status,
+      description: 'Success',
+      headers: RATE_LIMIT_HEADERS,
+      schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema } },
+    }),
+    ...[...doc.errors, 'UNAUTHORIZED' as const, 'RATE_LIMITED' as const, 'SERVICE_UNAVAILABLE' as const]
+      .filter((code, index, all) => all.indexOf(code) === index)
+      .map((code) =>
+        ApiResponse({
+          status: ERROR_DESCRIPTIONS[code].status,
+          description: `${code}: ${ERROR_DESCRIPTIONS[code].description}`,
+          headers: code === 'RATE_LIMITED' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
+          type: ErrorEnvelopeSchema,
+        }),
+      ),
+  ];
+  if (doc.idempotent) {
+    decorators.push(
+      ApiHeader({
+        name: 'Idempotency-Key',
+        required: false,
+        description: 'Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT.',
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}

@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_CODES } from '@ramp/contracts';
+
+export class ErrorBodySchema {
+  @ApiProperty({ enum: ERROR_CODES, example: 'INVALID_REQUEST' })
+  code!: string;
+  @ApiProperty({ example: 'amount: must be greater than zero' })
+  message!: string;
+  @ApiPropertyOptional({ description: 'The request field at fault (INVALID_REQUEST).', example: 'amount' })
+  field?: string;
+}
+
+export class ErrorEnvelopeSchema {
+  @ApiProperty({ enum: [false] })
+  success!: false;
+  @ApiProperty({ type: ErrorBodySchema })
+  error!: ErrorBodySchema;
+}
+
+export class PaginationMetaSchema {
+  @ApiProperty({ example: 1 }) page!: number;
+  @ApiProperty({ example: 20 }) limit!: number;
+  @ApiProperty({ example: 57 }) total!: number;
+  @ApiProperty({ example: 3 }) totalPages!: number;
+}
+
+/** What each error code means on this API, for the OpenAPI responses. */
+export const ERROR_DESCRIPTIONS = {
+  INVALID_REQUEST: { status: 400, description: 'A field is missing or invalid; `error.field` names it and the message states the rule.' },
+  UNAUTHORIZED: { status: 401, description: 'The x-api-key header is missing, unknown or revoked.' },
+  FORBIDDEN: { status: 403, description: 'Plain HTTP, an address outside the key\'s IP allowlist, or a live key before live mode is enabled.' },
+  NOT_FOUND: { status: 404, description: 'The resource does not exist for this API key (another tenant\'s ids are not found either).' },
+  CONFLICT: { status: 409, description: 'The Idempotency-Key was reused with another body, or the quote was already used.' },
+  RATE_LIMITED: { status: 429, description: 'Too many requests; the message and Retry-After give the seconds to wait.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'A service is down or slow; retry with exponential backoff.' },
+} as const;
+
+export type DocumentedError = keyof typeof ERROR_DESCRIPTIONS;

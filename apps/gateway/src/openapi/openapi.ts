@@ -1,0 +1,51 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import { ErrorEnvelopeSchema, PaginationMetaSchema } from './envelopes';
+
+/** The OpenAPI 3 document, generated from the controllers and DTOs of the gateway. */
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Ramp, Swap and Cross-Chain Transfer API')
+    .setVersion('1.0.0')
+    .setDescription(
+      [
+        'On-ramp (buy crypto with NGN), off-ramp (sell crypto for NGN paid to a bank account), swaps and cross-chain transfers.',
+        'Every request carries `x-api-key`. Amounts are decimal strings. Every response is an envelope: `{ success: true, data }`',
+        'or `{ success: false, error: { code, message, field? } }`. Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`,',
+        '`X-RateLimit-Reset` and `x-request-id`. POST requests accept `Idempotency-Key`.',
+      ].join(' '),
+    )
+    .addServer('/v1', 'This server')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'service_test_… (sandbox) or service_live_… (production).' }, 'apiKey')
+    .build();
+  return SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema] });
+}
+
+const SWAGGER_UI = join(require.resolve('swagger-ui-dist/package.json'), '..');
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Ramp API reference</title>
+<link rel="stylesheet" href="/v1/docs/swagger-ui.css"></head>
+<body><div id="docs"></div>
+<script src="/v1/docs/swagger-ui-bundle.js"></script>
+<script src="/v1/docs/init.js"></script></body></html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#docs', deepLinking: true });`;
+
+/** Serves the document at /v1/openapi.json and a readable reference at /v1/docs, with no key and no CDN. */
+export function serveOpenApi(fastify: FastifyInstance, document: OpenAPIObject): void {
+  const json = JSON.stringify(document);
+  fastify.get('/v1/openapi.json', async (_request, reply) => reply.type('application/json').send(json));
+  fastify.get('/v1/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
+  fastify.get('/v1/docs/init.js', async (_request, reply) => reply.type('application/javascript').send(DOCS_INIT));
+  for (const [file, type] of [
+    ['swagger-ui.css', 'text/css'],
+    ['swagger-ui-bundle.js', 'application/javascript'],
+  ] as const) {
+    const content = readFileSync(join(SWAGGER_UI, file));
+    fastify.get(`/v1/docs/${file}`, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(content));
+  }
+}

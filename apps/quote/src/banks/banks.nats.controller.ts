@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NIGERIAN_BANKS, verifyAccountNumberFormat } from '@ramp/banking';
+import { BankList, BankVerify } from '@ramp/contracts';
+import { RpcHandler } from '@ramp/service-kit';
+import type { BankDirectory } from '@ramp/providers';
+import { BANK_DIRECTORY } from '../providers.tokens';
+
+/** The bank list and account verification (NUBAN check first, then the bank directory). */
+@Injectable()
+export class BanksNatsController {
+  constructor(@Inject(BANK_DIRECTORY) private readonly directory: BankDirectory) {}
+
+  @RpcHandler(BankList.contract)
+  async list(): Promise<BankList.Response> {
+    return NIGERIAN_BANKS.map(({ code, name }) => ({ code, name }));
+  }
+
+  @RpcHandler(BankVerify.contract)
+  async verify(request: BankVerify.Request): Promise<BankVerify.Response> {
+    const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
+    const { accountName } = await this.directory.resolveAccount(bank.code, request.accountNumber);
+    return { accountNumber: request.accountNumber, accountName, bankCode: bank.code, bankName: bank.name };
+  }
+}

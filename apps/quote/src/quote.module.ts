@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { Config } from '@ramp/config';
+import { SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
+import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { BanksNatsController } from './banks/banks.nats.controller';
+import { ChainsNatsController } from './chains/chains.nats.controller';
+import { Migration20261122000001 } from './migrations/Migration20261122000001';
+import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER } from './providers.tokens';
+import { QuoteSchema } from './quotes/quote.entity';
+import { QuotePricer } from './quotes/quote-pricer';
+import { QuoteStore } from './quotes/quote-store';
+import { QuotesNatsController } from './quotes/quotes.nats.controller';
+
+export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001] };
+
+@Module({
+  imports: [CoreModule.forService('quote')],
+  providers: [
+    ...databaseProviders(QUOTE_DATABASE),
+    { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
+    {
+      provide: BANK_DIRECTORY,
+      inject: [Config],
+      useFactory: (config: Config) => new SandboxBankDirectory({ delayMs: config.int('sandboxDelayMs') }),
+    },
+    { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
+    QuotePricer,
+    QuoteStore,
+    QuotesNatsController,
+    BanksNatsController,
+    ChainsNatsController,
+  ],
+})
+export class QuoteModule {}

@@ -1,0 +1,166 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { verifyAccountNumberFormat } from '@ramp/banking';
+import { findToken, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, type ChainName } from '@ramp/chains';
+import { Config } from '@ramp/config';
+import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type TransferQuote } from '@ramp/contracts';
+import { NGN_DECIMALS, parseAmount } from '@ramp/money';
+import {
+  checkAmountLimits,
+  DEFAULT_AMOUNT_LIMITS,
+  DEFAULT_OFFRAMP_FEES,
+  DEFAULT_ONRAMP_FEES,
+  DEFAULT_SWAP_FEES,
+  parseSlippage,
+  priceOfframp,
+  priceOnramp,
+  priceSwap,
+  priceTransfer,
+  type AmountLimit,
+  type RampFeeSchedule,
+  type SwapFeeSchedule,
+} from '@ramp/pricing';
+import { formatDuration, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
+import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER } from '../providers.tokens';
+
+/** The tokens the spec lets a business sell for Naira. */
+export const OFFRAMP_TOKENS = ['CNGN', 'USDC', 'ETH', 'cbBTC', 'BNB', 'USDT'] as const;
+
+type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
+
+/**
+ * Turns a quote request into a priced quote: validates every field against the registries, asks the providers for
+ * rates, account names and routes, and applies the fee rules of @ramp/pricing. Nothing here is stored.
+ */
+@Injectable()
+export class QuotePricer {
+  private readonly offrampFees: RampFeeSchedule;
+  private readonly onrampFees: RampFeeSchedule;
+  private readonly swapFees: SwapFeeSchedule;
+  private readonly limits: Record<string, AmountLimit>;
+
+  constructor(
+    @Inject(PRICE_FEED) private readonly prices: PriceFeed,
+    @Inject(BANK_DIRECTORY) private readonly banks: BankDirectory,
+    @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
+    @Inject(Config) config: Config,
+  ) {
+    this.offrampFees = { ...DEFAULT_OFFRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('offrampFees') };
+    this.onrampFees = { ...DEFAULT_ONRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('onrampFees') };
+    this.swapFees = { ...DEFAULT_SWAP_FEES, ...config.json<Partial<SwapFeeSchedule>>('swapFees') };
+    this.limits = { ...DEFAULT_AMOUNT_LIMITS, ...config.json<Record<string, AmountLimit>>('amountLimits') };
+  }
+
+  async onramp(request: OnrampQuote.Request): Promise<Priced<OnrampQuote.Response>> {
+    const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS);
+    const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
+    const fiatAmount = parseAmount(request.amount, 'amount', NGN_DECIMALS);
+    checkAmountLimits(fiatAmount, 'NGN', 'amount', this.limits);
+    const rate = await this.prices.ngnRate(token.symbol, 'buy');
+    const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees });
+    return { ...priced, fiatCurrency: 'NGN', tokenSymbol: token.symbol, chain };
+  }
+
+  async offramp(request: OfframpQuote.Request): Promise<Priced<OfframpQuote.Response>> {
+    const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS);
+    if (!(OFFRAMP_TOKENS as readonly unknown[]).includes(request.tokenSymbol)) {
+      throw invalidField('tokenSymbol', `must be one of ${OFFRAMP_TOKENS.join(', ')}`);
+    }
+    const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
+    const cryptoAmount = parseAmount(request.amount, 'amount', token.decimals);
+    checkAmountLimits(cryptoAmount, token.symbol, 'amount', this.limits);
+    // The NUBAN check runs before any provider call: a mistyped account never reaches the bank directory.
+    const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
+    const rate = await this.prices.ngnRate(token.symbol, 'sell');
+    const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees });
+    const { accountName } = await this.banks.resolveAccount(bank.code, request.accountNumber);
+    return {
+      ...priced,
+      tokenSymbol: token.symbol,
+      chain,
+      fiatCurrency: 'NGN',
+      bankAccount: { bankName: bank.name, bankCode: bank.code, accountNumber: request.accountNumber, accountName },
+    };
+  }
+
+  async swap(request: SwapQuote.Request): Promise<Priced<SwapQuote.Response>> {
+    const fromChain = parseChain(request.fromChain, 'fromChain', PRIMARY_CHAINS);
+    const toChain = parseChain(request.toChain, 'toChain', PRIMARY_CHAINS);
+    const from = parseToken(fromChain, request.fromToken, 'fromToken');
+    const to = parseToken(toChain, request.toToken, 'toToken');
+    if (fromChain === toChain && from.symbol === to.symbol) throw invalidField('toToken', 'must differ from fromToken on the same chain');
+    const fromAmount = parseAmount(request.amount, 'amount', from.decimals);
+    checkAmountLimits(fromAmount, from.symbol, 'amount', this.limits);
+    const slippagePercent = parseSlippage(request.slippage);
+    const [fromUsd, toUsd, ngnPerUsd, route] = await Promise.all([
+      this.prices.usdPrice(from.symbol),
+      this.prices.usdPrice(to.symbol),
+      this.prices.ngnPerUsd(),
+      this.routes.swapRoute({ fromChain, toChain, fromToken: from.symbol, toToken: to.symbol }),
+    ]);
+    const crossChain = fromChain !== toChain;
+    const priced = priceSwap({
+      fromAmount,
+      fromDecimals: from.decimals,
+      toDecimals: to.decimals,
+      fromUsd,
+      toUsd,
+      ngnPerUsd,
+      crossChain,
+      slippagePercent,
+      schedule: this.swapFees,
+    });
+    return {
+      ...priced,
+      fromToken: from.symbol,
+      toToken: to.symbol,
+      fromChain,
+      toChain,
+      slippage: slippagePercent.toNumber(),
+      isCrossChain: crossChain,
+      route: { steps: route.steps, estimatedTime: formatDuration(route.estimatedSeconds), providers: route.providers },
+    };
+  }
+
+  async transfer(request: TransferQuote.Request): Promise<Priced<TransferQuote.Response>> {
+    const fromChain = parseChain(request.fromChain, 'fromChain', PRIMARY_CHAINS);
+    const toChain: ChainName = parseChain(request.toChain, 'toChain');
+    const from = parseToken(fromChain, request.token, 'token');
+    const toSymbol = request.toToken ?? from.symbol;
+    const to = request.toToken === undefined ? findToken(toChain, from.symbol) : parseToken(toChain, request.toToken, 'toToken');
+    if (!to) throw invalidField('toToken', `${from.symbol} is not available on ${toChain}; name a toToken that is (see GET /transfer/chains)`);
+    const crossChain = fromChain !== toChain;
+    if (!crossChain && to.symbol === from.symbol) throw invalidField('toChain', 'must differ from fromChain, or toToken from token');
+    let destinationAddress: string | null = null;
+    if (request.destinationAddress !== undefined) destinationAddress = parseAddress(toChain, request.destinationAddress, 'destinationAddress');
+    else if (crossChain) throw invalidField('destinationAddress', 'is required when toChain differs from fromChain');
+    const fromAmount = parseAmount(request.amount, 'amount', from.decimals);
+    checkAmountLimits(fromAmount, from.symbol, 'amount', this.limits);
+    const [fromUsd, toUsd, ngnPerUsd, route] = await Promise.all([
+      this.prices.usdPrice(from.symbol),
+      this.prices.usdPrice(toSymbol),
+      this.prices.ngnPerUsd(),
+      this.routes.bridgeRoute({ fromChain, toChain, token: from.symbol, toToken: to.symbol }),
+    ]);
+    const priced = priceTransfer({
+      fromAmount,
+      fromDecimals: from.decimals,
+      toDecimals: to.decimals,
+      fromUsd,
+      toUsd,
+      ngnPerUsd,
+      crossChain,
+      schedule: this.swapFees,
+    });
+    return {
+      fromChain,
+      toChain,
+      fromToken: from.symbol,
+      toToken: to.symbol,
+      fromAmount: priced.fromAmount,
+      toAmount: priced.toAmount,
+      destinationAddress,
+      fees: priced.fees,
+      route: { steps: route.steps, estimatedTime: formatDuration(route.estimatedSeconds), bridge: route.bridge },
+    };
+  }
+}

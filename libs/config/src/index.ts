@@ -1,0 +1,3 @@
+export * from './settings';
+export * from './config';
+export * from './reference';

@@ -1,0 +1,115 @@
+/**
+ * Every setting of the platform, with its environment variable, default and meaning, in one place.
+ * docs/configuration.md is generated from this table (`node tools/run.js tools/print-config`), so the
+ * documentation cannot drift from the code.
+ */
+export interface SettingSpec {
+  env: string;
+  default: string;
+  description: string;
+  /** Services that read it; `all` for every service. */
+  services: readonly string[];
+}
+
+const ALL = ['all'] as const;
+
+export const SETTINGS = {
+  nodeEnv: {
+    env: 'NODE_ENV',
+    default: 'development',
+    description:
+      '`development` allows plain HTTP on loopback and a built-in secrets key; `production` requires SECRETS_ENCRYPTION_KEY and refuses plain HTTP unless ALLOW_INSECURE_HTTP is set.',
+    services: ALL,
+  },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    default: 'postgres://postgres@127.0.0.1:5432/ramp_platform',
+    description: 'PostgreSQL connection string. Each service owns its own schema in this database.',
+    services: ALL,
+  },
+  natsUrl: { env: 'NATS_URL', default: 'nats://127.0.0.1:4222', description: 'NATS server(s), comma separated. JetStream must be enabled.', services: ALL },
+  redisUrl: { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', description: 'Redis for rate limits.', services: ['gateway'] },
+  logLevel: { env: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace, silent.', services: ALL },
+  secretsEncryptionKey: {
+    env: 'SECRETS_ENCRYPTION_KEY',
+    default: '',
+    description:
+      'Base64 of 32 random bytes; encrypts API secrets and webhook secrets at rest (AES-256-GCM). Required in production; development uses a fixed, documented key.',
+    services: ['gateway', 'notifier', 'keys'],
+  },
+  port: { env: 'PORT', default: '3000', description: 'Gateway HTTP port (the public API, health checks and metrics).', services: ['gateway'] },
+  host: { env: 'HOST', default: '127.0.0.1', description: 'Address the HTTP servers bind to. Use 0.0.0.0 in containers.', services: ALL },
+  healthPort: {
+    env: 'HEALTH_PORT',
+    default: '0',
+    description: 'Port of a back-end service for /health/live, /health/ready (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105).',
+    services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
+  },
+  allowInsecureHttp: {
+    env: 'ALLOW_INSECURE_HTTP',
+    default: '',
+    description: 'Set to `true` to accept plain HTTP. Unset: allowed only from loopback in development, refused (FORBIDDEN) otherwise.',
+    services: ['gateway'],
+  },
+  trustedProxies: {
+    env: 'TRUSTED_PROXIES',
+    default: '',
+    description: 'Comma-separated IPs or CIDRs of TLS-terminating proxies whose X-Forwarded-Proto and X-Forwarded-For are believed.',
+    services: ['gateway'],
+  },
+  rpcTimeoutMs: {
+    env: 'RPC_TIMEOUT_MS',
+    default: '5000',
+    description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE.',
+    services: ['gateway'],
+  },
+  bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', default: '65536', description: 'Largest accepted request body; larger ones are refused with 413.', services: ['gateway'] },
+  anonymousPerMinute: {
+    env: 'ANONYMOUS_RATE_PER_MINUTE',
+    default: '60',
+    description: 'Per-minute limit for requests without a valid key, per client address (burst: a sixth of it).',
+    services: ['gateway'],
+  },
+  idempotencyTtlHours: { env: 'IDEMPOTENCY_TTL_HOURS', default: '24', description: 'How long a stored Idempotency-Key response is replayed.', services: ['gateway'] },
+  liveProvidersEnabled: {
+    env: 'LIVE_PROVIDERS_ENABLED',
+    default: '',
+    description: 'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN) on every route that needs a provider.',
+    services: ['gateway'],
+  },
+  quoteTtlSeconds: { env: 'QUOTE_TTL_SECONDS', default: '300', description: 'Lifetime of every quote kind (the spec: 5 minutes).', services: ['quote'] },
+  sandboxDelayMs: {
+    env: 'SANDBOX_DELAY_MS',
+    default: '0',
+    description: 'Artificial latency of sandbox provider calls made while quoting (bank name lookup).',
+    services: ['quote'],
+  },
+  offrampFees: {
+    env: 'OFFRAMP_FEES',
+    default: '',
+    description: 'JSON overriding the off-ramp fee schedule, e.g. {"platformFee":"20","processingRate":"0.001","processingCap":"200","stampDuty":"50","stampDutyThreshold":"10000","swapFee":"20"}.',
+    services: ['quote'],
+  },
+  onrampFees: { env: 'ONRAMP_FEES', default: '', description: 'JSON overriding the on-ramp fee schedule (same fields as OFFRAMP_FEES).', services: ['quote'] },
+  swapFees: {
+    env: 'SWAP_FEES',
+    default: '',
+    description: 'JSON overriding the swap and transfer fee schedule, e.g. {"platformFeeRate":"0.003","bridgeFeeRate":"0.0005","bridgeFeeMinUsd":"0.50"}.',
+    services: ['quote'],
+  },
+  amountLimits: {
+    env: 'AMOUNT_LIMITS',
+    default: '',
+    description: 'JSON overriding minimum and maximum amounts per symbol, e.g. {"USDC":{"min":"1","max":"50000"}}.',
+    services: ['quote'],
+  },
+  webhookAllowHosts: {
+    env: 'WEBHOOK_ALLOW_HOSTS',
+    default: '',
+    description: 'Comma-separated hosts that webhooks may target although they are loopback or private (local testing only).',
+    services: ['notifier'],
+  },
+  webhookCaFile: { env: 'WEBHOOK_CA_FILE', default: '', description: 'PEM file of an extra CA trusted for webhook deliveries.', services: ['notifier'] },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingName = keyof typeof SETTINGS;

@@ -1,0 +1,6 @@
+export * from './errors/app-error';
+export * from './errors/envelope';
+export * from './rpc/tenant';
+export * from './rpc/rpc';
+export * from './quotes/quotes';
+export * from './ids';

@@ -1,0 +1,177 @@
+import { rpc } from '../rpc/rpc';
+
+/** Every quote carries an id (`qt_…`) and an expiry; a quote is used at most once, by its tenant. */
+export interface QuoteBase {
+  quoteId: string;
+  expiresAt: string;
+}
+
+export interface RampFees {
+  providerFee: string;
+  platformFee: string;
+  swapFee: string;
+  totalFee: string;
+}
+
+export interface SwapFees {
+  platformFee: string;
+  platformFeeFiat: string;
+  bridgeFee: string;
+  totalFee: string;
+}
+
+export namespace OnrampQuote {
+  export interface Request {
+    amount: string;
+    tokenSymbol: string;
+    chain: string;
+  }
+  export interface Response extends QuoteBase {
+    fiatAmount: string;
+    fiatCurrency: 'NGN';
+    cryptoAmount: string;
+    tokenSymbol: string;
+    chain: string;
+    rate: string;
+    fees: RampFees;
+  }
+  export const contract = rpc<Request, Response>('quote.v1.onramp.create');
+}
+
+export namespace OfframpQuote {
+  export interface Request {
+    amount: string;
+    tokenSymbol: string;
+    bankCode: string;
+    accountNumber: string;
+    chain: string;
+  }
+  export interface Response extends QuoteBase {
+    cryptoAmount: string;
+    tokenSymbol: string;
+    chain: string;
+    fiatAmount: string;
+    fiatCurrency: 'NGN';
+    rate: string;
+    fees: RampFees;
+    /** What the bank account receives: fiatAmount minus totalFee. */
+    payoutAmount: string;
+    bankAccount: { bankName: string; bankCode: string; accountNumber: string; accountName: string };
+  }
+  export const contract = rpc<Request, Response>('quote.v1.offramp.create');
+}
+
+export namespace SwapQuote {
+  export interface Request {
+    fromToken: string;
+    toToken: string;
+    amount: string;
+    fromChain: string;
+    toChain: string;
+    slippage?: number;
+  }
+  export interface Response extends QuoteBase {
+    fromToken: string;
+    toToken: string;
+    fromChain: string;
+    toChain: string;
+    fromAmount: string;
+    toAmount: string;
+    /** The least toAmount the swap executes for: toAmount less the slippage tolerance. */
+    minimumToAmount: string;
+    slippage: number;
+    rate: string;
+    isCrossChain: boolean;
+    fees: SwapFees;
+    route: { steps: number; estimatedTime: string; providers: string[] };
+  }
+  export const contract = rpc<Request, Response>('quote.v1.swap.create');
+}
+
+export namespace TransferQuote {
+  export interface Request {
+    fromChain: string;
+    toChain: string;
+    token: string;
+    amount: string;
+    toToken?: string;
+    destinationAddress?: string;
+  }
+  export interface Response extends QuoteBase {
+    fromChain: string;
+    toChain: string;
+    fromToken: string;
+    toToken: string;
+    fromAmount: string;
+    toAmount: string;
+    destinationAddress: string | null;
+    fees: SwapFees;
+    route: { steps: number; estimatedTime: string; bridge: string };
+  }
+  export const contract = rpc<Request, Response>('quote.v1.transfer.create');
+}
+
+export namespace BankList {
+  export type Request = Record<string, never>;
+  export type Response = { code: string; name: string }[];
+  export const contract = rpc<Request, Response>('quote.v1.banks.list');
+}
+
+export namespace BankVerify {
+  export interface Request {
+    bankCode: string;
+    accountNumber: string;
+  }
+  export interface Response {
+    accountNumber: string;
+    accountName: string;
+    bankCode: string;
+    bankName: string;
+  }
+  export const contract = rpc<Request, Response>('quote.v1.banks.verify');
+}
+
+export namespace ChainList {
+  export type Request = Record<string, never>;
+  export interface TokenDescriptor {
+    symbol: string;
+    name: string;
+    contractAddress: string;
+    decimals: number;
+    chain: string;
+    logoUrl: string;
+  }
+  export interface ChainDescriptor {
+    chain: string;
+    chainId: number;
+    name: string;
+    type: 'primary' | 'secondary';
+    explorerUrl: string;
+    tokens: TokenDescriptor[];
+  }
+  export type Response = ChainDescriptor[];
+  export const contract = rpc<Request, Response>('quote.v1.chains.list');
+}
+
+export const QUOTE_KINDS = ['onramp', 'offramp', 'swap', 'transfer'] as const;
+export type QuoteKind = (typeof QUOTE_KINDS)[number];
+
+/**
+ * Consumes a quote for an initiation: succeeds once per quote, for its own tenant and kind, before expiry.
+ * Answers NOT_FOUND (unknown or another tenant's), CONFLICT (already used) or INVALID_REQUEST (expired, wrong kind).
+ */
+export namespace QuoteConsume {
+  export interface Request {
+    quoteId: string;
+    kind: QuoteKind;
+    /** Who consumes it, e.g. the transaction id; consuming again with the same consumer returns the quote again. */
+    consumer: string;
+  }
+  export interface Response {
+    quoteId: string;
+    kind: QuoteKind;
+    quote: OnrampQuote.Response | OfframpQuote.Response | SwapQuote.Response | TransferQuote.Response;
+    consumedAt: string;
+  }
+  export const contract = rpc<Request, Response>('quote.v1.quote.consume');
+}

@@ -1,0 +1,2 @@
+export * from './orm';
+export { Migration } from '@mikro-orm/migrations';

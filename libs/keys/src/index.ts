@@ -1,0 +1,5 @@
+export * from './api-key';
+export * from './entities';
+export * from './ip-allowlist';
+export * from './key-store';
+export * from './secret-box';

@@ -1,0 +1,12 @@
+import { connect, type NatsConnection } from 'nats';
+
+/** Connects to NATS with reconnects forever: a broker restart pauses the service instead of killing it. */
+export async function connectNats(servers: string, name: string): Promise<NatsConnection> {
+  return connect({
+    servers: servers.split(',').map((server) => server.trim()),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: true,
+  });
+}

@@ -1,0 +1,3 @@
+export * from './connection';
+export * from './rpc-client';
+export * from './rpc-server';

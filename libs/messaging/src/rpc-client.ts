@@ -1,0 +1,54 @@
+import { headers as natsHeaders, JSONCodec, NatsError, type NatsConnection } from 'nats';
+import { AppError, HEADERS, type RequestOf, type ResponseOf, type RpcContract, type RpcReply, type Tenant } from '@ramp/contracts';
+
+const codec = JSONCodec<unknown>();
+
+export interface CallOptions {
+  requestId?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Calls a service over NATS request/reply. A service that is not there (no responders) or does not answer in time
+ * is SERVICE_UNAVAILABLE within the timeout, never a hang; a typed error from the service comes back as AppError.
+ */
+export class RpcClient {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  async call<C extends RpcContract<unknown, unknown>>(
+    contract: C,
+    tenant: Tenant,
+    data: RequestOf<C>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<C>> {
+    const headers = natsHeaders();
+    if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
+    let replyData: Uint8Array;
+    try {
+      const reply = await this.nc.request(contract.subject, codec.encode({ tenant, data }), {
+        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
+        headers,
+      });
+      replyData = reply.data;
+    } catch (error) {
+      throw unavailable(contract.subject, error);
+    }
+    const reply = codec.decode(replyData) as RpcReply<ResponseOf<C>>;
+    if (reply.ok) return reply.data;
+    throw AppError.fromBody(reply.error);
+  }
+}
+
+function unavailable(subject: string, error: unknown): AppError {
+  const service = subject.split('.')[0];
+  const reason =
+    error instanceof NatsError && error.code === '503'
+      ? 'is not running'
+      : error instanceof NatsError && error.code === 'TIMEOUT'
+        ? 'did not answer in time'
+        : 'could not be reached';
+  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service ${reason}; retry with exponential backoff.`);
+}

@@ -1,0 +1,4 @@
+export * from './limits';
+export * from './ramp-fees';
+export * from './ramp-quotes';
+export * from './swap-quotes';

@@ -1,0 +1,3 @@
+export * from './bank-directory';
+export * from './price-feed';
+export * from './routes';

@@ -1,0 +1,2 @@
+export * from './gcra';
+export * from './redis-rate-limiter';

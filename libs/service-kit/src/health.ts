@@ -1,0 +1,81 @@
+import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+
+export type HealthCheck = () => Promise<void>;
+
+export interface HealthCheckOptions {
+  /**
+   * false for a dependency the service can serve without (the gateway's Redis: rate limiting fails open). Its failure
+   * shows in the checks and turns the status to `degraded`, but readiness stays 200 so that Kubernetes does not pull
+   * every replica out of the Service because of it.
+   */
+  critical?: boolean;
+}
+
+/** Readiness checks of a service's own dependencies; each throws when its dependency is unusable. */
+@Injectable()
+export class HealthRegistry {
+  private readonly checks = new Map<string, { check: HealthCheck; critical: boolean }>();
+  private shuttingDown = false;
+
+  add(name: string, check: HealthCheck, options: HealthCheckOptions = {}): void {
+    this.checks.set(name, { check, critical: options.critical ?? true });
+  }
+
+  markShuttingDown(): void {
+    this.shuttingDown = true;
+  }
+
+  async readiness(): Promise<{ ready: boolean; degraded: boolean; checks: Record<string, string> }> {
+    const results: Record<string, string> = {};
+    let ready = !this.shuttingDown;
+    let degraded = false;
+    await Promise.all(
+      [...this.checks].map(async ([name, { check, critical }]) => {
+        try {
+          await withTimeout(check(), 2000);
+          results[name] = 'ok';
+        } catch (error) {
+          results[name] = error instanceof Error && error.message ? error.message : 'failed';
+          if (critical) ready = false;
+          else degraded = true;
+        }
+      }),
+    );
+    if (this.shuttingDown) results['shutdown'] = 'shutting down';
+    return { ready, degraded, checks: results };
+  }
+}
+
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `/health/live`: the process answers. `/health/ready`: its critical dependencies answer too (503 otherwise);
+ * a non-critical one that fails gives 200 with status `degraded`.
+ */
+@Controller('health')
+export class HealthController {
+  constructor(@Inject(HealthRegistry) private readonly registry: HealthRegistry) {}
+
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
+    const { ready, degraded, checks } = await this.registry.readiness();
+    reply.status(ready ? 200 : 503);
+    return { status: ready ? (degraded ? 'degraded' : 'ok') : 'unavailable', checks };
+  }
+}

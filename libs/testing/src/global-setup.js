@@ -1,0 +1,15 @@
+// Integration and end-to-end tests run against the real PostgreSQL, NATS and Redis, on a database of their own,
+// and against the services compiled from this tree (npm test builds first; a missing build is made here).
+const { execSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+module.exports = async () => {
+  const root = path.resolve(__dirname, '../../..');
+  process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+  process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'silent';
+  execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
+  if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js'))) {
+    execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
+  }
+};

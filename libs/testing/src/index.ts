@@ -1,0 +1,5 @@
+export * from './http';
+export * from './keys';
+export * from './paths';
+export * from './services';
+export * from './expectations';

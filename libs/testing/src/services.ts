@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'child_process';
+import { createServer } from 'net';
+import { compiledMain, REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
+
+export type AppName = 'gateway' | 'quote' | 'ramp' | 'swap-transfer' | 'ledger' | 'notifier';
+
+/** A free TCP port on loopback, chosen by the kernel. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * One of the platform's services, running as a real process built from this tree, so that a test can stop it,
+ * `kill -9` it and start it again exactly as an operator or a crash would.
+ */
+export class ServiceProcess {
+  private child: ChildProcess | undefined;
+  private output = '';
+
+  constructor(
+    readonly app: AppName,
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Recent stdout and stderr of the process, for failure messages. */
+  get logs(): string {
+    return this.output.slice(-4000);
+  }
+
+  async start(): Promise<this> {
+    const portVariable = this.app === 'gateway' ? 'PORT' : 'HEALTH_PORT';
+    this.output = '';
+    const child = spawn(process.execPath, ['-r', REGISTER_PATHS, compiledMain(this.app)], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, NODE_ENV: 'development', ...this.env, [portVariable]: String(this.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-20000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    await this.waitUntilReady(child);
+    return this;
+  }
+
+  /** Graceful stop (SIGTERM), as Kubernetes does. */
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+  }
+
+  /** `kill -9`: no chance to clean up. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    child.kill(signal);
+    await exited;
+    this.child = undefined;
+  }
+
+  private async waitUntilReady(child: ChildProcess): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${this.app} exited with ${child.exitCode} while starting:\n${this.logs}`);
+      try {
+        const response = await fetch(`${this.url}/health/ready`);
+        if (response.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+    throw new Error(`${this.app} was not ready within 30 s:\n${this.logs}`);
+  }
+}
+
+/** Starts services in order and returns them by name; stop them all with stopAll. */
+export async function startServices(apps: AppName[], env: Record<string, string> = {}): Promise<Map<AppName, ServiceProcess>> {
+  const started = new Map<AppName, ServiceProcess>();
+  for (const app of apps) {
+    const service = new ServiceProcess(app, await freePort(), env);
+    started.set(app, await service.start());
+  }
+  return started;
+}
+
+export async function stopAll(services: Iterable<ServiceProcess>): Promise<void> {
+  await Promise.all([...services].map((service) => service.stop()));
+}

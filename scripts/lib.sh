@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Shared by the project's scripts: install dependencies, start the local stack, build.
+# Everything a fresh machine of this project's kind needs is done here; nothing is assumed to be running.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 1
+
+log() { printf '\033[36m[platform]\033[0m %s\n' "$*" >&2; }
+fail() { printf '\033[31m[platform] %s\033[0m\n' "$*" >&2; exit 1; }
+
+port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+wait_for_port() { # host port name
+  for _ in $(seq 1 100); do port_open "$1" "$2" && return 0; sleep 0.2; done
+  fail "$3 did not start listening on $1:$2"
+}
+
+ensure_dependencies() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    # npm install --no-save, not npm ci: see .ci/run for why (the lock lacks other platforms' optional bindings).
+    log "installing npm dependencies from package-lock.json"
+    npm install --no-save --no-audit --no-fund --loglevel=error >&2 || fail "npm install failed: is the npm registry reachable?"
+  fi
+}
+
+ensure_postgres() {
+  if port_open 127.0.0.1 5432; then return 0; fi
+  command -v pg_ctlcluster >/dev/null 2>&1 || fail "PostgreSQL is not running on 127.0.0.1:5432 and is not installed here. Install it (apt-get install postgresql) or run the whole stack with 'docker compose up'."
+  log "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start >&2 || fail "PostgreSQL failed to start"
+  wait_for_port 127.0.0.1 5432 PostgreSQL
+}
+
+ensure_redis() {
+  if port_open 127.0.0.1 6379; then return 0; fi
+  command -v redis-server >/dev/null 2>&1 || fail "Redis is not running on 127.0.0.1:6379 and is not installed here. Install it (apt-get install redis-server) or use 'docker compose up'."
+  log "starting Redis"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log >&2 || fail "Redis failed to start"
+  wait_for_port 127.0.0.1 6379 Redis
+}
+
+ensure_nats() {
+  if port_open 127.0.0.1 4222; then return 0; fi
+  [ -x /usr/sbin/nats-server ] || command -v nats-server >/dev/null 2>&1 || fail "NATS is not running on 127.0.0.1:4222 and is not installed here. Install it (apt-get install nats-server) or use 'docker compose up'."
+  log "starting NATS with JetStream"
+  mkdir -p /var/lib/nats-server
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log >&2 || fail "NATS failed to start"
+  wait_for_port 127.0.0.1 4222 NATS
+}
+
+ensure_stack() {
+  ensure_postgres
+  ensure_redis
+  ensure_nats
+}
+
+build() {
+  log "compiling TypeScript"
+  npx tsc -p tsconfig.build.json || fail "the build failed"
+}
+
+APPS=(quote ramp swap-transfer ledger notifier gateway)

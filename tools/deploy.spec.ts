@@ -1,0 +1,302 @@
+import { existsSync, readdirSync, readFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { parseAllDocuments } from 'yaml';
+import { SETTINGS, type SettingSpec } from '@ramp/config';
+
+/**
+ * Docker cannot run where the tests run, so the Dockerfile, docker-compose.yml and deploy/ are checked against the code
+ * instead: every app is built, run, probed on the port it really serves and given every setting it needs, and nothing
+ * is configured that the code does not read.
+ */
+const ROOT = resolve(__dirname, '..');
+const APPS = readdirSync(join(ROOT, 'apps')).filter((name) => existsSync(join(ROOT, 'apps', name, 'src', 'main.ts')));
+const SPECS: readonly SettingSpec[] = Object.values(SETTINGS);
+const IMAGE_UID = 10001;
+/** Variables set in the images or manifests that are not platform settings, and who reads them. */
+const NOT_SETTINGS: Record<string, string> = {
+  APP: "the image's entry point, to pick dist/apps/<APP>/src/main.js",
+  NODE_EXTRA_CA_CERTS: 'Node itself: a private CA for TLS to PostgreSQL, NATS or Redis (deploy/README.md)',
+};
+/** Settings without which a service refuses to start, or starts against the wrong servers, in production. */
+const REQUIRED_IN_PRODUCTION = ['NODE_ENV', 'DATABASE_URL', 'NATS_URL', 'SECRETS_ENCRYPTION_KEY', 'REDIS_URL'];
+
+type Yaml = any;
+type Env = Record<string, string>;
+
+function text(path: string): string {
+  return readFileSync(join(ROOT, path), 'utf8');
+}
+
+function yamlDocuments(path: string, source = text(path)): Yaml[] {
+  return parseAllDocuments(source).map((document) => {
+    if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
+    return document.toJSON();
+  }).filter((value) => value !== null && value !== undefined);
+}
+
+function dotenv(path: string): Env {
+  const lines = text(path).split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+}
+
+function reads(app: string, variable: string): boolean {
+  const spec = SPECS.find((setting) => setting.env === variable);
+  return spec !== undefined && (spec.services.includes('all') || spec.services.includes(app));
+}
+
+/** The port an app's HTTP server listens on under `env`, worked out the way its main.ts does. */
+function servedPort(app: string, env: Env): number {
+  if (reads(app, SETTINGS.port.env)) return Number(env[SETTINGS.port.env] || SETTINGS.port.default);
+  const configured = Number(env[SETTINGS.healthPort.env] || SETTINGS.healthPort.default);
+  if (configured !== 0) return configured;
+  const defaultPort = /defaultPort:\s*(\d+)/.exec(text(`apps/${app}/src/main.ts`))?.[1];
+  if (!defaultPort) throw new Error(`apps/${app}/src/main.ts reads neither PORT nor a defaultPort`);
+  return Number(defaultPort);
+}
+
+function expectRequiredSettings(app: string, env: Env): void {
+  const missing = REQUIRED_IN_PRODUCTION.filter((variable) => reads(app, variable) && !env[variable]);
+  expect({ app, missing }).toEqual({ app, missing: [] });
+}
+
+function expectOnlyVariablesReadBy(app: string, variables: string[]): void {
+  const unread = variables.filter((variable) => !reads(app, variable) && !(variable in NOT_SETTINGS));
+  expect({ app, unread }).toEqual({ app, unread: [] });
+}
+
+describe('Dockerfile', () => {
+  const dockerfile = text('Dockerfile');
+  const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').filter((line) => /^[A-Z]+\s/.test(line));
+  const entrypoint: string[] = JSON.parse(instructions.find((line) => line.startsWith('ENTRYPOINT '))!.replace(/^ENTRYPOINT /, ''));
+
+  it('builds in one stage, installs production dependencies in another and runs from a third', () => {
+    const stages = instructions.filter((line) => line.startsWith('FROM ')).map((line) => /\sAS\s+(\S+)/i.exec(line)?.[1]);
+    expect(stages).toEqual(['build', 'prod-deps', 'runtime']);
+    expect(dockerfile).toMatch(/RUN npm install --no-save\b/);
+    expect(dockerfile).toContain(`RUN npx tsc -p tsconfig.build.json`);
+    expect(dockerfile).toMatch(/RUN npm install --no-save --omit=dev\b/);
+    expect(dockerfile).toContain('COPY tools/register-paths.js ./tools/register-paths.js');
+  });
+
+  it('runs the APP chosen at build time the way scripts/start.sh does, with node as PID 1 and arguments passed on', () => {
+    const runtime = instructions.slice(instructions.findIndex((line) => / AS runtime$/.test(line)));
+    expect(runtime).toContain('ARG APP');
+    expect(runtime).toContain('ENV APP=${APP}');
+    const command = entrypoint.join(' ');
+    expect(command).toContain('exec node -r ./tools/register-paths.js "dist/apps/${APP}/src/main.js" "$@"');
+    expect(text('scripts/start.sh')).toContain('node -r ./tools/register-paths.js "dist/apps/$app/src/main.js"');
+    const build = JSON.parse(text('tsconfig.build.json')).compilerOptions;
+    expect([build.outDir, build.rootDir]).toEqual(['dist', '.']);
+  });
+
+  it('keeps every compiled app, which the one-container migrate service of docker-compose.yml relies on', () => {
+    expect(dockerfile).toContain('COPY --from=build /app/dist/apps ./dist/apps');
+    expect(dockerfile).toContain('COPY --from=build /app/dist/libs ./dist/libs');
+  });
+
+  it('runs as the non-root uid the manifests expect, without a HEALTHCHECK of its own', () => {
+    expect(instructions).toContain(`USER ${IMAGE_UID}:${IMAGE_UID}`);
+    expect(instructions.some((line) => line.startsWith('HEALTHCHECK'))).toBe(false);
+    const variables = instructions
+      .filter((line) => line.startsWith('ENV '))
+      .flatMap((line) => [...line.matchAll(/(\w+)=/g)].map((match) => match[1]!));
+    for (const app of APPS) expectOnlyVariablesReadBy(app, variables);
+  });
+
+  it('keeps dependencies, build output and local secrets out of the build context', () => {
+    const ignored = text('.dockerignore').split('\n').map((line) => line.trim());
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', 'coverage', 'tmp', '.env']));
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const services: Record<string, Yaml> = yamlDocuments('docker-compose.yml')[0].services;
+  /** `${NAME:-default}` gives its default; `${NAME:?message}` stands for the value Compose insists the operator sets. */
+  const interpolate = (value: string): string =>
+    value.replace(/\$\{(\w+):([-?])([^}]*)\}/g, (_, name: string, kind: string, rest: string) =>
+      kind === '-' ? rest : `<${name}>`,
+    );
+  const environment = (service: Yaml): Env => {
+    const entries: [string, string][] = Array.isArray(service.environment)
+      ? service.environment.map((entry: string) => entry.split(/=(.*)/s).slice(0, 2))
+      : Object.entries(service.environment ?? {}).map(([key, value]) => [key, String(value)]);
+    return Object.fromEntries(entries.map(([key, value]) => [key, interpolate(value)]));
+  };
+  /** Every server named in a connection string is a service with a health check that `service` waits for. */
+  const expectToWaitForItsServers = (service: Yaml, env: Env): void => {
+    const hosts = Object.values(env).filter((value) => /^\w+:\/\//.test(value)).map((url) => new URL(url).hostname);
+    expect(hosts.length).toBeGreaterThan(0);
+    for (const host of hosts) {
+      expect(services[host]?.healthcheck).toBeDefined();
+      expect(service.depends_on[host]).toEqual({ condition: 'service_healthy' });
+    }
+  };
+  const runsApp = (service: Yaml): boolean => service.build?.args?.APP !== undefined && !service.entrypoint && !service.command;
+
+  it.each(APPS)('runs %s, healthy on the port it serves and given what it reads', (app) => {
+    const matching = Object.entries(services).filter(([, service]) => runsApp(service) && service.build.args.APP === app);
+    expect(matching).toHaveLength(1);
+    const [, service] = matching[0]!;
+    const env = environment(service);
+    expect(env).toMatchObject({ HOST: '0.0.0.0', NODE_ENV: 'production' });
+    expectRequiredSettings(app, env);
+    expectOnlyVariablesReadBy(app, Object.keys(env));
+    expect(service.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${servedPort(app, env)}/health/ready`);
+
+    expectToWaitForItsServers(service, env);
+    expect(service.depends_on.migrate).toEqual({ condition: 'service_completed_successfully' });
+  });
+
+  it('migrates every app, in one container that stops at the first failure', () => {
+    const script = services.migrate.entrypoint.join(' ');
+    const listed = /for app in ([^;]+);/.exec(script)?.[1]?.trim().split(/\s+/);
+    expect([...(listed ?? [])].sort()).toEqual([...APPS].sort());
+    expect(script).toContain('node -r ./tools/register-paths.js "dist/apps/$$app/src/main.js" migrate || exit 1');
+    const env = environment(services.migrate);
+    expect(env.DATABASE_URL).toBeTruthy();
+    expectOnlyVariablesReadBy('migrate', Object.keys(env));
+    expectToWaitForItsServers(services.migrate, env);
+  });
+
+  it('publishes the gateway only, on the port it serves', () => {
+    const published = Object.entries(services).filter(([, service]) => service.ports);
+    expect(published.map(([name]) => name)).toEqual(['gateway']);
+    const gatewayEnv = environment(services.gateway);
+    const containerPorts = services.gateway.ports.map((mapping: string) => Number(mapping.split(':').pop()));
+    expect(containerPorts).toEqual([servedPort('gateway', gatewayEnv)]);
+  });
+});
+
+describe('deploy/ (Kubernetes)', () => {
+  const kustomization = yamlDocuments('deploy/base/kustomization.yaml')[0];
+  const manifests: Yaml[] = kustomization.resources.flatMap((file: string) => yamlDocuments(`deploy/base/${file}`));
+  const find = (kind: string, name: string): Yaml => manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  const generated = kustomization.configMapGenerator.find((generator: Yaml) => generator.name === 'platform-config');
+  const platformConfig = dotenv(`deploy/base/${generated.envs[0]}`);
+  const secretKeys = Object.keys(yamlDocuments('deploy/base/platform-secrets.template.yaml')[0].stringData);
+  const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+    Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+  /** The variables a container gets, with secret references standing for themselves. */
+  function containerEnv(container: Yaml): Env {
+    const env: Env = {};
+    for (const source of container.envFrom ?? []) {
+      expect(source.configMapRef?.name).toBe('platform-config');
+      Object.assign(env, platformConfig);
+    }
+    for (const entry of container.env ?? []) {
+      const secret = entry.valueFrom?.secretKeyRef;
+      if (secret) {
+        expect(secret.name).toBe('platform-secrets');
+        expect(secretKeys).toContain(secret.key);
+      }
+      env[entry.name] = secret ? `secret:${secret.key}` : String(entry.value ?? '');
+    }
+    return env;
+  }
+
+  it('lists every manifest of deploy/base in its kustomization, the Secret template excepted', () => {
+    const files = readdirSync(join(ROOT, 'deploy/base')).filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml');
+    expect([...kustomization.resources].sort()).toEqual(files.filter((file) => !file.includes('.template.')).sort());
+  });
+
+  it.each(APPS)('runs %s with probes on the port it serves, hardened, and given every setting it needs', (app) => {
+    const deployment = find('Deployment', app);
+    expect(deployment).toBeDefined();
+    const pod = deployment.spec.template;
+    expect(matches(deployment.spec.selector.matchLabels, pod.metadata.labels)).toBe(true);
+    const [container, ...others] = pod.spec.containers;
+    expect(others).toEqual([]);
+    expect(container.image).toBe(`ramp-platform/${app}`);
+
+    const env = containerEnv(container);
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(platformConfig.NODE_ENV).toBe('production');
+    expectRequiredSettings(app, env);
+    expectOnlyVariablesReadBy(app, Object.keys(env));
+    expect(env[SETTINGS.allowInsecureHttp.env]).toBeUndefined();
+
+    const port = servedPort(app, env);
+    const portNumber = (ref: number | string) =>
+      typeof ref === 'number' ? ref : container.ports.find((p: Yaml) => p.name === ref)?.containerPort;
+    expect(container.ports.map((p: Yaml) => p.containerPort)).toEqual([port]);
+    const probe = (kind: string) => [container[kind].httpGet.path, portNumber(container[kind].httpGet.port)];
+    expect(probe('livenessProbe')).toEqual(['/health/live', port]);
+    expect(probe('readinessProbe')).toEqual(['/health/ready', port]);
+
+    expect(container.resources.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
+    expect(container.resources.limits.memory).toBeDefined();
+    expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: IMAGE_UID });
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(pod.spec.terminationGracePeriodSeconds).toBe(30);
+
+    const service = find('Service', app);
+    expect(matches(service.spec.selector, pod.metadata.labels)).toBe(true);
+    expect(service.spec.ports.map((p: Yaml) => portNumber(p.targetPort))).toEqual([port]);
+    const hpa = find('HorizontalPodAutoscaler', app);
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+    expect(hpa.spec.metrics[0].resource.name).toBe('cpu');
+    expect(deployment.spec.replicas).toBeUndefined();
+    const pdb = find('PodDisruptionBudget', app);
+    expect(matches(pdb.spec.selector.matchLabels, pod.metadata.labels)).toBe(true);
+  });
+
+  it("migrates every app once, each with that app's own image", () => {
+    const job = find('Job', 'platform-migrate');
+    const containers: Yaml[] = [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers];
+    expect(containers.map((c) => c.name).sort()).toEqual([...APPS].sort());
+    for (const container of containers) {
+      expect([container.image, container.args]).toEqual([`ramp-platform/${container.name}`, ['migrate']]);
+      expect(containerEnv(container).DATABASE_URL).toBe('secret:DATABASE_URL');
+      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    }
+  });
+
+  it('denies ingress to every platform pod and lets only the gateway accept connections, on the port it serves', () => {
+    const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+    const pods = manifests.filter((m) => m.spec?.template?.metadata?.labels).map((m) => m.spec.template.metadata.labels);
+    const denyAll = policies.filter((p) => p.spec.policyTypes.includes('Ingress') && !p.spec.ingress);
+    expect(denyAll.length).toBeGreaterThan(0);
+    for (const labels of pods) expect(denyAll.some((p) => matches(p.spec.podSelector.matchLabels, labels))).toBe(true);
+
+    const allowing = policies.filter((p) => p.spec.ingress);
+    const podLabels = (app: string) => find('Deployment', app).spec.template.metadata.labels;
+    const admitted = APPS.filter((app) => allowing.some((p) => matches(p.spec.podSelector.matchLabels, podLabels(app))));
+    expect(admitted).toEqual(['gateway']);
+    const gatewayPort = servedPort('gateway', containerEnv(find('Deployment', 'gateway').spec.template.spec.containers[0]));
+    const openPorts = allowing.flatMap((p) => p.spec.ingress.flatMap((rule: Yaml) => rule.ports.map((q: Yaml) => q.port)));
+    expect(openPorts).toEqual([gatewayPort]);
+  });
+
+  it('shares through platform-config only settings that every service reads', () => {
+    expectOnlyVariablesReadBy('all', Object.keys(platformConfig));
+  });
+
+  const overlays = readdirSync(join(ROOT, 'deploy/overlays'));
+
+  it.each(overlays)('the %s overlay pins every image, runs in production mode and trusts its ingress only', (overlay) => {
+    const dir = `deploy/overlays/${overlay}`;
+    const own = yamlDocuments(`${dir}/kustomization.yaml`)[0];
+    expect(own.resources).toContain('../../base');
+    const tags = Object.fromEntries(own.images.map((image: Yaml) => [image.name, image.newTag ?? image.digest]));
+    for (const app of APPS) {
+      expect([app, tags[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(/^(?!latest$)\S+$/)]);
+    }
+
+    const generator = own.configMapGenerator.find((g: Yaml) => g.name === 'platform-config');
+    expect(generator.behavior).toBe('merge');
+    const config = dotenv(`${dir}/${generator.envs[0]}`);
+    expect(config.NODE_ENV).toBe('production');
+    expectOnlyVariablesReadBy('all', Object.keys(config));
+
+    const gatewayPatch = own.patches
+      .filter((patch: Yaml) => !patch.target)
+      .flatMap((patch: Yaml) => yamlDocuments(`${dir}/kustomization.yaml (patch)`, patch.patch))
+      .find((doc: Yaml) => doc.kind === 'Deployment' && doc.metadata.name === 'gateway');
+    const gatewayEnv = gatewayPatch?.spec.template.spec.containers[0].env ?? [];
+    const trusted = gatewayEnv.find((e: Yaml) => e.name === SETTINGS.trustedProxies.env);
+    expect(trusted?.value).toMatch(/^[0-9a-f.:/, ]+$/i);
+    expect(gatewayEnv.map((e: Yaml) => e.name)).not.toContain(SETTINGS.allowInsecureHttp.env);
+  });
+});
