@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'child_process';
+import { readFileSync } from 'fs';
 import { cpus, totalmem } from 'os';
 import { resolve } from 'path';
 import autocannon from 'autocannon';
@@ -19,6 +20,16 @@ interface Figures {
 async function drive(url: string, headers: Record<string, string>, body: string): Promise<Figures> {
   const result = await autocannon({ url, method: 'POST', connections: CONNECTIONS, duration: DURATION, headers: { 'content-type': 'application/json', ...headers }, body });
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** Peak resident memory of a process in MiB (Linux VmHWM), or '?' elsewhere. */
+function peakMemory(pid: number | undefined): string {
+  try {
+    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib ? `${(Number(kib) / 1024).toFixed(0)} MiB` : '?';
+  } catch {
+    return '?';
+  }
 }
 
 async function startBare(port: number): Promise<ChildProcess> {
@@ -57,6 +68,7 @@ async function main(): Promise<void> {
       row('platform: gateway → NATS → quote → PostgreSQL', platform),
       '',
       `throughput ratio platform/baseline: ${(ratio * 100).toFixed(1)}% (target ≥ 15%); platform p99 ${platform.p99} ms (target < 50 ms)`,
+      `peak memory: bare ${peakMemory(bare.pid)}, gateway ${peakMemory(gateway.pid)}, quote ${peakMemory(quote.pid)}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -1,13 +1,13 @@
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { Config } from '@ramp/config';
-import { ApiKeySchema, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
+import { ApiKeySchema, KeyCache, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { CoreModule, databaseProviders, HealthRegistry, NATS_CONNECTION, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, databaseProviders, HealthRegistry, LOGGER, NATS_CONNECTION, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { BanksHttpController } from './banks/banks.http.controller';
 import { ChainsHttpController } from './chains/chains.http.controller';
 import { ErrorFilter } from './edge/error.filter';
@@ -21,6 +21,15 @@ export const GATEWAY_DATABASE: DatabaseSpec = {
   entities: [OrganizationSchema, ApiKeySchema],
   migrations: [Migration20261122000001],
 };
+
+@Injectable()
+class KeyCacheCloser implements OnApplicationShutdown {
+  constructor(@Inject(KeyCache) private readonly cache: KeyCache) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.cache.stop();
+  }
+}
 
 @Module({
   imports: [CoreModule.forService('gateway')],
@@ -47,6 +56,32 @@ export const GATEWAY_DATABASE: DatabaseSpec = {
         return redis;
       },
     },
+    {
+      provide: KeyCache,
+      inject: [KeyStore, Config, LOGGER, HealthRegistry],
+      useFactory: async (store: KeyStore, config: Config, logger: Logger, health: HealthRegistry) => {
+        const ttlMs = config.int('keyCacheTtlMs', 0);
+        const cache = new KeyCache(store, {
+          databaseUrl: config.string('databaseUrl'),
+          ttlMs,
+          maxEntries: 10_000,
+          onListenerError: (error) => logger.warn({ err: error }, 'API key cache lost its PostgreSQL listener; looking keys up per request until it is back'),
+        });
+        if (ttlMs > 0) {
+          await cache.start();
+          // Not critical: without its listener the cache is bypassed and keys are looked up per request.
+          health.add(
+            'keyCache',
+            async () => {
+              if (!cache.isUsable) throw new Error('not confirmed to be hearing key changes; keys are looked up per request');
+            },
+            { critical: false },
+          );
+        }
+        return cache;
+      },
+    },
+    KeyCacheCloser,
     { provide: RedisRateLimiter, inject: [Redis], useFactory: (redis: Redis) => new RedisRateLimiter(redis) },
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: KeyStore, inject: [MikroORM, SecretBox], useFactory: (orm: MikroORM, box: SecretBox) => new KeyStore(orm.em, box) },

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Config } from '@ramp/config';
-import { KeyStore } from '@ramp/keys';
+import { KeyCache } from '@ramp/keys';
 import { RedisRateLimiter } from '@ramp/rate-limit';
 import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
@@ -22,7 +22,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   const logger = app.get<Logger>(LOGGER);
   const anonymousPerMinute = config.int('anonymousPerMinute', 1);
   installEdge(fastify, {
-    keys: app.get(KeyStore),
+    keys: app.get(KeyCache),
     limiter: app.get(RedisRateLimiter),
     resolver: new ClientResolver(config.list('trustedProxies')),
     logger,

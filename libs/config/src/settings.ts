@@ -63,6 +63,13 @@ export const SETTINGS = {
     description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE.',
     services: ['gateway'],
   },
+  keyCacheTtlMs: {
+    env: 'KEY_CACHE_TTL_MS',
+    default: '60000',
+    description:
+      'How long the gateway keeps a recognised API key in memory. Revocations empty every replica\'s cache at once (PostgreSQL LISTEN/NOTIFY); this is only a backstop. 0 turns the cache off.',
+    services: ['gateway'],
+  },
   bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', default: '65536', description: 'Largest accepted request body; larger ones are refused with 413.', services: ['gateway'] },
   anonymousPerMinute: {
     env: 'ANONYMOUS_RATE_PER_MINUTE',

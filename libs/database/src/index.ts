@@ -1,2 +1,3 @@
+export * from './group-writer';
 export * from './orm';
 export { Migration } from '@mikro-orm/migrations';

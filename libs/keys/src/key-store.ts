@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { newId, type Environment, type Tenant } from '@ramp/contracts';
 import { generateApiKey, generateApiSecret, hashApiKey, PLAN_LIMITS, type Plan } from './api-key';
 import { ApiKeySchema, OrganizationSchema, type ApiKeyRecord } from './entities';
+import { KEY_CACHE_LEASE_MS, KEY_CHANGES_CHANNEL } from './key-cache';
 import { parseCidr } from './ip-allowlist';
 import type { SecretBox } from './secret-box';
 
@@ -34,6 +35,16 @@ export interface AuthenticatedKey {
   perMinute: number;
   burstPerSecond: number;
   allowedIps: string[];
+}
+
+interface ActiveKeyRow {
+  id: string;
+  organization_id: string;
+  environment: Environment;
+  plan: Plan;
+  per_minute: number;
+  burst_per_second: number;
+  allowed_ips: string[];
 }
 
 export type KeySummary = Omit<ApiKeyRecord, 'keyHash' | 'secretSealed'> & { organizationName: string };
@@ -91,16 +102,23 @@ export class KeyStore {
     });
   }
 
-  /** Revokes a key; the next request with it is refused on every gateway replica (keys are not cached). */
+  /**
+   * Revokes a key and announces it on {@link KEY_CHANGES_CHANNEL} in the same statement (so in the same transaction),
+   * then waits one cache lease: when this resolves, every gateway replica refuses the key (see KeyCache). Revoking
+   * twice keeps the first time.
+   */
   async revoke(keyId: string): Promise<{ keyId: string; revokedAt: string } | undefined> {
-    const em = this.em.fork();
-    const record = await em.findOne(ApiKeySchema, { id: keyId });
-    if (!record) return undefined;
-    if (!record.revokedAt) {
-      record.revokedAt = new Date();
-      await em.flush();
-    }
-    return { keyId, revokedAt: record.revokedAt.toISOString() };
+    const rows = await this.em.getConnection().execute<{ revoked_at: Date }[]>(
+      `with revoked as (
+         update ${this.table('api_keys')} set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, revoked_at
+       )
+       select revoked_at, pg_notify(?, id) from revoked`,
+      [keyId, KEY_CHANGES_CHANNEL],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_LEASE_MS + 50));
+    return { keyId, revokedAt: new Date(row.revoked_at).toISOString() };
   }
 
   async list(): Promise<KeySummary[]> {
@@ -115,14 +133,24 @@ export class KeyStore {
 
   /** Recognises an active key. Unknown and revoked keys give undefined: both are UNAUTHORIZED. */
   async authenticate(apiKey: string): Promise<AuthenticatedKey | undefined> {
-    const record = await this.em.fork().findOne(ApiKeySchema, { keyHash: hashApiKey(apiKey), revokedAt: null });
-    if (!record) return undefined;
+    return this.authenticateHash(hashApiKey(apiKey));
+  }
+
+  /** {@link authenticate} by the key's hash, in one indexed query (it runs for every request the cache misses). */
+  async authenticateHash(keyHash: string): Promise<AuthenticatedKey | undefined> {
+    const rows = await this.em.getConnection().execute<ActiveKeyRow[]>(
+      `select id, organization_id, environment, plan, per_minute, burst_per_second, allowed_ips
+         from ${this.table('api_keys')} where key_hash = ? and revoked_at is null`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
     return {
-      tenant: { organizationId: record.organizationId, environment: record.environment, keyId: record.id },
-      plan: record.plan,
-      perMinute: record.perMinute,
-      burstPerSecond: record.burstPerSecond,
-      allowedIps: record.allowedIps,
+      tenant: { organizationId: row.organization_id, environment: row.environment, keyId: row.id },
+      plan: row.plan,
+      perMinute: row.per_minute,
+      burstPerSecond: row.burst_per_second,
+      allowedIps: row.allowed_ips,
     };
   }
 
@@ -130,6 +158,12 @@ export class KeyStore {
   async apiSecretOf(keyId: string): Promise<string | undefined> {
     const record = await this.em.fork().findOne(ApiKeySchema, { id: keyId });
     return record ? this.secrets.open(record.secretSealed) : undefined;
+  }
+
+  /** A table of the keys' schema (the one the ORM was configured with), for the plain SQL of the hot paths. */
+  private table(name: string): string {
+    const schema = this.em.config.get('schema');
+    return schema ? `"${schema}"."${name}"` : `"${name}"`;
   }
 
   private limitsFor(input: CreateKeyInput): { perMinute: number; burstPerSecond: number } {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@ramp/contracts';
-import { IpAllowlist, type AuthenticatedKey, type KeyStore } from '@ramp/keys';
+import { IpAllowlist, type AuthenticatedKey, type KeyCache } from '@ramp/keys';
 import type { RateLimitDecision, RateLimitPolicy, RedisRateLimiter } from '@ramp/rate-limit';
 import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 export interface EdgeOptions {
-  keys: KeyStore;
+  keys: Pick<KeyCache, 'authenticate'>;
   limiter: RedisRateLimiter;
   resolver: ClientResolver;
   logger: Logger;

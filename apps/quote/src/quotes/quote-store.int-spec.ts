@@ -48,6 +48,17 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
     expect(winner.quote).toMatchObject({ quoteId: quote.quoteId, fiatAmount: '10000.00' });
   });
 
+  it('stores every one of 100 concurrent quotes (written in groups) with its own figures', async () => {
+    const amounts = Array.from({ length: 100 }, (_, i) => String(10_000 + i));
+    const quotes = await Promise.all(amounts.map((amount) => rpc.call(OnrampQuote.contract, alice, { amount, tokenSymbol: 'CNGN', chain: 'base' })));
+    expect(new Set(quotes.map((quote) => quote.quoteId)).size).toBe(100);
+    const consumed = await Promise.all(
+      quotes.map((quote) => rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'onramp', consumer: `txn_${quote.quoteId}` })),
+    );
+    consumed.forEach((used, i) => expect(used.quote).toEqual(quotes[i]));
+    expect(consumed.map((used) => (used.quote as { fiatAmount: string }).fiatAmount)).toEqual(amounts.map((amount) => `${amount}.00`));
+  });
+
   it('gives the quote again to the consumer that already used it (safe retries)', async () => {
     const quote = await onrampQuote();
     const first = await rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'txn_retry' });
