@@ -11,9 +11,19 @@ import { sendError } from './edge/error.filter';
 import { GATEWAY_DATABASE, GatewayModule } from './gateway.module';
 import { buildOpenApi, serveOpenApi } from './openapi/openapi';
 
+/**
+ * Nest would install its own Fastify error handler at init, turning Fastify's coded errors (bad JSON, wrong content
+ * type, oversized body) into bare HttpExceptions; the gateway installs one handler of its own instead (sendError).
+ */
+class GatewayAdapter extends FastifyAdapter {
+  override setErrorHandler(): ReturnType<FastifyAdapter['setErrorHandler']> {
+    return this.getInstance();
+  }
+}
+
 /** Builds the gateway application (also used by tests that start it in-process). */
 export async function createGateway(config = new Config()): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.int('bodyLimitBytes', 1024), trustProxy: false, return503OnClosing: true });
+  const adapter = new GatewayAdapter({ bodyLimit: config.int('bodyLimitBytes', 1024), trustProxy: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
   // JSON only: Fastify's own text/plain parser would let a non-JSON body through.
   fastify.removeContentTypeParser('text/plain');
@@ -30,9 +40,8 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     allowLoopbackHttp: !config.isProduction,
     anonymousPolicy: { perMinute: anonymousPerMinute, burstPerSecond: Math.max(1, Math.ceil(anonymousPerMinute / 6)) },
   });
-  await app.init();
-  // After init: Nest installs its own handler there, which would turn Fastify's coded errors into bare HttpExceptions.
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
+  await app.init();
   serveOpenApi(fastify, buildOpenApi(app));
   return app;
 }

@@ -19,7 +19,10 @@ export interface EndpointDoc {
   idempotent?: boolean;
 }
 
-/** Documents an endpoint in one place: its envelope, every error with its status, and the headers. */
+/**
+ * Documents an endpoint in one place: its envelope, every error with its status, and the headers. The errors the edge
+ * can give on any route (key, HTTPS rule and allowlist, rate limit, internal, unavailable service) are always listed.
+ */
 export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const [item, isArray] = Array.isArray(doc.data) ? [doc.data[0], true] : [doc.data, false];
   const dataSchema = isArray ? { type: 'array', items: { $ref: getSchemaPath(item) } } : { $ref: getSchemaPath(item) };
@@ -34,7 +37,7 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
       headers: RATE_LIMIT_HEADERS,
       schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema } },
     }),
-    ...[...doc.errors, 'UNAUTHORIZED' as const, 'RATE_LIMITED' as const, 'SERVICE_UNAVAILABLE' as const]
+    ...[...doc.errors, ...(doc.idempotent ? ['CONFLICT' as const] : []), 'UNAUTHORIZED' as const, 'FORBIDDEN' as const, 'RATE_LIMITED' as const, 'INTERNAL_ERROR' as const, 'SERVICE_UNAVAILABLE' as const]
       .filter((code, index, all) => all.indexOf(code) === index)
       .map((code) =>
         ApiResponse({

@@ -32,6 +32,7 @@ export const ERROR_DESCRIPTIONS = {
   NOT_FOUND: { status: 404, description: 'The resource does not exist for this API key (another tenant\'s ids are not found either).' },
   CONFLICT: { status: 409, description: 'The Idempotency-Key was reused with another body, or the quote was already used.' },
   RATE_LIMITED: { status: 429, description: 'Too many requests; the message and Retry-After give the seconds to wait.' },
+  INTERNAL_ERROR: { status: 500, description: 'An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'A service is down or slow; retry with exponential backoff.' },
 } as const;
 

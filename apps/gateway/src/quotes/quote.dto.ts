@@ -142,7 +142,7 @@ export class TransferQuoteSchema {
   @ApiProperty({ example: 'USDC' }) toToken!: string;
   @ApiProperty({ example: '100' }) fromAmount!: string;
   @ApiProperty({ example: '99.2' }) toAmount!: string;
-  @ApiProperty({ nullable: true, example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress!: string | null;
   @ApiProperty({ type: SwapFeesSchema }) fees!: SwapFeesSchema;
   @ApiProperty({ type: TransferRouteSchema }) route!: TransferRouteSchema;
   @ApiProperty({ format: 'date-time' }) expiresAt!: string;

@@ -1,0 +1,136 @@
+import { makeNuban } from '@ramp/banking';
+import { ApiClient, createKey, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+
+type Json = any;
+
+/** The spec's routes that exist so far, as method and path under /v1. */
+const ROUTES: [string, string][] = [
+  ['post', '/onramp/quote'],
+  ['post', '/offramp/quote'],
+  ['post', '/swap/quote'],
+  ['post', '/transfer/quote'],
+  ['post', '/onramp/banks/verify'],
+  ['get', '/onramp/banks'],
+  ['get', '/transfer/chains'],
+];
+
+const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
+/** POST bodies can be invalid (400) and an Idempotency-Key can be reused with another body (409). */
+const POST_ERROR_STATUSES = ['400', '409'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** Checks a value against an OpenAPI schema: types, required properties, no undocumented properties. */
+function conformance(document: Json, schema: Json, value: unknown, path = '$'): string[] {
+  if (schema.$ref) return conformance(document, document.components.schemas[schema.$ref.split('/').pop()], value, path);
+  if (schema.allOf) return schema.allOf.flatMap((part: Json) => conformance(document, part, value, path));
+  if (value === null) return schema.nullable ? [] : [`${path} is null but not nullable`];
+  if (schema.enum && !schema.enum.includes(value)) return [`${path} = ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`];
+  switch (schema.type) {
+    case 'array':
+      if (!Array.isArray(value)) return [`${path} is not an array`];
+      return value.flatMap((item, i) => conformance(document, schema.items, item, `${path}[${i}]`));
+    case 'string':
+      return typeof value === 'string' ? [] : [`${path} is not a string`];
+    case 'integer':
+    case 'number':
+      return typeof value === 'number' ? [] : [`${path} is not a number`];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [`${path} is not a boolean`];
+    default: {
+      if (typeof value !== 'object' || Array.isArray(value)) return [`${path} is not an object`];
+      const properties = schema.properties ?? {};
+      const problems = (schema.required ?? []).filter((name: string) => !(name in (value as object))).map((name: string) => `${path}.${name} is missing`);
+      for (const [name, item] of Object.entries(value as object)) {
+        if (!properties[name]) problems.push(`${path}.${name} is not documented`);
+        else problems.push(...conformance(document, properties[name], item, `${path}.${name}`));
+      }
+      return problems;
+    }
+  }
+}
+
+describe('OpenAPI document - generated from the code, covering every route, schema, error and header', () => {
+  let services: Map<string, ServiceProcess>;
+  let gatewayUrl: string;
+  let document: Json;
+  let api: ApiClient;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'gateway']);
+    gatewayUrl = services.get('gateway')!.url;
+    const key = await createKey({ plan: 'enterprise' });
+    api = new ApiClient(`${gatewayUrl}/v1`, key.apiKey);
+    const response = await fetch(`${gatewayUrl}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    document = await response.json();
+  });
+
+  afterAll(async () => {
+    await stopAll(services.values());
+  });
+
+  it('is OpenAPI 3 for the /v1 server, with the API key as its security scheme', () => {
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/v1' })]);
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+  });
+
+  it.each(ROUTES)('documents %s %s with its body, key, headers, and every error in the envelope', (method, path) => {
+    const operation = document.paths[path]?.[method];
+    expect(operation).toBeDefined();
+    expect(operation.security).toEqual([{ apiKey: [] }]);
+    const parameters = (operation.parameters ?? []).map((parameter: Json) => `${parameter.in}:${parameter.name}`);
+    expect(parameters).toContain('header:x-request-id');
+    if (method === 'post') {
+      expect(parameters).toContain('header:Idempotency-Key');
+      expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
+    }
+    const errors = method === 'post' ? [...ERROR_STATUSES, ...POST_ERROR_STATUSES] : ERROR_STATUSES;
+    for (const status of ['200', ...errors]) {
+      const response = operation.responses[status];
+      expect({ status, documented: Boolean(response) }).toEqual({ status, documented: true });
+      expect(Object.keys(response.headers)).toEqual(expect.arrayContaining([...RATE_LIMIT_HEADERS, 'x-request-id']));
+    }
+    for (const status of errors) {
+      expect(operation.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeSchema');
+    }
+    expect(Object.keys(operation.responses['429'].headers)).toContain('Retry-After');
+  });
+
+  it('describes the responses the services really give, field for field', async () => {
+    const account = makeNuban('058', '012345678');
+    const calls: [string, string, object | undefined][] = [
+      ['post', '/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' }],
+      ['post', '/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' }],
+      ['post', '/swap/quote', { fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'BNB', amount: '250' }],
+      ['post', '/transfer/quote', { fromChain: 'base', toChain: 'solana', token: 'USDC', toToken: 'SOL', amount: '100', destinationAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }],
+      ['post', '/onramp/banks/verify', { bankCode: '058', accountNumber: account }],
+      ['get', '/onramp/banks', undefined],
+      ['get', '/transfer/chains', undefined],
+    ];
+    expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
+    for (const [method, path, body] of calls) {
+      const response = method === 'post' ? await api.post(path, body) : await api.get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      const schema = document.paths[path][method].responses['200'].content['application/json'].schema;
+      expect({ path, problems: conformance(document, schema, response.body) }).toEqual({ path, problems: [] });
+    }
+  });
+
+  it('describes the error envelope the gateway really sends', async () => {
+    const response = await api.post('/offramp/quote', { amount: '-1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0000014579', chain: 'base' });
+    expect(response.status).toBe(400);
+    expect(conformance(document, { $ref: '#/components/schemas/ErrorEnvelopeSchema' }, response.body)).toEqual([]);
+  });
+
+  it('serves readable documentation at /v1/docs without a key', async () => {
+    const response = await fetch(`${gatewayUrl}/v1/docs`, { redirect: 'follow' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    expect(html).toContain('swagger-ui');
+    const init = await (await fetch(`${gatewayUrl}/v1/docs/init.js`)).text();
+    expect(init).toContain("url: '/v1/openapi.json'");
+    expect((await fetch(`${gatewayUrl}/v1/docs/swagger-ui-bundle.js`)).status).toBe(200);
+  });
+});
