@@ -112,6 +112,30 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
     }
   });
 
+  it('limits requests without a valid key per client address, apart from the keys\' own limits', async () => {
+    // Through a trusted proxy, so that this test's client has an address of its own in the shared Redis.
+    const services = await startServices(['quote', 'gateway'], { ANONYMOUS_RATE_PER_MINUTE: '12', TRUSTED_PROXIES: '127.0.0.1,::1' });
+    try {
+      const client = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250) + 1}, 198.51.100.${Date.now() % 250}`, 'x-forwarded-proto': 'https' };
+      const other = { ...client, 'x-forwarded-for': `192.0.2.${(Date.now() % 250) + 1}` };
+      const anonymous = new ApiClient(`${services.get('gateway')!.url}/v1`);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await anonymous.get('/transfer/chains', client)).status);
+      // The burst is a sixth of the per-minute limit: 2 requests, then 429 instead of 401.
+      expect(statuses).toEqual([401, 401, 429, 429, 429]);
+      const limited = await anonymous.get('/transfer/chains', client);
+      expectError(limited, 429, 'RATE_LIMITED');
+      expect(limited.headers.get('x-ratelimit-limit')).toBe('12');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      const key = await createKey();
+      expect((await anonymous.withKey(key.apiKey).get('/transfer/chains', client)).status).toBe(200);
+      expectError(await anonymous.get('/transfer/chains', other), 401, 'UNAUTHORIZED');
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+
   it('refuses plain HTTP in production and accepts HTTPS from a trusted proxy', async () => {
     const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'), TRUSTED_PROXIES: '127.0.0.1,::1' };
     const services = await startServices(['quote', 'gateway'], env);
