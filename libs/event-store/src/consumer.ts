@@ -1,0 +1,146 @@
+import { AckPolicy, DeliverPolicy, headers as natsHeaders, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
+import type { Pool, PoolClient } from 'pg';
+import type { StoredEvent } from './events';
+import type { RelayLogger } from './relay';
+import { schemaName, withTransaction } from './sql';
+import { deadLetterSubject } from './streams';
+
+const NANOS_PER_MS = 1_000_000;
+
+export interface ConsumerOptions {
+  /** The service whose schema holds the inbox (and whose name goes into the dead-letter subject). */
+  service: string;
+  schema: string;
+  /** Durable consumer name, shared by the service's replicas so that they share the work. */
+  name: string;
+  stream: string;
+  /** One subject filter (nats-server 2.9 allows one per consumer). */
+  filterSubject: string;
+  pool: Pool;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  /** Runs inside the transaction that also records the event in the inbox; throw to have it retried. */
+  handle: (event: StoredEvent, tx: PoolClient) => Promise<void>;
+  /** Attempts before the event goes to the dead-letter stream (default 8). */
+  maxAttempts?: number;
+  /** Delay before attempt n+1, by n (the last value repeats). */
+  backoffMs?: number[];
+  ackWaitMs?: number;
+  logger: RelayLogger;
+}
+
+const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
+
+/**
+ * A durable pull consumer with an inbox: each event is handled in a PostgreSQL transaction that also inserts its id
+ * into the service's inbox, and acknowledged only after that transaction commits. A redelivery of an event already
+ * in the inbox (a crash between commit and ack, a duplicate publish) is acknowledged without running the handler
+ * again, so every effect happens once. A failing event is retried with backoff and, after `maxAttempts`, published
+ * to the dead-letter stream with its error and terminated.
+ */
+export class EventConsumer {
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
+  private stopped = false;
+  /** Events handled (not counting duplicates), for tests and metrics. */
+  handled = 0;
+  duplicates = 0;
+
+  constructor(private readonly options: ConsumerOptions) {}
+
+  async start(): Promise<void> {
+    const { jsm, js, stream, name, filterSubject } = this.options;
+    const config = {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filterSubject,
+      ack_wait: (this.options.ackWaitMs ?? 30_000) * NANOS_PER_MS,
+      max_deliver: -1,
+      max_ack_pending: 1000,
+    };
+    try {
+      await jsm.consumers.info(stream, name);
+      await jsm.consumers.update(stream, name, { ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
+    } catch (error) {
+      if (!/consumer not found/i.test(String((error as Error).message))) throw error;
+      await jsm.consumers.add(stream, config);
+    }
+    const consumer = await js.consumers.get(stream, name);
+    this.messages = await consumer.consume({ max_messages: 100 });
+    this.loop = this.run(this.messages);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.messages?.close();
+    await this.loop;
+  }
+
+  private async run(messages: ConsumerMessages): Promise<void> {
+    for await (const message of messages) {
+      if (this.stopped) {
+        message.nak();
+        continue;
+      }
+      await this.process(message);
+    }
+  }
+
+  private async process(message: JsMsg): Promise<void> {
+    const { options } = this;
+    let event: StoredEvent;
+    try {
+      event = JSON.parse(message.string()) as StoredEvent;
+      if (!event?.eventId) throw new Error('not an event');
+    } catch (error) {
+      await this.deadLetter(message, undefined, error);
+      return;
+    }
+    try {
+      const fresh = await withTransaction(options.pool, async (tx) => {
+        const inserted = await tx.query(`insert into ${schemaName(options.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [
+          options.name,
+          event.eventId,
+        ]);
+        if (inserted.rowCount !== 1) return false;
+        await options.handle(event, tx);
+        return true;
+      });
+      if (fresh) this.handled += 1;
+      else this.duplicates += 1;
+      message.ack();
+    } catch (error) {
+      const attempt = message.info.deliveryCount;
+      if (attempt >= (options.maxAttempts ?? 8)) {
+        await this.deadLetter(message, event, error);
+        return;
+      }
+      const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+      const delay = backoff[Math.min(attempt - 1, backoff.length - 1)] ?? 1000;
+      options.logger.warn({ err: error, consumer: options.name, eventId: event.eventId, type: event.type, attempt, retryInMs: delay }, 'event handling failed; will retry');
+      message.nak(delay);
+    }
+  }
+
+  private async deadLetter(message: JsMsg, event: StoredEvent | undefined, error: unknown): Promise<void> {
+    const { options } = this;
+    const h = natsHeaders();
+    h.set('Consumer', options.name);
+    h.set('Original-Subject', message.subject);
+    h.set('Error', String((error as Error)?.message ?? error).slice(0, 500));
+    h.set('Attempts', String(message.info.deliveryCount));
+    try {
+      await options.js.publish(deadLetterSubject(options.service, options.name), message.data, {
+        headers: h,
+        msgID: event ? `${options.name}:${event.eventId}` : undefined,
+      });
+      options.logger.error({ err: error, consumer: options.name, eventId: event?.eventId, type: event?.type }, 'event moved to the dead-letter stream');
+      message.term();
+    } catch (publishError) {
+      // Not dead-lettered: leave it to be redelivered rather than lose it.
+      options.logger.error({ err: publishError, consumer: options.name }, 'could not dead-letter an event; it will be redelivered');
+      message.nak(5000);
+    }
+  }
+}

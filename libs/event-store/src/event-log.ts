@@ -1,0 +1,90 @@
+import { randomUUID } from 'crypto';
+import { LOG_START, toStoredEvent, type EventMetadata, type EventRow, type LogCheckpoint, type NewEvent, type StoredEvent } from './events';
+import { schemaName, type Sql } from './sql';
+
+/** Another writer appended to the stream since it was read: the command must be decided again on fresh state. */
+export class StreamVersionConflict extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number,
+  ) {
+    super(`stream ${streamId} is no longer at version ${expectedVersion}`);
+  }
+}
+
+const COLUMNS = 'global_position, event_id, stream_id, stream_version, type, data, metadata, transaction_id, created_at';
+
+/**
+ * A service's append-only event log in PostgreSQL (see eventStoreMigration), in plain SQL with bind parameters on the
+ * caller's connection, so that an append commits or rolls back with the rest of the caller's transaction.
+ */
+export class EventLog {
+  /** The LISTEN/NOTIFY channel an append signals (at its commit) to wake the relay and projections. */
+  readonly channel: string;
+  private readonly table: string;
+
+  constructor(readonly schema: string) {
+    this.table = `${schemaName(schema)}.events`;
+    this.channel = `${schema}_events`;
+  }
+
+  /**
+   * Appends events to a stream that must be at `expectedVersion` (0: the stream must not exist yet). The unique
+   * (stream, version) key makes the check atomic: a concurrent append of the same version waits for the other
+   * transaction and then fails with {@link StreamVersionConflict} (which aborts the caller's transaction).
+   */
+  async append(tx: Sql, streamId: string, expectedVersion: number, events: readonly NewEvent[], metadata: EventMetadata): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const values: unknown[] = [];
+    const tuples = events.map((event, i) => {
+      values.push(event.eventId ?? randomUUID(), streamId, expectedVersion + i + 1, event.type, JSON.stringify(event.data), JSON.stringify(metadata));
+      const p = i * 6;
+      return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6})`;
+    });
+    let rows: EventRow[];
+    try {
+      ({ rows } = await tx.query<EventRow>(
+        `insert into ${this.table} (event_id, stream_id, stream_version, type, data, metadata) values ${tuples.join(', ')} returning ${COLUMNS}`,
+        values,
+      ));
+    } catch (error) {
+      if (isUniqueViolation(error, 'stream_version')) throw new StreamVersionConflict(streamId, expectedVersion);
+      throw error;
+    }
+    await tx.query(`select pg_notify($1, '')`, [this.channel]);
+    return rows.map(toStoredEvent).sort((a, b) => a.streamVersion - b.streamVersion);
+  }
+
+  async readStream(db: Sql, streamId: string): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventRow>(`select ${COLUMNS} from ${this.table} where stream_id = $1 order by stream_version`, [streamId]);
+    return rows.map(toStoredEvent);
+  }
+
+  /**
+   * The next events of the whole log after `after`, in (transaction id, position) order, and only from transactions
+   * older than every transaction still running. A transaction that commits late has a transaction id at least the
+   * oldest running one, so it is read in its turn instead of being skipped (positions alone would skip it: they are
+   * taken at insert time, not at commit). Call it outside a transaction that has written, or its own id holds it back.
+   */
+  async readAll(db: Sql, after: LogCheckpoint = LOG_START, limit = 500): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventRow>(
+      `select ${COLUMNS} from ${this.table}
+        where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by transaction_id, global_position
+        limit $3`,
+      [after.transactionId, after.globalPosition, limit],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  /** The checkpoint just after an event. */
+  static checkpointOf(event: StoredEvent): LogCheckpoint {
+    return { transactionId: event.transactionId, globalPosition: event.globalPosition };
+  }
+}
+
+export function isUniqueViolation(error: unknown, constraintPart?: string): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError?.code === '23505' && (constraintPart === undefined || (pgError.constraint ?? '').includes(constraintPart));
+}

@@ -1,0 +1,276 @@
+import { randomUUID } from 'crypto';
+import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { AppError } from '@ramp/contracts';
+import {
+  EventConsumer,
+  EventLog,
+  Relay,
+  StreamVersionConflict,
+  ensureDeadLetterStream,
+  ensureStream,
+  eventStoreMigration,
+  handleCommand,
+  withTransaction,
+  DEAD_LETTER_STREAM,
+  type Decider,
+  type EventMetadata,
+  type StoredEvent,
+} from './index';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const metadata: EventMetadata = {
+  correlationId: 'corr',
+  causationId: 'cause',
+  actor: 'test',
+  tenant: { organizationId: 'org_test', environment: 'test', keyId: 'key_test' },
+};
+
+type CounterEvent = { type: 'incremented'; data: { by: number } };
+const counter: Decider<number, { by: number; max?: number }, CounterEvent> = {
+  initialState: 0,
+  evolve: (state, event) => state + event.data.by,
+  decide: (command, state) => {
+    if (command.max !== undefined && state + command.by > command.max) throw new AppError('INVALID_REQUEST', `by: would pass ${command.max}`, 'by');
+    return [{ type: 'incremented', data: { by: command.by } }];
+  },
+};
+
+async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((wait) => setTimeout(wait, 25));
+  }
+}
+
+jest.setTimeout(60_000);
+
+describe('event store - the log, commands, the relay and consumers on real PostgreSQL and JetStream', () => {
+  const schema = `es_test_${Date.now().toString(36)}`;
+  const log = new EventLog(schema);
+  let pool: Pool;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  const stream = `TEST_${schema.toUpperCase()}`;
+  const subjectOf = (event: StoredEvent) => `test.${schema}.${event.type}`;
+
+  beforeAll(async () => {
+    pool = new Pool({ connectionString: DATABASE_URL, max: 30 });
+    for (const statement of eventStoreMigration(schema)) await pool.query(statement);
+    nc = await connect({ servers: NATS_URL });
+    js = nc.jetstream();
+    jsm = await nc.jetstreamManager();
+    await ensureStream(jsm, stream, [`test.${schema}.>`]);
+    await ensureDeadLetterStream(jsm);
+  });
+
+  afterAll(async () => {
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.drain();
+    await pool.query(`drop schema ${schema} cascade`);
+    await pool.end();
+  });
+
+  it('appends at an expected version and reads a stream back in order', async () => {
+    const streamId = `s-${randomUUID()}`;
+    const appended = await log.append(pool, streamId, 0, [
+      { type: 'a', data: { n: 1 } },
+      { type: 'b', data: { n: 2 } },
+    ], metadata);
+    expect(appended.map((event) => event.streamVersion)).toEqual([1, 2]);
+    const read = await log.readStream(pool, streamId);
+    expect(read.map((event) => [event.type, event.data, event.metadata.correlationId])).toEqual([
+      ['a', { n: 1 }, 'corr'],
+      ['b', { n: 2 }, 'corr'],
+    ]);
+    await expect(log.append(pool, streamId, 1, [{ type: 'c', data: {} }], metadata)).rejects.toBeInstanceOf(StreamVersionConflict);
+  });
+
+  it('lets exactly one of two concurrent appends at the same version win', async () => {
+    const streamId = `s-${randomUUID()}`;
+    const results = await Promise.allSettled([1, 2].map((n) => withTransaction(pool, (tx) => log.append(tx, streamId, 0, [{ type: 'x', data: { n } }], metadata))));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(StreamVersionConflict);
+  });
+
+  it('decides 20 concurrent commands on fresh state each time, retrying conflicts, so none is lost', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    await Promise.all(Array.from({ length: 20 }, () => handleCommand(pool, log, { streamId, decider: counter, command: { by: 1 }, metadata, maxAttempts: 50 })));
+    const events = await log.readStream(pool, streamId);
+    expect(events.map((event) => event.streamVersion)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it('answers CONFLICT after the bounded number of attempts, and passes refusals on untouched', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    let reads = 0;
+    /** A log with a rival writer that commits to the stream between every read and the append that follows it. */
+    class RacingLog extends EventLog {
+      override async readStream(db: Parameters<EventLog['readStream']>[0], id: string): Promise<StoredEvent[]> {
+        const events = await super.readStream(db, id);
+        reads += 1;
+        await super.append(pool, id, events.length, [{ type: 'incremented', data: { by: 1 } }], metadata);
+        return events;
+      }
+    }
+    const conflict = handleCommand(pool, new RacingLog(schema), { streamId, decider: counter, command: { by: 1 }, metadata, maxAttempts: 3 });
+    await expect(conflict).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(reads).toBe(3);
+    // Only the rival's three events are in the stream: the losing attempts left nothing behind.
+    expect((await log.readStream(pool, streamId)).length).toBe(3);
+
+    const refusal = handleCommand(pool, log, { streamId, decider: counter, command: { by: 100, max: 10 }, metadata });
+    await expect(refusal).rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'by' });
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE on the log, and the application role may only insert and read', async () => {
+    const streamId = `s-${randomUUID()}`;
+    await log.append(pool, streamId, 0, [{ type: 'a', data: {} }], metadata);
+    await expect(pool.query(`update ${schema}.events set type = 'b' where stream_id = $1`, [streamId])).rejects.toThrow(/append-only/);
+    await expect(pool.query(`delete from ${schema}.events where stream_id = $1`, [streamId])).rejects.toThrow(/append-only/);
+    await expect(pool.query(`truncate ${schema}.events`)).rejects.toThrow(/append-only/);
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('set local role ramp_app');
+      await log.append(client, streamId, 1, [{ type: 'b', data: {} }], metadata);
+      expect((await log.readStream(client, streamId)).length).toBe(2);
+      await client.query('savepoint before_update');
+      await expect(client.query(`update ${schema}.events set type = 'c'`)).rejects.toThrow(/permission denied/);
+      await client.query('rollback to savepoint before_update');
+      await expect(client.query(`delete from ${schema}.events`)).rejects.toThrow(/permission denied/);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
+  });
+
+  it('never skips an event committed late: a reader sees it in its turn, after the earlier transaction commits', async () => {
+    const start = await lastCheckpoint();
+    const slow = await pool.connect();
+    try {
+      await slow.query('begin');
+      const late = await log.append(slow, `slow-${randomUUID()}`, 0, [{ type: 'late', data: {} }], metadata);
+      const early = await log.append(pool, `fast-${randomUUID()}`, 0, [{ type: 'early', data: {} }], metadata);
+      // The fast event has the higher position but the slow transaction is still open: nothing past it is readable.
+      expect(BigInt(early[0]!.globalPosition)).toBeGreaterThan(BigInt(late[0]!.globalPosition));
+      const whileOpen = await log.readAll(pool, start);
+      expect(whileOpen.map((event) => event.eventId)).not.toContain(early[0]!.eventId);
+      await slow.query('commit');
+      const after = await log.readAll(pool, start);
+      const ids = after.map((event) => event.eventId);
+      expect(ids).toContain(late[0]!.eventId);
+      expect(ids).toContain(early[0]!.eventId);
+      expect(ids.indexOf(late[0]!.eventId)).toBeLessThan(ids.indexOf(early[0]!.eventId));
+    } finally {
+      slow.release();
+    }
+  });
+
+  async function lastCheckpoint() {
+    const all = await log.readAll(pool, undefined, 1_000_000);
+    const last = all[all.length - 1];
+    return last ? EventLog.checkpointOf(last) : undefined;
+  }
+
+  it('relays every committed event to JetStream once, in order, with one leader among replicas, late commits included', async () => {
+    const relays = [0, 1].map(() => new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent }));
+    relays.forEach((relay) => relay.start());
+    try {
+      await until(() => relays.some((relay) => relay.isLeader));
+      await new Promise((wait) => setTimeout(wait, 300));
+      expect(relays.filter((relay) => relay.isLeader)).toHaveLength(1);
+
+      const slow = await pool.connect();
+      await slow.query('begin');
+      const late = await log.append(slow, `relay-${randomUUID()}`, 0, [{ type: 'late', data: {} }], metadata);
+      const written: string[] = [];
+      for (let i = 0; i < 50; i++) written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
+      await slow.query('commit');
+      slow.release();
+      written.push(late[0]!.eventId);
+
+      // The leader goes away mid-way; the other replica takes over from the checkpoint.
+      const leader = relays.find((relay) => relay.isLeader)!;
+      await leader.stop();
+      for (let i = 0; i < 50; i++) written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
+      const follower = relays.find((relay) => relay !== leader)!;
+      await until(() => follower.isLeader);
+
+      const received = await readStreamIds(written.length + 100);
+      for (const id of written) expect(received).toContain(id);
+      expect(new Set(received).size).toBe(received.length);
+    } finally {
+      await Promise.all(relays.map((relay) => relay.stop()));
+    }
+  });
+
+  async function readStreamIds(atLeast: number): Promise<string[]> {
+    const ids: string[] = [];
+    await until(async () => (await jsm.streams.info(stream)).state.messages >= Math.min(atLeast, 1), 10_000);
+    let last = 0;
+    await until(async () => {
+      const messages = (await jsm.streams.info(stream)).state.messages;
+      const stable = messages === last;
+      last = messages;
+      return stable && messages > 0;
+    });
+    const consumer = await js.consumers.get(stream);
+    const batch = await consumer.fetch({ max_messages: last, expires: 2000 });
+    for await (const message of batch) {
+      ids.push((JSON.parse(message.string()) as StoredEvent).eventId);
+      if (ids.length >= last) break;
+    }
+    return ids;
+  }
+
+  it('handles a duplicated delivery once, and dead-letters an event that keeps failing', async () => {
+    const subject = `test.${schema}.consumed`;
+    const seen: string[] = [];
+    const consumer = new EventConsumer({
+      service: 'test',
+      schema,
+      name: `consumer_${schema}`,
+      stream,
+      filterSubject: subject,
+      pool,
+      js,
+      jsm,
+      maxAttempts: 3,
+      backoffMs: [50],
+      logger: silent,
+      handle: async (event, tx) => {
+        if ((event.data as { poison?: boolean }).poison) throw new Error('cannot handle this one');
+        seen.push(event.eventId);
+        await tx.query(`select 1`);
+      },
+    });
+    await consumer.start();
+    try {
+      const [event] = await log.append(pool, `c-${randomUUID()}`, 0, [{ type: 'consumed', data: {} }], metadata);
+      // Published twice with different message ids, as a relay would after the duplicate window.
+      await js.publish(subject, JSON.stringify(event), { msgID: `${event!.eventId}-1` });
+      await js.publish(subject, JSON.stringify(event), { msgID: `${event!.eventId}-2` });
+      await until(() => consumer.handled + consumer.duplicates >= 2);
+      expect(seen).toEqual([event!.eventId]);
+      expect(consumer.duplicates).toBe(1);
+
+      const [poison] = await log.append(pool, `c-${randomUUID()}`, 0, [{ type: 'consumed', data: { poison: true } }], metadata);
+      const deadBefore = (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages;
+      await js.publish(subject, JSON.stringify(poison), { msgID: poison!.eventId });
+      await until(async () => (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages > deadBefore);
+      const dead = await jsm.streams.getMessage(DEAD_LETTER_STREAM, { last_by_subj: `deadletter.test.consumer_${schema}` });
+      expect(JSON.parse(new TextDecoder().decode(dead.data)).eventId).toBe(poison!.eventId);
+      expect(dead.header.get('Error')).toContain('cannot handle this one');
+      expect(dead.header.get('Attempts')).toBe('3');
+      const inbox = await pool.query(`select count(*)::int as n from ${schema}.inbox where event_id = $1`, [poison!.eventId]);
+      expect(inbox.rows[0].n).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});

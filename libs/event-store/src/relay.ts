@@ -1,0 +1,152 @@
+import { headers as natsHeaders, type JetStreamClient } from 'nats';
+import { Client, type ClientConfig } from 'pg';
+import { EventLog } from './event-log';
+import type { LogCheckpoint, StoredEvent } from './events';
+import { schemaName } from './sql';
+
+export interface RelayLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface RelayOptions {
+  /** A connection of its own: it holds the leader lock and the LISTEN for as long as the relay runs. */
+  connection: ClientConfig;
+  log: EventLog;
+  js: JetStreamClient;
+  /** The JetStream subject of an event. */
+  subjectOf: (event: StoredEvent) => string;
+  /** The fallback when no notification arrives (and how often a follower tries to become leader). */
+  pollMs?: number;
+  batchSize?: number;
+  logger: RelayLogger;
+}
+
+/**
+ * Publishes a service's committed events to JetStream, in log order, with `msgID` = event id so that the stream drops
+ * what a crash made it publish twice. One relay leads among the replicas (a session advisory lock: it passes to
+ * another replica when the leader's connection ends, crash included); the others wait. The leader wakes on the log's
+ * NOTIFY, polls as a fallback, reads with {@link EventLog.readAll} (so an event committed late is never skipped) and
+ * moves its checkpoint only after JetStream has acknowledged every event up to it.
+ */
+export class Relay {
+  private client: Client | undefined;
+  private stopped = false;
+  private readonly waiters = new Set<() => void>();
+  private loop: Promise<void> | undefined;
+  private leading = false;
+  private readonly lockKey: string;
+  /** Events published since start, for tests and metrics. */
+  published = 0;
+
+  constructor(private readonly options: RelayOptions) {
+    this.lockKey = `relay:${schemaName(options.log.schema)}`;
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeAll();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const pollMs = this.options.pollMs ?? 1000;
+    while (!this.stopped) {
+      try {
+        await this.session(pollMs);
+      } catch (error) {
+        if (!this.stopped) this.options.logger.warn({ err: error, schema: this.options.log.schema }, 'relay session ended; retrying');
+      } finally {
+        this.leading = false;
+        const client = this.client;
+        this.client = undefined;
+        await client?.end().catch(() => undefined);
+      }
+      if (!this.stopped) await this.sleep(pollMs);
+    }
+  }
+
+  private async session(pollMs: number): Promise<void> {
+    const client = new Client({ ...this.options.connection, application_name: `relay-${this.options.log.schema}` });
+    this.client = client;
+    let lost: Error | undefined;
+    client.on('error', (error) => {
+      lost = error;
+      this.wakeAll();
+    });
+    client.on('notification', () => this.wakeAll());
+    await client.connect();
+    // Wait to lead: try the lock every poll interval.
+    while (!this.stopped && !lost) {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [this.lockKey]);
+      if (rows[0]?.locked) break;
+      await this.sleep(pollMs);
+    }
+    if (this.stopped || lost) return;
+    this.leading = true;
+    await client.query(`listen ${this.options.log.channel}`);
+    this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
+    while (!this.stopped) {
+      if (lost) throw lost;
+      const woken = this.sleep(pollMs);
+      const count = await this.publishBatch(client);
+      if (count === 0) await woken;
+    }
+  }
+
+  private async publishBatch(client: Client): Promise<number> {
+    const checkpoint = await this.checkpoint(client);
+    const events = await this.options.log.readAll(client, checkpoint, this.options.batchSize ?? 500);
+    if (events.length === 0) return 0;
+    // Published together (one connection keeps their order in the stream), acknowledged before the checkpoint moves.
+    await Promise.all(
+      events.map((event) => {
+        const h = natsHeaders();
+        h.set('Event-Type', event.type);
+        h.set('Stream-Id', event.streamId);
+        return this.options.js.publish(this.options.subjectOf(event), JSON.stringify(event), { msgID: event.eventId, headers: h });
+      }),
+    );
+    const last = EventLog.checkpointOf(events[events.length - 1]!);
+    await client.query(`update ${schemaName(this.options.log.schema)}.relay_checkpoint set transaction_id = $1, global_position = $2, updated_at = now() where id = 1`, [
+      last.transactionId,
+      last.globalPosition,
+    ]);
+    this.published += events.length;
+    return events.length;
+  }
+
+  private async checkpoint(client: Client): Promise<LogCheckpoint> {
+    const { rows } = await client.query<{ transaction_id: string; global_position: string }>(
+      `select transaction_id::text, global_position::text from ${schemaName(this.options.log.schema)}.relay_checkpoint where id = 1`,
+    );
+    const row = rows[0];
+    return row ? { transactionId: row.transaction_id, globalPosition: row.global_position } : { transactionId: '0', globalPosition: '0' };
+  }
+
+  /** Resolves after `ms`, or earlier on a notification or stop. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  private wakeAll(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

@@ -1,0 +1,28 @@
+import type { Pool, PoolClient } from 'pg';
+
+/** What the event store needs of a connection: a pool, a pooled client or a client inside a transaction. */
+export interface Sql {
+  query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** Runs `work` in one transaction on one pooled connection; commits when it resolves, rolls back when it throws. */
+export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** A schema name safe to put in SQL text (it cannot be a bind parameter). */
+export function schemaName(schema: string): string {
+  if (!/^[a-z][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  return schema;
+}
