@@ -15,6 +15,7 @@ import { Forwarder } from './forwarding/forwarder';
 import { IdempotencyStore } from './forwarding/idempotency-store';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
+import { WalletsHttpController } from './wallets/wallets.http.controller';
 
 export const GATEWAY_DATABASE: DatabaseSpec = {
   schema: 'gateway',
@@ -33,7 +34,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
 
 @Module({
   imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController],
   providers: [
     ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -4,3 +4,4 @@ export * from './rpc/tenant';
 export * from './rpc/rpc';
 export * from './quotes/quotes';
 export * from './ids';
+export * from './wallets/wallets';

@@ -2,7 +2,9 @@ import { Inject, Injectable, OnApplicationShutdown, Provider } from '@nestjs/com
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Config } from '@ramp/config';
 import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabaseOptions } from '@ramp/database';
+import { Pool } from 'pg';
 import { HealthRegistry } from './health';
+import { PG_POOL } from './tokens';
 
 export type DatabaseSpec = Omit<ServiceDatabaseOptions, 'url'>;
 
@@ -50,4 +52,33 @@ export async function migrateAndExit(spec: DatabaseSpec): Promise<void> {
   } finally {
     await orm.close();
   }
+}
+
+@Injectable()
+class PoolCloser implements OnApplicationShutdown {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * A plain `pg` Pool ({@link PG_POOL}) beside the service's MikroORM instance, for plain SQL with real bind parameters
+ * and explicit transactions: the event log, the ledger's journal, projections. Add after databaseProviders, which
+ * creates the database and applies the migrations first.
+ */
+export function pgPoolProviders(max = 10): Provider[] {
+  return [
+    {
+      provide: PG_POOL,
+      inject: [Config, MikroORM],
+      useFactory: (config: Config): Pool => {
+        const pool = new Pool({ connectionString: config.string('databaseUrl'), max, application_name: 'ramp-service' });
+        pool.on('error', () => undefined);
+        return pool;
+      },
+    },
+    PoolCloser,
+  ];
 }

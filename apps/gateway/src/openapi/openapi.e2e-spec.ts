@@ -12,6 +12,10 @@ const ROUTES: [string, string][] = [
   ['post', '/onramp/banks/verify'],
   ['get', '/onramp/banks'],
   ['get', '/transfer/chains'],
+  ['post', '/wallets'],
+  ['get', '/wallets'],
+  ['get', '/wallets/{walletId}'],
+  ['post', '/sandbox/wallets/{walletId}/fund'],
 ];
 
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
@@ -56,7 +60,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
   let api: ApiClient;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'gateway']);
+    services = await startServices(['quote', 'ledger', 'gateway']);
     gatewayUrl = services.get('gateway')!.url;
     const key = await createKey({ plan: 'enterprise' });
     api = new ApiClient(`${gatewayUrl}/v1`, key.apiKey);
@@ -86,7 +90,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     }
     const errors = method === 'post' ? [...ERROR_STATUSES, ...POST_ERROR_STATUSES] : ERROR_STATUSES;
-    for (const status of ['200', ...errors]) {
+    const success = method === 'post' && path === '/wallets' ? '201' : '200';
+    for (const status of [success, ...errors]) {
       const response = operation.responses[status];
       expect({ status, documented: Boolean(response) }).toEqual({ status, documented: true });
       expect(Object.keys(response.headers)).toEqual(expect.arrayContaining([...RATE_LIMIT_HEADERS, 'x-request-id']));
@@ -99,20 +104,46 @@ describe('OpenAPI document - generated from the code, covering every route, sche
 
   it('describes the responses the services really give, field for field', async () => {
     const account = makeNuban('058', '012345678');
-    const calls: [string, string, object | undefined][] = [
-      ['post', '/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' }],
-      ['post', '/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' }],
-      ['post', '/swap/quote', { fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'BNB', amount: '250' }],
-      ['post', '/transfer/quote', { fromChain: 'base', toChain: 'solana', token: 'USDC', toToken: 'SOL', amount: '100', destinationAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }],
-      ['post', '/onramp/banks/verify', { bankCode: '058', accountNumber: account }],
-      ['get', '/onramp/banks', undefined],
-      ['get', '/transfer/chains', undefined],
+    let walletId = '';
+    const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
+      ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
+      ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
+      ['post', '/swap/quote', () => api.post('/swap/quote', { fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'BNB', amount: '250' })],
+      [
+        'post',
+        '/transfer/quote',
+        () =>
+          api.post('/transfer/quote', {
+            fromChain: 'base',
+            toChain: 'solana',
+            token: 'USDC',
+            toToken: 'SOL',
+            amount: '100',
+            destinationAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+          }),
+      ],
+      ['post', '/onramp/banks/verify', () => api.post('/onramp/banks/verify', { bankCode: '058', accountNumber: account })],
+      ['get', '/onramp/banks', () => api.get('/onramp/banks')],
+      ['get', '/transfer/chains', () => api.get('/transfer/chains')],
+      [
+        'post',
+        '/wallets',
+        async () => {
+          const created = await api.post('/wallets', { chain: 'base', label: 'Docs' });
+          walletId = created.body.data?.walletId;
+          return created;
+        },
+      ],
+      ['get', '/wallets', () => api.get('/wallets')],
+      ['get', '/wallets/{walletId}', () => api.get(`/wallets/${walletId}`)],
+      ['post', '/sandbox/wallets/{walletId}/fund', () => api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '5' })],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
-    for (const [method, path, body] of calls) {
-      const response = method === 'post' ? await api.post(path, body) : await api.get(path);
-      expect({ path, status: response.status }).toEqual({ path, status: 200 });
-      const schema = document.paths[path][method].responses['200'].content['application/json'].schema;
+    for (const [method, path, call] of calls) {
+      const response = await call();
+      const success = Object.keys(document.paths[path][method].responses).find((status) => status.startsWith('2'))!;
+      expect({ path, status: response.status }).toEqual({ path, status: Number(success) });
+      const schema = document.paths[path][method].responses[success].content['application/json'].schema;
       expect({ path, problems: conformance(document, schema, response.body) }).toEqual({ path, problems: [] });
     }
   });

@@ -1,0 +1,89 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
+import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
+import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+
+export class WalletCreateRequest {
+  @ApiProperty({ enum: ['base', 'bsc'], example: 'base' }) @RequiredString(20) chain!: string;
+  @ApiPropertyOptional({ description: 'Your name for the wallet (at most 100 characters).', example: 'Treasury' }) @OptionalString(100) label?: string;
+}
+
+export class WalletFundRequest {
+  @ApiProperty({ description: 'A token of the wallet\'s chain.', example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
+  @ApiProperty({ description: 'A positive decimal string with at most the token\'s decimals.', example: '250' }) @RequiredString(60) amount!: string;
+}
+
+export class WalletBalanceSchema {
+  @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
+  @ApiProperty({ description: 'Spendable now.', example: '250' }) available!: string;
+  @ApiProperty({ description: 'Reserved for transactions in flight; returns to available if they fail.', example: '0' }) held!: string;
+}
+
+export class WalletSchema {
+  @ApiProperty({ example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string;
+  @ApiProperty({ enum: ['base', 'bsc'] }) chain!: string;
+  @ApiProperty({ description: 'The smart account\'s address (EIP-55), the same for the wallet\'s whole life.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  address!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'Treasury' }) label!: string | null;
+  @ApiProperty({ type: [WalletBalanceSchema], description: 'Every token of the wallet\'s chain.' }) balances!: WalletBalanceSchema[];
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdAt!: string;
+}
+
+/** Managed wallets need the smart-account provider: live keys wait for live mode like the other provider routes. */
+const READ: ForwardOptions = { status: 200, needsProviders: true };
+const CREATE: ForwardOptions = { status: 201, needsProviders: true };
+
+@ApiTags('Wallets')
+@Controller()
+export class WalletsHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Post('wallets')
+  @ApiEndpoint({
+    summary: 'Create a managed wallet',
+    description: 'A gas-sponsored smart account on base or bsc. Its address is deterministic: it never changes.',
+    status: 201,
+    data: WalletSchema,
+    errors: ['INVALID_REQUEST'],
+    idempotent: true,
+  })
+  async create(@Body(BodyPipe) body: WalletCreateRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(WalletCreate.contract, request, reply, body, CREATE);
+  }
+
+  @Get('wallets')
+  @ApiEndpoint({ summary: 'List your managed wallets, newest first', status: 200, data: [WalletSchema], errors: [] })
+  async list(@Req() request: FastifyRequest) {
+    return this.forwarder.get(WalletList.contract, request, {}, READ);
+  }
+
+  @Get('wallets/:walletId')
+  @ApiParam({ name: 'walletId', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({ summary: 'A managed wallet with its balances', status: 200, data: WalletSchema, errors: ['NOT_FOUND'] })
+  async get(@Param('walletId') walletId: string, @Req() request: FastifyRequest) {
+    return this.forwarder.get(WalletGet.contract, request, { walletId }, READ);
+  }
+
+  @Post('sandbox/wallets/:walletId/fund')
+  @ApiParam({ name: 'walletId', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({
+    summary: 'Sandbox: credit a managed wallet',
+    description: 'Test keys only (a live key gets NOT_FOUND). Credits the wallet as if tokens had arrived, so that flows that debit it can be tried.',
+    status: 200,
+    data: WalletSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    idempotent: true,
+  })
+  async fund(
+    @Param('walletId') walletId: string,
+    @Body(BodyPipe) body: WalletFundRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (request.ctx.key?.tenant.environment === 'live') throw notFound('Sandbox endpoints exist for test keys only');
+    await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false });
+  }
+}

@@ -1,0 +1,173 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { getChain, parseChain, parseToken } from '@ramp/chains';
+import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletView } from '@ramp/contracts';
+import { withTransaction, type Sql } from '@ramp/event-store';
+import { assetOf, externalAccount, heldAccount, move, smartAccountAddress, walletAccount } from '@ramp/bookkeeping';
+import { dec, parseAmount } from '@ramp/money';
+import { PG_POOL } from '@ramp/service-kit';
+import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
+
+interface WalletRow {
+  id: string;
+  chain: 'base' | 'bsc';
+  address: string;
+  label: string | null;
+  created_at: Date;
+}
+
+interface HoldRow {
+  id: string;
+  organization_id: string;
+  environment: string;
+  wallet_id: string;
+  asset: string;
+  amount: string;
+  status: HoldPlace.Response['status'];
+  destination: string | null;
+}
+
+/** The account the sandbox funds wallets from (the outside world, so it may go negative). */
+export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
+
+/** Managed wallets, their balances and holds, over the double-entry journal. */
+@Injectable()
+export class WalletService {
+  private readonly journal = new Journal();
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
+    const chain = parseChain(request.chain, 'chain', ['base', 'bsc']) as 'base' | 'bsc';
+    if (request.label !== undefined && (typeof request.label !== 'string' || request.label.length > 100)) throw invalidField('label', 'must be a string of at most 100 characters');
+    const id = newId('wal');
+    const { rows } = await this.pool.query<WalletRow>(
+      `insert into ledger.wallets (id, organization_id, environment, chain, address, label, created_at) values ($1, $2, $3, $4, $5, $6, now())
+       returning id, chain, address, label, created_at`,
+      [id, tenant.organizationId, tenant.environment, chain, smartAccountAddress(chain, id), (request.label as string | undefined) ?? null],
+    );
+    return this.view(this.pool, rows[0]!);
+  }
+
+  async list(tenant: Tenant): Promise<WalletView[]> {
+    const { rows } = await this.pool.query<WalletRow>(
+      `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2 order by created_at desc, id desc`,
+      [tenant.organizationId, tenant.environment],
+    );
+    return Promise.all(rows.map((row) => this.view(this.pool, row)));
+  }
+
+  async get(tenant: Tenant, walletId: unknown): Promise<WalletView> {
+    return this.view(this.pool, await this.walletOf(this.pool, tenant, walletId));
+  }
+
+  /** Sandbox funding: credits the wallet from {@link SANDBOX_FUNDING}. Test keys only (the gateway checks too). */
+  async fund(tenant: Tenant, request: { walletId: unknown; tokenSymbol: unknown; amount: unknown }): Promise<WalletView> {
+    if (tenant.environment !== 'test') throw notFound('Sandbox endpoints exist for test keys only');
+    const wallet = await this.walletOf(this.pool, tenant, request.walletId);
+    const token = this.tokenOf(wallet.chain, request.tokenSymbol);
+    const amount = parseAmount(request.amount, 'amount', token.decimals);
+    await withTransaction(this.pool, (tx) =>
+      this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+    );
+    return this.view(this.pool, wallet);
+  }
+
+  /** Reserves funds of a wallet for a transaction; the same holdId again returns the hold as it is. */
+  async placeHold(tenant: Tenant, request: HoldPlace.Request): Promise<HoldPlace.Response> {
+    const wallet = await this.walletOf(this.pool, tenant, request.walletId);
+    const token = this.tokenOf(wallet.chain, request.tokenSymbol);
+    const amount = parseAmount(request.amount, 'amount', token.decimals);
+    const asset = assetOf(wallet.chain, token.symbol);
+    try {
+      return await withTransaction(this.pool, async (tx) => {
+        const inserted = await tx.query<HoldRow>(
+          `insert into ledger.holds (id, organization_id, environment, wallet_id, asset, amount, status) values ($1, $2, $3, $4, $5, $6::numeric, 'held')
+           on conflict (id) do nothing returning *`,
+          [request.holdId, tenant.organizationId, tenant.environment, wallet.id, asset, amount.toString()],
+        );
+        if (inserted.rowCount === 0) {
+          const existing = await this.holdOf(tx, tenant, request.holdId);
+          if (existing.wallet_id !== wallet.id || existing.asset !== asset || !dec(existing.amount).eq(amount)) {
+            throw new AppError('CONFLICT', `Hold ${request.holdId} exists with other terms`);
+          }
+          return this.holdView(existing);
+        }
+        await this.journal.post(tx, `hold:${request.holdId}`, 'hold', move(walletAccount(wallet.id), heldAccount(wallet.id), asset, amount));
+        return this.holdView(inserted.rows[0]!);
+      });
+    } catch (error) {
+      if (!(error instanceof InsufficientFunds)) throw error;
+      const balances = await this.journal.balances(this.pool, [walletAccount(wallet.id)]);
+      throw insufficient(dec(balances.get(walletAccount(wallet.id))?.get(asset) ?? '0').toFixed(), token.symbol);
+    }
+  }
+
+  /** Captures (the funds leave for `destination`) or releases (back to the wallet) a hold, once. */
+  async settleHold(tenant: Tenant, request: HoldSettle.Request): Promise<HoldPlace.Response> {
+    return withTransaction(this.pool, async (tx) => {
+      const hold = await this.holdOf(tx, tenant, request.holdId, true);
+      const wanted = request.outcome === 'capture' ? 'captured' : 'released';
+      if (hold.status !== 'held') {
+        if (hold.status !== wanted) throw new AppError('CONFLICT', `Hold ${hold.id} is already ${hold.status}`);
+        return this.holdView(hold);
+      }
+      const to = request.outcome === 'capture' ? externalAccount(request.destination ?? 'unspecified') : walletAccount(hold.wallet_id);
+      await this.journal.post(tx, `${request.outcome}:${hold.id}`, request.outcome, move(heldAccount(hold.wallet_id), to, hold.asset, hold.amount));
+      const { rows } = await tx.query<HoldRow>(
+        `update ledger.holds set status = $2, destination = $3, settled_at = now() where id = $1 returning *`,
+        [hold.id, wanted, request.outcome === 'capture' ? (request.destination ?? 'unspecified') : null],
+      );
+      return this.holdView(rows[0]!);
+    });
+  }
+
+  async checkBooks() {
+    return this.journal.check(this.pool);
+  }
+
+  private async walletOf(db: Sql, tenant: Tenant, walletId: unknown): Promise<WalletRow> {
+    if (!isIdOf('wal', walletId)) throw notFound(`Wallet ${String(walletId)} was not found`);
+    const { rows } = await db.query<WalletRow>(
+      `select id, chain, address, label, created_at from ledger.wallets where id = $1 and organization_id = $2 and environment = $3`,
+      [walletId, tenant.organizationId, tenant.environment],
+    );
+    if (!rows[0]) throw notFound(`Wallet ${walletId} was not found`);
+    return rows[0];
+  }
+
+  private async holdOf(db: Sql, tenant: Tenant, holdId: string, lock = false): Promise<HoldRow> {
+    const { rows } = await db.query<HoldRow>(
+      `select * from ledger.holds where id = $1 and organization_id = $2 and environment = $3${lock ? ' for update' : ''}`,
+      [holdId, tenant.organizationId, tenant.environment],
+    );
+    if (!rows[0]) throw notFound(`Hold ${holdId} was not found`);
+    return rows[0];
+  }
+
+  private tokenOf(chain: 'base' | 'bsc', symbol: unknown) {
+    return parseToken(chain, symbol, 'tokenSymbol');
+  }
+
+  private holdView(row: HoldRow): HoldPlace.Response {
+    const [chain, tokenSymbol] = row.asset.split(':') as ['base' | 'bsc', string];
+    return { holdId: row.id, walletId: row.wallet_id, chain, tokenSymbol, amount: dec(row.amount).toFixed(), status: row.status };
+  }
+
+  private async view(db: Sql, row: WalletRow): Promise<WalletView> {
+    const balances = await this.journal.balances(db, [walletAccount(row.id), heldAccount(row.id)]);
+    const available = balances.get(walletAccount(row.id));
+    const held = balances.get(heldAccount(row.id));
+    return {
+      walletId: row.id,
+      chain: row.chain,
+      address: row.address,
+      label: row.label,
+      balances: getChain(row.chain).tokens.map((token) => {
+        const asset = assetOf(row.chain, token.symbol);
+        return { tokenSymbol: token.symbol, available: dec(available?.get(asset) ?? '0').toFixed(), held: dec(held?.get(asset) ?? '0').toFixed() };
+      }),
+      createdAt: new Date(row.created_at).toISOString(),
+    };
+  }
+}

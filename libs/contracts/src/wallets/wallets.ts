@@ -1,0 +1,74 @@
+import { rpc } from '../rpc/rpc';
+
+/** A managed smart-account wallet on a primary chain, with its balances from the ledger. */
+export interface WalletView {
+  walletId: string;
+  chain: 'base' | 'bsc';
+  address: string;
+  label: string | null;
+  /** Every token of the wallet's chain: `available` can be spent; `held` is reserved for transactions in flight. */
+  balances: { tokenSymbol: string; available: string; held: string }[];
+  createdAt: string;
+}
+
+export namespace WalletCreate {
+  export interface Request {
+    chain: string;
+    label?: string;
+  }
+  export const contract = rpc<Request, WalletView>('ledger.v1.wallets.create');
+}
+
+export namespace WalletList {
+  export type Request = Record<string, never>;
+  export const contract = rpc<Request, WalletView[]>('ledger.v1.wallets.list');
+}
+
+export namespace WalletGet {
+  export interface Request {
+    walletId: string;
+  }
+  export const contract = rpc<Request, WalletView>('ledger.v1.wallets.get');
+}
+
+/** `POST /sandbox/wallets/{walletId}/fund` (test keys only): credits the wallet from the sandbox's funding account. */
+export namespace WalletFund {
+  export interface Request {
+    walletId: string;
+    tokenSymbol: string;
+    amount: string;
+  }
+  export const contract = rpc<Request, WalletView>('ledger.v1.sandbox.fund');
+}
+
+/**
+ * Holds: services reserve funds of a wallet for a transaction (`holdId` = the transaction id), then capture them (the
+ * funds left the wallet) or release them (back to the wallet). Each is idempotent by `holdId`.
+ */
+export namespace HoldPlace {
+  export interface Request {
+    holdId: string;
+    walletId: string;
+    tokenSymbol: string;
+    amount: string;
+  }
+  export interface Response {
+    holdId: string;
+    walletId: string;
+    chain: 'base' | 'bsc';
+    tokenSymbol: string;
+    amount: string;
+    status: 'held' | 'captured' | 'released';
+  }
+  export const contract = rpc<Request, Response>('ledger.v1.holds.place');
+}
+
+export namespace HoldSettle {
+  export interface Request {
+    holdId: string;
+    /** capture: the funds leave for `destination` (an external account name); release: they return to the wallet. */
+    outcome: 'capture' | 'release';
+    destination?: string;
+  }
+  export const contract = rpc<Request, HoldPlace.Response>('ledger.v1.holds.settle');
+}
