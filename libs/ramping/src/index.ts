@@ -1,0 +1,2 @@
+export * from './offramp';
+export * from './transaction-view';

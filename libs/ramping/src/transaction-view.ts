@@ -1,0 +1,62 @@
+import type { OfframpState } from './offramp';
+
+/** The spec's Transaction resource (plus documented extras), as GET /offramp/{id} and GET /transactions show it. */
+export interface TransactionView {
+  id: string;
+  type: 'onramp' | 'offramp' | 'swap' | 'transfer';
+  status: 'pending' | 'completed' | 'failed';
+  chain: string;
+  amount: string;
+  tokenSymbol: string;
+  transactionHash: string | null;
+  reference: string | null;
+  walletId: string | null;
+  fees: { platformFee: string; providerFee: string; totalFee: string; swapFee?: string };
+  ramp?: {
+    fiatAmount: string;
+    fiatCurrency: 'NGN';
+    bankAccount: { bankName: string; accountNumber: string; accountName: string; bankCode?: string };
+    payoutAmount?: string;
+    rate?: string;
+  };
+  /** Extra: where a non-custodial off-ramp's deposit goes, and until when. */
+  depositAddress?: string | null;
+  depositExpiresAt?: string | null;
+  sourceAddress?: string | null;
+  errorMessage?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function offrampView(state: OfframpState): TransactionView {
+  const initiated = state.initiated;
+  if (!initiated) throw new Error('offrampView of a transaction that does not exist');
+  const { quote } = initiated;
+  const view: TransactionView = {
+    id: initiated.transactionId,
+    type: 'offramp',
+    status: state.status,
+    chain: quote.chain,
+    amount: quote.cryptoAmount,
+    tokenSymbol: quote.tokenSymbol,
+    // The hash of the CNGN transfer to the off-ramp provider once sent; before, the deposit's (non-custodial).
+    transactionHash: state.payout?.transactionHash ?? state.swap?.transactionHash ?? state.deposit?.transactionHash ?? null,
+    reference: initiated.reference,
+    walletId: initiated.walletId,
+    fees: { ...quote.fees },
+    ramp: {
+      fiatAmount: quote.fiatAmount,
+      fiatCurrency: 'NGN',
+      bankAccount: { ...quote.bankAccount },
+      payoutAmount: quote.payoutAmount,
+      rate: quote.rate,
+    },
+    depositAddress: initiated.depositAddress,
+    depositExpiresAt: initiated.depositExpiresAt,
+    sourceAddress: initiated.sourceAddress,
+    createdAt: state.createdAt!,
+    updatedAt: state.updatedAt!,
+  };
+  if (state.status === 'failed') view.errorMessage = state.errorMessage;
+  return view;
+}
