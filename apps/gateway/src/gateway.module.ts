@@ -14,6 +14,7 @@ import { ErrorFilter } from './edge/error.filter';
 import { Forwarder } from './forwarding/forwarder';
 import { IdempotencyStore } from './forwarding/idempotency-store';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
+import { OfframpHttpController } from './offramp/offramp.http.controller';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
 import { WalletsHttpController } from './wallets/wallets.http.controller';
 
@@ -34,7 +35,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
 
 @Module({
   imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController],
   providers: [
     ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },

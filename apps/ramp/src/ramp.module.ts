@@ -1,11 +1,29 @@
 import { Module } from '@nestjs/common';
-import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
+import type { NatsConnection } from 'nats';
+import { Config } from '@ramp/config';
+import { RpcClient } from '@ramp/messaging';
+import { SandboxOfframpRails } from '@ramp/providers';
+import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { Migration20261122200001 } from './migrations/Migration20261122200001';
+import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
+import { OfframpNatsController } from './offramp/offramp.nats.controller';
+import { ProcessWorker } from './process/process-worker';
+import { RelayHost } from './process/relay-host';
 
-/** The ramp service owns the `ramp` schema. Its tables arrive with its issue; today it boots and reports health. */
-export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [] };
+/** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
+export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001] };
 
 @Module({
   imports: [CoreModule.forService('ramp')],
-  providers: [...databaseProviders(RAMP_DATABASE)],
+  providers: [
+    ...databaseProviders(RAMP_DATABASE),
+    ...pgPoolProviders(),
+    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
+    OfframpService,
+    OfframpNatsController,
+    ProcessWorker,
+    RelayHost,
+  ],
 })
 export class RampModule {}

@@ -61,7 +61,7 @@ export const SETTINGS = {
     env: 'RPC_TIMEOUT_MS',
     default: '5000',
     description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE.',
-    services: ['gateway'],
+    services: ['gateway', 'ramp'],
   },
   keyCacheTtlMs: {
     env: 'KEY_CACHE_TTL_MS',
@@ -103,6 +103,18 @@ export const SETTINGS = {
     default: '',
     description: 'JSON overriding the swap and transfer fee schedule, e.g. {"platformFeeRate":"0.003","bridgeFeeRate":"0.0005","bridgeFeeMinUsd":"0.50"}.',
     services: ['quote'],
+  },
+  sandboxStepDelayMs: {
+    env: 'SANDBOX_STEP_DELAY_MS',
+    default: '2000',
+    description: 'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, ...). 0 runs them back to back.',
+    services: ['ramp'],
+  },
+  sandboxDepositWindowSeconds: {
+    env: 'SANDBOX_DEPOSIT_WINDOW_SECONDS',
+    default: '1800',
+    description: 'How long a non-custodial off-ramp\'s deposit address waits for the crypto before the off-ramp fails.',
+    services: ['ramp'],
   },
   amountLimits: {
     env: 'AMOUNT_LIMITS',

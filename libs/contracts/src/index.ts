@@ -5,3 +5,4 @@ export * from './rpc/rpc';
 export * from './quotes/quotes';
 export * from './ids';
 export * from './wallets/wallets';
+export * from './ramp/ramp';

@@ -16,6 +16,9 @@ const ROUTES: [string, string][] = [
   ['get', '/wallets'],
   ['get', '/wallets/{walletId}'],
   ['post', '/sandbox/wallets/{walletId}/fund'],
+  ['post', '/offramp/initiate'],
+  ['get', '/offramp/{transactionId}'],
+  ['post', '/sandbox/offramp/{transactionId}/deposit'],
 ];
 
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
@@ -60,7 +63,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
   let api: ApiClient;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'gateway']);
+    services = await startServices(['quote', 'ledger', 'ramp', 'gateway']);
     gatewayUrl = services.get('gateway')!.url;
     const key = await createKey({ plan: 'enterprise' });
     api = new ApiClient(`${gatewayUrl}/v1`, key.apiKey);
@@ -79,6 +82,14 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
   });
 
+  it('documents every route the gateway serves, and only those', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations as object).map((method) => `${method} ${path}`),
+    );
+    const expected = [...ROUTES.map(([method, path]) => `${method} ${path}`), 'get /health/live', 'get /health/ready'];
+    expect(documented.sort()).toEqual(expected.sort());
+  });
+
   it.each(ROUTES)('documents %s %s with its body, key, headers, and every error in the envelope', (method, path) => {
     const operation = document.paths[path]?.[method];
     expect(operation).toBeDefined();
@@ -90,7 +101,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     }
     const errors = method === 'post' ? [...ERROR_STATUSES, ...POST_ERROR_STATUSES] : ERROR_STATUSES;
-    const success = method === 'post' && path === '/wallets' ? '201' : '200';
+    const success = method === 'post' && (path === '/wallets' || path.endsWith('/initiate')) ? '201' : '200';
     for (const status of [success, ...errors]) {
       const response = operation.responses[status];
       expect({ status, documented: Boolean(response) }).toEqual({ status, documented: true });
@@ -105,6 +116,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
   it('describes the responses the services really give, field for field', async () => {
     const account = makeNuban('058', '012345678');
     let walletId = '';
+    let transactionId = '';
     const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
       ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
       ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
@@ -137,6 +149,18 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ['get', '/wallets', () => api.get('/wallets')],
       ['get', '/wallets/{walletId}', () => api.get(`/wallets/${walletId}`)],
       ['post', '/sandbox/wallets/{walletId}/fund', () => api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '5' })],
+      [
+        'post',
+        '/offramp/initiate',
+        async () => {
+          const quote = (await api.post('/offramp/quote', { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
+          const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', reference: 'docs' });
+          transactionId = started.body.data?.transactionId;
+          return started;
+        },
+      ],
+      ['get', '/offramp/{transactionId}', () => api.get(`/offramp/${transactionId}`)],
+      ['post', '/sandbox/offramp/{transactionId}/deposit', () => api.post(`/sandbox/offramp/${transactionId}/deposit`, {})],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
     for (const [method, path, call] of calls) {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Config } from '@ramp/config';
 import { GroupWriter } from '@ramp/database';
-import { AppError, isIdOf, newId, notFound, type QuoteConsume, type QuoteKind, type Tenant } from '@ramp/contracts';
+import { AppError, isIdOf, newId, notFound, type QuoteConsume, type QuoteKind, type QuotePeek, type Tenant } from '@ramp/contracts';
 import { QuoteSchema, type QuoteRecord } from './quote.entity';
 
 const KIND_NAMES: Record<QuoteKind, string> = { onramp: 'an on-ramp', offramp: 'an off-ramp', swap: 'a swap', transfer: 'a transfer' };
@@ -55,6 +55,27 @@ export class QuoteStore {
     const row = claimed[0];
     if (row) return this.consumed(request, row.response, row.consumed_at);
     return this.explainRefusal(tenant, request, now);
+  }
+
+  /** The quote if this tenant could use it now as `kind`; the same refusals as {@link consume} otherwise. */
+  async peek(tenant: Tenant, request: QuotePeek.Request, now: Date): Promise<QuotePeek.Response> {
+    if (!isIdOf('qt', request.quoteId)) throw notFound(`Quote ${String(request.quoteId)} was not found`);
+    const quote: QuoteRecord | null = await this.orm.em
+      .fork()
+      .findOne(QuoteSchema, { id: request.quoteId, organizationId: tenant.organizationId, environment: tenant.environment });
+    if (!quote) throw notFound(`Quote ${request.quoteId} was not found`);
+    this.refuseUnusable(quote, request.kind, now);
+    return { quoteId: quote.id, kind: quote.kind, quote: quote.response as QuotePeek.Response['quote'] };
+  }
+
+  private refuseUnusable(quote: QuoteRecord, kind: QuoteKind, now: Date): void {
+    if (quote.kind !== kind) {
+      throw new AppError('INVALID_REQUEST', `quoteId: ${quote.id} is ${KIND_NAMES[quote.kind]} quote; this needs ${KIND_NAMES[kind]} quote`, 'quoteId');
+    }
+    if (quote.consumedAt) throw new AppError('CONFLICT', `Quote ${quote.id} has already been used; request a new quote`);
+    if (quote.expiresAt <= now) {
+      throw new AppError('INVALID_REQUEST', `quoteId: the quote expired at ${quote.expiresAt.toISOString()}; request a new quote`, 'quoteId');
+    }
   }
 
   private async explainRefusal(tenant: Tenant, request: QuoteConsume.Request, now: Date): Promise<QuoteConsume.Response> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OfframpQuote, OnrampQuote, QuoteConsume, SwapQuote, TransferQuote } from '@ramp/contracts';
+import { OfframpQuote, OnrampQuote, QuoteConsume, QuotePeek, SwapQuote, TransferQuote } from '@ramp/contracts';
 import type { RpcContext } from '@ramp/messaging';
 import { RpcHandler } from '@ramp/service-kit';
 import { QuotePricer } from './quote-pricer';
@@ -36,5 +36,10 @@ export class QuotesNatsController {
   @RpcHandler(QuoteConsume.contract)
   async consume(request: QuoteConsume.Request, { tenant }: RpcContext): Promise<QuoteConsume.Response> {
     return this.store.consume(tenant, request, new Date());
+  }
+
+  @RpcHandler(QuotePeek.contract)
+  async peek(request: QuotePeek.Request, { tenant }: RpcContext): Promise<QuotePeek.Response> {
+    return this.store.peek(tenant, request, new Date());
   }
 }

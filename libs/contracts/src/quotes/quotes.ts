@@ -175,3 +175,13 @@ export namespace QuoteConsume {
   }
   export const contract = rpc<Request, Response>('quote.v1.quote.consume');
 }
+
+/** Reads a quote that could still be used, without using it: initiations check it before they consume it. */
+export namespace QuotePeek {
+  export interface Request {
+    quoteId: string;
+    kind: QuoteKind;
+  }
+  export type Response = Omit<QuoteConsume.Response, 'consumedAt'>;
+  export const contract = rpc<Request, Response>('quote.v1.quote.peek');
+}

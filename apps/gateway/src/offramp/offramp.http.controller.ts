@@ -1,0 +1,133 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, OfframpInitiate, RampTransactionGet, SandboxDeposit } from '@ramp/contracts';
+import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
+import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+
+export class OfframpInitiateRequest {
+  @ApiProperty({ description: 'An off-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @RequiredString(40)
+  quoteId!: string;
+  @ApiPropertyOptional({ description: 'Custodial: the managed wallet to debit (on the quote\'s chain). Give this or sourceAddress.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @OptionalString(40)
+  walletId?: string;
+  @ApiPropertyOptional({ description: 'Non-custodial: the address the crypto comes from; the answer gives the depositAddress to send it to.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  @OptionalString(100)
+  sourceAddress?: string;
+  @ApiPropertyOptional({ description: 'Your reference, echoed back (at most 100 characters).', example: 'payout-7781' })
+  @OptionalString(100)
+  reference?: string;
+  @ApiPropertyOptional({ description: 'Receives this transaction\'s events, signed with your API secret.', example: 'https://example.com/hooks/ramp' })
+  @OptionalString(2048)
+  callbackUrl?: string;
+}
+
+export class SandboxDepositRequest {
+  @ApiPropertyOptional({ description: 'Defaults to the quoted amount; another amount is returned to the sender and fails the off-ramp.', example: '100' })
+  @OptionalString(60)
+  amount?: string;
+}
+
+export class OfframpInitiateSchema {
+  @ApiProperty({ example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'payout-7781' }) reference!: string | null;
+  @ApiProperty({ enum: ['pending'] }) status!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Non-custodial only: where to send the crypto (null when custodial).', example: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' })
+  depositAddress!: string | null;
+  @ApiProperty({ description: 'NGN the bank account should receive (the quote\'s payoutAmount).', example: '149010.75' }) estimatedFiatAmount!: string;
+  @ApiProperty({ example: 'about 4 seconds' }) estimatedArrival!: string;
+}
+
+export class BankAccountSchema {
+  @ApiProperty() bankName!: string;
+  @ApiProperty() accountNumber!: string;
+  @ApiProperty() accountName!: string;
+  @ApiPropertyOptional() bankCode?: string;
+}
+
+export class RampDetailsSchema {
+  @ApiProperty({ example: '149250.00' }) fiatAmount!: string;
+  @ApiProperty({ enum: ['NGN'] }) fiatCurrency!: string;
+  @ApiProperty({ type: BankAccountSchema }) bankAccount!: BankAccountSchema;
+  @ApiPropertyOptional({ description: 'Extra: what the bank account receives.', example: '149010.75' }) payoutAmount?: string;
+  @ApiPropertyOptional({ description: 'Extra: the quoted rate, NGN per token.', example: '1492.5' }) rate?: string;
+}
+
+export class TransactionFeesSchema {
+  @ApiProperty({ example: '20.00' }) platformFee!: string;
+  @ApiProperty({ example: '199.25' }) providerFee!: string;
+  @ApiProperty({ example: '239.25' }) totalFee!: string;
+  @ApiPropertyOptional({ example: '20.00' }) swapFee?: string;
+}
+
+export class TransactionSchema {
+  @ApiProperty({ example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
+  @ApiProperty({ enum: ['onramp', 'offramp', 'swap', 'transfer'] }) type!: string;
+  @ApiProperty({ enum: ['pending', 'completed', 'failed'] }) status!: string;
+  @ApiProperty({ example: 'base' }) chain!: string;
+  @ApiProperty({ example: '100' }) amount!: string;
+  @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The latest on-chain hash of the transaction (null before any).' }) transactionHash!: string | null;
+  @ApiProperty({ type: String, nullable: true }) reference!: string | null;
+  @ApiProperty({ type: String, nullable: true }) walletId!: string | null;
+  @ApiProperty({ type: TransactionFeesSchema }) fees!: TransactionFeesSchema;
+  @ApiPropertyOptional({ type: RampDetailsSchema }) ramp?: RampDetailsSchema;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto goes.' }) depositAddress?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra: until when the deposit address waits.' }) depositExpiresAt?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto comes from.' }) sourceAddress?: string | null;
+  @ApiPropertyOptional({ description: 'Present when status is failed: why, and that what was taken was given back.' }) errorMessage?: string;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty() updatedAt!: string;
+}
+
+const INITIATE: ForwardOptions = { status: 201, needsProviders: true };
+const READ: ForwardOptions = { status: 200, needsProviders: true };
+
+@ApiTags('Off-ramp')
+@Controller()
+export class OfframpHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Post('offramp/initiate')
+  @ApiEndpoint({
+    summary: 'Start an off-ramp: crypto to NGN paid to the quoted bank account',
+    description:
+      'Custodial (walletId): the tokens are held in the managed wallet, swapped to CNGN unless CNGN, sent to the off-ramp provider and paid out in NGN. Non-custodial (sourceAddress): send the crypto to depositAddress; then the same. The quote is used once. Errors before anything moved (expired or used quote, unknown wallet, insufficient balance) are 4xx; later failures end the transaction as failed, with everything given back.',
+    status: 201,
+    data: OfframpInitiateSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    idempotent: true,
+  })
+  async initiate(@Body(BodyPipe) body: OfframpInitiateRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(OfframpInitiate.contract, request, reply, body, INITIATE);
+  }
+
+  @Get('offramp/:transactionId')
+  @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({ summary: 'An off-ramp transaction', status: 200, data: TransactionSchema, errors: ['NOT_FOUND'] })
+  async get(@Param('transactionId') transactionId: string, @Req() request: FastifyRequest) {
+    return this.forwarder.get(RampTransactionGet.contract, request, { transactionId, type: 'offramp' }, READ);
+  }
+
+  @Post('sandbox/offramp/:transactionId/deposit')
+  @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({
+    summary: 'Sandbox: the crypto of a non-custodial off-ramp arrives',
+    description: 'Test keys only (a live key gets NOT_FOUND). Answers the transaction.',
+    status: 200,
+    data: TransactionSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    idempotent: true,
+  })
+  async deposit(
+    @Param('transactionId') transactionId: string,
+    @Body(BodyPipe) body: SandboxDepositRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (request.ctx.key?.tenant.environment === 'live') throw notFound('Sandbox endpoints exist for test keys only');
+    await this.forwarder.post(SandboxDeposit.contract, request, reply, { transactionId, ...body }, { status: 200, needsProviders: false });
+  }
+}

@@ -1,0 +1,285 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { smartAccountAddress } from '@ramp/bookkeeping';
+import { parseAddress } from '@ramp/chains';
+import { Config } from '@ramp/config';
+import {
+  AppError,
+  HTTP_STATUS_OF,
+  HoldPlace,
+  HoldSettle,
+  invalidField,
+  isIdOf,
+  newId,
+  notFound,
+  QuoteConsume,
+  QuotePeek,
+  WalletGet,
+  type OfframpInitiate,
+  type OfframpQuote,
+  type Tenant,
+} from '@ramp/contracts';
+import { EventLog, handleCommand, type EventMetadata } from '@ramp/event-store';
+import { RpcClient } from '@ramp/messaging';
+import { dec, parseAmount } from '@ramp/money';
+import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
+import {
+  nextOfframpStep,
+  offrampDecider,
+  offrampView,
+  type OfframpCommand,
+  type OfframpEvent,
+  type OfframpState,
+  type OfframpStep,
+  type TransactionView,
+} from '@ramp/ramping';
+import { PG_POOL } from '@ramp/service-kit';
+import { JobQueue, type Job } from '../process/jobs';
+
+export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
+export const RAMP_LOG = new EventLog('ramp');
+
+const streamOf = (transactionId: string): string => `offramp-${transactionId}`;
+/** Where the off-ramp provider's capture goes in the ledger. */
+const OFFRAMP_PROVIDER = 'offramp-provider';
+
+/** The off-ramp use cases: initiation, reads, the sandbox deposit, and each step of the process. */
+@Injectable()
+export class OfframpService {
+  private readonly jobs: JobQueue;
+  private readonly stepDelayMs: number;
+  private readonly depositWindowSeconds: number;
+
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(OFFRAMP_RAILS) private readonly rails: OfframpRails,
+    @Inject(Config) config: Config,
+  ) {
+    this.jobs = new JobQueue(pool);
+    this.stepDelayMs = config.int('sandboxStepDelayMs');
+    this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
+  }
+
+  get queue(): JobQueue {
+    return this.jobs;
+  }
+
+  /**
+   * Checks everything that can be a 4xx first (the quote without using it, the wallet and its balance, the source
+   * address), then uses the quote once for this transaction and records the initiation with its first step.
+   */
+  async initiate(tenant: Tenant, request: OfframpInitiate.Request, requestId?: string): Promise<OfframpInitiate.Response> {
+    if (typeof request.quoteId !== 'string' || request.quoteId === '') throw invalidField('quoteId', 'is required');
+    const walletId = optionalString(request.walletId, 'walletId');
+    const sourceAddressRaw = optionalString(request.sourceAddress, 'sourceAddress');
+    if (walletId && sourceAddressRaw) throw invalidField('walletId', 'give walletId (custodial) or sourceAddress (non-custodial), not both');
+    if (!walletId && !sourceAddressRaw) throw invalidField('walletId', 'is required unless sourceAddress is given (non-custodial)');
+    const reference = optionalString(request.reference, 'reference') ?? null;
+    const callbackUrl = parseCallbackUrl(request.callbackUrl);
+
+    const { quote: peeked } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId: request.quoteId, kind: 'offramp' }, { requestId });
+    const quote = peeked as OfframpQuote.Response;
+    let sourceAddress: string | null = null;
+    if (walletId) {
+      const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
+      if (wallet.chain !== quote.chain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is for ${quote.chain}`);
+      const available = wallet.balances.find((balance) => balance.tokenSymbol === quote.tokenSymbol)?.available ?? '0';
+      if (dec(available).lt(quote.cryptoAmount)) {
+        throw invalidField('walletId', `has ${available} ${quote.tokenSymbol} available; the quote needs ${quote.cryptoAmount}`);
+      }
+    } else {
+      sourceAddress = parseAddress(quote.chain as 'base', sourceAddressRaw, 'sourceAddress');
+    }
+
+    const transactionId = newId('txn');
+    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId: request.quoteId, kind: 'offramp', consumer: transactionId }, { requestId });
+    const now = new Date();
+    const depositAddress = sourceAddress ? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId) : null;
+    await this.apply(transactionId, tenant, {
+      type: 'initiate',
+      data: {
+        transactionId,
+        tenant,
+        quote,
+        walletId: walletId ?? null,
+        sourceAddress,
+        depositAddress,
+        depositExpiresAt: depositAddress ? new Date(now.getTime() + this.depositWindowSeconds * 1000).toISOString() : null,
+        reference,
+        callbackUrl,
+        at: now.toISOString(),
+      },
+    }, { causationId: requestId ?? transactionId, actor: `key:${tenant.keyId}`, requestId });
+    const steps = quote.tokenSymbol === 'CNGN' ? 1 : 2;
+    return {
+      transactionId,
+      reference,
+      status: 'pending',
+      depositAddress,
+      estimatedFiatAmount: quote.payoutAmount,
+      estimatedArrival: formatDuration(Math.max(1, Math.round((steps * this.stepDelayMs) / 1000))),
+    };
+  }
+
+  async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
+    return offrampView(await this.stateOf(tenant, transactionId));
+  }
+
+  /** The sandbox's deposit of a non-custodial off-ramp (test keys only). */
+  async sandboxDeposit(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
+    if (tenant.environment !== 'test') throw notFound('Sandbox endpoints exist for test keys only');
+    const state = await this.stateOf(tenant, transactionId);
+    const quote = state.initiated!.quote;
+    const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', 18);
+    const id = state.initiated!.transactionId;
+    await this.apply(
+      id,
+      tenant,
+      { type: 'recordDeposit', amount: value.toString(), transactionHash: sandboxHash(id, 'deposit', value.toString()), at: new Date().toISOString() },
+      { causationId: `sandbox:${id}`, actor: 'sandbox' },
+    );
+    return this.get(tenant, id);
+  }
+
+  /**
+   * Runs a claimed job: the step the transaction needs now (a job whose step is no longer next is stale and simply
+   * removed), then records its outcome and schedules the following step in one transaction. Steps are idempotent
+   * (holds by transaction id, deterministic sandbox rails), so a job run twice after a crash has one effect. Errors
+   * that are not a decision (a service down) propagate: the worker retries the job later.
+   */
+  async runStep(job: Job): Promise<void> {
+    const transactionId = job.stream_id.replace(/^offramp-/, '');
+    const events = await RAMP_LOG.readStream(this.pool, job.stream_id);
+    const state = events.reduce((current, event) => offrampDecider.evolve(current, event as unknown as OfframpEvent), offrampDecider.initialState);
+    const step = nextOfframpStep(state);
+    const tenant = state.initiated?.tenant;
+    if (!tenant || step.kind !== job.step) {
+      await this.jobs.done(this.pool, job.id);
+      return;
+    }
+    const at = () => new Date().toISOString();
+    const quote = state.initiated!.quote;
+    const walletId = state.initiated!.walletId;
+    let command: OfframpCommand;
+    switch (step.kind) {
+      case 'placeHold':
+        try {
+          await this.rpc.call(HoldPlace.contract, tenant, { holdId: transactionId, walletId: walletId!, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount });
+          command = { type: 'recordFundsHeld', at: at() };
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          command = { type: 'fail', reason: `The wallet could not be debited: ${withoutField(error.message)}`, at: at() };
+        }
+        break;
+      case 'awaitDeposit':
+        command = { type: 'expireDeposit', at: at() };
+        break;
+      case 'swapToCngn': {
+        const swap = await this.rails.swapToCngn({ transactionId, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount, expectedCngn: quote.fiatAmount });
+        command = swap.ok
+          ? { type: 'recordSwap', ok: true, cngnAmount: swap.cngnAmount, transactionHash: swap.transactionHash, at: at() }
+          : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
+        break;
+      }
+      case 'payout': {
+        const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
+        command = payout.ok
+          ? { type: 'recordPayout', ok: true, transactionHash: payout.transactionHash, payoutReference: payout.payoutReference, at: at() }
+          : { type: 'recordPayout', ok: false, reason: payout.reason, at: at() };
+        break;
+      }
+      case 'captureHold':
+        await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'capture', destination: OFFRAMP_PROVIDER });
+        command = { type: 'complete', at: at() };
+        break;
+      case 'complete':
+        command = { type: 'complete', at: at() };
+        break;
+      case 'releaseHold':
+        await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'release' });
+        command = { type: 'recordFundsReleased', at: at() };
+        break;
+      case 'refundDeposit': {
+        const refund = await this.rails.refundDeposit({ transactionId, to: state.initiated!.sourceAddress!, amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
+        command = { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
+        break;
+      }
+      case 'fail':
+        command = { type: 'fail', reason: state.failing ?? 'failed', at: at() };
+        break;
+      default:
+        await this.jobs.done(this.pool, job.id);
+        return;
+    }
+    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
+  }
+
+  private async apply(
+    transactionId: string,
+    tenant: Tenant,
+    command: OfframpCommand,
+    cause: Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>,
+    jobId?: string,
+  ): Promise<OfframpState> {
+    const streamId = streamOf(transactionId);
+    const { state } = await handleCommand(this.pool, RAMP_LOG, {
+      streamId,
+      decider: offrampDecider,
+      command,
+      metadata: { correlationId: transactionId, tenant, ...cause },
+      alsoInTransaction: async (tx, appended, next) => {
+        if (jobId) await this.jobs.done(tx, jobId);
+        const last = appended[appended.length - 1];
+        if (!last) return;
+        const step = nextOfframpStep(next);
+        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.dueAt(step));
+      },
+    });
+    return state;
+  }
+
+  private dueAt(step: OfframpStep): Date {
+    if (step.kind === 'awaitDeposit') return new Date(step.until);
+    if (step.kind === 'swapToCngn' || step.kind === 'payout') return new Date(Date.now() + this.stepDelayMs);
+    return new Date();
+  }
+
+  private async stateOf(tenant: Tenant, transactionId: unknown): Promise<OfframpState> {
+    if (!isIdOf('txn', transactionId)) throw notFound(`Transaction ${String(transactionId)} was not found`);
+    const events = await RAMP_LOG.readStream(this.pool, streamOf(transactionId));
+    const state = events.reduce((current, event) => offrampDecider.evolve(current, event as unknown as OfframpEvent), offrampDecider.initialState);
+    const owner = state.initiated?.tenant;
+    if (!owner || owner.organizationId !== tenant.organizationId || owner.environment !== tenant.environment) {
+      throw notFound(`Transaction ${transactionId} was not found`);
+    }
+    return state;
+  }
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw invalidField(field, 'must be a string');
+  return value;
+}
+
+function parseCallbackUrl(value: unknown): string | null {
+  const raw = optionalString(value, 'callbackUrl');
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
+  if (url.username || url.password) throw invalidField('callbackUrl', 'must not contain credentials');
+  return url.toString();
+}
+
+/** A decision of another service (4xx), as opposed to a fault worth retrying. */
+function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && HTTP_STATUS_OF[error.code] < 500;
+}
+
+const withoutField = (message: string): string => message.replace(/^[A-Za-z]+: /, '');

@@ -1,0 +1,41 @@
+import { rpc } from '../rpc/rpc';
+
+/** The spec's Transaction as the ramp service answers it (see TransactionView in libs/ramping for every field). */
+export type TransactionRecord = Record<string, unknown> & { id: string; type: string; status: 'pending' | 'completed' | 'failed' };
+
+export namespace OfframpInitiate {
+  export interface Request {
+    quoteId: string;
+    walletId?: string;
+    sourceAddress?: string;
+    reference?: string;
+    callbackUrl?: string;
+  }
+  export interface Response {
+    transactionId: string;
+    reference: string | null;
+    status: 'pending';
+    depositAddress: string | null;
+    estimatedFiatAmount: string;
+    estimatedArrival: string;
+  }
+  export const contract = rpc<Request, Response>('ramp.v1.offramp.initiate');
+}
+
+export namespace RampTransactionGet {
+  export interface Request {
+    transactionId: string;
+    type: 'onramp' | 'offramp';
+  }
+  export const contract = rpc<Request, TransactionRecord>('ramp.v1.transactions.get');
+}
+
+/** `POST /sandbox/offramp/{transactionId}/deposit` (test keys only): the crypto of a non-custodial off-ramp arrives. */
+export namespace SandboxDeposit {
+  export interface Request {
+    transactionId: string;
+    /** Defaults to the quoted amount; another amount is returned to the sender and fails the off-ramp. */
+    amount?: string;
+  }
+  export const contract = rpc<Request, TransactionRecord>('ramp.v1.sandbox.deposit');
+}
