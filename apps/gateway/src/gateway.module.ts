@@ -15,6 +15,7 @@ import { Forwarder } from './forwarding/forwarder';
 import { IdempotencyStore } from './forwarding/idempotency-store';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { OfframpHttpController } from './offramp/offramp.http.controller';
+import { OnrampHttpController } from './onramp/onramp.http.controller';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
 import { WalletsHttpController } from './wallets/wallets.http.controller';
 
@@ -35,7 +36,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
 
 @Module({
   imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController],
   providers: [
     ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },

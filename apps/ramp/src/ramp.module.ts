@@ -2,13 +2,16 @@ import { Module } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Config } from '@ramp/config';
 import { RpcClient } from '@ramp/messaging';
-import { SandboxOfframpRails } from '@ramp/providers';
+import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
+import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
+import { OnrampNatsController } from './onramp/onramp.nats.controller';
 import { ProcessWorker } from './process/process-worker';
 import { RelayHost } from './process/relay-host';
+import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
 /** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
 export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001] };
@@ -22,6 +25,10 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
     OfframpService,
     OfframpNatsController,
+    { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
+    OnrampService,
+    OnrampNatsController,
+    TransactionsNatsController,
     ProcessWorker,
     RelayHost,
   ],

@@ -1,4 +1,4 @@
 export * from './bank-directory';
 export * from './price-feed';
 export * from './routes';
-export * from './offramp-rails';
+export * from './ramp-rails';

@@ -1,2 +1,3 @@
 export * from './offramp';
+export * from './onramp';
 export * from './transaction-view';

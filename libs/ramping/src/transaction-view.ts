@@ -1,4 +1,5 @@
 import type { OfframpState } from './offramp';
+import type { OnrampState, VirtualAccount } from './onramp';
 
 /** The spec's Transaction resource (plus documented extras), as GET /offramp/{id} and GET /transactions show it. */
 export interface TransactionView {
@@ -19,6 +20,10 @@ export interface TransactionView {
     payoutAmount?: string;
     rate?: string;
   };
+  /** Extra, on-ramps: where to pay the NGN, and until when. */
+  paymentInstructions?: VirtualAccount;
+  /** Extra, on-ramps to an external address: where the crypto goes. */
+  destinationAddress?: string | null;
   /** Extra: where a non-custodial off-ramp's deposit goes, and until when. */
   depositAddress?: string | null;
   depositExpiresAt?: string | null;
@@ -54,6 +59,36 @@ export function offrampView(state: OfframpState): TransactionView {
     depositAddress: initiated.depositAddress,
     depositExpiresAt: initiated.depositExpiresAt,
     sourceAddress: initiated.sourceAddress,
+    createdAt: state.createdAt!,
+    updatedAt: state.updatedAt!,
+  };
+  if (state.status === 'failed') view.errorMessage = state.errorMessage;
+  return view;
+}
+
+export function onrampView(state: OnrampState): TransactionView {
+  const initiated = state.initiated;
+  if (!initiated) throw new Error('onrampView of a transaction that does not exist');
+  const { quote, virtualAccount } = initiated;
+  const view: TransactionView = {
+    id: initiated.transactionId,
+    type: 'onramp',
+    status: state.status,
+    chain: quote.chain,
+    amount: quote.cryptoAmount,
+    tokenSymbol: quote.tokenSymbol,
+    transactionHash: state.delivery ?? state.swap?.transactionHash ?? state.mint?.transactionHash ?? null,
+    reference: initiated.reference,
+    walletId: initiated.walletId,
+    fees: { platformFee: quote.fees.platformFee, providerFee: quote.fees.providerFee, totalFee: quote.fees.totalFee, swapFee: quote.fees.swapFee },
+    ramp: {
+      fiatAmount: quote.fiatAmount,
+      fiatCurrency: 'NGN',
+      bankAccount: { bankName: virtualAccount.bankName, accountNumber: virtualAccount.accountNumber, accountName: virtualAccount.accountName, bankCode: virtualAccount.bankCode },
+      rate: quote.rate,
+    },
+    paymentInstructions: virtualAccount,
+    destinationAddress: initiated.destinationAddress,
     createdAt: state.createdAt!,
     updatedAt: state.updatedAt!,
   };

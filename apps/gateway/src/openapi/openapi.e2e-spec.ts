@@ -19,6 +19,9 @@ const ROUTES: [string, string][] = [
   ['post', '/offramp/initiate'],
   ['get', '/offramp/{transactionId}'],
   ['post', '/sandbox/offramp/{transactionId}/deposit'],
+  ['post', '/onramp/initiate'],
+  ['get', '/onramp/{transactionId}'],
+  ['post', '/sandbox/onramp/{transactionId}/pay'],
 ];
 
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
@@ -117,6 +120,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     const account = makeNuban('058', '012345678');
     let walletId = '';
     let transactionId = '';
+    let onrampId = '';
     const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
       ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
       ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
@@ -161,6 +165,18 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ],
       ['get', '/offramp/{transactionId}', () => api.get(`/offramp/${transactionId}`)],
       ['post', '/sandbox/offramp/{transactionId}/deposit', () => api.post(`/sandbox/offramp/${transactionId}/deposit`, {})],
+      [
+        'post',
+        '/onramp/initiate',
+        async () => {
+          const quote = (await api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
+          const started = await api.post('/onramp/initiate', { quoteId: quote.quoteId, walletId, reference: 'docs' });
+          onrampId = started.body.data?.id;
+          return started;
+        },
+      ],
+      ['get', '/onramp/{transactionId}', () => api.get(`/onramp/${onrampId}`)],
+      ['post', '/sandbox/onramp/{transactionId}/pay', () => api.post(`/sandbox/onramp/${onrampId}/pay`, {})],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
     for (const [method, path, call] of calls) {

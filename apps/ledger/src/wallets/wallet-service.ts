@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { getChain, parseChain, parseToken } from '@ramp/chains';
-import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletView } from '@ramp/contracts';
+import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletView } from '@ramp/contracts';
 import { withTransaction, type Sql } from '@ramp/event-store';
 import { assetOf, externalAccount, heldAccount, move, smartAccountAddress, walletAccount } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
@@ -71,6 +71,18 @@ export class WalletService {
       this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
     );
     return this.view(this.pool, wallet);
+  }
+
+  /** Credits a wallet from an external account, once per entry id (an on-ramp's delivery). */
+  async credit(tenant: Tenant, request: WalletCredit.Request): Promise<{ entryId: string; applied: boolean }> {
+    const wallet = await this.walletOf(this.pool, tenant, request.walletId);
+    const token = this.tokenOf(wallet.chain, request.tokenSymbol);
+    const amount = parseAmount(request.amount, 'amount', token.decimals);
+    if (!/^[a-z][a-z0-9-]{0,40}$/.test(request.source)) throw invalidField('source', 'must be an external account name');
+    const applied = await withTransaction(this.pool, (tx) =>
+      this.journal.post(tx, `credit:${request.entryId}`, 'credit', move(externalAccount(request.source), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+    );
+    return { entryId: request.entryId, applied };
   }
 
   /** Reserves funds of a wallet for a transaction; the same holdId again returns the hold as it is. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { HoldPlace, HoldSettle, WalletCreate, WalletFund, WalletGet, WalletList, type WalletView } from '@ramp/contracts';
+import { HoldPlace, HoldSettle, WalletCreate, WalletCredit, WalletFund, WalletGet, WalletList, type WalletView } from '@ramp/contracts';
 import type { RpcContext } from '@ramp/messaging';
 import { RpcHandler } from '@ramp/service-kit';
 import { WalletService } from './wallet-service';
@@ -36,5 +36,10 @@ export class WalletsNatsController {
   @RpcHandler(HoldSettle.contract)
   async settleHold(request: HoldSettle.Request, { tenant }: RpcContext): Promise<HoldPlace.Response> {
     return this.wallets.settleHold(tenant, request);
+  }
+
+  @RpcHandler(WalletCredit.contract)
+  async credit(request: WalletCredit.Request, { tenant }: RpcContext): Promise<{ entryId: string; applied: boolean }> {
+    return this.wallets.credit(tenant, request);
   }
 }

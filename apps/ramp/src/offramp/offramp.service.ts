@@ -9,7 +9,6 @@ import {
   HoldPlace,
   HoldSettle,
   invalidField,
-  isIdOf,
   newId,
   notFound,
   QuoteConsume,
@@ -19,7 +18,6 @@ import {
   type OfframpQuote,
   type Tenant,
 } from '@ramp/contracts';
-import { EventLog, handleCommand, type EventMetadata } from '@ramp/event-store';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
@@ -35,11 +33,10 @@ import {
 } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
 import { JobQueue, type Job } from '../process/jobs';
+import { optionalString, parseCallbackUrl } from '../process/request-fields';
+import { StreamProcess } from '../process/stream-process';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
-export const RAMP_LOG = new EventLog('ramp');
-
-const streamOf = (transactionId: string): string => `offramp-${transactionId}`;
 /** Where the off-ramp provider's capture goes in the ledger. */
 const OFFRAMP_PROVIDER = 'offramp-provider';
 
@@ -49,6 +46,7 @@ export class OfframpService {
   private readonly jobs: JobQueue;
   private readonly stepDelayMs: number;
   private readonly depositWindowSeconds: number;
+  readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -59,6 +57,13 @@ export class OfframpService {
     this.jobs = new JobQueue(pool);
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
+    this.process = new StreamProcess(pool, this.jobs, {
+      prefix: 'offramp',
+      decider: offrampDecider,
+      nextStep: nextOfframpStep,
+      dueAt: (step) => this.dueAt(step),
+      tenantOf: (state) => state.initiated?.tenant,
+    });
   }
 
   get queue(): JobQueue {
@@ -96,7 +101,7 @@ export class OfframpService {
     await this.rpc.call(QuoteConsume.contract, tenant, { quoteId: request.quoteId, kind: 'offramp', consumer: transactionId }, { requestId });
     const now = new Date();
     const depositAddress = sourceAddress ? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId) : null;
-    await this.apply(transactionId, tenant, {
+    await this.process.apply(transactionId, tenant, {
       type: 'initiate',
       data: {
         transactionId,
@@ -133,7 +138,7 @@ export class OfframpService {
     const quote = state.initiated!.quote;
     const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', 18);
     const id = state.initiated!.transactionId;
-    await this.apply(
+    await this.process.apply(
       id,
       tenant,
       { type: 'recordDeposit', amount: value.toString(), transactionHash: sandboxHash(id, 'deposit', value.toString()), at: new Date().toISOString() },
@@ -149,9 +154,8 @@ export class OfframpService {
    * that are not a decision (a service down) propagate: the worker retries the job later.
    */
   async runStep(job: Job): Promise<void> {
-    const transactionId = job.stream_id.replace(/^offramp-/, '');
-    const events = await RAMP_LOG.readStream(this.pool, job.stream_id);
-    const state = events.reduce((current, event) => offrampDecider.evolve(current, event as unknown as OfframpEvent), offrampDecider.initialState);
+    const transactionId = this.process.transactionOf(job.stream_id);
+    const state = await this.process.load(this.pool, transactionId);
     const step = nextOfframpStep(state);
     const tenant = state.initiated?.tenant;
     if (!tenant || step.kind !== job.step) {
@@ -212,31 +216,7 @@ export class OfframpService {
         await this.jobs.done(this.pool, job.id);
         return;
     }
-    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
-  }
-
-  private async apply(
-    transactionId: string,
-    tenant: Tenant,
-    command: OfframpCommand,
-    cause: Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>,
-    jobId?: string,
-  ): Promise<OfframpState> {
-    const streamId = streamOf(transactionId);
-    const { state } = await handleCommand(this.pool, RAMP_LOG, {
-      streamId,
-      decider: offrampDecider,
-      command,
-      metadata: { correlationId: transactionId, tenant, ...cause },
-      alsoInTransaction: async (tx, appended, next) => {
-        if (jobId) await this.jobs.done(tx, jobId);
-        const last = appended[appended.length - 1];
-        if (!last) return;
-        const step = nextOfframpStep(next);
-        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.dueAt(step));
-      },
-    });
-    return state;
+    await this.process.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
   }
 
   private dueAt(step: OfframpStep): Date {
@@ -246,35 +226,9 @@ export class OfframpService {
   }
 
   private async stateOf(tenant: Tenant, transactionId: unknown): Promise<OfframpState> {
-    if (!isIdOf('txn', transactionId)) throw notFound(`Transaction ${String(transactionId)} was not found`);
-    const events = await RAMP_LOG.readStream(this.pool, streamOf(transactionId));
-    const state = events.reduce((current, event) => offrampDecider.evolve(current, event as unknown as OfframpEvent), offrampDecider.initialState);
-    const owner = state.initiated?.tenant;
-    if (!owner || owner.organizationId !== tenant.organizationId || owner.environment !== tenant.environment) {
-      throw notFound(`Transaction ${transactionId} was not found`);
-    }
-    return state;
+    return this.process.ownedBy(tenant, transactionId);
   }
-}
 
-function optionalString(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw invalidField(field, 'must be a string');
-  return value;
-}
-
-function parseCallbackUrl(value: unknown): string | null {
-  const raw = optionalString(value, 'callbackUrl');
-  if (raw === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
-  if (url.username || url.password) throw invalidField('callbackUrl', 'must not contain credentials');
-  return url.toString();
 }
 
 /** A decision of another service (4xx), as opposed to a fault worth retrying. */

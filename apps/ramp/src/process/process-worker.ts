@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { Config } from '@ramp/config';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { OfframpService } from '../offramp/offramp.service';
+import { OnrampService } from '../onramp/onramp.service';
 import { JOBS_CHANNEL } from './jobs';
 
 const LEASE_MS = 30_000;
@@ -22,6 +23,7 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     @Inject(OfframpService) private readonly offramps: OfframpService,
+    @Inject(OnrampService) private readonly onramps: OnrampService,
     @Inject(Config) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -72,7 +74,8 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
         continue;
       }
       try {
-        await this.offramps.runStep(job);
+        if (this.onramps.process.owns(job.stream_id)) await this.onramps.runStep(job);
+        else await this.offramps.runStep(job);
       } catch (error) {
         const delay = Math.min(60_000, 250 * 2 ** Math.min(job.attempts, 8));
         this.logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');

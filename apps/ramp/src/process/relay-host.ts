@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import { Config } from '@ramp/config';
 import { ensureDeadLetterStream, ensureStream, Relay } from '@ramp/event-store';
 import { LOGGER, NATS_CONNECTION, type Logger } from '@ramp/service-kit';
-import { RAMP_LOG } from '../offramp/offramp.service';
+import { RAMP_LOG } from './log';
 
 /** The JetStream stream of the ramp's events: `events.ramp.<event type>`, e.g. `events.ramp.offramp.completed`. */
 export const RAMP_STREAM = 'RAMP_EVENTS';

@@ -22,6 +22,29 @@ export namespace OfframpInitiate {
   export const contract = rpc<Request, Response>('ramp.v1.offramp.initiate');
 }
 
+export namespace OnrampInitiate {
+  export interface Request {
+    quoteId: string;
+    walletId?: string;
+    destinationAddress?: string;
+    reference?: string;
+    callbackUrl?: string;
+  }
+  /** The pending transaction, with `paymentInstructions`: the virtual account to pay the NGN into. */
+  export type Response = TransactionRecord;
+  export const contract = rpc<Request, Response>('ramp.v1.onramp.initiate');
+}
+
+/** `POST /sandbox/onramp/{transactionId}/pay` (test keys only): the NGN payment of an on-ramp arrives. */
+export namespace SandboxPayment {
+  export interface Request {
+    transactionId: string;
+    /** Defaults to the amount expected; another amount is refunded to the payer and fails the on-ramp. */
+    amount?: string;
+  }
+  export const contract = rpc<Request, TransactionRecord>('ramp.v1.sandbox.pay');
+}
+
 export namespace RampTransactionGet {
   export interface Request {
     transactionId: string;

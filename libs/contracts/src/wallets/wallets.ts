@@ -72,3 +72,16 @@ export namespace HoldSettle {
   }
   export const contract = rpc<Request, HoldPlace.Response>('ledger.v1.holds.settle');
 }
+
+/** Credits a managed wallet from an external account (an on-ramp's delivery); idempotent by `entryId`. */
+export namespace WalletCredit {
+  export interface Request {
+    entryId: string;
+    walletId: string;
+    tokenSymbol: string;
+    amount: string;
+    /** The external account the tokens come from, e.g. `onramp-liquidity`. */
+    source: string;
+  }
+  export const contract = rpc<Request, { entryId: string; applied: boolean }>('ledger.v1.wallets.credit');
+}

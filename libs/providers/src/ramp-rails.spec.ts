@@ -1,5 +1,5 @@
 import { makeNuban } from '@ramp/banking';
-import { SANDBOX_MAGIC, SandboxOfframpRails, sandboxHash } from './offramp-rails';
+import { SANDBOX_MAGIC, SandboxOfframpRails, sandboxHash } from './ramp-rails';
 
 describe('sandbox off-ramp rails', () => {
   const rails = new SandboxOfframpRails();

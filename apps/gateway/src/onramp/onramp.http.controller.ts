@@ -1,0 +1,78 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, OnrampInitiate, RampTransactionGet, SandboxPayment } from '@ramp/contracts';
+import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
+import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+import { TransactionSchema } from '../transactions/transaction.schema';
+
+export class OnrampInitiateRequest {
+  @ApiProperty({ description: 'An on-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @RequiredString(40)
+  quoteId!: string;
+  @ApiPropertyOptional({ description: 'The managed wallet to credit (on the quote\'s chain). Give this or destinationAddress.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @OptionalString(40)
+  walletId?: string;
+  @ApiPropertyOptional({ description: 'An address on the quote\'s chain to send the crypto to.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  @OptionalString(100)
+  destinationAddress?: string;
+  @ApiPropertyOptional({ description: 'Your reference, echoed back (at most 100 characters).', example: 'topup-311' }) @OptionalString(100) reference?: string;
+  @ApiPropertyOptional({ description: 'Receives this transaction\'s events, signed with your API secret.', example: 'https://example.com/hooks/ramp' })
+  @OptionalString(2048)
+  callbackUrl?: string;
+}
+
+export class SandboxPaymentRequest {
+  @ApiPropertyOptional({ description: 'NGN paid; defaults to the amount expected. Another amount is refunded and fails the on-ramp.', example: '50000' })
+  @OptionalString(60)
+  amount?: string;
+}
+
+@ApiTags('On-ramp')
+@Controller()
+export class OnrampHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Post('onramp/initiate')
+  @ApiEndpoint({
+    summary: 'Start an on-ramp: NGN paid into a virtual account buys crypto for a wallet or an address',
+    description:
+      'Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it.',
+    status: 201,
+    data: TransactionSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    idempotent: true,
+  })
+  async initiate(@Body(BodyPipe) body: OnrampInitiateRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(OnrampInitiate.contract, request, reply, body, { status: 201, needsProviders: true });
+  }
+
+  @Get('onramp/:transactionId')
+  @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({ summary: 'An on-ramp transaction', status: 200, data: TransactionSchema, errors: ['NOT_FOUND'] })
+  async get(@Param('transactionId') transactionId: string, @Req() request: FastifyRequest) {
+    const read: ForwardOptions = { status: 200, needsProviders: true };
+    return this.forwarder.get(RampTransactionGet.contract, request, { transactionId, type: 'onramp' }, read);
+  }
+
+  @Post('sandbox/onramp/:transactionId/pay')
+  @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({
+    summary: 'Sandbox: the NGN payment of an on-ramp arrives',
+    description: 'Test keys only (a live key gets NOT_FOUND). Answers the transaction.',
+    status: 200,
+    data: TransactionSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    idempotent: true,
+  })
+  async pay(
+    @Param('transactionId') transactionId: string,
+    @Body(BodyPipe) body: SandboxPaymentRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (request.ctx.key?.tenant.environment === 'live') throw notFound('Sandbox endpoints exist for test keys only');
+    await this.forwarder.post(SandboxPayment.contract, request, reply, { transactionId, ...body }, { status: 200, needsProviders: false });
+  }
+}

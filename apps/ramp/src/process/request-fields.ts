@@ -1,0 +1,23 @@
+import { invalidField } from '@ramp/contracts';
+
+/** Shared checks of initiation requests. */
+export function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw invalidField(field, 'must be a string');
+  return value;
+}
+
+export function parseCallbackUrl(value: unknown): string | null {
+  const raw = optionalString(value, 'callbackUrl');
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
+  if (url.username || url.password) throw invalidField('callbackUrl', 'must not contain credentials');
+  return url.toString();
+}
+

@@ -1,0 +1,76 @@
+import type { Pool } from 'pg';
+import { notFound, isIdOf, type Tenant } from '@ramp/contracts';
+import { handleCommand, type Decider, type EventMetadata, type NewEvent, type Sql } from '@ramp/event-store';
+import { RAMP_LOG } from './log';
+import type { JobQueue } from './jobs';
+
+export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+  /** Streams are `<prefix>-<transactionId>`. */
+  prefix: 'offramp' | 'onramp';
+  decider: Decider<State, Command, Event>;
+  nextStep(state: State): Step;
+  /** When a step should run: now, after a provider's delay, or at an expiry. */
+  dueAt(step: Step): Date;
+  tenantOf(state: State): Tenant | undefined;
+}
+
+export type Cause = Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>;
+
+/**
+ * One kind of event-sourced transaction of the ramp service: loads its state from the log, and applies a command
+ * with the job of its next step in the same database transaction (and the job that ran, if any, removed).
+ */
+export class StreamProcess<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+  constructor(
+    private readonly pool: Pool,
+    private readonly jobs: JobQueue,
+    readonly definition: ProcessDefinition<State, Command, Event, Step>,
+  ) {}
+
+  streamOf(transactionId: string): string {
+    return `${this.definition.prefix}-${transactionId}`;
+  }
+
+  owns(streamId: string): boolean {
+    return streamId.startsWith(`${this.definition.prefix}-`);
+  }
+
+  transactionOf(streamId: string): string {
+    return streamId.slice(this.definition.prefix.length + 1);
+  }
+
+  async load(db: Sql, transactionId: string): Promise<State> {
+    const events = await RAMP_LOG.readStream(db, this.streamOf(transactionId));
+    const { decider } = this.definition;
+    return events.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState);
+  }
+
+  /** The state of a transaction of this tenant; NOT_FOUND for a malformed id, an unknown one or another tenant's. */
+  async ownedBy(tenant: Tenant, transactionId: unknown): Promise<State> {
+    if (!isIdOf('txn', transactionId)) throw notFound(`Transaction ${String(transactionId)} was not found`);
+    const state = await this.load(this.pool, transactionId);
+    const owner = this.definition.tenantOf(state);
+    if (!owner || owner.organizationId !== tenant.organizationId || owner.environment !== tenant.environment) {
+      throw notFound(`Transaction ${transactionId} was not found`);
+    }
+    return state;
+  }
+
+  async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {
+    const streamId = this.streamOf(transactionId);
+    const { state } = await handleCommand(this.pool, RAMP_LOG, {
+      streamId,
+      decider: this.definition.decider,
+      command,
+      metadata: { correlationId: transactionId, tenant, ...cause },
+      alsoInTransaction: async (tx, appended, next) => {
+        if (jobId) await this.jobs.done(tx, jobId);
+        const last = appended[appended.length - 1];
+        if (!last) return;
+        const step = this.definition.nextStep(next);
+        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.definition.dueAt(step));
+      },
+    });
+    return state;
+  }
+}
