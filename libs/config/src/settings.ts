@@ -104,6 +104,12 @@ export const SETTINGS = {
     description: 'JSON overriding the swap and transfer fee schedule, e.g. {"platformFeeRate":"0.003","bridgeFeeRate":"0.0005","bridgeFeeMinUsd":"0.50"}.',
     services: ['quote'],
   },
+  eventsNamespace: {
+    env: 'EVENTS_NAMESPACE',
+    default: '',
+    description: 'Prefix of the JetStream streams and subjects of the events (empty in production). Lets several environments share one NATS server; the tests use `test`.',
+    services: ['ramp', 'ledger'],
+  },
   sandboxStepDelayMs: {
     env: 'SANDBOX_STEP_DELAY_MS',
     default: '2000',

@@ -6,3 +6,4 @@ export * from './quotes/quotes';
 export * from './ids';
 export * from './wallets/wallets';
 export * from './ramp/ramp';
+export * from './events/streams';

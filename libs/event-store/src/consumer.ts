@@ -19,6 +19,11 @@ export interface ConsumerOptions {
   pool: Pool;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /**
+   * false for a handler that is idempotent by itself (a projection that checks stream versions, and is rebuilt by
+   * replaying the stream, which an inbox would refuse). Default true.
+   */
+  inbox?: boolean;
   /** Runs inside the transaction that also records the event in the inbox; throw to have it retried. */
   handle: (event: StoredEvent, tx: PoolClient) => Promise<void>;
   /** Attempts before the event goes to the dead-letter stream (default 8). */
@@ -99,6 +104,10 @@ export class EventConsumer {
     }
     try {
       const fresh = await withTransaction(options.pool, async (tx) => {
+        if (options.inbox === false) {
+          await options.handle(event, tx);
+          return true;
+        }
         const inserted = await tx.query(`insert into ${schemaName(options.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [
           options.name,
           event.eventId,

@@ -1,3 +1,4 @@
 export * from './offramp';
 export * from './onramp';
 export * from './transaction-view';
+export * from './projection';

@@ -90,3 +90,20 @@ describe('on-ramp', () => {
     expect(view.paymentInstructions).toMatchObject({ bankName: 'Wema Bank', amount: '50000' });
   });
 });
+
+describe('the transactions read model', () => {
+  const { projectRampEvent } = jest.requireActual('./projection') as typeof import('./projection');
+  const envelope = (version: number, event: OnrampEvent) => ({ streamId: 'onramp-txn_01M82JKS0653T6WKTARA9RFX7D', streamVersion: version, ...event });
+
+  it('applies events in version order, skips what it has, waits on a gap, ignores other types', () => {
+    const first = projectRampEvent(undefined, envelope(1, initiated(true)));
+    expect(first.kind).toBe('applied');
+    const projected = first.kind === 'applied' ? first.projected : undefined;
+    expect(first.kind === 'applied' && first.view.status).toBe('pending');
+    expect(projectRampEvent(projected, envelope(1, initiated(true))).kind).toBe('duplicate');
+    expect(projectRampEvent(projected, envelope(3, minted))).toEqual({ kind: 'gap', expected: 2 });
+    const second = projectRampEvent(projected, envelope(2, paid));
+    expect(second.kind === 'applied' && second.projected.version).toBe(2);
+    expect(projectRampEvent(projected, { streamId: 's', streamVersion: 1, type: 'swap.initiated', data: {} }).kind).toBe('ignored');
+  });
+});

@@ -8,6 +8,8 @@ module.exports = async () => {
   const root = path.resolve(__dirname, '../../..');
   process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'silent';
+  // Streams and durable consumers of their own, apart from a developer's running stack on the same NATS.
+  process.env.EVENTS_NAMESPACE = 'test';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
   if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js'))) {
     execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });

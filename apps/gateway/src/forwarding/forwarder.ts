@@ -33,6 +33,13 @@ export class Forwarder {
     return this.call(contract, this.tenantOf(request, options), request, data);
   }
 
+  /** A list: the service answers `{ data, meta }`, sent as the spec's list envelope `{ success, data, meta }`. */
+  async list<C extends RpcContract<unknown, { data: unknown[]; meta: unknown }>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
+    const tenant = this.tenantOf(request, options);
+    const result = (await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId })) as { data: unknown[]; meta: unknown };
+    return { success: true as const, data: result.data, meta: result.meta };
+  }
+
   async post<C extends RpcContract<unknown, unknown>>(
     contract: C,
     request: FastifyRequest,

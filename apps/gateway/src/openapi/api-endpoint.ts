@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_DESCRIPTIONS, ErrorEnvelopeSchema, type DocumentedError } from './envelopes';
+import { ERROR_DESCRIPTIONS, ErrorEnvelopeSchema, PaginationMetaSchema, type DocumentedError } from './envelopes';
 
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
@@ -17,6 +17,8 @@ export interface EndpointDoc {
   data: Type<unknown> | [Type<unknown>];
   errors: DocumentedError[];
   idempotent?: boolean;
+  /** A list with `meta` (PaginationMeta) beside `data`, and the page and limit query parameters. */
+  paginated?: boolean;
 }
 
 /**
@@ -29,13 +31,19 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const decorators = [
     ApiOperation({ summary: doc.summary, description: doc.description }),
     ApiSecurity('apiKey'),
-    ApiExtraModels(item, ErrorEnvelopeSchema),
+    ApiExtraModels(item, ErrorEnvelopeSchema, PaginationMetaSchema),
     ApiHeader({ name: 'x-request-id', required: false, description: 'Your id for this request; echoed back and logged.' }),
     ApiResponse({
       status: doc.status,
       description: 'Success',
       headers: RATE_LIMIT_HEADERS,
-      schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema } },
+      schema: doc.paginated
+        ? {
+            type: 'object',
+            required: ['success', 'data', 'meta'],
+            properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema, meta: { $ref: getSchemaPath(PaginationMetaSchema) } },
+          }
+        : { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema } },
     }),
     ...[...doc.errors, ...(doc.idempotent ? ['CONFLICT' as const] : []), 'UNAUTHORIZED' as const, 'FORBIDDEN' as const, 'RATE_LIMITED' as const, 'INTERNAL_ERROR' as const, 'SERVICE_UNAVAILABLE' as const]
       .filter((code, index, all) => all.indexOf(code) === index)

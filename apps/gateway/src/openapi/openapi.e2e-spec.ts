@@ -22,6 +22,8 @@ const ROUTES: [string, string][] = [
   ['post', '/onramp/initiate'],
   ['get', '/onramp/{transactionId}'],
   ['post', '/sandbox/onramp/{transactionId}/pay'],
+  ['get', '/transactions'],
+  ['get', '/transactions/{transactionId}'],
 ];
 
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
@@ -177,6 +179,19 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ],
       ['get', '/onramp/{transactionId}', () => api.get(`/onramp/${onrampId}`)],
       ['post', '/sandbox/onramp/{transactionId}/pay', () => api.post(`/sandbox/onramp/${onrampId}/pay`, {})],
+      [
+        'get',
+        '/transactions',
+        async () => {
+          // The read model follows the event streams: wait for the on-ramp to be in it.
+          for (let i = 0; i < 200; i++) {
+            if ((await api.get(`/transactions/${onrampId}`)).status === 200) break;
+            await new Promise((wait) => setTimeout(wait, 25));
+          }
+          return api.get('/transactions?limit=5');
+        },
+      ],
+      ['get', '/transactions/{transactionId}', () => api.get(`/transactions/${onrampId}`)],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
     for (const [method, path, call] of calls) {

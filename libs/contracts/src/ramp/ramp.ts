@@ -1,3 +1,4 @@
+import type { PaginationMeta } from '../errors/envelope';
 import { rpc } from '../rpc/rpc';
 
 /** The spec's Transaction as the ramp service answers it (see TransactionView in libs/ramping for every field). */
@@ -61,4 +62,30 @@ export namespace SandboxDeposit {
     amount?: string;
   }
   export const contract = rpc<Request, TransactionRecord>('ramp.v1.sandbox.deposit');
+}
+
+/** GET /transactions: the ledger's read model of every service's transactions, newest first. */
+export namespace TransactionList {
+  export interface Request {
+    page?: string;
+    limit?: string;
+    type?: string;
+    status?: string;
+    chain?: string;
+    walletId?: string;
+    from?: string;
+    to?: string;
+  }
+  export interface Response {
+    data: TransactionRecord[];
+    meta: PaginationMeta;
+  }
+  export const contract = rpc<Request, Response>('ledger.v1.transactions.list');
+}
+
+export namespace TransactionGet {
+  export interface Request {
+    transactionId: string;
+  }
+  export const contract = rpc<Request, TransactionRecord>('ledger.v1.transactions.get');
 }

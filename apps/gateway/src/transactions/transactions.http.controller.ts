@@ -1,0 +1,50 @@
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
+import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { invalidField, TransactionGet, TransactionList } from '@ramp/contracts';
+import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+import { TransactionSchema } from './transaction.schema';
+
+const FILTERS = ['page', 'limit', 'type', 'status', 'chain', 'walletId', 'from', 'to'] as const;
+const READ: ForwardOptions = { status: 200, needsProviders: false };
+
+@ApiTags('Transactions')
+@Controller('transactions')
+export class TransactionsHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Get()
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
+  @ApiQuery({ name: 'type', required: false, enum: ['onramp', 'offramp', 'swap', 'transfer'] })
+  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'completed', 'failed'] })
+  @ApiQuery({ name: 'chain', required: false, enum: ['base', 'bsc', 'ethereum', 'polygon', 'arbitrum', 'avalanche', 'solana'] })
+  @ApiQuery({ name: 'walletId', required: false, type: String })
+  @ApiQuery({ name: 'from', required: false, type: String, description: 'ISO 8601 date or date-time: created at or after.' })
+  @ApiQuery({ name: 'to', required: false, type: String, description: 'ISO 8601 date or date-time: created at or before.' })
+  @ApiEndpoint({
+    summary: 'Your transactions of every type, newest first',
+    description: 'A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.',
+    status: 200,
+    data: [TransactionSchema],
+    errors: ['INVALID_REQUEST'],
+    paginated: true,
+  })
+  async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+    const filters: TransactionList.Request = {};
+    for (const [name, value] of Object.entries(query)) {
+      if (!(FILTERS as readonly string[]).includes(name)) throw invalidField(name, `is not a filter; use ${FILTERS.join(', ')}`);
+      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
+      filters[name as (typeof FILTERS)[number]] = value;
+    }
+    return this.forwarder.list(TransactionList.contract, request, filters, READ);
+  }
+
+  @Get(':transactionId')
+  @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({ summary: 'One transaction of any type', status: 200, data: TransactionSchema, errors: ['NOT_FOUND'] })
+  async get(@Param('transactionId') transactionId: string, @Req() request: FastifyRequest) {
+    return this.forwarder.get(TransactionGet.contract, request, { transactionId }, READ);
+  }
+}

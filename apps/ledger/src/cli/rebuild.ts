@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { connect } from 'nats';
+import { Pool } from 'pg';
+import { Config } from '@ramp/config';
+import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
+import { withTransaction, type StoredEvent } from '@ramp/event-store';
+import { LEDGER_DATABASE } from '../ledger.module';
+import { rampEvents } from '@ramp/contracts';
+import { projectTransactionEvent } from '../transactions/transactions-projection';
+
+const PROJECTIONS = ['transactions'];
+
+/**
+ * `npm run projections:rebuild -- transactions`: rebuilds the transactions read model from the event streams, from
+ * their first event. It builds a fresh table beside the live one (the live one keeps serving), swaps the contents
+ * in one transaction, then replays what arrived meanwhile (the projection is idempotent by stream version, so events
+ * the live consumer also applied are skipped). Prints JSON with the counts and the rate on standard output.
+ */
+async function main(): Promise<void> {
+  const [name] = process.argv.slice(2);
+  if (!name || !PROJECTIONS.includes(name)) {
+    process.stderr.write(`Usage: npm run projections:rebuild -- ${PROJECTIONS.join('|')}\n`);
+    process.exit(2);
+  }
+  const config = new Config();
+  const url = config.string('databaseUrl');
+  await ensureDatabase(url);
+  const orm = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2 });
+  await applyMigrations(orm, LEDGER_DATABASE.schema);
+  await orm.close();
+  const pool = new Pool({ connectionString: url, max: 4 });
+  const nc = await connect({ servers: config.string('natsUrl').split(','), name: 'projections-rebuild' });
+  const RAMP_STREAM = rampEvents(config.string('eventsNamespace')).stream;
+  const started = process.hrtime.bigint();
+  try {
+    const jsm = await nc.jetstreamManager();
+    const js = nc.jetstream();
+    await pool.query(`drop table if exists ledger.transactions_rebuild`);
+    await pool.query(`create table ledger.transactions_rebuild (like ledger.transactions including all)`);
+
+    const replay = async (table: string, fromSequence: number, toSequence: number): Promise<number> => {
+      if (toSequence < fromSequence) return 0;
+      const consumer = await js.consumers.get(RAMP_STREAM, { opt_start_seq: fromSequence });
+      let applied = 0;
+      const batchSize = 1000;
+      for (let next = fromSequence; next <= toSequence; ) {
+        const events: StoredEvent[] = [];
+        const messages = await consumer.fetch({ max_messages: Math.min(batchSize, toSequence - next + 1), expires: 5000 });
+        for await (const message of messages) {
+          events.push(JSON.parse(message.string()) as StoredEvent);
+          next = message.seq + 1;
+          if (message.seq >= toSequence) break;
+        }
+        if (events.length === 0) break;
+        await withTransaction(pool, async (tx) => {
+          for (const event of events) if ((await projectTransactionEvent(tx, event, table)) === 'applied') applied += 1;
+        });
+      }
+      return applied;
+    };
+
+    const first = (await jsm.streams.info(RAMP_STREAM)).state;
+    const built = first.messages === 0 ? 0 : await replay('ledger.transactions_rebuild', first.first_seq, first.last_seq);
+    await withTransaction(pool, async (tx) => {
+      await tx.query(`lock table ledger.transactions in exclusive mode`);
+      await tx.query(`delete from ledger.transactions`);
+      await tx.query(`insert into ledger.transactions select * from ledger.transactions_rebuild`);
+      await tx.query(`drop table ledger.transactions_rebuild`);
+    });
+    const last = (await jsm.streams.info(RAMP_STREAM)).state.last_seq;
+    const caughtUp = await replay('ledger.transactions', first.last_seq + 1, last);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const events = Math.max(0, first.last_seq - first.first_seq + 1);
+    const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from ledger.transactions`);
+    process.stdout.write(
+      `${JSON.stringify({ projection: name, events, eventsApplied: built, caughtUp, transactions: rows[0]?.n ?? 0, seconds: Number(seconds.toFixed(3)), eventsPerSecond: Math.round(events / seconds) })}\n`,
+    );
+  } finally {
+    await nc.drain();
+    await pool.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`projections:rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
