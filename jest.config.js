@@ -25,7 +25,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.js',
-      testTimeout: 60000,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest-timeout.js'],
     },
   ],
 };

@@ -9,6 +9,7 @@ import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
+import { IntegrationPublisher } from './process/integration-publisher';
 import { ProcessWorker } from './process/process-worker';
 import { RelayHost } from './process/relay-host';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
@@ -31,6 +32,7 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     TransactionsNatsController,
     ProcessWorker,
     RelayHost,
+    IntegrationPublisher,
   ],
 })
 export class RampModule {}

@@ -47,7 +47,6 @@ async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): 
   }
 }
 
-jest.setTimeout(60_000);
 
 describe('event store - the log, commands, the relay and consumers on real PostgreSQL and JetStream', () => {
   const schema = `es_test_${Date.now().toString(36)}`;

@@ -162,3 +162,33 @@ describe('the Transaction view', () => {
     expect(offrampView(fold([initiated(true), held, swapped, paid])).transactionHash).toBe('0xsend');
   });
 });
+
+describe('integration events', () => {
+  const { integrationEventOf } = jest.requireActual('./integration') as typeof import('./integration');
+
+  it('stands for completed and failed only, with the webhook payload and the reason when failed', () => {
+    const done = offrampView(fold([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }]));
+    expect(integrationEventOf(done, 'offramp.completed', 'evt-1', at)).toEqual({
+      event: 'offramp.completed',
+      timestamp: at,
+      data: {
+        transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+        reference: 'order-1',
+        type: 'offramp',
+        status: 'completed',
+        amount: '100',
+        tokenSymbol: 'USDC',
+        chain: 'base',
+        transactionHash: '0xsend',
+        fiatAmount: '149250.00',
+        fiatCurrency: 'NGN',
+        walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+        metadata: { eventId: 'evt-1' },
+      },
+    });
+    const failed = offrampView(fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]));
+    expect(integrationEventOf(failed, 'offramp.failed', 'evt-2', at)?.data.errorMessage).toBe('nope');
+    expect(integrationEventOf(done, 'offramp.paid_out', 'evt-3', at)).toBeUndefined();
+    expect(integrationEventOf(done, 'onramp.completed', 'evt-4', at)).toBeUndefined();
+  });
+});

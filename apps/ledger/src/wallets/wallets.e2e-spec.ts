@@ -6,7 +6,6 @@ import { connectNats, RpcClient } from '@ramp/messaging';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, type TestKey } from '@ramp/testing';
 import { Journal } from '../journal/journal';
 
-jest.setTimeout(60_000);
 
 async function failure(work: Promise<unknown>): Promise<AppError> {
   try {

@@ -2,7 +2,6 @@ import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
-jest.setTimeout(60_000);
 
 const GTB = makeNuban('058', '012345678');
 const REJECTING = makeNuban('058', '888888888');

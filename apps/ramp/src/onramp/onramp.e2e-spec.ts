@@ -1,7 +1,6 @@
 import { Pool } from 'pg';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
-jest.setTimeout(60_000);
 
 describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP', () => {
   let services: Map<string, ServiceProcess>;

@@ -14,3 +14,44 @@ export function rampEvents(namespace = ''): EventStreamName {
     ? { stream: `RAMP_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.events.ramp` }
     : { stream: 'RAMP_EVENTS', subjectPrefix: 'events.ramp' };
 }
+
+/**
+ * The integration events `<type>.completed` and `<type>.failed` (`onramp`, `offramp`, later `swap`, `transfer`) for
+ * internal teams and the notifier: subject `integration.<type>.<outcome>`, payload the spec's webhook body.
+ */
+export function integrationEvents(namespace = ''): EventStreamName {
+  return namespace
+    ? { stream: `INTEGRATION_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.integration` }
+    : { stream: 'INTEGRATION_EVENTS', subjectPrefix: 'integration' };
+}
+
+export type IntegrationEventName =
+  | 'onramp.completed'
+  | 'onramp.failed'
+  | 'offramp.completed'
+  | 'offramp.failed'
+  | 'swap.completed'
+  | 'swap.failed'
+  | 'transfer.completed'
+  | 'transfer.failed';
+
+/** The spec's delivery payload. `data.errorMessage` is added on failed events (the spec leaves it open). */
+export interface IntegrationEvent {
+  event: IntegrationEventName;
+  timestamp: string;
+  data: {
+    transactionId: string;
+    reference: string | null;
+    type: 'onramp' | 'offramp' | 'swap' | 'transfer';
+    status: 'completed' | 'failed';
+    amount: string;
+    tokenSymbol: string;
+    chain: string;
+    transactionHash: string | null;
+    fiatAmount: string | null;
+    fiatCurrency: string | null;
+    walletId: string | null;
+    metadata: Record<string, unknown>;
+    errorMessage?: string;
+  };
+}

@@ -1,0 +1,33 @@
+import type { IntegrationEvent, IntegrationEventName } from '@ramp/contracts';
+import type { TransactionView } from './transaction-view';
+
+/**
+ * The integration event a terminal domain event stands for (`offramp.completed`, `onramp.failed`, ...), built from
+ * the transaction as it is after that event; undefined for every other event. `metadata` carries the ids a
+ * receiver may want beyond the spec's fields (the event id for deduplication, the callback URL's owner keeps none).
+ */
+export function integrationEventOf(view: TransactionView, domainEventType: string, eventId: string, at: string): IntegrationEvent | undefined {
+  const name = domainEventType as IntegrationEventName;
+  if (name !== `${view.type}.completed` && name !== `${view.type}.failed`) return undefined;
+  const status = name.endsWith('.completed') ? 'completed' : 'failed';
+  const event: IntegrationEvent = {
+    event: name,
+    timestamp: at,
+    data: {
+      transactionId: view.id,
+      reference: view.reference,
+      type: view.type,
+      status,
+      amount: view.amount,
+      tokenSymbol: view.tokenSymbol,
+      chain: view.chain,
+      transactionHash: view.transactionHash,
+      fiatAmount: view.ramp?.fiatAmount ?? null,
+      fiatCurrency: view.ramp?.fiatCurrency ?? null,
+      walletId: view.walletId,
+      metadata: { eventId },
+    },
+  };
+  if (status === 'failed') event.data.errorMessage = view.errorMessage ?? 'failed';
+  return event;
+}
