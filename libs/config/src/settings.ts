@@ -110,6 +110,12 @@ export const SETTINGS = {
     description: 'Prefix of the JetStream streams and subjects of the events (empty in production). Lets several environments share one NATS server; the tests use `test`.',
     services: ['ramp', 'ledger'],
   },
+  jobLeaseMs: {
+    env: 'JOB_LEASE_MS',
+    default: '30000',
+    description: 'How long a ramp replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
+    services: ['ramp'],
+  },
   sandboxStepDelayMs: {
     env: 'SANDBOX_STEP_DELAY_MS',
     default: '2000',

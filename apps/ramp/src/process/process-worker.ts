@@ -6,7 +6,6 @@ import { OfframpService } from '../offramp/offramp.service';
 import { OnrampService } from '../onramp/onramp.service';
 import { JOBS_CHANNEL } from './jobs';
 
-const LEASE_MS = 30_000;
 const IDLE_POLL_MS = 1000;
 
 /**
@@ -62,7 +61,7 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
     while (!this.stopped) {
       let job;
       try {
-        job = await this.offramps.queue.claim(LEASE_MS);
+        job = await this.offramps.queue.claim(this.config.int('jobLeaseMs', 1000));
       } catch (error) {
         this.logger.warn({ err: error }, 'could not claim a job');
         await this.sleep(IDLE_POLL_MS);
