@@ -4,6 +4,9 @@ import { EventLog } from './event-log';
 import type { LogCheckpoint, StoredEvent } from './events';
 import { schemaName } from './sql';
 
+/** How soon after activity the relay looks again, for appends that relied on a neighbour's NOTIFY. */
+const SETTLE_MS = 25;
+
 export interface RelayLogger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
@@ -36,6 +39,7 @@ export class Relay {
   private readonly waiters = new Set<() => void>();
   private loop: Promise<void> | undefined;
   private leading = false;
+  private notified = false;
   private readonly lockKey: string;
   /** Events published since start, for tests and metrics. */
   published = 0;
@@ -83,7 +87,10 @@ export class Relay {
       lost = error;
       this.wakeAll();
     });
-    client.on('notification', () => this.wakeAll());
+    client.on('notification', () => {
+      this.notified = true;
+      this.wakeAll();
+    });
     await client.connect();
     // Wait to lead: try the lock every poll interval.
     while (!this.stopped && !lost) {
@@ -95,11 +102,18 @@ export class Relay {
     this.leading = true;
     await client.query(`listen ${this.options.log.channel}`);
     this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
+    let settle = false;
     while (!this.stopped) {
       if (lost) throw lost;
-      const woken = this.sleep(pollMs);
+      this.notified = false;
       const count = await this.publishBatch(client);
-      if (count === 0) await woken;
+      if (count > 0 || this.notified) {
+        settle = true;
+        continue;
+      }
+      // Appends close together share one NOTIFY (see EventLog), so look once more shortly after any activity.
+      await this.sleep(settle ? SETTLE_MS : pollMs);
+      settle = !settle;
     }
   }
 

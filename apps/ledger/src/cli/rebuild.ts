@@ -6,7 +6,7 @@ import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
 import { withTransaction, type StoredEvent } from '@ramp/event-store';
 import { LEDGER_DATABASE } from '../ledger.module';
 import { rampEvents } from '@ramp/contracts';
-import { projectTransactionEvent } from '../transactions/transactions-projection';
+import { projectTransactionEvents } from '../transactions/transactions-projection';
 
 const PROJECTIONS = ['transactions'];
 
@@ -52,9 +52,7 @@ async function main(): Promise<void> {
           if (message.seq >= toSequence) break;
         }
         if (events.length === 0) break;
-        await withTransaction(pool, async (tx) => {
-          for (const event of events) if ((await projectTransactionEvent(tx, event, table)) === 'applied') applied += 1;
-        });
+        applied += await withTransaction(pool, (tx) => projectTransactionEvents(tx, events, table));
       }
       return applied;
     };
