@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
+import { invalidField, notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
 import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
@@ -55,9 +55,17 @@ export class WalletsHttpController {
   }
 
   @Get('wallets')
-  @ApiEndpoint({ summary: 'List your managed wallets, newest first', status: 200, data: [WalletSchema], errors: [] })
-  async list(@Req() request: FastifyRequest) {
-    return this.forwarder.get(WalletList.contract, request, {}, READ);
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
+  @ApiEndpoint({ summary: 'List your managed wallets, newest first', status: 200, data: [WalletSchema], errors: ['INVALID_REQUEST'], paginated: true })
+  async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+    const filters: WalletList.Request = {};
+    for (const [name, value] of Object.entries(query)) {
+      if (name !== 'page' && name !== 'limit') throw invalidField(name, 'is not a parameter; use page, limit');
+      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
+      filters[name] = value;
+    }
+    return this.forwarder.list(WalletList.contract, request, filters, READ);
   }
 
   @Get('wallets/:walletId')

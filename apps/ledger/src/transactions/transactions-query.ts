@@ -60,7 +60,7 @@ export class TransactionsQuery {
   }
 }
 
-function positiveInteger(raw: string | undefined, field: string, fallback: number, max: number): number {
+export function positiveInteger(raw: string | undefined, field: string, fallback: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^[1-9]\d{0,6}$/.test(raw)) throw invalidField(field, `must be a whole number from 1 to ${max}`);
   const value = Number(raw);

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { getChain, parseChain, parseToken } from '@ramp/chains';
-import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletView } from '@ramp/contracts';
+import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletList, type WalletView } from '@ramp/contracts';
 import { withTransaction, type Sql } from '@ramp/event-store';
 import { assetOf, externalAccount, heldAccount, move, smartAccountAddress, walletAccount } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
+import { positiveInteger } from '../transactions/transactions-query';
 
 interface WalletRow {
   id: string;
@@ -49,12 +50,22 @@ export class WalletService {
     return this.view(this.pool, rows[0]!);
   }
 
-  async list(tenant: Tenant): Promise<WalletView[]> {
-    const { rows } = await this.pool.query<WalletRow>(
-      `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2 order by created_at desc, id desc`,
-      [tenant.organizationId, tenant.environment],
-    );
-    return Promise.all(rows.map((row) => this.view(this.pool, row)));
+  async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {
+    const page = positiveInteger(request.page, 'page', 1, 1_000_000);
+    const limit = positiveInteger(request.limit, 'limit', 20, 100);
+    const [{ rows: counted }, { rows }] = await Promise.all([
+      this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2`, [
+        tenant.organizationId,
+        tenant.environment,
+      ]),
+      this.pool.query<WalletRow>(
+        `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2
+          order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
+        [tenant.organizationId, tenant.environment],
+      ),
+    ]);
+    const total = counted[0]?.total ?? 0;
+    return { data: await Promise.all(rows.map((row) => this.view(this.pool, row))), meta: { page, limit, total, totalPages: Math.ceil(total / limit) } };
   }
 
   async get(tenant: Tenant, walletId: unknown): Promise<WalletView> {

@@ -72,8 +72,12 @@ describe('wallets and the ledger - through HTTP and the holds other services use
   it('lists the tenant\'s wallets newest first and hides other tenants\' wallets', async () => {
     const first = await newWallet();
     const second = await newWallet();
-    const listed = (await api.get('/wallets')).body.data.map((wallet: any) => wallet.walletId);
-    expect(listed.indexOf(second.walletId)).toBeLessThan(listed.indexOf(first.walletId));
+    const page = (await api.get('/wallets?limit=2')).body;
+    expect(page.data.map((wallet: any) => wallet.walletId)).toEqual([second.walletId, first.walletId]);
+    expect(page.meta).toMatchObject({ page: 1, limit: 2 });
+    expect(page.meta.totalPages).toBe(Math.ceil(page.meta.total / 2));
+    expectError(await api.get('/wallets?limit=500'), 400, 'INVALID_REQUEST', 'limit');
+    expectError(await api.get('/wallets?chain=base'), 400, 'INVALID_REQUEST', 'chain');
 
     const stranger = await createKey();
     const strangerApi = api.withKey(stranger.apiKey);

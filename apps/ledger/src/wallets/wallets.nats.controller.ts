@@ -14,8 +14,8 @@ export class WalletsNatsController {
   }
 
   @RpcHandler(WalletList.contract)
-  async list(_request: WalletList.Request, { tenant }: RpcContext): Promise<WalletView[]> {
-    return this.wallets.list(tenant);
+  async list(request: WalletList.Request, { tenant }: RpcContext): Promise<WalletList.Response> {
+    return this.wallets.list(tenant, request);
   }
 
   @RpcHandler(WalletGet.contract)

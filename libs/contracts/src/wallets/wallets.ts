@@ -1,3 +1,4 @@
+import type { PaginationMeta } from '../errors/envelope';
 import { rpc } from '../rpc/rpc';
 
 /** A managed smart-account wallet on a primary chain, with its balances from the ledger. */
@@ -20,8 +21,15 @@ export namespace WalletCreate {
 }
 
 export namespace WalletList {
-  export type Request = Record<string, never>;
-  export const contract = rpc<Request, WalletView[]>('ledger.v1.wallets.list');
+  export interface Request {
+    page?: string;
+    limit?: string;
+  }
+  export interface Response {
+    data: WalletView[];
+    meta: PaginationMeta;
+  }
+  export const contract = rpc<Request, Response>('ledger.v1.wallets.list');
 }
 
 export namespace WalletGet {
