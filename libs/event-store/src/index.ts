@@ -7,3 +7,4 @@ export * from './migration';
 export * from './relay';
 export * from './sql';
 export * from './streams';
+export * from './waker';

@@ -3,6 +3,7 @@ import { Client, type ClientConfig } from 'pg';
 import { EventLog } from './event-log';
 import type { LogCheckpoint, StoredEvent } from './events';
 import { schemaName } from './sql';
+import { Waker } from './waker';
 
 /** How soon after activity the relay looks again, for appends that relied on a neighbour's NOTIFY. */
 const SETTLE_MS = 25;
@@ -36,7 +37,7 @@ export interface RelayOptions {
 export class Relay {
   private client: Client | undefined;
   private stopped = false;
-  private readonly waiters = new Set<() => void>();
+  private readonly waker = new Waker();
   private loop: Promise<void> | undefined;
   private leading = false;
   private notified = false;
@@ -149,18 +150,11 @@ export class Relay {
 
   /** Resolves after `ms`, or earlier on a notification or stop. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
+    return this.waker.sleep(ms);
   }
 
   private wakeAll(): void {
-    for (const waiter of [...this.waiters]) waiter();
+    this.waker.wakeAll();
   }
+
 }

@@ -1,3 +1,4 @@
+import { AppError } from '@ramp/contracts';
 import type { ApiResponse } from './http';
 
 /** Asserts an error envelope: status, code, and (for INVALID_REQUEST) the field named in `error.field` and the message. */
@@ -14,4 +15,26 @@ export function expectError(response: ApiResponse, status: number, code: string,
     if (!body.error.message.startsWith(`${field}: `)) throw new Error(`message does not name ${field}: ${context}`);
   }
   if (/\n\s+at |node_modules|\.ts:\d+/.test(response.text)) throw new Error(`stack trace leaked: ${context}`);
+}
+
+/** The AppError a call failed with (an RPC answered with a typed error); fails if it succeeded or threw otherwise. */
+export async function rpcFailure(work: Promise<unknown>): Promise<AppError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Polls `read` until `done` says so, and returns that value; fails after `ms` with the last value seen. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`not reached within ${ms} ms; last: ${JSON.stringify(value)}`);
+    await new Promise((wait) => setTimeout(wait, everyMs));
+  }
 }

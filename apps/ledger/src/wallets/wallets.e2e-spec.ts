@@ -3,19 +3,10 @@ import { Pool } from 'pg';
 import { isValidEvmAddress, toChecksumAddress } from '@ramp/chains';
 import { AppError, HoldPlace, HoldSettle, newId, type Tenant } from '@ramp/contracts';
 import { connectNats, RpcClient } from '@ramp/messaging';
-import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, type TestKey, rpcFailure } from '@ramp/testing';
 import { Journal } from '../journal/journal';
 
 
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('wallets and the ledger - through HTTP and the holds other services use', () => {
   let services: Map<string, ServiceProcess>;
@@ -107,7 +98,7 @@ describe('wallets and the ledger - through HTTP and the holds other services use
   it('holds funds for a transaction, refuses an overdraft with the available balance, and is idempotent by hold id', async () => {
     const wallet = await newWallet();
     await fund(wallet.walletId, 'USDC', '100');
-    const overdraft = await failure(rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '100.01' }));
+    const overdraft = await rpcFailure(rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '100.01' }));
     expect(overdraft.code).toBe('INVALID_REQUEST');
     expect(overdraft.field).toBe('amount');
     expect(overdraft.message).toContain('100 USDC');
@@ -116,13 +107,13 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     const hold = await rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '40' });
     expect(hold).toMatchObject({ holdId, status: 'held', amount: '40', chain: 'base', tokenSymbol: 'USDC' });
     expect(await rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '40' })).toEqual(hold);
-    expect((await failure(rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '41' }))).code).toBe('CONFLICT');
+    expect((await rpcFailure(rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '41' }))).code).toBe('CONFLICT');
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '60', held: '40' });
 
     // Released: back to the wallet, once.
     expect((await rpc.call(HoldSettle.contract, tenant, { holdId, outcome: 'release' })).status).toBe('released');
     expect((await rpc.call(HoldSettle.contract, tenant, { holdId, outcome: 'release' })).status).toBe('released');
-    expect((await failure(rpc.call(HoldSettle.contract, tenant, { holdId, outcome: 'capture', destination: 'offramp-provider' }))).code).toBe('CONFLICT');
+    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId, outcome: 'capture', destination: 'offramp-provider' }))).code).toBe('CONFLICT');
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '100', held: '0' });
 
     // Captured: the funds leave the wallet.
@@ -132,8 +123,8 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '70', held: '0' });
 
     const stranger = { ...tenant, organizationId: 'org_someone_else' };
-    expect((await failure(rpc.call(HoldPlace.contract, stranger, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '1' }))).code).toBe('NOT_FOUND');
-    expect((await failure(rpc.call(HoldSettle.contract, stranger, { holdId: paid, outcome: 'release' }))).code).toBe('NOT_FOUND');
+    expect((await rpcFailure(rpc.call(HoldPlace.contract, stranger, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '1' }))).code).toBe('NOT_FOUND');
+    expect((await rpcFailure(rpc.call(HoldSettle.contract, stranger, { holdId: paid, outcome: 'release' }))).code).toBe('NOT_FOUND');
   });
 
   it('lets exactly as many of 30 concurrent holds through as the balance covers, never below zero, and the books balance', async () => {

@@ -1,19 +1,10 @@
 import type { NatsConnection } from 'nats';
 import { AppError, OfframpQuote, OnrampQuote, QuoteConsume, type Tenant } from '@ramp/contracts';
 import { connectNats, RpcClient } from '@ramp/messaging';
-import { startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { startServices, stopAll, type ServiceProcess, rpcFailure } from '@ramp/testing';
 
 const tenant = (organizationId: string): Tenant => ({ organizationId, environment: 'test', keyId: 'key_test' });
 
-async function failure(work: Promise<unknown>): Promise<AppError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('quote service - quotes are stored, scoped to a tenant, expire and are used once', () => {
   let services: Map<string, ServiceProcess>;
@@ -68,23 +59,23 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
 
   it('hides another tenant\'s quote and refuses the wrong kind', async () => {
     const quote = await onrampQuote();
-    expect((await failure(rpc.call(QuoteConsume.contract, bob, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'x' }))).code).toBe('NOT_FOUND');
-    const wrongKind = await failure(rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'offramp', consumer: 'x' }));
+    expect((await rpcFailure(rpc.call(QuoteConsume.contract, bob, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'x' }))).code).toBe('NOT_FOUND');
+    const wrongKind = await rpcFailure(rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'offramp', consumer: 'x' }));
     expect(wrongKind.code).toBe('INVALID_REQUEST');
     expect(wrongKind.message).toContain('on-ramp quote');
-    expect((await failure(rpc.call(QuoteConsume.contract, alice, { quoteId: 'qt_../../x', kind: 'onramp', consumer: 'x' }))).code).toBe('NOT_FOUND');
+    expect((await rpcFailure(rpc.call(QuoteConsume.contract, alice, { quoteId: 'qt_../../x', kind: 'onramp', consumer: 'x' }))).code).toBe('NOT_FOUND');
   });
 
   it('refuses an expired quote', async () => {
     const quote = await onrampQuote();
     await new Promise((resolve) => setTimeout(resolve, 2200));
-    const expired = await failure(rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'late' }));
+    const expired = await rpcFailure(rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'late' }));
     expect(expired.code).toBe('INVALID_REQUEST');
     expect(expired.message).toContain('expired');
   });
 
   it('answers a typed error for invalid input over NATS, never an internal error', async () => {
-    const error = await failure(rpc.call(OfframpQuote.contract, alice, { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '1', chain: 'base' }));
+    const error = await rpcFailure(rpc.call(OfframpQuote.contract, alice, { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '1', chain: 'base' }));
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.field).toBe('accountNumber');
   });

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
-import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, eventually } from '@ramp/testing';
 
 
 const GTB = makeNuban('058', '012345678');
@@ -38,16 +38,9 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
   };
   const balance = async (walletId: string, symbol: string) =>
     (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === symbol);
-  const settled = async (transactionId: string, client = api) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const response = await client.get(`/offramp/${transactionId}`);
-      expect(response.status).toBe(200);
-      if (response.body.data.status !== 'pending') return response.body.data;
-      if (Date.now() > deadline) throw new Error(`still pending: ${JSON.stringify(response.body.data)}`);
-      await new Promise((wait) => setTimeout(wait, 50));
-    }
-  };
+  const settled = async (transactionId: string, client = api) =>
+    (await eventually(() => client.get(`/offramp/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+
   const booksBalance = async () => {
     const unbalanced = await pool.query(`select asset from ledger.postings group by asset having sum(amount) <> 0`);
     const negative = await pool.query(`select account from ledger.balances where not may_go_negative and amount < 0`);

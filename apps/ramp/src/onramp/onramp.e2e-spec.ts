@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, eventually } from '@ramp/testing';
 
 
 describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP', () => {
@@ -27,16 +27,9 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
   const newWallet = async () => (await api.post('/wallets', { chain: 'base' })).body.data.walletId as string;
   const balance = async (walletId: string, symbol: string) =>
     (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === symbol);
-  const settled = async (transactionId: string) => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const response = await api.get(`/onramp/${transactionId}`);
-      expect(response.status).toBe(200);
-      if (response.body.data.status !== 'pending') return response.body.data;
-      if (Date.now() > deadline) throw new Error(`still pending: ${JSON.stringify(response.body.data)}`);
-      await new Promise((wait) => setTimeout(wait, 50));
-    }
-  };
+  const settled = async (transactionId: string) =>
+    (await eventually(() => api.get(`/onramp/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+
 
   it('to a managed wallet: answers payment instructions, then credits the quoted tokens once the NGN arrives', async () => {
     const walletId = await newWallet();

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { Config } from '@ramp/config';
+import { Waker } from '@ramp/event-store';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { OfframpService } from '../offramp/offramp.service';
 import { OnrampService } from '../onramp/onramp.service';
@@ -17,7 +18,7 @@ const IDLE_POLL_MS = 1000;
 export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private stopped = false;
   private listener: Client | undefined;
-  private readonly waiters = new Set<() => void>();
+  private readonly waker = new Waker();
   private readonly loops: Promise<void>[] = [];
 
   constructor(
@@ -84,18 +85,11 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(ms, 5));
-      this.waiters.add(done);
-    });
+    return this.waker.sleep(Math.max(ms, 5));
   }
 
   private wakeAll(): void {
-    for (const waiter of [...this.waiters]) waiter();
+    this.waker.wakeAll();
   }
+
 }
