@@ -7,13 +7,30 @@ import { ApiClient, createKey, freePort, REGISTER_PATHS, ServiceProcess, startSe
 
 const run = promisify(execFile);
 
-describe('faults - kill -9 the ramp service (and its relay) and the ledger in the middle of 100 off-ramps', () => {
+describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, in the middle of 100 off-ramps', () => {
   it('brings every off-ramp to its end, debits each once, keeps the books and the read model right', async () => {
     const env = { SANDBOX_STEP_DELAY_MS: '300', JOB_LEASE_MS: '2000' };
     const services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], env);
+    const pool = new Pool({ connectionString: process.env.DATABASE_URL });
+    // The backend holding the ramp relay's leader lock (one per database): the first replica's until it dies.
+    const relayLeader = async () =>
+      (
+        await pool.query<{ pid: number }>(
+          `select a.pid from pg_locks l join pg_stat_activity a on a.pid = l.pid
+            where l.locktype = 'advisory' and l.granted and a.application_name = 'relay-ramp' and a.datname = current_database()`,
+        )
+      ).rows.map((row) => row.pid);
+    const until = async (condition: () => Promise<boolean>) => {
+      const deadline = Date.now() + 20_000;
+      while (!(await condition())) {
+        if (Date.now() > deadline) throw new Error('condition not met in time');
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+    };
+    await until(async () => (await relayLeader()).length === 1);
+    const firstLeader = (await relayLeader())[0];
     // A second ramp replica: its relay and workers take over while the first is dead.
     const secondRamp = await new ServiceProcess('ramp', await freePort(), env).start();
-    const pool = new Pool({ connectionString: process.env.DATABASE_URL });
     try {
       const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
       const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
@@ -35,7 +52,11 @@ describe('faults - kill -9 the ramp service (and its relay) and the ledger in th
       const ledger = services.get('ledger')!;
       await ramp.kill();
       await ledger.kill();
-      await new Promise((wait) => setTimeout(wait, 1000));
+      // The relay that led died with the first replica; the second replica's relay takes the lead.
+      await until(async () => {
+        const leader = await relayLeader();
+        return leader.length === 1 && leader[0] !== firstLeader;
+      });
       await ledger.start();
       // The other half starts while the first replica is still dead, then it comes back.
       for (let batch = 0; batch < 5; batch++) await Promise.all(Array.from({ length: 10 }, initiate));

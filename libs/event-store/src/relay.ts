@@ -42,8 +42,6 @@ export class Relay {
   private leading = false;
   private notified = false;
   private readonly lockKey: string;
-  /** Events published since start, for tests and metrics. */
-  published = 0;
 
   constructor(private readonly options: RelayOptions) {
     this.lockKey = `relay:${schemaName(options.log.schema)}`;
@@ -136,7 +134,6 @@ export class Relay {
       last.transactionId,
       last.globalPosition,
     ]);
-    this.published += events.length;
     return events.length;
   }
 

@@ -93,12 +93,16 @@ export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampStat
   }
 }
 
+/** The CNGN minted for an on-ramp's payment: the Naira paid less the fees (CNGN is 1:1 with NGN). */
+export function cngnToMint(quote: Pick<OnrampQuote.Response, 'fiatAmount' | 'fees'>): string {
+  return dec(quote.fiatAmount).sub(quote.fees.totalFee).toFixed();
+}
+
 export type OnrampStep =
   | { kind: 'awaitPayment'; until: string }
   | { kind: 'mintCngn' }
   | { kind: 'swapFromCngn' }
   | { kind: 'deliver' }
-  | { kind: 'complete' }
   | { kind: 'refundPayment' }
   | { kind: 'fail' }
   | { kind: 'none' };
@@ -111,8 +115,8 @@ export function nextOnrampStep(state: OnrampState): OnrampStep {
   if (!state.payment) return { kind: 'awaitPayment', until: state.initiated.virtualAccount.expiresAt };
   if (!state.mint) return { kind: 'mintCngn' };
   if (state.initiated.quote.tokenSymbol !== 'CNGN' && !state.swap) return { kind: 'swapFromCngn' };
-  if (!state.delivery) return { kind: 'deliver' };
-  return { kind: 'complete' };
+  // Delivery completes the on-ramp in the same decision, so nothing comes after it.
+  return state.delivery ? { kind: 'none' } : { kind: 'deliver' };
 }
 
 /** Decisions; a replayed command decides nothing new. */

@@ -5,7 +5,7 @@ import { Config } from '@ramp/config';
 import { rampEvents } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer } from '@ramp/event-store';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
-import { projectTransactionEvent } from './transactions-projection';
+import { projectTransactionEvents } from './transactions-projection';
 
 export const TRANSACTIONS_CONSUMER = 'ledger_transactions';
 
@@ -42,7 +42,7 @@ export class TransactionsConsumer implements OnApplicationBootstrap, OnApplicati
       backoffMs: [50, 100, 200, 500, 1000, 2000, 5000],
       logger: this.logger,
       handle: async (event, tx) => {
-        await projectTransactionEvent(tx, event);
+        await projectTransactionEvents(tx, [event]);
       },
     });
     await this.consumer.start();

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { isChainName } from '@ramp/chains';
 import { invalidField, isIdOf, notFound, type Tenant, type TransactionList, type TransactionRecord } from '@ramp/contracts';
 import { PG_POOL } from '@ramp/service-kit';
+import { pageMeta, parsePage } from '../pagination';
 
 const TYPES = ['onramp', 'offramp', 'swap', 'transfer'];
 const STATUSES = ['pending', 'completed', 'failed'];
@@ -14,8 +15,7 @@ export class TransactionsQuery {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async list(tenant: Tenant, request: TransactionList.Request): Promise<TransactionList.Response> {
-    const page = positiveInteger(request.page, 'page', 1, 1_000_000);
-    const limit = positiveInteger(request.limit, 'limit', 20, 100);
+    const page = parsePage(request);
     const where = ['organization_id = $1', 'environment = $2'];
     const values: unknown[] = [tenant.organizationId, tenant.environment];
     const add = (sql: string, value: unknown) => {
@@ -41,12 +41,12 @@ export class TransactionsQuery {
     const [{ rows: counted }, { rows }] = await Promise.all([
       this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.transactions where ${filter}`, values),
       this.pool.query<{ view: TransactionRecord }>(
-        `select view from ledger.transactions where ${filter} order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
+        `select view from ledger.transactions where ${filter} order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
         values,
       ),
     ]);
     const total = counted[0]?.total ?? 0;
-    return { data: rows.map((row) => row.view), meta: { page, limit, total, totalPages: Math.ceil(total / limit) } };
+    return { data: rows.map((row) => row.view), meta: pageMeta(page, total) };
   }
 
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionRecord> {
@@ -58,14 +58,6 @@ export class TransactionsQuery {
     if (!rows[0]) throw notFound(`Transaction ${transactionId} was not found`);
     return rows[0].view;
   }
-}
-
-export function positiveInteger(raw: string | undefined, field: string, fallback: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9]\d{0,6}$/.test(raw)) throw invalidField(field, `must be a whole number from 1 to ${max}`);
-  const value = Number(raw);
-  if (value > max) throw invalidField(field, `must be a whole number from 1 to ${max}`);
-  return value;
 }
 
 function oneOf(raw: string, field: string, allowed: string[]): string {

@@ -7,7 +7,7 @@ import { assetOf, externalAccount, heldAccount, move, smartAccountAddress, walle
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
-import { positiveInteger } from '../transactions/transactions-query';
+import { pageMeta, parsePage } from '../pagination';
 
 interface WalletRow {
   id: string;
@@ -51,8 +51,7 @@ export class WalletService {
   }
 
   async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {
-    const page = positiveInteger(request.page, 'page', 1, 1_000_000);
-    const limit = positiveInteger(request.limit, 'limit', 20, 100);
+    const page = parsePage(request);
     const [{ rows: counted }, { rows }] = await Promise.all([
       this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2`, [
         tenant.organizationId,
@@ -60,12 +59,12 @@ export class WalletService {
       ]),
       this.pool.query<WalletRow>(
         `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2
-          order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
+          order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
         [tenant.organizationId, tenant.environment],
       ),
     ]);
     const total = counted[0]?.total ?? 0;
-    return { data: await Promise.all(rows.map((row) => this.view(this.pool, row))), meta: { page, limit, total, totalPages: Math.ceil(total / limit) } };
+    return { data: await this.views(this.pool, rows), meta: pageMeta(page, total) };
   }
 
   async get(tenant: Tenant, walletId: unknown): Promise<WalletView> {
@@ -178,19 +177,27 @@ export class WalletService {
   }
 
   private async view(db: Sql, row: WalletRow): Promise<WalletView> {
-    const balances = await this.journal.balances(db, [walletAccount(row.id), heldAccount(row.id)]);
-    const available = balances.get(walletAccount(row.id));
-    const held = balances.get(heldAccount(row.id));
-    return {
-      walletId: row.id,
-      chain: row.chain,
-      address: row.address,
-      label: row.label,
-      balances: getChain(row.chain).tokens.map((token) => {
-        const asset = assetOf(row.chain, token.symbol);
-        return { tokenSymbol: token.symbol, available: dec(available?.get(asset) ?? '0').toFixed(), held: dec(held?.get(asset) ?? '0').toFixed() };
-      }),
-      createdAt: new Date(row.created_at).toISOString(),
-    };
+    return (await this.views(db, [row]))[0]!;
   }
+
+  /** Wallets with their balances, read for all of them in one query. */
+  private async views(db: Sql, rows: WalletRow[]): Promise<WalletView[]> {
+    const balances = await this.journal.balances(db, rows.flatMap((row) => [walletAccount(row.id), heldAccount(row.id)]));
+    return rows.map((row) => {
+      const available = balances.get(walletAccount(row.id));
+      const held = balances.get(heldAccount(row.id));
+      return {
+        walletId: row.id,
+        chain: row.chain,
+        address: row.address,
+        label: row.label,
+        balances: getChain(row.chain).tokens.map((token) => {
+          const asset = assetOf(row.chain, token.symbol);
+          return { tokenSymbol: token.symbol, available: dec(available?.get(asset) ?? '0').toFixed(), held: dec(held?.get(asset) ?? '0').toFixed() };
+        }),
+        createdAt: new Date(row.created_at).toISOString(),
+      };
+    });
+  }
+
 }

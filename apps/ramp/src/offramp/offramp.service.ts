@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
-import { parseAddress } from '@ramp/chains';
+import { findToken, parseAddress } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import {
   AppError,
@@ -43,7 +43,6 @@ const OFFRAMP_PROVIDER = 'offramp-provider';
 /** The off-ramp use cases: initiation, reads, the sandbox deposit, and each step of the process. */
 @Injectable()
 export class OfframpService {
-  private readonly jobs: JobQueue;
   private readonly stepDelayMs: number;
   private readonly depositWindowSeconds: number;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
@@ -52,22 +51,18 @@ export class OfframpService {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(OFFRAMP_RAILS) private readonly rails: OfframpRails,
+    @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
   ) {
-    this.jobs = new JobQueue(pool);
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.process = new StreamProcess(pool, this.jobs, {
+    this.process = new StreamProcess(pool, jobs, {
       prefix: 'offramp',
       decider: offrampDecider,
       nextStep: nextOfframpStep,
       dueAt: (step) => this.dueAt(step),
       tenantOf: (state) => state.initiated?.tenant,
     });
-  }
-
-  get queue(): JobQueue {
-    return this.jobs;
   }
 
   /**
@@ -136,7 +131,8 @@ export class OfframpService {
     if (tenant.environment !== 'test') throw notFound('Sandbox endpoints exist for test keys only');
     const state = await this.stateOf(tenant, transactionId);
     const quote = state.initiated!.quote;
-    const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', 18);
+    const decimals = findToken(quote.chain as 'base', quote.tokenSymbol)?.decimals ?? 18;
+    const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', decimals);
     const id = state.initiated!.transactionId;
     await this.process.apply(
       id,
@@ -147,76 +143,56 @@ export class OfframpService {
     return this.get(tenant, id);
   }
 
-  /**
-   * Runs a claimed job: the step the transaction needs now (a job whose step is no longer next is stale and simply
-   * removed), then records its outcome and schedules the following step in one transaction. Steps are idempotent
-   * (holds by transaction id, deterministic sandbox rails), so a job run twice after a crash has one effect. Errors
-   * that are not a decision (a service down) propagate: the worker retries the job later.
-   */
+  /** Runs a claimed job of an off-ramp (see StreamProcess.runJob). */
   async runStep(job: Job): Promise<void> {
-    const transactionId = this.process.transactionOf(job.stream_id);
-    const state = await this.process.load(this.pool, transactionId);
-    const step = nextOfframpStep(state);
-    const tenant = state.initiated?.tenant;
-    if (!tenant || step.kind !== job.step) {
-      await this.jobs.done(this.pool, job.id);
-      return;
-    }
+    await this.process.runJob(job, ({ transactionId, state, step, tenant }) => this.perform(transactionId, state, step, tenant));
+  }
+
+  /** Performs one step and answers the command that records its outcome. */
+  private async perform(transactionId: string, state: OfframpState, step: OfframpStep, tenant: Tenant): Promise<OfframpCommand> {
     const at = () => new Date().toISOString();
     const quote = state.initiated!.quote;
     const walletId = state.initiated!.walletId;
-    let command: OfframpCommand;
     switch (step.kind) {
       case 'placeHold':
         try {
           await this.rpc.call(HoldPlace.contract, tenant, { holdId: transactionId, walletId: walletId!, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount });
-          command = { type: 'recordFundsHeld', at: at() };
+          return { type: 'recordFundsHeld', at: at() };
         } catch (error) {
           if (!isRefusal(error)) throw error;
-          command = { type: 'fail', reason: `The wallet could not be debited: ${withoutField(error.message)}`, at: at() };
+          return { type: 'fail', reason: `The wallet could not be debited: ${withoutField(error.message)}`, at: at() };
         }
-        break;
       case 'awaitDeposit':
-        command = { type: 'expireDeposit', at: at() };
-        break;
+        return { type: 'expireDeposit', at: at() };
       case 'swapToCngn': {
         const swap = await this.rails.swapToCngn({ transactionId, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount, expectedCngn: quote.fiatAmount });
-        command = swap.ok
+        return swap.ok
           ? { type: 'recordSwap', ok: true, cngnAmount: swap.cngnAmount, transactionHash: swap.transactionHash, at: at() }
           : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
-        break;
       }
       case 'payout': {
         const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
-        command = payout.ok
+        return payout.ok
           ? { type: 'recordPayout', ok: true, transactionHash: payout.transactionHash, payoutReference: payout.payoutReference, at: at() }
           : { type: 'recordPayout', ok: false, reason: payout.reason, at: at() };
-        break;
       }
       case 'captureHold':
         await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'capture', destination: OFFRAMP_PROVIDER });
-        command = { type: 'complete', at: at() };
-        break;
+        return { type: 'complete', at: at() };
       case 'complete':
-        command = { type: 'complete', at: at() };
-        break;
+        return { type: 'complete', at: at() };
       case 'releaseHold':
         await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'release' });
-        command = { type: 'recordFundsReleased', at: at() };
-        break;
+        return { type: 'recordFundsReleased', at: at() };
       case 'refundDeposit': {
         const refund = await this.rails.refundDeposit({ transactionId, to: state.initiated!.sourceAddress!, amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
-        command = { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
-        break;
+        return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
       }
       case 'fail':
-        command = { type: 'fail', reason: state.failing ?? 'failed', at: at() };
-        break;
-      default:
-        await this.jobs.done(this.pool, job.id);
-        return;
+        return { type: 'fail', reason: state.failing ?? 'failed', at: at() };
+      case 'none':
+        throw new Error(`${transactionId} has no step to perform`);
     }
-    await this.process.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
   }
 
   private dueAt(step: OfframpStep): Date {

@@ -6,7 +6,7 @@ import { invalidField, newId, notFound, QuoteConsume, QuotePeek, WalletCredit, W
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import type { OnrampRails } from '@ramp/providers';
-import { nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type TransactionView } from '@ramp/ramping';
+import { cngnToMint, nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type TransactionView } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
 import { JobQueue, type Job } from '../process/jobs';
 import { optionalString, parseCallbackUrl } from '../process/request-fields';
@@ -27,11 +27,12 @@ export class OnrampService {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(ONRAMP_RAILS) private readonly rails: OnrampRails,
+    @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.process = new StreamProcess(pool, new JobQueue(pool), {
+    this.process = new StreamProcess(pool, jobs, {
       prefix: 'onramp',
       decider: onrampDecider,
       nextStep: nextOnrampStep,
@@ -99,57 +100,44 @@ export class OnrampService {
     return this.get(tenant, id);
   }
 
-  /** Runs a claimed job (see OfframpService.runStep for the rules). */
+  /** Runs a claimed job of an on-ramp (see StreamProcess.runJob). */
   async runStep(job: Job): Promise<void> {
-    const transactionId = this.process.transactionOf(job.stream_id);
-    const state = await this.process.load(this.pool, transactionId);
-    const step = nextOnrampStep(state);
-    const tenant = state.initiated?.tenant;
-    if (!tenant || step.kind !== job.step) {
-      await new JobQueue(this.pool).done(this.pool, job.id);
-      return;
-    }
+    await this.process.runJob(job, ({ transactionId, state, step, tenant }) => this.perform(transactionId, state, step, tenant));
+  }
+
+  /** Performs one step and answers the command that records its outcome. */
+  private async perform(transactionId: string, state: OnrampState, step: OnrampStep, tenant: Tenant): Promise<OnrampCommand> {
     const at = () => new Date().toISOString();
     const { quote, walletId, destinationAddress } = state.initiated!;
-    let command: OnrampCommand;
     switch (step.kind) {
       case 'awaitPayment':
-        command = { type: 'expirePayment', at: at() };
-        break;
+        return { type: 'expirePayment', at: at() };
       case 'mintCngn': {
-        const mint = await this.rails.mintCngn({ transactionId, ngnAmount: dec(quote.fiatAmount).sub(quote.fees.totalFee).toFixed() });
-        command = { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
-        break;
+        const mint = await this.rails.mintCngn({ transactionId, ngnAmount: cngnToMint(quote) });
+        return { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
       }
       case 'swapFromCngn': {
         const swap = await this.rails.swapFromCngn({ transactionId, tokenSymbol: quote.tokenSymbol, cngnAmount: state.mint!.amount, expectedAmount: quote.cryptoAmount, ngnAmount: quote.fiatAmount });
-        command = swap.ok ? { type: 'recordSwap', ok: true, amount: swap.amount, transactionHash: swap.transactionHash, at: at() } : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
-        break;
+        return swap.ok ? { type: 'recordSwap', ok: true, amount: swap.amount, transactionHash: swap.transactionHash, at: at() } : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'deliver': {
         const amount = state.swap?.amount ?? quote.cryptoAmount;
         if (walletId) {
           await this.rpc.call(WalletCredit.contract, tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
-          command = { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
-        } else {
-          const sent = await this.rails.sendToAddress({ transactionId, chain: quote.chain, tokenSymbol: quote.tokenSymbol, amount, address: destinationAddress! });
-          command = { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
+          return { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
         }
-        break;
+        const sent = await this.rails.sendToAddress({ transactionId, chain: quote.chain, tokenSymbol: quote.tokenSymbol, amount, address: destinationAddress! });
+        return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
       }
       case 'refundPayment': {
         const refund = await this.rails.refundPayment({ transactionId, amount: state.payment!.amount });
-        command = { type: 'recordRefund', refundReference: refund.refundReference, at: at() };
-        break;
+        return { type: 'recordRefund', refundReference: refund.refundReference, at: at() };
       }
       case 'fail':
-        command = { type: 'fail', reason: state.failing ?? 'failed', at: at() };
-        break;
-      default:
-        await new JobQueue(this.pool).done(this.pool, job.id);
-        return;
+        return { type: 'fail', reason: state.failing ?? 'failed', at: at() };
+      case 'none':
+        throw new Error(`${transactionId} has no step to perform`);
     }
-    await this.process.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
   }
 
   private dueAt(step: OnrampStep): Date {

@@ -5,7 +5,7 @@ import { Waker } from '@ramp/event-store';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { OfframpService } from '../offramp/offramp.service';
 import { OnrampService } from '../onramp/onramp.service';
-import { JOBS_CHANNEL } from './jobs';
+import { JobQueue, JOBS_CHANNEL } from './jobs';
 
 const IDLE_POLL_MS = 1000;
 
@@ -24,6 +24,7 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     @Inject(OfframpService) private readonly offramps: OfframpService,
     @Inject(OnrampService) private readonly onramps: OnrampService,
+    @Inject(JobQueue) private readonly jobs: JobQueue,
     @Inject(Config) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -62,14 +63,14 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
     while (!this.stopped) {
       let job;
       try {
-        job = await this.offramps.queue.claim(this.config.int('jobLeaseMs', 1000));
+        job = await this.jobs.claim(this.config.int('jobLeaseMs', 1000));
       } catch (error) {
         this.logger.warn({ err: error }, 'could not claim a job');
         await this.sleep(IDLE_POLL_MS);
         continue;
       }
       if (!job) {
-        const ms = await this.offramps.queue.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS);
+        const ms = await this.jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS);
         await this.sleep(ms);
         continue;
       }
@@ -79,7 +80,7 @@ export class ProcessWorker implements OnApplicationBootstrap, OnApplicationShutd
       } catch (error) {
         const delay = Math.min(60_000, 250 * 2 ** Math.min(job.attempts, 8));
         this.logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
-        await this.offramps.queue.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        await this.jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
       }
     }
   }

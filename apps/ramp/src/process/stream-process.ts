@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { notFound, isIdOf, type Tenant } from '@ramp/contracts';
 import { handleCommand, type Decider, type EventMetadata, type NewEvent, type Sql } from '@ramp/event-store';
 import { RAMP_LOG } from './log';
-import type { JobQueue } from './jobs';
+import type { Job, JobQueue } from './jobs';
 
 export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
   /** Streams are `<prefix>-<transactionId>`. */
@@ -54,6 +54,25 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
       throw notFound(`Transaction ${transactionId} was not found`);
     }
     return state;
+  }
+
+  /**
+   * Runs a claimed job: performs the step the transaction needs now and records its outcome with the next step's job
+   * in one transaction (the job that ran is removed there too). A job whose step is no longer the next one is stale
+   * and only removed. Steps are idempotent, so a job run twice after a crash has one effect; an error from `perform`
+   * (a service down) propagates and the worker retries the job later.
+   */
+  async runJob(job: Job, perform: (context: { transactionId: string; state: State; step: Step; tenant: Tenant }) => Promise<Command>): Promise<void> {
+    const transactionId = this.transactionOf(job.stream_id);
+    const state = await this.load(this.pool, transactionId);
+    const step = this.definition.nextStep(state);
+    const tenant = this.definition.tenantOf(state);
+    if (!tenant || step.kind !== job.step || step.kind === 'none') {
+      await this.jobs.done(this.pool, job.id);
+      return;
+    }
+    const command = await perform({ transactionId, state, step, tenant });
+    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
   }
 
   async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {
