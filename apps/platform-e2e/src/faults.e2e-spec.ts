@@ -85,7 +85,7 @@ describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, i
       expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
 
       // The read model catches up with all 100, and a rebuild from the streams equals it.
-      const readDeadline = Date.now() + 30_000;
+      const readDeadline = Date.now() + 60_000;
       for (;;) {
         const listed = await api.get(`/transactions?walletId=${walletId}&status=completed&limit=1`);
         if (listed.body.meta?.total === 100) break;

@@ -26,6 +26,11 @@ export interface ConsumerOptions {
   inbox?: boolean;
   /** Runs inside the transaction that also records the event in the inbox; throw to have it retried. */
   handle: (event: StoredEvent, tx: PoolClient) => Promise<void>;
+  /**
+   * Errors that will clear by themselves (a projection waiting for a stream's earlier event): retried with backoff
+   * for as long as it takes, never dead-lettered.
+   */
+  isTransient?: (error: unknown) => boolean;
   /** Attempts before the event goes to the dead-letter stream (default 8). */
   maxAttempts?: number;
   /** Delay before attempt n+1, by n (the last value repeats). */
@@ -41,7 +46,8 @@ const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
  * into the service's inbox, and acknowledged only after that transaction commits. A redelivery of an event already
  * in the inbox (a crash between commit and ack, a duplicate publish) is acknowledged without running the handler
  * again, so every effect happens once. A failing event is retried with backoff and, after `maxAttempts`, published
- * to the dead-letter stream with its error and terminated.
+ * to the dead-letter stream with its error and terminated (unless its error is transient). An event delivered to a
+ * replica that died is redelivered after `ackWaitMs`.
  */
 export class EventConsumer {
   private messages: ConsumerMessages | undefined;
@@ -121,7 +127,7 @@ export class EventConsumer {
       message.ack();
     } catch (error) {
       const attempt = message.info.deliveryCount;
-      if (attempt >= (options.maxAttempts ?? 8)) {
+      if (attempt >= (options.maxAttempts ?? 8) && !options.isTransient?.(error)) {
         await this.deadLetter(message, event, error);
         return;
       }

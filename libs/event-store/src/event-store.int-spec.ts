@@ -227,9 +227,11 @@ describe('event store - the log, commands, the relay and consumers on real Postg
     return ids;
   }
 
-  it('handles a duplicated delivery once, and dead-letters an event that keeps failing', async () => {
+  it('handles a duplicated delivery once, dead-letters an event that keeps failing, and retries a transient failure until it clears', async () => {
     const subject = `test.${schema}.consumed`;
     const seen: string[] = [];
+    class WaitError extends Error {}
+    let waited = 0;
     const consumer = new EventConsumer({
       service: 'test',
       schema,
@@ -240,10 +242,13 @@ describe('event store - the log, commands, the relay and consumers on real Postg
       js,
       jsm,
       maxAttempts: 3,
+      isTransient: (error) => error instanceof WaitError,
       backoffMs: [50],
       logger: silent,
       handle: async (event, tx) => {
         if ((event.data as { poison?: boolean }).poison) throw new Error('cannot handle this one');
+        // Transient: fails 5 times (more than maxAttempts), then goes through; it must never be dead-lettered.
+        if ((event.data as { waits?: boolean }).waits && (waited += 1) <= 5) throw new WaitError('not yet');
         seen.push(event.eventId);
         await tx.query(`select 1`);
       },
@@ -268,6 +273,13 @@ describe('event store - the log, commands, the relay and consumers on real Postg
       expect(dead.header.get('Attempts')).toBe('3');
       const inbox = await pool.query(`select count(*)::int as n from ${schema}.inbox where event_id = $1`, [poison!.eventId]);
       expect(inbox.rows[0].n).toBe(0);
+
+      const [patient] = await log.append(pool, `c-${randomUUID()}`, 0, [{ type: 'consumed', data: { waits: true } }], metadata);
+      const deadAfterPoison = (await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages;
+      await js.publish(subject, JSON.stringify(patient), { msgID: patient!.eventId });
+      await until(() => seen.includes(patient!.eventId));
+      expect(waited).toBe(6);
+      expect((await jsm.streams.info(DEAD_LETTER_STREAM)).state.messages).toBe(deadAfterPoison);
     } finally {
       await consumer.stop();
     }

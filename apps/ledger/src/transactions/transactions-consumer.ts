@@ -5,7 +5,7 @@ import { Config } from '@ramp/config';
 import { rampEvents } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer } from '@ramp/event-store';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
-import { projectTransactionEvents } from './transactions-projection';
+import { ProjectionGap, projectTransactionEvents } from './transactions-projection';
 
 export const TRANSACTIONS_CONSUMER = 'ledger_transactions';
 
@@ -37,9 +37,11 @@ export class TransactionsConsumer implements OnApplicationBootstrap, OnApplicati
       js: this.nc.jetstream(),
       jsm,
       inbox: false,
-      // A gap (another replica has the stream's previous event) clears in moments: retry soon and many times.
-      maxAttempts: 30,
-      backoffMs: [50, 100, 200, 500, 1000, 2000, 5000],
+      // A gap (the stream's previous event is with another replica, or with one that died and will be redelivered
+      // after ackWaitMs) clears by itself: retried soon and for as long as it takes, never dead-lettered.
+      isTransient: (error) => error instanceof ProjectionGap,
+      backoffMs: [50, 100, 200, 500, 1000, 2000],
+      ackWaitMs: 5000,
       logger: this.logger,
       handle: async (event, tx) => {
         await projectTransactionEvents(tx, [event]);
