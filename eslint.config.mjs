@@ -33,7 +33,7 @@ export default [
     },
   },
   {
-    files: ['libs/{money,banking,chains,pricing,contracts,bookkeeping,ramping}/src/**/*.ts'],
+    files: ['libs/{money,banking,chains,pricing,contracts,bookkeeping,ramping,transactions,routing}/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

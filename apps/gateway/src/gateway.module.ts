@@ -17,6 +17,7 @@ import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { OfframpHttpController } from './offramp/offramp.http.controller';
 import { OnrampHttpController } from './onramp/onramp.http.controller';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
+import { SwapsHttpController } from './swaps/swaps.http.controller';
 import { TransactionsHttpController } from './transactions/transactions.http.controller';
 import { WalletsHttpController } from './wallets/wallets.http.controller';
 
@@ -37,7 +38,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
 
 @Module({
   imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController, TransactionsHttpController],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController, SwapsHttpController, TransactionsHttpController],
   providers: [
     ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -1,19 +1,18 @@
 import { Module } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Config } from '@ramp/config';
+import { rampEvents } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
+import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
-import type { Pool } from 'pg';
-import { CoreModule, databaseProviders, NATS_CONNECTION, PG_POOL, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { RAMP_KINDS } from '@ramp/ramping';
+import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
-import { IntegrationPublisher } from './process/integration-publisher';
-import { JobQueue } from './process/jobs';
-import { ProcessWorker } from './process/process-worker';
-import { RelayHost } from './process/relay-host';
+import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
 /** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
@@ -25,7 +24,14 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     ...databaseProviders(RAMP_DATABASE),
     ...pgPoolProviders(),
     { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
-    { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool) },
+    // `events.ramp.<event type>` in the RAMP_EVENTS stream; integration events for on-ramps and off-ramps.
+    ...processProviders({ service: 'ramp', log: RAMP_LOG, events: rampEvents, kinds: RAMP_KINDS }),
+    {
+      provide: JOB_RUNNER,
+      inject: [OfframpService, OnrampService],
+      useFactory: (offramps: OfframpService, onramps: OnrampService): JobRunner => (job) =>
+        onramps.process.owns(job.stream_id) ? onramps.runStep(job) : offramps.runStep(job),
+    },
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
     OfframpService,
     OfframpNatsController,
@@ -33,9 +39,6 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     OnrampService,
     OnrampNatsController,
     TransactionsNatsController,
-    ProcessWorker,
-    RelayHost,
-    IntegrationPublisher,
   ],
 })
 export class RampModule {}

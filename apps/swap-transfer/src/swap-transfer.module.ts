@@ -1,11 +1,38 @@
 import { Module } from '@nestjs/common';
-import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
+import type { NatsConnection } from 'nats';
+import { Config } from '@ramp/config';
+import { swapTransferEvents } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
+import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
+import { SandboxPriceFeed, SandboxRouteProvider, SandboxRouteRails } from '@ramp/providers';
+import { ROUTE_KINDS } from '@ramp/routing';
+import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { Migration20261123000001 } from './migrations/Migration20261123000001';
+import { SWAP_TRANSFER_LOG } from './process/log';
+import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, RouteService } from './route/route.service';
+import { SwapNatsController } from './swap/swap.nats.controller';
+import { TransactionsNatsController } from './transactions/transactions.nats.controller';
+import { TransferNatsController } from './transfer/transfer.nats.controller';
 
-/** The swap-transfer service owns the `swap_transfer` schema. Its tables arrive with its issue; today it boots and reports health. */
-export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [] };
+/** The swap-transfer service owns the `swap_transfer` schema: its event log, relay checkpoint, inbox and jobs. */
+export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001] };
 
 @Module({
   imports: [CoreModule.forService('swap-transfer')],
-  providers: [...databaseProviders(SWAPTRANSFER_DATABASE)],
+  providers: [
+    ...databaseProviders(SWAPTRANSFER_DATABASE),
+    ...pgPoolProviders(),
+    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    // `events.swap-transfer.<event type>` in the SWAP_TRANSFER_EVENTS stream; integration events for swaps and transfers.
+    ...processProviders({ service: 'swap-transfer', log: SWAP_TRANSFER_LOG, events: swapTransferEvents, kinds: ROUTE_KINDS }),
+    { provide: JOB_RUNNER, inject: [RouteService], useFactory: (routes: RouteService): JobRunner => (job) => routes.runStep(job) },
+    { provide: ROUTE_RAILS, useFactory: () => new SandboxRouteRails() },
+    { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
+    { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
+    RouteService,
+    SwapNatsController,
+    TransferNatsController,
+    TransactionsNatsController,
+  ],
 })
 export class SwapTransferModule {}

@@ -7,3 +7,4 @@ export * from './ids';
 export * from './wallets/wallets';
 export * from './ramp/ramp';
 export * from './events/streams';
+export * from './swaps/swaps';

@@ -2,3 +2,4 @@ export * from './bank-directory';
 export * from './price-feed';
 export * from './routes';
 export * from './ramp-rails';
+export * from './route-rails';

@@ -12,6 +12,7 @@ describe('SandboxRouteProvider', () => {
         steps: 1,
         estimatedSeconds: 15,
         providers: [dex],
+        legs: [{ kind: 'swap', chain, fromToken: 'USDC', toToken: 'ETH', provider: dex }],
       });
     });
 
@@ -20,6 +21,12 @@ describe('SandboxRouteProvider', () => {
         steps: 3,
         estimatedSeconds: 210,
         providers: ['Aerodrome', 'Stargate', 'PancakeSwap'],
+        // Carried through USDC: swapped to it on base, bridged, swapped from it on bsc.
+        legs: [
+          { kind: 'swap', chain: 'base', fromToken: 'cbBTC', toToken: 'USDC', provider: 'Aerodrome' },
+          { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
+          { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
+        ],
       });
     });
 
@@ -28,6 +35,7 @@ describe('SandboxRouteProvider', () => {
         steps: 1,
         estimatedSeconds: 120,
         providers: ['Across'],
+        legs: [{ kind: 'bridge', fromChain: 'base', toChain: 'arbitrum', token: 'USDC', provider: 'Across' }],
       });
     });
 
@@ -42,6 +50,10 @@ describe('SandboxRouteProvider', () => {
       expect(await routes.swapRoute({ fromChain: 'bsc', toChain: 'base', fromToken: 'CNGN', toToken: 'USDT' })).toMatchObject({
         steps: 2,
         providers: ['PancakeSwap', 'Stargate'],
+        legs: [
+          { kind: 'swap', chain: 'bsc', fromToken: 'CNGN', toToken: 'USDT', provider: 'PancakeSwap' },
+          { kind: 'bridge', fromChain: 'bsc', toChain: 'base', token: 'USDT', provider: 'Stargate' },
+        ],
       });
     });
 
@@ -60,6 +72,7 @@ describe('SandboxRouteProvider', () => {
             expect(route.estimatedSeconds).toBeGreaterThanOrEqual(120);
             expect(route.estimatedSeconds).toBeLessThanOrEqual(300);
             expect(route.steps).toBe(route.providers.length);
+            expect(route.legs.map((leg) => leg.provider)).toEqual(route.providers);
           }
         }
       }
@@ -72,6 +85,7 @@ describe('SandboxRouteProvider', () => {
         steps: 1,
         estimatedSeconds: 120,
         bridge: 'Across',
+        legs: [{ kind: 'bridge', fromChain: 'base', toChain: 'arbitrum', token: 'USDC', provider: 'Across' }],
       });
     });
 
@@ -80,6 +94,10 @@ describe('SandboxRouteProvider', () => {
         steps: 2,
         estimatedSeconds: 195,
         bridge: 'Stargate',
+        legs: [
+          { kind: 'bridge', fromChain: 'bsc', toChain: 'avalanche', token: 'USDT', provider: 'Stargate' },
+          { kind: 'swap', chain: 'avalanche', fromToken: 'USDT', toToken: 'AVAX', provider: 'Trader Joe' },
+        ],
       });
     });
 
@@ -95,7 +113,14 @@ describe('SandboxRouteProvider', () => {
         steps: 1,
         estimatedSeconds: 15,
         bridge: 'direct',
+        legs: [],
       });
+    });
+
+    it('swaps on one chain directly when the token changes, paying the recipient from the DEX', async () => {
+      expect((await routes.bridgeRoute({ fromChain: 'base', toChain: 'base', token: 'USDC', toToken: 'ETH' })).legs).toEqual([
+        { kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' },
+      ]);
     });
   });
 

@@ -1,3 +1,5 @@
+import type { RouteLegSpec } from '@ramp/routing';
+
 export interface SwapRouteInput {
   fromChain: string;
   toChain: string;
@@ -10,6 +12,8 @@ export interface SwapRoute {
   estimatedSeconds: number;
   /** Every DEX and bridge the swap goes through, in order. */
   providers: string[];
+  /** The hops to execute, in order. */
+  legs: RouteLegSpec[];
 }
 
 export interface BridgeRouteInput {
@@ -24,6 +28,8 @@ export interface BridgeRoute {
   estimatedSeconds: number;
   /** The bridge that carries the funds, or `direct` when both ends are on one chain. */
   bridge: string;
+  /** The hops to execute, in order. */
+  legs: RouteLegSpec[];
 }
 
 /** Routing across exchanges and bridges. A live adapter asks an aggregator; the sandbox answers deterministically. */
@@ -83,7 +89,8 @@ function bridgeBetween(fromChain: string, toChain: string): Bridge {
 export class SandboxRouteProvider implements RouteProvider {
   async swapRoute(input: SwapRouteInput): Promise<SwapRoute> {
     if (input.fromChain === input.toChain) {
-      return { steps: 1, estimatedSeconds: SWAP_SECONDS, providers: [dexOf(input.fromChain)] };
+      const dex = dexOf(input.fromChain);
+      return { steps: 1, estimatedSeconds: SWAP_SECONDS, providers: [dex], legs: [{ kind: 'swap', chain: input.fromChain, fromToken: input.fromToken, toToken: input.toToken, provider: dex }] };
     }
     const carried = BRIDGED_TOKENS.has(input.fromToken)
       ? input.fromToken
@@ -91,18 +98,18 @@ export class SandboxRouteProvider implements RouteProvider {
         ? input.toToken
         : BRIDGE_CARRIER;
     const bridge = bridgeBetween(input.fromChain, input.toChain);
-    const providers: string[] = [];
+    const legs: RouteLegSpec[] = [];
     let estimatedSeconds = bridge.seconds;
     if (carried !== input.fromToken) {
-      providers.push(dexOf(input.fromChain));
+      legs.push({ kind: 'swap', chain: input.fromChain, fromToken: input.fromToken, toToken: carried, provider: dexOf(input.fromChain) });
       estimatedSeconds += SWAP_SECONDS;
     }
-    providers.push(bridge.name);
+    legs.push({ kind: 'bridge', fromChain: input.fromChain, toChain: input.toChain, token: carried, provider: bridge.name });
     if (carried !== input.toToken) {
-      providers.push(dexOf(input.toChain));
+      legs.push({ kind: 'swap', chain: input.toChain, fromToken: carried, toToken: input.toToken, provider: dexOf(input.toChain) });
       estimatedSeconds += SWAP_SECONDS;
     }
-    return { steps: providers.length, estimatedSeconds, providers };
+    return { steps: legs.length, estimatedSeconds, providers: legs.map((leg) => leg.provider), legs };
   }
 
   /**
@@ -111,14 +118,20 @@ export class SandboxRouteProvider implements RouteProvider {
    */
   async bridgeRoute(input: BridgeRouteInput): Promise<BridgeRoute> {
     if (input.fromChain === input.toChain) {
-      return { steps: 1, estimatedSeconds: DIRECT_TRANSFER_SECONDS, bridge: 'direct' };
+      // The same token on the same chain is a plain send: nothing to route.
+      const legs: RouteLegSpec[] =
+        input.toToken === input.token ? [] : [{ kind: 'swap', chain: input.fromChain, fromToken: input.token, toToken: input.toToken, provider: dexOf(input.fromChain) }];
+      return { steps: 1, estimatedSeconds: DIRECT_TRANSFER_SECONDS, bridge: 'direct', legs };
     }
     const bridge = bridgeBetween(input.fromChain, input.toChain);
     const swaps = input.toToken !== input.token;
+    const legs: RouteLegSpec[] = [{ kind: 'bridge', fromChain: input.fromChain, toChain: input.toChain, token: input.token, provider: bridge.name }];
+    if (swaps) legs.push({ kind: 'swap', chain: input.toChain, fromToken: input.token, toToken: input.toToken, provider: dexOf(input.toChain) });
     return {
-      steps: swaps ? 2 : 1,
+      steps: legs.length,
       estimatedSeconds: bridge.seconds + (swaps ? SWAP_SECONDS : 0),
       bridge: bridge.name,
+      legs,
     };
   }
 }

@@ -2,4 +2,4 @@ export * from './offramp';
 export * from './onramp';
 export * from './transaction-view';
 export * from './projection';
-export * from './integration';
+

@@ -164,7 +164,7 @@ describe('the Transaction view', () => {
 });
 
 describe('integration events', () => {
-  const { integrationEventOf } = jest.requireActual('./integration') as typeof import('./integration');
+  const { integrationEventOf } = jest.requireActual('@ramp/transactions') as typeof import('@ramp/transactions');
 
   it('stands for completed and failed only, with the webhook payload and the reason when failed', () => {
     const done = offrampView(fold([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }]));

@@ -1,3 +1,4 @@
+import type { VirtualAccount } from '@ramp/transactions';
 import { AppError, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 
@@ -8,14 +9,7 @@ import { dec } from '@ramp/money';
  * that fails, is refunded to the payer before the on-ramp fails.
  */
 
-export interface VirtualAccount {
-  bankName: string;
-  bankCode: string;
-  accountNumber: string;
-  accountName: string;
-  amount: string;
-  expiresAt: string;
-}
+export type { VirtualAccount };
 
 export type OnrampEvent =
   | {

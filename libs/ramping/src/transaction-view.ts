@@ -1,37 +1,8 @@
 import type { OfframpState } from './offramp';
-import type { OnrampState, VirtualAccount } from './onramp';
+import type { TransactionView } from '@ramp/transactions';
+import type { OnrampState } from './onramp';
 
-/** The spec's Transaction resource (plus documented extras), as GET /offramp/{id} and GET /transactions show it. */
-export interface TransactionView {
-  id: string;
-  type: 'onramp' | 'offramp' | 'swap' | 'transfer';
-  status: 'pending' | 'completed' | 'failed';
-  chain: string;
-  amount: string;
-  tokenSymbol: string;
-  transactionHash: string | null;
-  reference: string | null;
-  walletId: string | null;
-  fees: { platformFee: string; providerFee: string; totalFee: string; swapFee?: string };
-  ramp?: {
-    fiatAmount: string;
-    fiatCurrency: 'NGN';
-    bankAccount: { bankName: string; accountNumber: string; accountName: string; bankCode?: string };
-    payoutAmount?: string;
-    rate?: string;
-  };
-  /** Extra, on-ramps: where to pay the NGN, and until when. */
-  paymentInstructions?: VirtualAccount;
-  /** Extra, on-ramps to an external address: where the crypto goes. */
-  destinationAddress?: string | null;
-  /** Extra: where a non-custodial off-ramp's deposit goes, and until when. */
-  depositAddress?: string | null;
-  depositExpiresAt?: string | null;
-  sourceAddress?: string | null;
-  errorMessage?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { TransactionView };
 
 export function offrampView(state: OfframpState): TransactionView {
   const initiated = state.initiated;

@@ -3,3 +3,4 @@ export * from './keys';
 export * from './paths';
 export * from './services';
 export * from './expectations';
+export * from './integration-events';

@@ -25,10 +25,52 @@ export class RampDetailsSchema {
 }
 
 export class TransactionFeesSchema {
-  @ApiProperty({ example: '20.00' }) platformFee!: string;
-  @ApiProperty({ example: '199.25' }) providerFee!: string;
+  @ApiProperty({ description: 'Ramps: NGN. Swaps and transfers: in the source token.', example: '20.00' }) platformFee!: string;
+  @ApiProperty({ description: 'Ramps: processing plus stamp duty, NGN. Swaps and transfers: the bridge fee, in the source token.', example: '199.25' }) providerFee!: string;
   @ApiProperty({ example: '239.25' }) totalFee!: string;
-  @ApiPropertyOptional({ example: '20.00' }) swapFee?: string;
+  @ApiPropertyOptional({ description: 'Ramps with a token other than CNGN.', example: '20.00' }) swapFee?: string;
+  @ApiPropertyOptional({ description: 'Swaps and transfers: the bridge fee (0 on one chain), in the source token.', example: '0.5' }) bridgeFee?: string;
+  @ApiPropertyOptional({ description: 'Swaps and transfers: the platform fee in NGN.', example: '450.00' }) platformFeeFiat?: string;
+}
+
+export class SwapDetailsSchema {
+  @ApiProperty({ example: 'USDC' }) fromToken!: string;
+  @ApiProperty({ example: 'ETH' }) toToken!: string;
+  @ApiProperty({ example: '100' }) fromAmount!: string;
+  @ApiProperty({ description: 'What the swap gives: quoted while pending, delivered once completed.', example: '0.03115625' }) toAmount!: string;
+  @ApiPropertyOptional({ example: 'base' }) fromChain?: string;
+  @ApiPropertyOptional({ example: 'base' }) toChain?: string;
+  @ApiPropertyOptional({ description: 'Extra: the least the swap may give (the quote\'s slippage).', example: '0.031' }) minimumToAmount?: string;
+  @ApiPropertyOptional({ description: 'Extra: the slippage tolerance in percent.', example: 0.5 }) slippage?: number;
+}
+
+export class TransferDetailsSchema {
+  @ApiProperty({ example: 'base' }) fromChain!: string;
+  @ApiProperty({ example: 'arbitrum' }) toChain!: string;
+  @ApiProperty({ example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress!: string;
+  @ApiPropertyOptional({ example: 'USDC' }) fromToken?: string;
+  @ApiPropertyOptional({ example: 'USDC' }) toToken?: string;
+  @ApiPropertyOptional({ example: '100' }) fromAmount?: string;
+  @ApiPropertyOptional({ example: '99.2' }) toAmount?: string;
+}
+
+export class RouteStepSchema {
+  @ApiProperty({ description: 'From 1, in the order the steps run.', example: 1 }) step!: number;
+  @ApiProperty({ enum: ['swap', 'bridge'] }) kind!: string;
+  @ApiProperty({ example: 'Aerodrome' }) provider!: string;
+  @ApiProperty({ example: 'base' }) fromChain!: string;
+  @ApiProperty({ example: 'base' }) toChain!: string;
+  @ApiProperty({ example: 'USDC' }) fromToken!: string;
+  @ApiProperty({ example: 'ETH' }) toToken!: string;
+  @ApiProperty({ example: '99.7' }) amountIn!: string;
+  @ApiProperty({ description: 'Expected until the step has run, then what it gave.', example: '0.03115625' }) amountOut!: string;
+  @ApiProperty({ enum: ['pending', 'completed', 'failed', 'reversed', 'skipped'] }) status!: string;
+  @ApiProperty({ type: String, nullable: true }) transactionHash!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'When a failure unwound the step: the hash that gave its funds back.' }) reversalHash?: string | null;
+}
+
+export class RouteSchema {
+  @ApiProperty({ type: [RouteStepSchema] }) steps!: RouteStepSchema[];
 }
 
 export class TransactionSchema {
@@ -43,8 +85,11 @@ export class TransactionSchema {
   @ApiProperty({ type: String, nullable: true }) walletId!: string | null;
   @ApiProperty({ type: TransactionFeesSchema }) fees!: TransactionFeesSchema;
   @ApiPropertyOptional({ type: RampDetailsSchema }) ramp?: RampDetailsSchema;
+  @ApiPropertyOptional({ type: SwapDetailsSchema, description: 'Swaps.' }) swap?: SwapDetailsSchema;
+  @ApiPropertyOptional({ type: TransferDetailsSchema, description: 'Cross-chain transfers.' }) transfer?: TransferDetailsSchema;
+  @ApiPropertyOptional({ type: RouteSchema, description: 'Extra, swaps and transfers: each step of the route with its own status and hash.' }) route?: RouteSchema;
   @ApiPropertyOptional({ type: PaymentInstructionsSchema, description: 'Extra, on-ramps: the virtual account to pay the NGN into.' }) paymentInstructions?: PaymentInstructionsSchema;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, on-ramps to an external address: where the crypto goes.' }) destinationAddress?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.' }) destinationAddress?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto goes.' }) depositAddress?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra: until when the deposit address waits.' }) depositExpiresAt?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto comes from.' }) sourceAddress?: string | null;

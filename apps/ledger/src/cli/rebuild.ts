@@ -3,15 +3,16 @@ import { connect } from 'nats';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
-import { withTransaction, type StoredEvent } from '@ramp/event-store';
+import { ensureStream, withTransaction, type StoredEvent } from '@ramp/event-store';
 import { LEDGER_DATABASE } from '../ledger.module';
-import { rampEvents } from '@ramp/contracts';
+import { transactionEventStreams } from '@ramp/contracts';
 import { projectTransactionEvents } from '../transactions/transactions-projection';
 
 const PROJECTIONS = ['transactions'];
 
 /**
- * `npm run projections:rebuild -- transactions`: rebuilds the transactions read model from the event streams, from
+ * `npm run projections:rebuild -- transactions`: rebuilds the transactions read model from the event streams of the ramp
+ * and swap-transfer services, from
  * their first event. It builds a fresh table beside the live one (the live one keeps serving), swaps the contents
  * in one transaction, then replays what arrived meanwhile (the projection is idempotent by stream version, so events
  * the live consumer also applied are skipped). Prints JSON with the counts and the rate on standard output.
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
   await orm.close();
   const pool = new Pool({ connectionString: url, max: 4 });
   const nc = await connect({ servers: config.string('natsUrl').split(','), name: 'projections-rebuild' });
-  const RAMP_STREAM = rampEvents(config.string('eventsNamespace')).stream;
+  const names = transactionEventStreams(config.string('eventsNamespace'));
+  const streams = names.map(({ stream }) => stream);
   const started = process.hrtime.bigint();
   try {
     const jsm = await nc.jetstreamManager();
@@ -38,9 +40,9 @@ async function main(): Promise<void> {
     await pool.query(`drop table if exists ledger.transactions_rebuild`);
     await pool.query(`create table ledger.transactions_rebuild (like ledger.transactions including all)`);
 
-    const replay = async (table: string, fromSequence: number, toSequence: number): Promise<number> => {
+    const replay = async (stream: string, table: string, fromSequence: number, toSequence: number): Promise<number> => {
       if (toSequence < fromSequence) return 0;
-      const consumer = await js.consumers.get(RAMP_STREAM, { opt_start_seq: fromSequence });
+      const consumer = await js.consumers.get(stream, { opt_start_seq: fromSequence });
       let applied = 0;
       const batchSize = 1000;
       for (let next = fromSequence; next <= toSequence; ) {
@@ -57,18 +59,31 @@ async function main(): Promise<void> {
       return applied;
     };
 
-    const first = (await jsm.streams.info(RAMP_STREAM)).state;
-    const built = first.messages === 0 ? 0 : await replay('ledger.transactions_rebuild', first.first_seq, first.last_seq);
+    // Each stream up to where it is now into the fresh table; then the swap; then what arrived meanwhile.
+    const firsts = new Map<string, { first_seq: number; last_seq: number; messages: number }>();
+    let built = 0;
+    for (const { stream, subjectPrefix } of names) {
+      // A service that has not started yet has no stream: an empty one is the same thing.
+      await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
+      const state = (await jsm.streams.info(stream)).state;
+      firsts.set(stream, state);
+      built += state.messages === 0 ? 0 : await replay(stream, 'ledger.transactions_rebuild', state.first_seq, state.last_seq);
+    }
     await withTransaction(pool, async (tx) => {
       await tx.query(`lock table ledger.transactions in exclusive mode`);
       await tx.query(`delete from ledger.transactions`);
       await tx.query(`insert into ledger.transactions select * from ledger.transactions_rebuild`);
       await tx.query(`drop table ledger.transactions_rebuild`);
     });
-    const last = (await jsm.streams.info(RAMP_STREAM)).state.last_seq;
-    const caughtUp = await replay('ledger.transactions', first.last_seq + 1, last);
+    let caughtUp = 0;
+    let events = 0;
+    for (const stream of streams) {
+      const first = firsts.get(stream)!;
+      const last = (await jsm.streams.info(stream)).state.last_seq;
+      caughtUp += await replay(stream, 'ledger.transactions', first.last_seq + 1, last);
+      events += first.messages === 0 ? 0 : first.last_seq - first.first_seq + 1;
+    }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const events = Math.max(0, first.last_seq - first.first_seq + 1);
     const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from ledger.transactions`);
     process.stdout.write(
       `${JSON.stringify({ projection: name, events, eventsApplied: built, caughtUp, transactions: rows[0]?.n ?? 0, seconds: Number(seconds.toFixed(3)), eventsPerSecond: Math.round(events / seconds) })}\n`,

@@ -1,5 +1,10 @@
 import type { StoredEvent, Sql } from '@ramp/event-store';
-import { projectRampEvent, type ProjectedTransaction, type TransactionView } from '@ramp/ramping';
+import { RAMP_KINDS } from '@ramp/ramping';
+import { ROUTE_KINDS } from '@ramp/routing';
+import { projectEvent, type ProjectedTransaction, type TransactionView } from '@ramp/transactions';
+
+/** Every kind of transaction the read model shows: on-ramps and off-ramps (ramp), swaps and transfers (swap-transfer). */
+const TRANSACTION_KINDS = [...RAMP_KINDS, ...ROUTE_KINDS];
 
 /** A stream's next event is not here yet: retry this one later (the consumer naks it with backoff). */
 export class ProjectionGap extends Error {}
@@ -13,7 +18,7 @@ export class ProjectionGap extends Error {}
 export async function projectTransactionEvents(tx: Sql, events: StoredEvent[], table = 'ledger.transactions'): Promise<number> {
   const idOf = (event: StoredEvent) => event.streamId.slice(event.streamId.indexOf('-') + 1);
   const ids = [...new Set(events.map(idOf))];
-  const { rows } = await tx.query<{ id: string; type: 'offramp' | 'onramp'; stream_version: number; state: ProjectedTransaction['state'] }>(
+  const { rows } = await tx.query<{ id: string; type: ProjectedTransaction['type']; stream_version: number; state: ProjectedTransaction['state'] }>(
     `select id, type, stream_version, state from ${table} where id = any($1) for update`,
     [ids],
   );
@@ -22,7 +27,7 @@ export async function projectTransactionEvents(tx: Sql, events: StoredEvent[], t
   let applied = 0;
   for (const event of events) {
     const id = idOf(event);
-    const outcome = projectRampEvent(current.get(id), event);
+    const outcome = projectEvent(TRANSACTION_KINDS, current.get(id), event);
     if (outcome.kind === 'gap') throw new ProjectionGap(`${event.streamId}: version ${event.streamVersion} arrived before ${outcome.expected}`);
     if (outcome.kind !== 'applied') continue;
     current.set(id, outcome.projected);

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { getChain, parseChain, parseToken } from '@ramp/chains';
 import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletList, type WalletView } from '@ramp/contracts';
 import { withTransaction, type Sql } from '@ramp/event-store';
-import { assetOf, externalAccount, heldAccount, move, smartAccountAddress, walletAccount } from '@ramp/bookkeeping';
+import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
@@ -27,6 +27,9 @@ interface HoldRow {
   status: HoldPlace.Response['status'];
   destination: string | null;
 }
+
+/** External and revenue account names: `sandbox-funding`, `swap-fees`. */
+const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,40}$/;
 
 /** The account the sandbox funds wallets from (the outside world, so it may go negative). */
 export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
@@ -88,7 +91,7 @@ export class WalletService {
     const wallet = await this.walletOf(this.pool, tenant, request.walletId);
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);
-    if (!/^[a-z][a-z0-9-]{0,40}$/.test(request.source)) throw invalidField('source', 'must be an external account name');
+    if (!ACCOUNT_NAME.test(request.source)) throw invalidField('source', 'must be an external account name');
     const applied = await withTransaction(this.pool, (tx) =>
       this.journal.post(tx, `credit:${request.entryId}`, 'credit', move(externalAccount(request.source), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
     );
@@ -125,8 +128,12 @@ export class WalletService {
     }
   }
 
-  /** Captures (the funds leave for `destination`) or releases (back to the wallet) a hold, once. */
+  /**
+   * Captures (the funds leave for `destination`, less a fee kept as revenue, and the wallet may be credited with what
+   * they bought, all in one entry) or releases (back to the wallet) a hold, once.
+   */
   async settleHold(tenant: Tenant, request: HoldSettle.Request): Promise<HoldPlace.Response> {
+    if (request.outcome === 'release' && (request.fee || request.credit)) throw invalidField('outcome', 'a release takes no fee and no credit');
     return withTransaction(this.pool, async (tx) => {
       const hold = await this.holdOf(tx, tenant, request.holdId, true);
       const wanted = request.outcome === 'capture' ? 'captured' : 'released';
@@ -134,14 +141,32 @@ export class WalletService {
         if (hold.status !== wanted) throw new AppError('CONFLICT', `Hold ${hold.id} is already ${hold.status}`);
         return this.holdView(hold);
       }
-      const to = request.outcome === 'capture' ? externalAccount(request.destination ?? 'unspecified') : walletAccount(hold.wallet_id);
-      await this.journal.post(tx, `${request.outcome}:${hold.id}`, request.outcome, move(heldAccount(hold.wallet_id), to, hold.asset, hold.amount));
+      const legs = request.outcome === 'capture' ? this.captureLegs(hold, request) : move(heldAccount(hold.wallet_id), walletAccount(hold.wallet_id), hold.asset, hold.amount);
+      await this.journal.post(tx, `${request.outcome}:${hold.id}`, request.outcome, legs);
       const { rows } = await tx.query<HoldRow>(
         `update ledger.holds set status = $2, destination = $3, settled_at = now() where id = $1 returning *`,
         [hold.id, wanted, request.outcome === 'capture' ? (request.destination ?? 'unspecified') : null],
       );
       return this.holdView(rows[0]!);
     });
+  }
+
+  /** The legs of a capture: the hold leaves for its destination, less the fee for revenue, plus what it bought. */
+  private captureLegs(hold: HoldRow, request: HoldSettle.Request): Leg[] {
+    const [chain, symbol] = hold.asset.split(':') as ['base' | 'bsc', string];
+    const held = heldAccount(hold.wallet_id);
+    const fee = request.fee ? parseAmount(request.fee.amount, 'fee.amount', this.tokenOf(chain, symbol).decimals) : dec(0);
+    if (request.fee && !ACCOUNT_NAME.test(request.fee.account)) throw invalidField('fee.account', 'must be an account name');
+    if (fee.gte(hold.amount)) throw invalidField('fee.amount', `must be less than the hold of ${dec(hold.amount).toFixed()} ${symbol}`);
+    const legs = move(held, externalAccount(request.destination ?? 'unspecified'), hold.asset, dec(hold.amount).sub(fee));
+    if (fee.gt(0)) legs.push(...move(held, revenueAccount(request.fee!.account), hold.asset, fee));
+    if (request.credit) {
+      const token = this.tokenOf(chain, request.credit.tokenSymbol);
+      if (!ACCOUNT_NAME.test(request.credit.source)) throw invalidField('credit.source', 'must be an external account name');
+      const amount = parseAmount(request.credit.amount, 'credit.amount', token.decimals);
+      legs.push(...move(externalAccount(request.credit.source), walletAccount(hold.wallet_id), assetOf(chain, token.symbol), amount));
+    }
+    return legs;
   }
 
   async checkBooks() {

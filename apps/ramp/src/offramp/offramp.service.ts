@@ -4,8 +4,6 @@ import { smartAccountAddress } from '@ramp/bookkeeping';
 import { findToken, parseAddress } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import {
-  AppError,
-  HTTP_STATUS_OF,
   HoldPlace,
   HoldSettle,
   invalidField,
@@ -32,9 +30,8 @@ import {
   type TransactionView,
 } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
-import { JobQueue, type Job } from '../process/jobs';
-import { optionalString, parseCallbackUrl } from '../process/request-fields';
-import { StreamProcess } from '../process/stream-process';
+import { isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Job } from '@ramp/process-kit';
+import { RAMP_LOG } from '../process/log';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
 /** Where the off-ramp provider's capture goes in the ledger. */
@@ -56,7 +53,8 @@ export class OfframpService {
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.process = new StreamProcess(pool, jobs, {
+    this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
+      systemActor: 'system:ramp',
       prefix: 'offramp',
       decider: offrampDecider,
       nextStep: nextOfframpStep,
@@ -206,10 +204,3 @@ export class OfframpService {
   }
 
 }
-
-/** A decision of another service (4xx), as opposed to a fault worth retrying. */
-function isRefusal(error: unknown): error is AppError {
-  return error instanceof AppError && HTTP_STATUS_OF[error.code] < 500;
-}
-
-const withoutField = (message: string): string => message.replace(/^[A-Za-z]+: /, '');

@@ -8,9 +8,8 @@ import { dec, parseAmount } from '@ramp/money';
 import type { OnrampRails } from '@ramp/providers';
 import { cngnToMint, nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type TransactionView } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
-import { JobQueue, type Job } from '../process/jobs';
-import { optionalString, parseCallbackUrl } from '../process/request-fields';
-import { StreamProcess } from '../process/stream-process';
+import { JobQueue, optionalString, parseCallbackUrl, StreamProcess, type Job } from '@ramp/process-kit';
+import { RAMP_LOG } from '../process/log';
 
 export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
 /** Where delivered tokens come from in the ledger: the platform's liquidity outside it. */
@@ -32,7 +31,8 @@ export class OnrampService {
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.process = new StreamProcess(pool, jobs, {
+    this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
+      systemActor: 'system:ramp',
       prefix: 'onramp',
       decider: onrampDecider,
       nextStep: nextOnrampStep,

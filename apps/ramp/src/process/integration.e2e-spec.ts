@@ -1,13 +1,12 @@
 import { connect, type NatsConnection } from 'nats';
 import { makeNuban } from '@ramp/banking';
-import { integrationEvents, type IntegrationEvent } from '@ramp/contracts';
-import { ApiClient, createKey, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import type { IntegrationEvent } from '@ramp/contracts';
+import { ApiClient, createKey, integrationEventsFor, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 describe('integration events - offramp.completed and offramp.failed, once each, with the webhook payload', () => {
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
   let nc: NatsConnection;
-  const target = integrationEvents(process.env.EVENTS_NAMESPACE);
 
   beforeAll(async () => {
     services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '0' });
@@ -20,21 +19,7 @@ describe('integration events - offramp.completed and offramp.failed, once each, 
     await stopAll(services.values());
   });
 
-  /** Every integration event published for these transactions so far. */
-  async function publishedFor(ids: string[]): Promise<IntegrationEvent[]> {
-    const js = nc.jetstream();
-    const jsm = await nc.jetstreamManager();
-    const last = (await jsm.streams.info(target.stream)).state.last_seq;
-    const consumer = await js.consumers.get(target.stream);
-    const found: IntegrationEvent[] = [];
-    const messages = await consumer.fetch({ max_messages: last, expires: 3000 });
-    for await (const message of messages) {
-      const event = JSON.parse(message.string()) as IntegrationEvent;
-      if (ids.includes(event.data.transactionId)) found.push(event);
-      if (message.seq >= last) break;
-    }
-    return found;
-  }
+  const publishedFor = (ids: string[]) => integrationEventsFor(nc, ids);
 
   it('publishes each terminal event once on integration.<type>.<outcome>', async () => {
     const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;

@@ -15,8 +15,20 @@ export function rampEvents(namespace = ''): EventStreamName {
     : { stream: 'RAMP_EVENTS', subjectPrefix: 'events.ramp' };
 }
 
+/** The swap-transfer service's events: `events.swap-transfer.<event type>`, e.g. `events.swap-transfer.swap.completed`. */
+export function swapTransferEvents(namespace = ''): EventStreamName {
+  return namespace
+    ? { stream: `SWAP_TRANSFER_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.events.swap-transfer` }
+    : { stream: 'SWAP_TRANSFER_EVENTS', subjectPrefix: 'events.swap-transfer' };
+}
+
+/** Every service stream that carries transactions' events, for the read models that follow them all. */
+export function transactionEventStreams(namespace = ''): EventStreamName[] {
+  return [rampEvents(namespace), swapTransferEvents(namespace)];
+}
+
 /**
- * The integration events `<type>.completed` and `<type>.failed` (`onramp`, `offramp`, later `swap`, `transfer`) for
+ * The integration events `<type>.completed` and `<type>.failed` (`onramp`, `offramp`, `swap`, `transfer`) for
  * internal teams and the notifier: subject `integration.<type>.<outcome>`, payload the spec's webhook body.
  */
 export function integrationEvents(namespace = ''): EventStreamName {

@@ -77,6 +77,13 @@ export namespace HoldSettle {
     /** capture: the funds leave for `destination` (an external account name); release: they return to the wallet. */
     outcome: 'capture' | 'release';
     destination?: string;
+    /** capture only: this much of the hold is the platform's fee and goes to `revenue:<account>` instead. */
+    fee?: { amount: string; account: string };
+    /**
+     * capture only: in the same entry, credit the hold's wallet with what the captured funds bought (a swap's
+     * proceeds), from the external account `source`. Once, with the capture.
+     */
+    credit?: { tokenSymbol: string; amount: string; source: string };
   }
   export const contract = rpc<Request, HoldPlace.Response>('ledger.v1.holds.settle');
 }

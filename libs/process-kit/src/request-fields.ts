@@ -1,4 +1,4 @@
-import { invalidField } from '@ramp/contracts';
+import { AppError, HTTP_STATUS_OF, invalidField } from '@ramp/contracts';
 
 /** Shared checks of initiation requests. */
 export function optionalString(value: unknown, field: string): string | undefined {
@@ -21,3 +21,10 @@ export function parseCallbackUrl(value: unknown): string | null {
   return url.toString();
 }
 
+/** A decision of another service (4xx), as opposed to a fault worth retrying. */
+export function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && HTTP_STATUS_OF[error.code] < 500;
+}
+
+/** A refusal's message without its leading `field: `, to quote it inside another message. */
+export const withoutField = (message: string): string => message.replace(/^[A-Za-z.]+: /, '');

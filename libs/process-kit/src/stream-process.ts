@@ -1,12 +1,13 @@
 import type { Pool } from 'pg';
 import { notFound, isIdOf, type Tenant } from '@ramp/contracts';
-import { handleCommand, type Decider, type EventMetadata, type NewEvent, type Sql } from '@ramp/event-store';
-import { RAMP_LOG } from './log';
+import { handleCommand, type Decider, type EventLog, type EventMetadata, type NewEvent, type Sql } from '@ramp/event-store';
 import type { Job, JobQueue } from './jobs';
 
 export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
   /** Streams are `<prefix>-<transactionId>`. */
-  prefix: 'offramp' | 'onramp';
+  prefix: string;
+  /** The actor recorded on events a job appends, e.g. `system:ramp`. */
+  systemActor: string;
   decider: Decider<State, Command, Event>;
   nextStep(state: State): Step;
   /** When a step should run: now, after a provider's delay, or at an expiry. */
@@ -16,13 +17,22 @@ export interface ProcessDefinition<State, Command, Event extends NewEvent, Step 
 
 export type Cause = Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>;
 
+/** What a step of a transaction gets to work with. */
+export interface StepContext<State, Step> {
+  transactionId: string;
+  state: State;
+  step: Step;
+  tenant: Tenant;
+}
+
 /**
- * One kind of event-sourced transaction of the ramp service: loads its state from the log, and applies a command
+ * One kind of event-sourced transaction of a service: loads its state from the service's log, and applies a command
  * with the job of its next step in the same database transaction (and the job that ran, if any, removed).
  */
 export class StreamProcess<State, Command, Event extends NewEvent, Step extends { kind: string }> {
   constructor(
     private readonly pool: Pool,
+    private readonly log: EventLog,
     private readonly jobs: JobQueue,
     readonly definition: ProcessDefinition<State, Command, Event, Step>,
   ) {}
@@ -40,7 +50,7 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
   }
 
   async load(db: Sql, transactionId: string): Promise<State> {
-    const events = await RAMP_LOG.readStream(db, this.streamOf(transactionId));
+    const events = await this.log.readStream(db, this.streamOf(transactionId));
     const { decider } = this.definition;
     return events.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState);
   }
@@ -62,7 +72,7 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
    * and only removed. Steps are idempotent, so a job run twice after a crash has one effect; an error from `perform`
    * (a service down) propagates and the worker retries the job later.
    */
-  async runJob(job: Job, perform: (context: { transactionId: string; state: State; step: Step; tenant: Tenant }) => Promise<Command>): Promise<void> {
+  async runJob(job: Job, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
     const transactionId = this.transactionOf(job.stream_id);
     const state = await this.load(this.pool, transactionId);
     const step = this.definition.nextStep(state);
@@ -72,12 +82,12 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
       return;
     }
     const command = await perform({ transactionId, state, step, tenant });
-    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: 'system:ramp' }, job.id);
+    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor }, job.id);
   }
 
   async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {
     const streamId = this.streamOf(transactionId);
-    const { state } = await handleCommand(this.pool, RAMP_LOG, {
+    const { state } = await handleCommand(this.pool, this.log, {
       streamId,
       decider: this.definition.decider,
       command,

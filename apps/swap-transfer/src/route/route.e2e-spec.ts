@@ -1,0 +1,271 @@
+import { connect, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { dec, formatToken } from '@ramp/money';
+import { ApiClient, createKey, eventually, expectError, integrationEventsFor, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+
+const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const SOLANA_RECIPIENT = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+
+describe('swaps and transfers - through HTTP, with the wallet and the books checked after each', () => {
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let pool: Pool;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50' });
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
+    pool = new Pool({ connectionString: process.env.DATABASE_URL });
+    nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
+  });
+
+  afterAll(async () => {
+    await nc.drain();
+    await pool.end();
+    await stopAll(services.values());
+  });
+
+  const wallet = async (chain: 'base' | 'bsc', funds: Record<string, string>, client = api) => {
+    const created = await client.post('/wallets', { chain });
+    expect(created.status).toBe(201);
+    for (const [tokenSymbol, amount] of Object.entries(funds)) {
+      expect((await client.post(`/sandbox/wallets/${created.body.data.walletId}/fund`, { tokenSymbol, amount })).status).toBe(200);
+    }
+    return created.body.data.walletId as string;
+  };
+  const balances = async (walletId: string): Promise<Record<string, { available: string; held: string }>> =>
+    Object.fromEntries((await api.get(`/wallets/${walletId}`)).body.data.balances.map((entry: any) => [entry.tokenSymbol, { available: entry.available, held: entry.held }]));
+  const swapQuote = async (body: Record<string, unknown>) => {
+    const response = await api.post('/swap/quote', body);
+    expect(response.status).toBe(200);
+    return response.body.data;
+  };
+  const transferQuote = async (body: Record<string, unknown>) => {
+    const response = await api.post('/transfer/quote', body);
+    expect(response.status).toBe(200);
+    return response.body.data;
+  };
+  const settled = async (type: 'swap' | 'transfer', id: string) =>
+    (await eventually(() => api.get(`/${type}/${id}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+  const booksBalance = async () => {
+    expect((await pool.query(`select asset from ledger.postings group by asset having sum(amount) <> 0`)).rows).toEqual([]);
+    expect((await pool.query(`select account from ledger.balances where not may_go_negative and amount < 0`)).rows).toEqual([]);
+  };
+
+  it('same-chain swap: holds before answering, swaps on the DEX, credits the proceeds, keeps the fee', async () => {
+    const walletId = await wallet('base', { USDC: '500' });
+    const quote = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '100', fromChain: 'base', toChain: 'base' });
+    const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: 'swap-1' });
+    expect(started.status).toBe(201);
+    expect(started.body.data).toMatchObject({ type: 'swap', status: 'pending', chain: 'base', amount: '100', tokenSymbol: 'USDC', reference: 'swap-1', walletId });
+    expect(started.body.data.id).toMatch(/^txn_[0-9A-Z]{26}$/);
+    // Debited through the ledger before the answer: the 100 USDC are held at once.
+    expect((await balances(walletId)).USDC).toEqual({ available: '400', held: '100' });
+
+    const done = await settled('swap', started.body.data.id);
+    expect(done).toMatchObject({
+      status: 'completed',
+      swap: { fromToken: 'USDC', toToken: 'ETH', fromAmount: '100', toAmount: quote.toAmount, fromChain: 'base', toChain: 'base' },
+      fees: { platformFee: quote.fees.platformFee, providerFee: '0', totalFee: quote.fees.totalFee },
+      destinationAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    });
+    expect(done.route.steps).toEqual([expect.objectContaining({ step: 1, kind: 'swap', provider: 'Aerodrome', status: 'completed', amountOut: quote.toAmount })]);
+    expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.transactionHash).toBe(done.route.steps[0].transactionHash);
+    expect(done).not.toHaveProperty('errorMessage');
+    const after = await balances(walletId);
+    expect(after.USDC).toEqual({ available: '400', held: '0' });
+    expect(after.ETH).toEqual({ available: quote.toAmount, held: '0' });
+    const fee = await pool.query(`select amount::text from ledger.postings where entry_id = $1 and account = 'revenue:swap-fees'`, [`capture:${done.id}`]);
+    expect(dec(fee.rows[0].amount).eq(quote.fees.platformFee)).toBe(true);
+    await booksBalance();
+
+    // In the read model too, with the type filter, and the detail by id.
+    const listed = await eventually(() => api.get(`/transactions?type=swap&walletId=${walletId}`), (response) => response.body.data?.[0]?.status === 'completed');
+    expect(listed.body.meta.total).toBe(1);
+    expect(listed.body.data[0]).toMatchObject({ id: done.id, type: 'swap', swap: done.swap, transactionHash: done.transactionHash });
+    expect((await api.get(`/transactions/${done.id}`)).body.data).toMatchObject({ id: done.id, type: 'swap', status: 'completed' });
+  });
+
+  it('cross-chain swap: source swap, bridge, destination swap, each with its own status and hash, to the destination address', async () => {
+    const walletId = await wallet('base', { cbBTC: '0.01' });
+    const quote = await swapQuote({ fromToken: 'cbBTC', toToken: 'BNB', amount: '0.002', fromChain: 'base', toChain: 'bsc', slippage: 1 });
+    expect(quote.isCrossChain).toBe(true);
+    // Across chains the proceeds need an address on the destination chain; the refusal leaves the quote unused.
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId }), 400, 'INVALID_REQUEST', 'destinationAddress');
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: SOLANA_RECIPIENT }), 400, 'INVALID_REQUEST', 'destinationAddress');
+    const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT.toLowerCase() });
+    expect(started.status).toBe(201);
+
+    const done = await settled('swap', started.body.data.id);
+    expect(done.status).toBe('completed');
+    expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.fromChain, step.toChain, step.fromToken, step.toToken, step.status])).toEqual([
+      ['swap', 'Aerodrome', 'base', 'base', 'cbBTC', 'USDC', 'completed'],
+      ['bridge', 'Stargate', 'base', 'bsc', 'USDC', 'USDC', 'completed'],
+      ['swap', 'PancakeSwap', 'bsc', 'bsc', 'USDC', 'BNB', 'completed'],
+    ]);
+    expect(new Set(done.route.steps.map((step: any) => step.transactionHash)).size).toBe(3);
+    expect(done.route.steps[1].amountIn).toBe(done.route.steps[0].amountOut);
+    expect(done.swap).toMatchObject({ toAmount: quote.toAmount, fromChain: 'base', toChain: 'bsc' });
+    expect(done.destinationAddress).toBe(RECIPIENT.toLowerCase());
+    expect(done.fees.providerFee).toBe(quote.fees.bridgeFee);
+    // The cbBTC left the wallet; the BNB went to the address on bsc, not into the base wallet.
+    expect((await balances(walletId)).cbBTC).toEqual({ available: '0.008', held: '0' });
+    await booksBalance();
+  });
+
+  it('slippage: a price that moved beyond the tolerance fails the swap and gives everything back; a wider tolerance fills', async () => {
+    const walletId = await wallet('base', { USDC: '100' });
+    // 12.34 is the sandbox's magic amount: every swap of its route fills 2% below the quote.
+    const tight = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base' });
+    const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: tight.quoteId, walletId })).body.data.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.errorMessage).toMatch(/^Slippage exceeded: .* less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/);
+    expect(failed.route.steps[0]).toMatchObject({ status: 'failed', transactionHash: null });
+    expect(await balances(walletId)).toMatchObject({ USDC: { available: '100', held: '0' }, ETH: { available: '0', held: '0' } });
+
+    const wide = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base', slippage: 3 });
+    const filled = await settled('swap', (await api.post('/swap/initiate', { quoteId: wide.quoteId, walletId })).body.data.id);
+    const twoPercentLess = formatToken(dec(wide.toAmount).mul('0.98'), 18);
+    expect(filled).toMatchObject({ status: 'completed', swap: { toAmount: twoPercentLess } });
+    expect(await balances(walletId)).toMatchObject({ USDC: { available: '87.66', held: '0' }, ETH: { available: twoPercentLess, held: '0' } });
+    await booksBalance();
+  });
+
+  it('bridge failure after a source swap: the swap is unwound, the wallet gets its whole amount back on the source chain', async () => {
+    const walletId = await wallet('bsc', { BNB: '50' });
+    // 44.44 is the sandbox's magic amount for a bridge that fails.
+    const quote = await swapQuote({ fromToken: 'BNB', toToken: 'cbBTC', amount: '44.44', fromChain: 'bsc', toChain: 'base' });
+    const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT })).body.data.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.errorMessage).toMatch(/^The Stargate bridge of USDC from bsc to base failed: /);
+    expect(failed.route.steps.map((step: any) => step.status)).toEqual(['reversed', 'failed', 'skipped']);
+    expect(failed.route.steps[0].reversalHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(failed.transactionHash).toBe(failed.route.steps[0].reversalHash);
+    expect((await balances(walletId)).BNB).toEqual({ available: '50', held: '0' });
+    await booksBalance();
+  });
+
+  it('gives exactly one transaction for 20 parallel initiations with one quote, and debits once', async () => {
+    const walletId = await wallet('base', { USDC: '1000' });
+    const quote = await swapQuote({ fromToken: 'USDC', toToken: 'USDT', amount: '100', fromChain: 'base', toChain: 'base' });
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => api.post('/swap/initiate', { quoteId: quote.quoteId, walletId })));
+    const created = attempts.filter((response) => response.status === 201);
+    expect(created).toHaveLength(1);
+    for (const response of attempts.filter((r) => r.status !== 201)) expectError(response, 409, 'CONFLICT');
+    expect((await settled('swap', created[0]!.body.data.id)).status).toBe('completed');
+    expect(await balances(walletId)).toMatchObject({ USDC: { available: '900', held: '0' }, USDT: { available: quote.toAmount, held: '0' } });
+  });
+
+  it('refuses, before the quote is used: a missing or foreign wallet, one on another chain, too little balance, another kind of quote', async () => {
+    const poor = await wallet('base', { USDC: '5' });
+    const onBsc = await wallet('bsc', { USDC: '500' });
+    const quote = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '100', fromChain: 'base', toChain: 'base' });
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId }), 400, 'INVALID_REQUEST', 'walletId');
+    const refused = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: poor });
+    expectError(refused, 400, 'INVALID_REQUEST', 'walletId');
+    expect(refused.body.error.message).toContain('5 USDC');
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: onBsc }), 400, 'INVALID_REQUEST', 'walletId');
+    const stranger = api.withKey((await createKey()).apiKey);
+    const theirs = await wallet('base', { USDC: '500' }, stranger);
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: theirs }), 404, 'NOT_FOUND');
+    expectError(await stranger.post('/swap/initiate', { quoteId: quote.quoteId, walletId: theirs }), 404, 'NOT_FOUND');
+    expectError(await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: poor }), 400, 'INVALID_REQUEST');
+    expectError(await api.post('/swap/initiate', { quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', walletId: poor }), 404, 'NOT_FOUND');
+
+    // None of that used the quote: funded, it goes through once.
+    await api.post(`/sandbox/wallets/${poor}/fund`, { tokenSymbol: 'USDC', amount: '95' });
+    const accepted = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: poor });
+    expect(accepted.status).toBe(201);
+    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: poor }), 409, 'CONFLICT');
+    // Polling: only its own tenant and its own type see it.
+    expectError(await stranger.get(`/swap/${accepted.body.data.id}`), 404, 'NOT_FOUND');
+    expectError(await api.get(`/transfer/${accepted.body.data.id}`), 404, 'NOT_FOUND');
+    expectError(await api.get('/swap/txn_nonsense'), 404, 'NOT_FOUND');
+  });
+
+  it('transfer without toToken: one bridge to the address on the destination chain', async () => {
+    const walletId = await wallet('base', { USDC: '300' });
+    const quote = await transferQuote({ fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '200', destinationAddress: RECIPIENT });
+    const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId, reference: 'treasury-1' });
+    expect(started.status).toBe(201);
+    expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '200' });
+    const done = await settled('transfer', started.body.data.id);
+    expect(done).toMatchObject({
+      type: 'transfer',
+      status: 'completed',
+      chain: 'base',
+      amount: '200',
+      tokenSymbol: 'USDC',
+      reference: 'treasury-1',
+      transfer: { fromChain: 'base', toChain: 'arbitrum', destinationAddress: RECIPIENT, toToken: 'USDC', toAmount: quote.toAmount },
+      fees: { bridgeFee: quote.fees.bridgeFee, totalFee: quote.fees.totalFee },
+    });
+    expect(done).not.toHaveProperty('swap');
+    expect(done.route.steps).toEqual([expect.objectContaining({ kind: 'bridge', provider: 'Across', status: 'completed', amountOut: quote.toAmount })]);
+    expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
+    await booksBalance();
+    const listed = await eventually(() => api.get(`/transactions?type=transfer&walletId=${walletId}&status=completed`), (response) => response.body.meta?.total === 1);
+    expect(listed.body.data[0]).toMatchObject({ id: done.id, transfer: done.transfer });
+  });
+
+  it('transfer with toToken: bridge, then a swap on the destination chain (Solana: a base58 signature)', async () => {
+    const walletId = await wallet('bsc', { USDT: '100' });
+    const quote = await transferQuote({ fromChain: 'bsc', toChain: 'solana', token: 'USDT', toToken: 'SOL', amount: '50', destinationAddress: SOLANA_RECIPIENT });
+    const done = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId })).body.data.id);
+    expect(done).toMatchObject({ status: 'completed', transfer: { toChain: 'solana', destinationAddress: SOLANA_RECIPIENT, toToken: 'SOL', toAmount: quote.toAmount } });
+    expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.status])).toEqual([
+      ['bridge', 'Mayan', 'completed'],
+      ['swap', 'Jupiter', 'completed'],
+    ]);
+    expect(done.route.steps[1].transactionHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/);
+    expect((await balances(walletId)).USDT).toEqual({ available: '50', held: '0' });
+  });
+
+  it('transfer whose destination swap slips: the bridge is undone and the wallet refunded; a failed bridge refunds too', async () => {
+    const walletId = await wallet('base', { USDC: '100' });
+    const slipping = await transferQuote({ fromChain: 'base', toChain: 'bsc', token: 'USDC', toToken: 'BNB', amount: '12.34', destinationAddress: RECIPIENT });
+    const slipped = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: slipping.quoteId, walletId })).body.data.id);
+    expect(slipped.status).toBe('failed');
+    expect(slipped.errorMessage).toMatch(/^Slippage exceeded/);
+    expect(slipped.route.steps.map((step: any) => step.status)).toEqual(['reversed', 'failed']);
+
+    const bridging = await transferQuote({ fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT });
+    const unbridged = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id);
+    expect(unbridged).toMatchObject({ status: 'failed', transactionHash: null });
+    expect(unbridged.errorMessage).toMatch(/^The Across bridge of USDC from base to ethereum failed: .*refunded it on base/);
+    expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
+    await booksBalance();
+
+    // Each terminal event once on the integration stream, with the webhook payload.
+    const ids = [slipped.id, unbridged.id];
+    const events = await eventually(() => integrationEventsFor(nc, ids), (found) => found.length >= 2);
+    expect(events.map((event) => event.event)).toEqual(['transfer.failed', 'transfer.failed']);
+    expect(events.find((event) => event.data.transactionId === unbridged.id)!.data).toMatchObject({
+      type: 'transfer',
+      status: 'failed',
+      amount: '44.44',
+      tokenSymbol: 'USDC',
+      chain: 'base',
+      walletId,
+      errorMessage: unbridged.errorMessage,
+    });
+  });
+
+  it('publishes swap.completed and transfer.completed once each with the spec payload', async () => {
+    const walletId = await wallet('base', { USDC: '100' });
+    const swapped = await api.post('/swap/initiate', { quoteId: (await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).quoteId, walletId, reference: 'r-swap' });
+    const moved = await api.post('/transfer/initiate', {
+      quoteId: (await transferQuote({ fromChain: 'base', toChain: 'polygon', token: 'USDC', amount: '10', destinationAddress: RECIPIENT })).quoteId,
+      walletId,
+    });
+    const ids = [swapped.body.data.id, moved.body.data.id];
+    const events = await eventually(() => integrationEventsFor(nc, ids), (found) => found.length >= 2);
+    expect(events.map((event) => event.event).sort()).toEqual(['swap.completed', 'transfer.completed']);
+    expect(events.find((event) => event.event === 'swap.completed')).toMatchObject({
+      data: { transactionId: ids[0], reference: 'r-swap', type: 'swap', status: 'completed', amount: '10', tokenSymbol: 'USDC', chain: 'base', walletId, fiatAmount: null },
+    });
+    await new Promise((wait) => setTimeout(wait, 500));
+    expect(await integrationEventsFor(nc, ids)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,272 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { Config } from '@ramp/config';
+import {
+  HoldPlace,
+  HoldSettle,
+  invalidField,
+  newId,
+  QuoteConsume,
+  QuotePeek,
+  WalletGet,
+  type SwapQuote,
+  type Tenant,
+  type TransferQuote,
+  type WalletView,
+} from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
+import { dec } from '@ramp/money';
+import { isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Cause, type Job } from '@ramp/process-kit';
+import type { PriceFeed, RouteProvider, RouteRails } from '@ramp/providers';
+import {
+  legOrder,
+  nextRouteStep,
+  planOrder,
+  routeDecider,
+  routeView,
+  swapDestination,
+  swapOrder,
+  transferDestination,
+  transferOrder,
+  type RouteCommand,
+  type RouteDestination,
+  type RouteEvent,
+  type RouteKind,
+  type RouteLegSpec,
+  type RouteOrder,
+  type RouteState,
+  type RouteStep,
+} from '@ramp/routing';
+import { PG_POOL } from '@ramp/service-kit';
+import type { TransactionView } from '@ramp/transactions';
+import { SWAP_TRANSFER_LOG } from '../process/log';
+
+export const ROUTE_RAILS = Symbol('ROUTE_RAILS');
+export const ROUTE_PROVIDER = Symbol('ROUTE_PROVIDER');
+export const PRICE_FEED = Symbol('PRICE_FEED');
+
+/** The external account that stands for the DEXes and bridges in the ledger, and the revenue account of the fees. */
+const ROUTE_EXECUTION = 'route-execution';
+const SWAP_FEES = 'swap-fees';
+
+type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
+
+interface Initiation {
+  tenant: Tenant;
+  kind: RouteKind;
+  quoteId: unknown;
+  walletId: unknown;
+  reference: unknown;
+  callbackUrl: unknown;
+  requestId?: string;
+  /** Reads the quote's order and destination once the quote and the wallet are known. */
+  prepare(quote: SwapQuote.Response | TransferQuote.Response, wallet: WalletView): { order: RouteOrder; destination: RouteDestination; legs: Promise<RouteLegSpec[]> };
+}
+
+/**
+ * Swaps and transfers: initiation (every 4xx checked before the quote is used, then the quote used once and the
+ * wallet's tokens held before answering), reads, and each step of the route (see @ramp/routing).
+ */
+@Injectable()
+export class RouteService {
+  private readonly stepDelayMs: number;
+  readonly processes: Record<RouteKind, RouteProcess>;
+
+  constructor(
+    @Inject(PG_POOL) pool: Pool,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(ROUTE_RAILS) private readonly rails: RouteRails,
+    @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
+    @Inject(PRICE_FEED) private readonly prices: PriceFeed,
+    @Inject(JobQueue) jobs: JobQueue,
+    @Inject(Config) config: Config,
+  ) {
+    this.stepDelayMs = config.int('sandboxStepDelayMs');
+    const processOf = (prefix: RouteKind): RouteProcess =>
+      new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {
+        prefix,
+        systemActor: 'system:swap-transfer',
+        decider: routeDecider,
+        nextStep: nextRouteStep,
+        dueAt: (step) => this.dueAt(step),
+        tenantOf: (state) => state.initiated?.tenant,
+      });
+    this.processes = { swap: processOf('swap'), transfer: processOf('transfer') };
+  }
+
+  async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
+    const destinationAddress = optionalString(request['destinationAddress'], 'destinationAddress');
+    return this.initiate({
+      tenant,
+      kind: 'swap',
+      requestId,
+      quoteId: request['quoteId'],
+      walletId: request['walletId'],
+      reference: request['reference'],
+      callbackUrl: request['callbackUrl'],
+      prepare: (quoted, wallet) => {
+        const quote = quoted as SwapQuote.Response;
+        const destination = swapDestination(quote, wallet, destinationAddress);
+        const legs = this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+        return { order: swapOrder(quote), destination, legs };
+      },
+    });
+  }
+
+  async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
+    return this.initiate({
+      tenant,
+      kind: 'transfer',
+      requestId,
+      quoteId: request['quoteId'],
+      walletId: request['walletId'],
+      reference: request['reference'],
+      callbackUrl: request['callbackUrl'],
+      prepare: (quoted, wallet) => {
+        const quote = quoted as TransferQuote.Response;
+        const legs = this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+        return { order: transferOrder(quote), destination: transferDestination(quote, wallet), legs };
+      },
+    });
+  }
+
+  async get(tenant: Tenant, kind: RouteKind, transactionId: unknown): Promise<TransactionView> {
+    return routeView(await this.processes[kind].ownedBy(tenant, transactionId));
+  }
+
+  /** Runs a claimed job of a swap or a transfer (see StreamProcess.runJob). */
+  async runStep(job: Job): Promise<void> {
+    const process = this.processes.swap.owns(job.stream_id) ? this.processes.swap : this.processes.transfer;
+    await process.runJob(job, ({ transactionId, state, step, tenant }) => this.perform(transactionId, state, step, tenant));
+  }
+
+  private async initiate(initiation: Initiation): Promise<TransactionView> {
+    const { tenant, kind, requestId } = initiation;
+    if (typeof initiation.quoteId !== 'string' || initiation.quoteId === '') throw invalidField('quoteId', 'is required');
+    const walletId = optionalString(initiation.walletId, 'walletId');
+    if (!walletId) throw invalidField('walletId', `is required: the managed wallet the ${kind} is paid from`);
+    const reference = optionalString(initiation.reference, 'reference') ?? null;
+    const callbackUrl = parseCallbackUrl(initiation.callbackUrl);
+
+    const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId: initiation.quoteId, kind }, { requestId });
+    const quoted = quote as SwapQuote.Response | TransferQuote.Response;
+    const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
+    if (wallet.chain !== quoted.fromChain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is from ${quoted.fromChain}`);
+    const available = wallet.balances.find((balance) => balance.tokenSymbol === quoted.fromToken)?.available ?? '0';
+    if (dec(available).lt(quoted.fromAmount)) {
+      throw invalidField('walletId', `has ${available} ${quoted.fromToken} available; the quote needs ${quoted.fromAmount}`);
+    }
+    const { order, destination, legs: legsOf } = initiation.prepare(quoted, wallet);
+    const legs = await legsOf;
+    const symbols = [...new Set(legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.fromToken, leg.toToken] : [leg.token])))];
+    const usdPrices = Object.fromEntries(await Promise.all(symbols.map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
+    const plan = planOrder(order, legs, usdPrices);
+
+    const transactionId = newId('txn');
+    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId: initiation.quoteId, kind, consumer: transactionId }, { requestId });
+    const process = this.processes[kind];
+    const cause: Cause = { causationId: requestId ?? transactionId, actor: `key:${tenant.keyId}`, requestId };
+    let state = await process.apply(
+      transactionId,
+      tenant,
+      { type: 'initiate', data: { transactionId, kind, tenant, walletId, walletAddress: wallet.address, order, legs: plan, destination, reference, callbackUrl, at: new Date().toISOString() } },
+      cause,
+    );
+    // The wallet is debited before the answer: its balance shows the hold at once. If the ledger cannot be reached
+    // now, the job written with the initiation places the hold shortly (it is idempotent by transaction id).
+    try {
+      const command = await this.perform(transactionId, state, { kind: 'placeHold' }, tenant);
+      state = await process.apply(transactionId, tenant, command, cause);
+    } catch {
+      // left to the job
+    }
+    return routeView(state);
+  }
+
+  /** Performs one step and answers the command that records its outcome. */
+  private async perform(transactionId: string, state: RouteState, step: RouteStep, tenant: Tenant): Promise<RouteCommand> {
+    const at = () => new Date().toISOString();
+    const initiated = state.initiated!;
+    const { order } = initiated;
+    const context = { transactionId, fromAmount: order.fromAmount };
+    switch (step.kind) {
+      case 'placeHold':
+        try {
+          await this.rpc.call(HoldPlace.contract, tenant, { holdId: transactionId, walletId: initiated.walletId, tokenSymbol: order.fromToken, amount: order.fromAmount });
+          return { type: 'recordFundsHeld', at: at() };
+        } catch (error) {
+          if (!isRefusal(error)) throw error;
+          return { type: 'fail', reason: `The wallet could not be debited: ${withoutField(error.message)}`, at: at() };
+        }
+      case 'executeLeg': {
+        const leg = legOrder(state, step.index);
+        const last = step.index === initiated.legs.length - 1;
+        // Intermediate legs pay the wallet's smart account (the same address on every chain); the last the destination.
+        const recipient = last ? initiated.destination.address : initiated.walletAddress;
+        if (leg.kind === 'swap') {
+          const result = await this.rails.swap({
+            order: context,
+            index: step.index,
+            chain: leg.fromChain,
+            provider: leg.provider,
+            fromToken: leg.fromToken,
+            toToken: leg.toToken,
+            amountIn: leg.amountIn,
+            expectedOut: leg.amountOut,
+            minimumOut: leg.minimumOut,
+            recipient,
+          });
+          return result.ok
+            ? { type: 'recordLeg', index: step.index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at: at() }
+            : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at: at() };
+        }
+        const result = await this.rails.bridge({
+          order: context,
+          index: step.index,
+          provider: leg.provider,
+          fromChain: leg.fromChain,
+          toChain: leg.toChain,
+          token: leg.fromToken,
+          amount: leg.amountIn,
+          recipient,
+        });
+        return result.ok
+          ? { type: 'recordLeg', index: step.index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at: at() }
+          : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, at: at() };
+      }
+      case 'settle': {
+        const delivered = state.executed[state.executed.length - 1]!.amountOut;
+        const fee = dec(order.fees.platformFee).gt(0) ? { amount: order.fees.platformFee, account: SWAP_FEES } : undefined;
+        const credit = initiated.destination.kind === 'wallet' ? { tokenSymbol: order.toToken, amount: delivered, source: ROUTE_EXECUTION } : undefined;
+        await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'capture', destination: ROUTE_EXECUTION, fee, credit });
+        return { type: 'complete', at: at() };
+      }
+      case 'reverseLeg': {
+        const leg = initiated.legs[step.index]!;
+        const reversal = await this.rails.reverse({
+          order: context,
+          index: step.index,
+          kind: leg.kind,
+          provider: leg.provider,
+          fromChain: leg.fromChain,
+          toChain: leg.toChain,
+          token: leg.toToken,
+          amount: state.executed[step.index]!.amountOut,
+        });
+        return { type: 'recordReversal', index: step.index, transactionHash: reversal.transactionHash, at: at() };
+      }
+      case 'releaseHold':
+        await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'release' });
+        return { type: 'recordFundsReleased', at: at() };
+      case 'fail':
+        return { type: 'fail', reason: state.failing ?? 'failed', at: at() };
+      case 'none':
+        throw new Error(`${transactionId} has no step to perform`);
+    }
+  }
+
+  private dueAt(step: RouteStep): Date {
+    if (step.kind === 'executeLeg' || step.kind === 'reverseLeg') return new Date(Date.now() + this.stepDelayMs);
+    return new Date();
+  }
+}

@@ -1,0 +1,193 @@
+import { planRoute, scaleLeg, type PlannedLeg, type RouteLegSpec } from './plan';
+import { netOfFees, planOrder, type RouteOrder } from './route';
+
+const usdPrices = { USDC: '1', ETH: '3200', BNB: '650' };
+
+/** base USDC -> ETH (Aerodrome), ETH base -> bsc (Across), bsc ETH -> BNB (PancakeSwap). */
+const crossChainLegs: RouteLegSpec[] = [
+  { kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' },
+  { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'ETH', provider: 'Across' },
+  { kind: 'swap', chain: 'bsc', fromToken: 'ETH', toToken: 'BNB', provider: 'PancakeSwap' },
+];
+
+const crossChainPlan = () =>
+  planRoute({
+    legs: crossChainLegs,
+    amountIn: '993',
+    toAmount: '1.527692307692307692',
+    minimumToAmount: '1.512415384615384615',
+    slippagePercent: '1',
+    usdPrices,
+  });
+
+describe('planRoute', () => {
+  it('plans a same-chain swap as one leg that delivers exactly the quoted toAmount, at worst its minimum', () => {
+    const legs = planRoute({
+      legs: [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }],
+      amountIn: '99.5',
+      toAmount: '0.03109375',
+      minimumToAmount: '0.0307828125',
+      slippagePercent: '1',
+      usdPrices,
+    });
+    expect(legs).toEqual([
+      {
+        kind: 'swap',
+        provider: 'Aerodrome',
+        fromChain: 'base',
+        toChain: 'base',
+        fromToken: 'USDC',
+        toToken: 'ETH',
+        amountIn: '99.5',
+        amountOut: '0.03109375',
+        minimumOut: '0.0307828125',
+      },
+    ]);
+  });
+
+  it('uses the quote figures for the last leg even when the USD prices would give something else', () => {
+    const [leg] = planRoute({
+      legs: [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }],
+      amountIn: '99.5',
+      toAmount: '0.031',
+      minimumToAmount: '0.03',
+      slippagePercent: '1',
+      usdPrices: {},
+    });
+    expect(leg).toMatchObject({ amountOut: '0.031', minimumOut: '0.03' });
+  });
+
+  it('plans a cross-chain swap: source swap at the USD prices, a bridge carrying the amount as is, the destination swap at the quote', () => {
+    expect(crossChainPlan()).toEqual([
+      { kind: 'swap', provider: 'Aerodrome', fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amountIn: '993', amountOut: '0.3103125', minimumOut: '0.307209375' },
+      { kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'ETH', toToken: 'ETH', amountIn: '0.3103125', amountOut: '0.3103125', minimumOut: '0.3103125' },
+      {
+        kind: 'swap',
+        provider: 'PancakeSwap',
+        fromChain: 'bsc',
+        toChain: 'bsc',
+        fromToken: 'ETH',
+        toToken: 'BNB',
+        amountIn: '0.3103125',
+        amountOut: '1.527692307692307692',
+        minimumOut: '1.512415384615384615',
+      },
+    ]);
+  });
+
+  it('cuts an intermediate amount and its minimum down to the output token\'s decimals (USDC has 6 on base)', () => {
+    const legs = planRoute({
+      legs: [
+        { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
+        { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
+        { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
+      ],
+      amountIn: '0.123456789',
+      toAmount: '0.607787267692307692',
+      minimumToAmount: '0.601709394',
+      slippagePercent: '1',
+      usdPrices,
+    });
+    // 0.123456789 * 3200 = 395.0617248 -> 395.061724; * 0.99 = 391.11110676 -> 391.111106
+    expect(legs[0]).toMatchObject({ amountIn: '0.123456789', amountOut: '395.061724', minimumOut: '391.111106' });
+    expect(legs[1]).toMatchObject({ kind: 'bridge', amountIn: '395.061724', amountOut: '395.061724', minimumOut: '395.061724' });
+    expect(legs[2]).toMatchObject({ amountIn: '395.061724', amountOut: '0.607787267692307692', minimumOut: '0.601709394' });
+  });
+
+  it('cuts a non-terminating conversion down to 18 decimals (USDC to BNB on bsc), never rounding up', () => {
+    const [first] = planRoute({
+      legs: [
+        { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
+        { kind: 'bridge', fromChain: 'bsc', toChain: 'base', token: 'BNB', provider: 'Stargate' },
+      ],
+      amountIn: '100',
+      toAmount: '0.15',
+      minimumToAmount: '0.15',
+      slippagePercent: '0.5',
+      usdPrices,
+    });
+    // 100 / 650 = 0.153846153846153846153...; * 0.995 = 0.153076923076923076...
+    expect(first).toMatchObject({ amountOut: '0.153846153846153846', minimumOut: '0.153076923076923076' });
+  });
+
+  it('lets a bridge-only route deliver the quoted toAmount', () => {
+    expect(
+      planRoute({
+        legs: [{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }],
+        amountIn: '99.2',
+        toAmount: '99.2',
+        minimumToAmount: '99.2',
+        slippagePercent: '0.5',
+        usdPrices: {},
+      }),
+    ).toEqual([{ kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'USDC', amountIn: '99.2', amountOut: '99.2', minimumOut: '99.2' }]);
+  });
+
+  it('throws when a price an intermediate swap needs is missing', () => {
+    expect(() =>
+      planRoute({ legs: crossChainLegs, amountIn: '993', toAmount: '1.5', minimumToAmount: '1.4', slippagePercent: '1', usdPrices: { USDC: '1', BNB: '650' } }),
+    ).toThrow('no USD price for ETH');
+  });
+
+  it('throws for a route without legs', () => {
+    expect(() => planRoute({ legs: [], amountIn: '1', toAmount: '1', minimumToAmount: '1', slippagePercent: '1', usdPrices })).toThrow('a route needs at least one leg');
+  });
+});
+
+describe('scaleLeg', () => {
+  const [sourceSwap, bridge, destinationSwap] = crossChainPlan() as [PlannedLeg, PlannedLeg, PlannedLeg];
+
+  it('gives the planned figures back for the planned input', () => {
+    expect(scaleLeg(sourceSwap, '993', false)).toEqual({ amountIn: '993', amountOut: '0.3103125', minimumOut: '0.307209375' });
+  });
+
+  it('scales an intermediate leg\'s output and minimum with the actual input', () => {
+    expect(scaleLeg(sourceSwap, '496.5', false)).toEqual({ amountIn: '496.5', amountOut: '0.15515625', minimumOut: '0.1536046875' });
+    expect(scaleLeg(bridge, '0.3', false)).toEqual({ amountIn: '0.3', amountOut: '0.3', minimumOut: '0.3' });
+  });
+
+  it('scales the last leg\'s output but never its minimum: that is what the customer was promised', () => {
+    expect(scaleLeg(destinationSwap, '0.15515625', true)).toEqual({ amountIn: '0.15515625', amountOut: '0.763846153846153846', minimumOut: '1.512415384615384615' });
+    expect(scaleLeg(destinationSwap, '0.620625', true).minimumOut).toBe('1.512415384615384615');
+  });
+
+  it('cuts the scaled figures down to the output token\'s decimals', () => {
+    const ethToUsdc: PlannedLeg = {
+      kind: 'swap',
+      provider: 'Aerodrome',
+      fromChain: 'base',
+      toChain: 'base',
+      fromToken: 'ETH',
+      toToken: 'USDC',
+      amountIn: '0.123456789',
+      amountOut: '395.061724',
+      minimumOut: '391.111106',
+    };
+    expect(scaleLeg(ethToUsdc, '0.1', false)).toEqual({ amountIn: '0.1', amountOut: '319.999999', minimumOut: '316.799998' });
+  });
+});
+
+describe('netOfFees and planOrder', () => {
+  const order: RouteOrder = {
+    quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
+    fromChain: 'base',
+    toChain: 'bsc',
+    fromToken: 'USDC',
+    toToken: 'BNB',
+    fromAmount: '1000',
+    toAmount: '1.527692307692307692',
+    minimumToAmount: '1.512415384615384615',
+    slippage: 1,
+    fees: { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' },
+    estimatedTime: '2-5 minutes',
+  };
+
+  it('sends the amount less every fee kept at the source into the first leg', () => {
+    expect(netOfFees(order)).toBe('993');
+    expect(netOfFees({ fromAmount: '100.1', fees: { ...order.fees, totalFee: '0.3' } })).toBe('99.8');
+  });
+
+  it('plans the order\'s legs from its net amount, toAmount, minimum and slippage', () => {
+    expect(planOrder(order, crossChainLegs, usdPrices)).toEqual(crossChainPlan());
+  });
+});

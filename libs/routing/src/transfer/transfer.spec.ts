@@ -1,0 +1,169 @@
+import type { TransferQuote } from '@ramp/contracts';
+import { projectEvent, type ProjectedTransaction, type StreamEventEnvelope } from '@ramp/transactions';
+import { ROUTE_KINDS } from '../index';
+import { decideRoute, evolveRoute, initialRouteState, nextRouteStep, planOrder, type RouteEvent, type RouteInitiated } from '../route/route';
+import type { ManagedWallet } from '../swap/swap';
+import { TRANSFER_KIND, TRANSFER_SWAP_SLIPPAGE_PERCENT, transferDestination, transferOrder } from './transfer';
+
+const at = '2026-11-22T10:00:00.000Z';
+const wallet: ManagedWallet = { walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', chain: 'base', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' };
+
+/** 100 USDC from base to bsc over Across: 0.5 platform fee and 0.3 bridge fee kept at the source. */
+const bridgeOnly: TransferQuote.Response = {
+  quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
+  expiresAt: '2026-11-22T10:00:30.000Z',
+  fromChain: 'base',
+  toChain: 'bsc',
+  fromToken: 'USDC',
+  toToken: 'USDC',
+  fromAmount: '100',
+  toAmount: '99.2',
+  destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  fees: { platformFee: '0.5', platformFeeFiat: '750.00', bridgeFee: '0.3', totalFee: '0.8' },
+  route: { steps: 1, estimatedTime: '1-3 minutes', bridge: 'Across' },
+};
+
+/** The same, then USDC -> BNB on bsc (PancakeSwap) over Stargate. */
+const withSwap: TransferQuote.Response = {
+  ...bridgeOnly,
+  quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7E',
+  toToken: 'BNB',
+  toAmount: '0.152615384615384615',
+  route: { steps: 2, estimatedTime: '2-5 minutes', bridge: 'Stargate' },
+};
+
+describe('transferOrder', () => {
+  it('promises exactly toAmount for a bridge-only transfer', () => {
+    expect(transferOrder(bridgeOnly)).toEqual({
+      quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
+      fromChain: 'base',
+      toChain: 'bsc',
+      fromToken: 'USDC',
+      toToken: 'USDC',
+      fromAmount: '100',
+      toAmount: '99.2',
+      minimumToAmount: '99.2',
+      slippage: 0.5,
+      fees: { platformFee: '0.5', platformFeeFiat: '750.00', bridgeFee: '0.3', totalFee: '0.8' },
+      estimatedTime: '1-3 minutes',
+    });
+    expect(TRANSFER_SWAP_SLIPPAGE_PERCENT).toBe(0.5);
+  });
+
+  it('lets a destination swap give 0.5% less, cut down to the token\'s 18 decimals (BNB on bsc)', () => {
+    // 0.152615384615384615 * 0.995 = 0.151852307692307691925
+    expect(transferOrder(withSwap)).toMatchObject({ toToken: 'BNB', toAmount: '0.152615384615384615', minimumToAmount: '0.151852307692307691', slippage: 0.5, estimatedTime: '2-5 minutes' });
+  });
+
+  it('cuts the minimum down to 6 decimals for USDC on base', () => {
+    const toBase: TransferQuote.Response = { ...withSwap, fromChain: 'bsc', toChain: 'base', fromToken: 'BNB', toToken: 'USDC', fromAmount: '0.16', toAmount: '99.123457' };
+    // 99.123457 * 0.995 = 98.627839715
+    expect(transferOrder(toBase).minimumToAmount).toBe('98.627839');
+  });
+});
+
+describe('transferDestination', () => {
+  it('delivers to the quote\'s destination address', () => {
+    expect(transferDestination(bridgeOnly, wallet)).toEqual({ kind: 'address', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+  });
+
+  it('delivers back into the managed wallet when the quote has no destination', () => {
+    expect(transferDestination({ ...bridgeOnly, toChain: 'base', destinationAddress: null }, wallet)).toEqual({ kind: 'wallet', walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+  });
+});
+
+const initiation = (quote: TransferQuote.Response, legs: RouteInitiated['legs']): RouteInitiated => ({
+  transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+  kind: 'transfer',
+  tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
+  walletId: wallet.walletId,
+  walletAddress: wallet.address,
+  order: transferOrder(quote),
+  legs,
+  destination: transferDestination(quote, wallet),
+  reference: 'payout-42',
+  callbackUrl: 'https://merchant.example/webhooks',
+  at,
+});
+
+const bridgeLegs = planOrder(transferOrder(bridgeOnly), [{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], {});
+const swapLegs = planOrder(
+  transferOrder(withSwap),
+  [
+    { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
+    { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
+  ],
+  { USDC: '1', BNB: '650' },
+);
+
+describe('a transfer\'s route', () => {
+  it('bridges the amount net of fees and delivers exactly toAmount', () => {
+    expect(bridgeLegs).toEqual([{ kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'USDC', amountIn: '99.2', amountOut: '99.2', minimumOut: '99.2' }]);
+    expect(swapLegs[1]).toMatchObject({ kind: 'swap', amountIn: '99.2', amountOut: '0.152615384615384615', minimumOut: '0.151852307692307691' });
+  });
+
+  it('fails the destination swap below the 0.5% minimum, and unwinds the bridge first', () => {
+    const events: RouteEvent[] = [
+      { type: 'transfer.initiated', data: initiation(withSwap, swapLegs) },
+      { type: 'transfer.funds_held', data: { at } },
+      { type: 'transfer.leg_completed', data: { index: 0, amountOut: '99.2', transactionHash: '0xbridge', at } },
+    ];
+    const state = events.reduce(evolveRoute, initialRouteState);
+    const decided = decideRoute({ type: 'recordLeg', index: 1, ok: false, reason: 'reverted', wouldGive: '0.15', at }, state);
+    expect(decided).toEqual([
+      {
+        type: 'transfer.failing',
+        data: {
+          errorMessage: 'Slippage exceeded: the USDC to BNB swap on bsc (PancakeSwap) would give 0.15 BNB, less than the minimum of 0.151852307692307691 BNB that the 0.5% slippage tolerance allows',
+          failedLeg: 1,
+          at,
+        },
+      },
+    ]);
+    expect(nextRouteStep(decided.reduce(evolveRoute, state))).toEqual({ kind: 'reverseLeg', index: 0 });
+  });
+});
+
+describe('TRANSFER_KIND in a read model', () => {
+  const stream = 'transfer-txn_01M82JKS0653T6WKTARA9RFX7D';
+  const envelopes: StreamEventEnvelope[] = [
+    { streamId: stream, streamVersion: 1, type: 'transfer.initiated', data: initiation(bridgeOnly, bridgeLegs) },
+    { streamId: stream, streamVersion: 2, type: 'transfer.funds_held', data: { at } },
+    { streamId: stream, streamVersion: 3, type: 'transfer.leg_completed', data: { index: 0, amountOut: '99.2', transactionHash: '0xbridge', at } },
+    { streamId: stream, streamVersion: 4, type: 'transfer.completed', data: { toAmount: '99.2', at } },
+  ];
+
+  it('is the transfer kind, folding with the route decider', () => {
+    expect(TRANSFER_KIND.type).toBe('transfer');
+    expect(TRANSFER_KIND.evolve).toBe(evolveRoute);
+    expect(TRANSFER_KIND.initialState).toBe(initialRouteState);
+  });
+
+  it('applies a stream\'s events in version order into the transfer view', () => {
+    let projected: ProjectedTransaction | undefined;
+    const views = envelopes.map((envelope) => {
+      const outcome = projectEvent(ROUTE_KINDS, projected, envelope);
+      if (outcome.kind !== 'applied') throw new Error(`expected version ${envelope.streamVersion} to apply, got ${outcome.kind}`);
+      projected = outcome.projected;
+      return outcome.view;
+    });
+    expect(projected).toMatchObject({ type: 'transfer', version: 4 });
+    expect(views.map((view) => view.status)).toEqual(['pending', 'pending', 'pending', 'completed']);
+    expect(views[3]).toMatchObject({
+      type: 'transfer',
+      reference: 'payout-42',
+      transactionHash: '0xbridge',
+      transfer: { fromChain: 'base', toChain: 'bsc', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', toAmount: '99.2' },
+    });
+    expect(views[3]).not.toHaveProperty('swap');
+  });
+
+  it('reports duplicates and gaps, and ignores an off-ramp\'s events', () => {
+    const first = projectEvent(ROUTE_KINDS, undefined, envelopes[0]!);
+    if (first.kind !== 'applied') throw new Error('expected the initiation to apply');
+    expect(projectEvent(ROUTE_KINDS, first.projected, envelopes[0]!)).toEqual({ kind: 'duplicate' });
+    expect(projectEvent(ROUTE_KINDS, first.projected, envelopes[3]!)).toEqual({ kind: 'gap', expected: 2 });
+    expect(projectEvent(ROUTE_KINDS, first.projected, { streamId: stream, streamVersion: 2, type: 'offramp.funds_held', data: { at } })).toEqual({ kind: 'ignored' });
+    expect(projectEvent([TRANSFER_KIND], undefined, { streamId: 'swap-1', streamVersion: 1, type: 'swap.initiated', data: {} })).toEqual({ kind: 'ignored' });
+  });
+});
