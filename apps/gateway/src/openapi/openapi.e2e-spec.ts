@@ -22,6 +22,10 @@ const ROUTES: [string, string][] = [
   ['post', '/onramp/initiate'],
   ['get', '/onramp/{transactionId}'],
   ['post', '/sandbox/onramp/{transactionId}/pay'],
+  ['post', '/swap/initiate'],
+  ['get', '/swap/{transactionId}'],
+  ['post', '/transfer/initiate'],
+  ['get', '/transfer/{transactionId}'],
   ['get', '/transactions'],
   ['get', '/transactions/{transactionId}'],
 ];
@@ -68,7 +72,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
   let api: ApiClient;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'ramp', 'gateway']);
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'gateway']);
     gatewayUrl = services.get('gateway')!.url;
     const key = await createKey({ plan: 'enterprise' });
     api = new ApiClient(`${gatewayUrl}/v1`, key.apiKey);
@@ -123,6 +127,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     let walletId = '';
     let transactionId = '';
     let onrampId = '';
+    let swapId = '';
+    let transferId = '';
     const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
       ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
       ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
@@ -179,6 +185,29 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ],
       ['get', '/onramp/{transactionId}', () => api.get(`/onramp/${onrampId}`)],
       ['post', '/sandbox/onramp/{transactionId}/pay', () => api.post(`/sandbox/onramp/${onrampId}/pay`, {})],
+      [
+        'post',
+        '/swap/initiate',
+        async () => {
+          const quote = (await api.post('/swap/quote', { fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '1' })).body.data;
+          const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: 'docs' });
+          swapId = started.body.data?.id;
+          return started;
+        },
+      ],
+      ['get', '/swap/{transactionId}', () => api.get(`/swap/${swapId}`)],
+      [
+        'post',
+        '/transfer/initiate',
+        async () => {
+          const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '2', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }))
+            .body.data;
+          const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId });
+          transferId = started.body.data?.id;
+          return started;
+        },
+      ],
+      ['get', '/transfer/{transactionId}', () => api.get(`/transfer/${transferId}`)],
       [
         'get',
         '/transactions',
