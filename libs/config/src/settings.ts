@@ -60,8 +60,8 @@ export const SETTINGS = {
   rpcTimeoutMs: {
     env: 'RPC_TIMEOUT_MS',
     default: '5000',
-    description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE.',
-    services: ['gateway', 'ramp'],
+    description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another\'s).',
+    services: ['gateway', 'ramp', 'swap-transfer'],
   },
   keyCacheTtlMs: {
     env: 'KEY_CACHE_TTL_MS',
@@ -108,19 +108,19 @@ export const SETTINGS = {
     env: 'EVENTS_NAMESPACE',
     default: '',
     description: 'Prefix of the JetStream streams and subjects of the events (empty in production). Lets several environments share one NATS server; the tests use `test`.',
-    services: ['ramp', 'ledger'],
+    services: ['ramp', 'swap-transfer', 'ledger'],
   },
   jobLeaseMs: {
     env: 'JOB_LEASE_MS',
     default: '30000',
-    description: 'How long a ramp replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
-    services: ['ramp'],
+    description: 'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
+    services: ['ramp', 'swap-transfer'],
   },
   sandboxStepDelayMs: {
     env: 'SANDBOX_STEP_DELAY_MS',
     default: '2000',
-    description: 'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, ...). 0 runs them back to back.',
-    services: ['ramp'],
+    description: 'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, each leg of a swap or transfer, ...). 0 runs them back to back.',
+    services: ['ramp', 'swap-transfer'],
   },
   sandboxDepositWindowSeconds: {
     env: 'SANDBOX_DEPOSIT_WINDOW_SECONDS',

@@ -51,17 +51,11 @@ const SWAP_FEES = 'swap-fees';
 
 type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
 
-interface Initiation {
-  tenant: Tenant;
-  kind: RouteKind;
-  quoteId: unknown;
-  walletId: unknown;
-  reference: unknown;
-  callbackUrl: unknown;
-  requestId?: string;
-  /** Reads the quote's order and destination once the quote and the wallet are known. */
-  prepare(quote: SwapQuote.Response | TransferQuote.Response, wallet: WalletView): { order: RouteOrder; destination: RouteDestination; legs: Promise<RouteLegSpec[]> };
-}
+/** Reads a quote's order and destination, and asks the router for its legs, once the quote and the wallet are known. */
+type Prepare = (
+  quote: SwapQuote.Response | TransferQuote.Response,
+  wallet: WalletView,
+) => { order: RouteOrder; destination: RouteDestination; legs: Promise<RouteLegSpec[]> };
 
 /**
  * Swaps and transfers: initiation (every 4xx checked before the quote is used, then the quote used once and the
@@ -96,37 +90,19 @@ export class RouteService {
 
   async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
     const destinationAddress = optionalString(request['destinationAddress'], 'destinationAddress');
-    return this.initiate({
-      tenant,
-      kind: 'swap',
-      requestId,
-      quoteId: request['quoteId'],
-      walletId: request['walletId'],
-      reference: request['reference'],
-      callbackUrl: request['callbackUrl'],
-      prepare: (quoted, wallet) => {
-        const quote = quoted as SwapQuote.Response;
-        const destination = swapDestination(quote, wallet, destinationAddress);
-        const legs = this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
-        return { order: swapOrder(quote), destination, legs };
-      },
+    return this.initiate(tenant, 'swap', request, requestId, (quoted, wallet) => {
+      const quote = quoted as SwapQuote.Response;
+      const destination = swapDestination(quote, wallet, destinationAddress);
+      const legs = this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+      return { order: swapOrder(quote), destination, legs };
     });
   }
 
   async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
-    return this.initiate({
-      tenant,
-      kind: 'transfer',
-      requestId,
-      quoteId: request['quoteId'],
-      walletId: request['walletId'],
-      reference: request['reference'],
-      callbackUrl: request['callbackUrl'],
-      prepare: (quoted, wallet) => {
-        const quote = quoted as TransferQuote.Response;
-        const legs = this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
-        return { order: transferOrder(quote), destination: transferDestination(quote, wallet), legs };
-      },
+    return this.initiate(tenant, 'transfer', request, requestId, (quoted, wallet) => {
+      const quote = quoted as TransferQuote.Response;
+      const legs = this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+      return { order: transferOrder(quote), destination: transferDestination(quote, wallet), legs };
     });
   }
 
@@ -140,15 +116,15 @@ export class RouteService {
     await process.runJob(job, ({ transactionId, state, step, tenant }) => this.perform(transactionId, state, step, tenant));
   }
 
-  private async initiate(initiation: Initiation): Promise<TransactionView> {
-    const { tenant, kind, requestId } = initiation;
-    if (typeof initiation.quoteId !== 'string' || initiation.quoteId === '') throw invalidField('quoteId', 'is required');
-    const walletId = optionalString(initiation.walletId, 'walletId');
+  private async initiate(tenant: Tenant, kind: RouteKind, request: Record<string, unknown>, requestId: string | undefined, prepare: Prepare): Promise<TransactionView> {
+    const quoteId = request['quoteId'];
+    if (typeof quoteId !== 'string' || quoteId === '') throw invalidField('quoteId', 'is required');
+    const walletId = optionalString(request['walletId'], 'walletId');
     if (!walletId) throw invalidField('walletId', `is required: the managed wallet the ${kind} is paid from`);
-    const reference = optionalString(initiation.reference, 'reference') ?? null;
-    const callbackUrl = parseCallbackUrl(initiation.callbackUrl);
+    const reference = optionalString(request['reference'], 'reference') ?? null;
+    const callbackUrl = parseCallbackUrl(request['callbackUrl']);
 
-    const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId: initiation.quoteId, kind }, { requestId });
+    const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind }, { requestId });
     const quoted = quote as SwapQuote.Response | TransferQuote.Response;
     const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
     if (wallet.chain !== quoted.fromChain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is from ${quoted.fromChain}`);
@@ -156,14 +132,14 @@ export class RouteService {
     if (dec(available).lt(quoted.fromAmount)) {
       throw invalidField('walletId', `has ${available} ${quoted.fromToken} available; the quote needs ${quoted.fromAmount}`);
     }
-    const { order, destination, legs: legsOf } = initiation.prepare(quoted, wallet);
+    const { order, destination, legs: legsOf } = prepare(quoted, wallet);
     const legs = await legsOf;
     const symbols = [...new Set(legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.fromToken, leg.toToken] : [leg.token])))];
     const usdPrices = Object.fromEntries(await Promise.all(symbols.map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
     const plan = planOrder(order, legs, usdPrices);
 
     const transactionId = newId('txn');
-    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId: initiation.quoteId, kind, consumer: transactionId }, { requestId });
+    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId, kind, consumer: transactionId }, { requestId });
     const process = this.processes[kind];
     const cause: Cause = { causationId: requestId ?? transactionId, actor: `key:${tenant.keyId}`, requestId };
     let state = await process.apply(

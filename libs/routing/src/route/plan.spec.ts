@@ -1,35 +1,17 @@
-import { planRoute, scaleLeg, type PlannedLeg, type RouteLegSpec } from './plan';
-import { netOfFees, planOrder, type RouteOrder } from './route';
+import { CROSS_CHAIN_LEG_SPECS, crossChainOrder, USD_PRICES } from './fixtures.spec-helper';
+import { planRoute, scaleLeg, type PlannedLeg, type RoutePlanInput } from './plan';
+import { netOfFees, planOrder } from './route';
 
-const usdPrices = { USDC: '1', ETH: '3200', BNB: '650' };
+/** planRoute for `legs` and the quote's figures, at 1% slippage and `USD_PRICES` unless the figures say otherwise. */
+const plan = (legs: RoutePlanInput['legs'], figures: Omit<RoutePlanInput, 'legs' | 'slippagePercent' | 'usdPrices'> & Partial<Pick<RoutePlanInput, 'slippagePercent' | 'usdPrices'>>) =>
+  planRoute({ legs, slippagePercent: '1', usdPrices: USD_PRICES, ...figures });
 
-/** base USDC -> ETH (Aerodrome), ETH base -> bsc (Across), bsc ETH -> BNB (PancakeSwap). */
-const crossChainLegs: RouteLegSpec[] = [
-  { kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' },
-  { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'ETH', provider: 'Across' },
-  { kind: 'swap', chain: 'bsc', fromToken: 'ETH', toToken: 'BNB', provider: 'PancakeSwap' },
-];
-
-const crossChainPlan = () =>
-  planRoute({
-    legs: crossChainLegs,
-    amountIn: '993',
-    toAmount: '1.527692307692307692',
-    minimumToAmount: '1.512415384615384615',
-    slippagePercent: '1',
-    usdPrices,
-  });
+/** base USDC -> ETH (Aerodrome), ETH base -> bsc (Across), bsc ETH -> BNB (PancakeSwap), for 993 net of fees. */
+const crossChainPlan = () => plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615' });
 
 describe('planRoute', () => {
   it('plans a same-chain swap as one leg that delivers exactly the quoted toAmount, at worst its minimum', () => {
-    const legs = planRoute({
-      legs: [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }],
-      amountIn: '99.5',
-      toAmount: '0.03109375',
-      minimumToAmount: '0.0307828125',
-      slippagePercent: '1',
-      usdPrices,
-    });
+    const legs = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.03109375', minimumToAmount: '0.0307828125' });
     expect(legs).toEqual([
       {
         kind: 'swap',
@@ -46,14 +28,7 @@ describe('planRoute', () => {
   });
 
   it('uses the quote figures for the last leg even when the USD prices would give something else', () => {
-    const [leg] = planRoute({
-      legs: [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }],
-      amountIn: '99.5',
-      toAmount: '0.031',
-      minimumToAmount: '0.03',
-      slippagePercent: '1',
-      usdPrices: {},
-    });
+    const [leg] = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.031', minimumToAmount: '0.03', usdPrices: {} });
     expect(leg).toMatchObject({ amountOut: '0.031', minimumOut: '0.03' });
   });
 
@@ -76,18 +51,14 @@ describe('planRoute', () => {
   });
 
   it('cuts an intermediate amount and its minimum down to the output token\'s decimals (USDC has 6 on base)', () => {
-    const legs = planRoute({
-      legs: [
+    const legs = plan(
+      [
         { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
         { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
         { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
       ],
-      amountIn: '0.123456789',
-      toAmount: '0.607787267692307692',
-      minimumToAmount: '0.601709394',
-      slippagePercent: '1',
-      usdPrices,
-    });
+      { amountIn: '0.123456789', toAmount: '0.607787267692307692', minimumToAmount: '0.601709394' },
+    );
     // 0.123456789 * 3200 = 395.0617248 -> 395.061724; * 0.99 = 391.11110676 -> 391.111106
     expect(legs[0]).toMatchObject({ amountIn: '0.123456789', amountOut: '395.061724', minimumOut: '391.111106' });
     expect(legs[1]).toMatchObject({ kind: 'bridge', amountIn: '395.061724', amountOut: '395.061724', minimumOut: '395.061724' });
@@ -95,42 +66,31 @@ describe('planRoute', () => {
   });
 
   it('cuts a non-terminating conversion down to 18 decimals (USDC to BNB on bsc), never rounding up', () => {
-    const [first] = planRoute({
-      legs: [
+    const [first] = plan(
+      [
         { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
         { kind: 'bridge', fromChain: 'bsc', toChain: 'base', token: 'BNB', provider: 'Stargate' },
       ],
-      amountIn: '100',
-      toAmount: '0.15',
-      minimumToAmount: '0.15',
-      slippagePercent: '0.5',
-      usdPrices,
-    });
+      { amountIn: '100', toAmount: '0.15', minimumToAmount: '0.15', slippagePercent: '0.5' },
+    );
     // 100 / 650 = 0.153846153846153846153...; * 0.995 = 0.153076923076923076...
     expect(first).toMatchObject({ amountOut: '0.153846153846153846', minimumOut: '0.153076923076923076' });
   });
 
   it('lets a bridge-only route deliver the quoted toAmount', () => {
     expect(
-      planRoute({
-        legs: [{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }],
-        amountIn: '99.2',
-        toAmount: '99.2',
-        minimumToAmount: '99.2',
-        slippagePercent: '0.5',
-        usdPrices: {},
-      }),
+      plan([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], { amountIn: '99.2', toAmount: '99.2', minimumToAmount: '99.2', slippagePercent: '0.5', usdPrices: {} }),
     ).toEqual([{ kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'USDC', amountIn: '99.2', amountOut: '99.2', minimumOut: '99.2' }]);
   });
 
   it('throws when a price an intermediate swap needs is missing', () => {
     expect(() =>
-      planRoute({ legs: crossChainLegs, amountIn: '993', toAmount: '1.5', minimumToAmount: '1.4', slippagePercent: '1', usdPrices: { USDC: '1', BNB: '650' } }),
+      plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.5', minimumToAmount: '1.4', usdPrices: { USDC: '1', BNB: '650' } }),
     ).toThrow('no USD price for ETH');
   });
 
   it('throws for a route without legs', () => {
-    expect(() => planRoute({ legs: [], amountIn: '1', toAmount: '1', minimumToAmount: '1', slippagePercent: '1', usdPrices })).toThrow('a route needs at least one leg');
+    expect(() => plan([], { amountIn: '1', toAmount: '1', minimumToAmount: '1' })).toThrow('a route needs at least one leg');
   });
 });
 
@@ -168,19 +128,7 @@ describe('scaleLeg', () => {
 });
 
 describe('netOfFees and planOrder', () => {
-  const order: RouteOrder = {
-    quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-    fromChain: 'base',
-    toChain: 'bsc',
-    fromToken: 'USDC',
-    toToken: 'BNB',
-    fromAmount: '1000',
-    toAmount: '1.527692307692307692',
-    minimumToAmount: '1.512415384615384615',
-    slippage: 1,
-    fees: { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' },
-    estimatedTime: '2-5 minutes',
-  };
+  const order = crossChainOrder();
 
   it('sends the amount less every fee kept at the source into the first leg', () => {
     expect(netOfFees(order)).toBe('993');
@@ -188,6 +136,6 @@ describe('netOfFees and planOrder', () => {
   });
 
   it('plans the order\'s legs from its net amount, toAmount, minimum and slippage', () => {
-    expect(planOrder(order, crossChainLegs, usdPrices)).toEqual(crossChainPlan());
+    expect(planOrder(order, CROSS_CHAIN_LEG_SPECS, USD_PRICES)).toEqual(crossChainPlan());
   });
 });

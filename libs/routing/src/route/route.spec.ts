@@ -1,43 +1,5 @@
-import type { SwapFees } from '@ramp/contracts';
-import { planRoute, type RouteLegSpec } from './plan';
-import { decideRoute, describeLeg, evolveRoute, initialRouteState, legOrder, nextRouteStep, type RouteCommand, type RouteEvent, type RouteInitiated, type RouteKind, type RouteState } from './route';
-
-const at = '2026-11-22T10:00:00.000Z';
-const usdPrices = { USDC: '1', ETH: '3200', BNB: '650' };
-const fees: SwapFees = { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' };
-
-/** 1000 USDC on base to BNB on bsc: USDC -> ETH (Aerodrome), ETH base -> bsc (Across), ETH -> BNB (PancakeSwap). */
-const legSpecs: RouteLegSpec[] = [
-  { kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' },
-  { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'ETH', provider: 'Across' },
-  { kind: 'swap', chain: 'bsc', fromToken: 'ETH', toToken: 'BNB', provider: 'PancakeSwap' },
-];
-
-const initiation = (kind: RouteKind, specs: RouteLegSpec[] = legSpecs): RouteInitiated => ({
-  transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
-  kind,
-  tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
-  walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
-  walletAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-  order: {
-    quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-    fromChain: 'base',
-    toChain: 'bsc',
-    fromToken: 'USDC',
-    toToken: 'BNB',
-    fromAmount: '1000',
-    toAmount: '1.527692307692307692',
-    minimumToAmount: '1.512415384615384615',
-    slippage: 1,
-    fees,
-    estimatedTime: '2-5 minutes',
-  },
-  legs: planRoute({ legs: specs, amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615', slippagePercent: '1', usdPrices }),
-  destination: { kind: 'address', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-  reference: 'order-1',
-  callbackUrl: null,
-  at,
-});
+import { AT as at, initiatedRoute } from './fixtures.spec-helper';
+import { decideRoute, describeLeg, evolveRoute, initialRouteState, legOrder, nextRouteStep, type RouteCommand, type RouteEvent, type RouteState } from './route';
 
 const fold = (events: RouteEvent[]): RouteState => events.reduce(evolveRoute, initialRouteState);
 const ev = (type: string, data: object): RouteEvent => ({ type, data: { at, ...data } }) as RouteEvent;
@@ -66,7 +28,7 @@ const SLIPPAGE_0 = 'Slippage exceeded: the USDC to ETH swap on base (Aerodrome) 
 const BRIDGE_DOWN = 'The Across bridge of ETH from base to bsc failed: no liquidity';
 
 describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
-  const initiated = ev(`${kind}.initiated`, initiation(kind));
+  const initiated = ev(`${kind}.initiated`, initiatedRoute(kind));
   const held = ev(`${kind}.funds_held`, {});
   const leg = (index: number, amountOut: string) => ev(`${kind}.leg_completed`, { index, amountOut, transactionHash: `0xleg${index}` });
   const ran = [leg(0, '0.3103125'), leg(1, '0.3103125'), leg(2, '1.53')];
@@ -74,12 +36,12 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
   const reversed = (index: number) => ev(`${kind}.leg_reversed`, { index, transactionHash: `0xback${index}` });
 
   it('initiates once, then holds the wallet\'s tokens; initiating again (a retried request) records nothing', () => {
-    given([]).when({ type: 'initiate', data: initiation(kind) }).then([{ type: `${kind}.initiated`, data: initiation(kind) }], 'placeHold');
-    given([initiated]).when({ type: 'initiate', data: initiation(kind) }).then([]);
+    given([]).when({ type: 'initiate', data: initiatedRoute(kind) }).then([{ type: `${kind}.initiated`, data: initiatedRoute(kind) }], 'placeHold');
+    given([initiated]).when({ type: 'initiate', data: initiatedRoute(kind) }).then([]);
   });
 
   it('refuses to initiate a quote without a route', () => {
-    given([]).when({ type: 'initiate', data: { ...initiation(kind), legs: [] } }).thenRefused('INVALID_REQUEST');
+    given([]).when({ type: 'initiate', data: initiatedRoute(kind, { legs: [] }) }).thenRefused('INVALID_REQUEST');
   });
 
   it('runs each leg in order after the hold, settles, then completes with what the last leg gave', () => {
@@ -166,7 +128,7 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
     const completed = [initiated, held, ...ran, ev(`${kind}.completed`, { toAmount: '1.53' })];
     given(completed).when({ type: 'complete', at }).then([]);
     given(completed).when({ type: 'fail', reason: 'x', at }).then([]);
-    given(completed).when({ type: 'initiate', data: initiation(kind) }).then([]);
+    given(completed).when({ type: 'initiate', data: initiatedRoute(kind) }).then([]);
     const failed = [initiated, failing('Insufficient balance', null), ev(`${kind}.failed`, { errorMessage: 'Insufficient balance' })];
     given(failed).when({ type: 'fail', reason: 'x', at }).then([]);
     given(failed).when({ type: 'recordFundsHeld', at }).then([]);
@@ -182,7 +144,7 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
 
 describe('describeLeg', () => {
   it('names a swap by its tokens, chain and provider, and a bridge by its provider, token and chains', () => {
-    const [swap, bridge] = initiation('swap').legs;
+    const [swap, bridge] = initiatedRoute('swap').legs;
     expect(describeLeg(swap!)).toBe('the USDC to ETH swap on base (Aerodrome)');
     expect(describeLeg(bridge!)).toBe('the Across bridge of ETH from base to bsc');
   });

@@ -30,6 +30,15 @@ export interface RouteOrder {
   estimatedTime: string;
 }
 
+/** The fields every swap and transfer quote has, and the terms of delivery the kind decides. */
+export function routeOrder(
+  quote: Pick<RouteOrder, 'quoteId' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'fromAmount' | 'toAmount' | 'fees'> & { route: { estimatedTime: string } },
+  terms: Pick<RouteOrder, 'minimumToAmount' | 'slippage'>,
+): RouteOrder {
+  const { quoteId, fromChain, toChain, fromToken, toToken, fromAmount, toAmount, fees } = quote;
+  return { quoteId, fromChain, toChain, fromToken, toToken, fromAmount, toAmount, fees, estimatedTime: quote.route.estimatedTime, ...terms };
+}
+
 /** Where the last leg delivers: the managed wallet itself (credited in the ledger) or an address on `toChain`. */
 export type RouteDestination = { kind: 'wallet'; walletId: string; address: string } | { kind: 'address'; address: string };
 

@@ -1,49 +1,15 @@
-import { planRoute, type RouteLegSpec } from './plan';
-import { evolveRoute, initialRouteState, type RouteEvent, type RouteInitiated, type RouteKind, type RouteState } from './route';
+import { AT as created, initiatedRoute } from './fixtures.spec-helper';
+import { evolveRoute, initialRouteState, type RouteEvent, type RouteKind, type RouteState } from './route';
 import { routeSteps, routeView } from './view';
 
-const created = '2026-11-22T10:00:00.000Z';
 const later = '2026-11-22T10:03:00.000Z';
-const usdPrices = { USDC: '1', ETH: '3200', BNB: '650' };
-
-const legSpecs: RouteLegSpec[] = [
-  { kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' },
-  { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'ETH', provider: 'Across' },
-  { kind: 'swap', chain: 'bsc', fromToken: 'ETH', toToken: 'BNB', provider: 'PancakeSwap' },
-];
-
-const initiation = (kind: RouteKind): RouteInitiated => ({
-  transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
-  kind,
-  tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
-  walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
-  walletAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-  order: {
-    quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-    fromChain: 'base',
-    toChain: 'bsc',
-    fromToken: 'USDC',
-    toToken: 'BNB',
-    fromAmount: '1000',
-    toAmount: '1.527692307692307692',
-    minimumToAmount: '1.512415384615384615',
-    slippage: 1,
-    fees: { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' },
-    estimatedTime: '2-5 minutes',
-  },
-  legs: planRoute({ legs: legSpecs, amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615', slippagePercent: '1', usdPrices }),
-  destination: { kind: 'address', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
-  reference: 'order-1',
-  callbackUrl: null,
-  at: created,
-});
 
 const fold = (events: RouteEvent[]): RouteState => events.reduce(evolveRoute, initialRouteState);
 
 function events(kind: RouteKind) {
   const ev = (name: string, data: object, at = later): RouteEvent => ({ type: `${kind}.${name}`, data: { at, ...data } }) as RouteEvent;
   return {
-    initiated: ev('initiated', initiation(kind), created),
+    initiated: ev('initiated', initiatedRoute(kind), created),
     held: ev('funds_held', {}),
     leg: (index: number, amountOut: string) => ev('leg_completed', { index, amountOut, transactionHash: `0xleg${index}` }),
     failing: (errorMessage: string, failedLeg: number | null) => ev('failing', { errorMessage, failedLeg }),

@@ -1,12 +1,9 @@
 import { AppError, type SwapQuote } from '@ramp/contracts';
 import { projectEvent, viewAtVersion, type ProjectedTransaction, type StreamEventEnvelope } from '@ramp/transactions';
 import { ROUTE_KINDS } from '../index';
-import { planOrder, type RouteInitiated } from '../route/route';
-import { SWAP_KIND, swapDestination, swapOrder, type ManagedWallet } from './swap';
-
-const at = '2026-11-22T10:00:00.000Z';
-const wallet: ManagedWallet = { walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', chain: 'base', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' };
-const CHECKSUMMED = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+import { AT as at, crossChainOrder, DESTINATION_ADDRESS as CHECKSUMMED, initiatedRoute, WALLET as wallet } from '../route/fixtures.spec-helper';
+import { planOrder } from '../route/route';
+import { SWAP_KIND, swapDestination, swapOrder } from './swap';
 
 const sameChain: SwapQuote.Response = {
   quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
@@ -38,6 +35,9 @@ const crossChain: SwapQuote.Response = {
   fees: { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' },
   route: { steps: 3, estimatedTime: '2-5 minutes', providers: ['Aerodrome', 'Across', 'PancakeSwap'] },
 };
+
+/** The same-chain swap's one leg, USDC -> ETH on base (Aerodrome), planned from its order. */
+const sameChainLegs = () => planOrder(swapOrder(sameChain), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { USDC: '1', ETH: '3200' });
 
 describe('swapDestination', () => {
   it('delivers a same-chain swap without an address back into the managed wallet', () => {
@@ -75,41 +75,16 @@ describe('swapDestination', () => {
 
 describe('swapOrder', () => {
   it('takes the order from the quote, with the route\'s estimated time', () => {
-    expect(swapOrder(crossChain)).toEqual({
-      quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7E',
-      fromChain: 'base',
-      toChain: 'bsc',
-      fromToken: 'USDC',
-      toToken: 'BNB',
-      fromAmount: '1000',
-      toAmount: '1.527692307692307692',
-      minimumToAmount: '1.512415384615384615',
-      slippage: 1,
-      fees: { platformFee: '5', platformFeeFiat: '7500.00', bridgeFee: '2', totalFee: '7' },
-      estimatedTime: '2-5 minutes',
-    });
+    expect(swapOrder(crossChain)).toEqual(crossChainOrder({ quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7E' }));
   });
 
   it('plans a same-chain swap as one leg delivering the quote\'s toAmount from the amount net of fees', () => {
-    const legs = planOrder(swapOrder(sameChain), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { USDC: '1', ETH: '3200' });
-    expect(legs).toEqual([expect.objectContaining({ amountIn: '99.5', amountOut: '0.03109375', minimumOut: '0.0307828125' })]);
+    expect(sameChainLegs()).toEqual([expect.objectContaining({ amountIn: '99.5', amountOut: '0.03109375', minimumOut: '0.0307828125' })]);
   });
 });
 
 describe('SWAP_KIND in a read model', () => {
-  const initiated: RouteInitiated = {
-    transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
-    kind: 'swap',
-    tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
-    walletId: wallet.walletId,
-    walletAddress: wallet.address,
-    order: swapOrder(sameChain),
-    legs: planOrder(swapOrder(sameChain), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { USDC: '1', ETH: '3200' }),
-    destination: swapDestination(sameChain, wallet, undefined),
-    reference: null,
-    callbackUrl: null,
-    at,
-  };
+  const initiated = initiatedRoute('swap', { order: swapOrder(sameChain), legs: sameChainLegs(), destination: swapDestination(sameChain, wallet, undefined), reference: null });
   const stream = 'swap-txn_01M82JKS0653T6WKTARA9RFX7D';
   const envelopes: StreamEventEnvelope[] = [
     { streamId: stream, streamVersion: 1, type: 'swap.initiated', data: initiated },

@@ -1,7 +1,7 @@
 import { parseAddress, type ChainName } from '@ramp/chains';
 import { invalidField, type SwapQuote } from '@ramp/contracts';
 import type { TransactionKind } from '@ramp/transactions';
-import { evolveRoute, initialRouteState, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
+import { evolveRoute, initialRouteState, routeOrder, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
 import { routeView } from '../route/view';
 
 export const SWAP_KIND: TransactionKind<RouteState, RouteEvent> = { type: 'swap', initialState: initialRouteState, evolve: evolveRoute, view: routeView };
@@ -25,19 +25,7 @@ export function swapDestination(quote: SwapQuote.Response, wallet: ManagedWallet
   return { kind: 'address', address: parseAddress(quote.toChain as ChainName, destinationAddress, 'destinationAddress') };
 }
 
-/** A swap quote as the order the route executes. */
+/** A swap quote as the order the route executes: at worst its minimumToAmount, within its slippage. */
 export function swapOrder(quote: SwapQuote.Response): RouteOrder {
-  return {
-    quoteId: quote.quoteId,
-    fromChain: quote.fromChain,
-    toChain: quote.toChain,
-    fromToken: quote.fromToken,
-    toToken: quote.toToken,
-    fromAmount: quote.fromAmount,
-    toAmount: quote.toAmount,
-    minimumToAmount: quote.minimumToAmount,
-    slippage: quote.slippage,
-    fees: quote.fees,
-    estimatedTime: quote.route.estimatedTime,
-  };
+  return routeOrder(quote, { minimumToAmount: quote.minimumToAmount, slippage: quote.slippage });
 }

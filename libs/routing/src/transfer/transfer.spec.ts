@@ -1,25 +1,27 @@
 import type { TransferQuote } from '@ramp/contracts';
 import { projectEvent, type ProjectedTransaction, type StreamEventEnvelope } from '@ramp/transactions';
 import { ROUTE_KINDS } from '../index';
+import { AT as at, initiatedRoute, WALLET as wallet } from '../route/fixtures.spec-helper';
 import { decideRoute, evolveRoute, initialRouteState, nextRouteStep, planOrder, type RouteEvent, type RouteInitiated } from '../route/route';
-import type { ManagedWallet } from '../swap/swap';
 import { TRANSFER_KIND, TRANSFER_SWAP_SLIPPAGE_PERCENT, transferDestination, transferOrder } from './transfer';
 
-const at = '2026-11-22T10:00:00.000Z';
-const wallet: ManagedWallet = { walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', chain: 'base', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' };
-
-/** 100 USDC from base to bsc over Across: 0.5 platform fee and 0.3 bridge fee kept at the source. */
-const bridgeOnly: TransferQuote.Response = {
+/** 100 USDC from base to bsc, 0.5 platform fee and 0.3 bridge fee kept at the source: the bridge-only quote's terms, which its order keeps. */
+const bridgeTerms = {
   quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-  expiresAt: '2026-11-22T10:00:30.000Z',
   fromChain: 'base',
   toChain: 'bsc',
   fromToken: 'USDC',
   toToken: 'USDC',
   fromAmount: '100',
   toAmount: '99.2',
-  destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   fees: { platformFee: '0.5', platformFeeFiat: '750.00', bridgeFee: '0.3', totalFee: '0.8' },
+};
+
+/** The bridge-only quote, over Across. */
+const bridgeOnly: TransferQuote.Response = {
+  ...bridgeTerms,
+  expiresAt: '2026-11-22T10:00:30.000Z',
+  destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   route: { steps: 1, estimatedTime: '1-3 minutes', bridge: 'Across' },
 };
 
@@ -34,19 +36,7 @@ const withSwap: TransferQuote.Response = {
 
 describe('transferOrder', () => {
   it('promises exactly toAmount for a bridge-only transfer', () => {
-    expect(transferOrder(bridgeOnly)).toEqual({
-      quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-      fromChain: 'base',
-      toChain: 'bsc',
-      fromToken: 'USDC',
-      toToken: 'USDC',
-      fromAmount: '100',
-      toAmount: '99.2',
-      minimumToAmount: '99.2',
-      slippage: 0.5,
-      fees: { platformFee: '0.5', platformFeeFiat: '750.00', bridgeFee: '0.3', totalFee: '0.8' },
-      estimatedTime: '1-3 minutes',
-    });
+    expect(transferOrder(bridgeOnly)).toEqual({ ...bridgeTerms, minimumToAmount: '99.2', slippage: 0.5, estimatedTime: '1-3 minutes' });
     expect(TRANSFER_SWAP_SLIPPAGE_PERCENT).toBe(0.5);
   });
 
@@ -72,19 +62,8 @@ describe('transferDestination', () => {
   });
 });
 
-const initiation = (quote: TransferQuote.Response, legs: RouteInitiated['legs']): RouteInitiated => ({
-  transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
-  kind: 'transfer',
-  tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
-  walletId: wallet.walletId,
-  walletAddress: wallet.address,
-  order: transferOrder(quote),
-  legs,
-  destination: transferDestination(quote, wallet),
-  reference: 'payout-42',
-  callbackUrl: 'https://merchant.example/webhooks',
-  at,
-});
+const initiation = (quote: TransferQuote.Response, legs: RouteInitiated['legs']): RouteInitiated =>
+  initiatedRoute('transfer', { order: transferOrder(quote), legs, destination: transferDestination(quote, wallet), reference: 'payout-42', callbackUrl: 'https://merchant.example/webhooks' });
 
 const bridgeLegs = planOrder(transferOrder(bridgeOnly), [{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], {});
 const swapLegs = planOrder(

@@ -2,7 +2,7 @@ import { findToken, type ChainName } from '@ramp/chains';
 import type { TransferQuote } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN } from '@ramp/money';
 import type { TransactionKind } from '@ramp/transactions';
-import { evolveRoute, initialRouteState, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
+import { evolveRoute, initialRouteState, routeOrder, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
 import { routeView } from '../route/view';
 import type { ManagedWallet } from '../swap/swap';
 
@@ -24,17 +24,5 @@ export function transferOrder(quote: TransferQuote.Response): RouteOrder {
   const swaps = quote.toToken !== quote.fromToken;
   const decimals = findToken(quote.toChain as ChainName, quote.toToken)?.decimals ?? 18;
   const minimum = swaps ? formatToken(dec(quote.toAmount).mul(dec(1).sub(dec(TRANSFER_SWAP_SLIPPAGE_PERCENT).div(100))).toDecimalPlaces(decimals, ROUND_DOWN), decimals) : quote.toAmount;
-  return {
-    quoteId: quote.quoteId,
-    fromChain: quote.fromChain,
-    toChain: quote.toChain,
-    fromToken: quote.fromToken,
-    toToken: quote.toToken,
-    fromAmount: quote.fromAmount,
-    toAmount: quote.toAmount,
-    minimumToAmount: minimum,
-    slippage: TRANSFER_SWAP_SLIPPAGE_PERCENT,
-    fees: quote.fees,
-    estimatedTime: quote.route.estimatedTime,
-  };
+  return routeOrder(quote, { minimumToAmount: minimum, slippage: TRANSFER_SWAP_SLIPPAGE_PERCENT });
 }
