@@ -32,6 +32,8 @@ export interface BridgeLegInput {
   toChain: string;
   token: string;
   amount: string;
+  /** The bridge refunds on the source chain rather than deliver less (like an Across deposit's outputAmount). */
+  minimumOut: string;
   recipient: string;
 }
 
@@ -51,11 +53,15 @@ export interface ReverseLegInput {
 export type SwapLegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string };
 
 /**
- * What swaps and transfers need from the outside: a DEX router per chain, bridges between chains, and the way back
- * when a later leg fails. Real adapters call an aggregator and the bridges' APIs; the sandbox answers deterministically
- * (the service spaces the legs by SANDBOX_STEP_DELAY_MS). Every call is idempotent by (transaction, leg).
+ * What swaps and transfers need from the outside: a DEX router per chain, bridges between chains, the way back when a
+ * later leg fails, and the platform's own account on each chain where a route's intermediate legs land. Real adapters
+ * call an aggregator and the bridges' APIs and must be idempotent by (transaction, leg): a step is re-run after a
+ * crash, so they pass that pair as the provider's client order id. The sandbox answers deterministically (the service
+ * spaces the legs by SANDBOX_STEP_DELAY_MS).
  */
 export interface RouteRails {
+  /** The platform's settlement address on a chain: EVM hex, or a Solana public key. */
+  settlementAddress(chain: string): string;
   swap(input: SwapLegInput): Promise<SwapLegResult>;
   bridge(input: BridgeLegInput): Promise<RailResult<{ amountOut: string; transactionHash: string }>>;
   reverse(input: ReverseLegInput): Promise<{ transactionHash: string }>;
@@ -72,17 +78,22 @@ export const ROUTE_SANDBOX_MAGIC = {
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-/** A Solana transaction signature: base58 of 64 bytes, the same every time for the same parts. */
-function solanaSignature(...parts: string[]): string {
-  const bytes = createHash('sha512').update(parts.join(':')).digest();
+function base58(bytes: Buffer): string {
   let value = BigInt(`0x${bytes.toString('hex')}`);
   let text = '';
   while (value > 0n) {
     text = BASE58[Number(value % 58n)] + text;
     value /= 58n;
   }
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    text = `1${text}`;
+  }
   return text;
 }
+
+/** A Solana transaction signature: base58 of 64 bytes, the same every time for the same parts. */
+const solanaSignature = (...parts: string[]): string => base58(createHash('sha512').update(parts.join(':')).digest());
 
 /** The chain's kind of transaction hash: 0x and 64 hex digits on EVM chains, a base58 signature on Solana. */
 export function chainTransactionHash(chain: string, ...parts: string[]): string {
@@ -90,6 +101,11 @@ export function chainTransactionHash(chain: string, ...parts: string[]): string 
 }
 
 export class SandboxRouteRails implements RouteRails {
+  settlementAddress(chain: string): string {
+    const seed = createHash('sha256').update(`sandbox-settlement:${chain}`).digest();
+    return chain === 'solana' ? base58(seed) : `0x${seed.subarray(0, 20).toString('hex')}`;
+  }
+
   async swap(input: SwapLegInput): Promise<SwapLegResult> {
     const decimals = findToken(input.chain as ChainName, input.toToken)?.decimals ?? 18;
     const moved = dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.priceMoveAmount);
@@ -104,8 +120,14 @@ export class SandboxRouteRails implements RouteRails {
     if (dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.bridgeFailureAmount)) {
       return { ok: false as const, reason: `${input.provider} did not fill the order before its deadline and refunded it on ${input.fromChain} (sandbox magic amount)` };
     }
+    // What arrives: the amount as the token's decimals hold it on the destination chain.
+    const decimals = findToken(input.toChain as ChainName, input.token)?.decimals ?? findToken(input.fromChain as ChainName, input.token)?.decimals ?? 18;
+    const amountOut = formatToken(dec(input.amount), decimals);
+    if (dec(amountOut).lt(input.minimumOut)) {
+      return { ok: false as const, reason: `${input.provider} could not deliver the minimum ${input.minimumOut} ${input.token} and refunded the order on ${input.fromChain}` };
+    }
     // The hash of the fill on the destination chain: where the funds arrive.
-    return { ok: true as const, amountOut: input.amount, transactionHash: chainTransactionHash(input.toChain, input.order.transactionId, 'leg', String(input.index)) };
+    return { ok: true as const, amountOut, transactionHash: chainTransactionHash(input.toChain, input.order.transactionId, 'leg', String(input.index)) };
   }
 
   async reverse(input: ReverseLegInput) {

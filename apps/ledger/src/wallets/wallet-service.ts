@@ -134,7 +134,19 @@ export class WalletService {
    */
   async settleHold(tenant: Tenant, request: HoldSettle.Request): Promise<HoldPlace.Response> {
     if (request.outcome === 'release' && (request.fee || request.credit)) throw invalidField('outcome', 'a release takes no fee and no credit');
+    if (request.outcome === 'capture' && request.ifMissing) throw invalidField('ifMissing', 'only a release can settle a hold that was never placed');
+    const tombstone = request.ifMissing && (await this.holdTerms(tenant, request.ifMissing));
     return withTransaction(this.pool, async (tx) => {
+      if (tombstone) {
+        // Never placed: recorded as released, with nothing moved. A placement that arrives later conflicts with this
+        // row (placeHold's insert does nothing) and answers it as it is, released, without touching the balance.
+        const inserted = await tx.query<HoldRow>(
+          `insert into ledger.holds (id, organization_id, environment, wallet_id, asset, amount, status, settled_at)
+           values ($1, $2, $3, $4, $5, $6::numeric, 'released', now()) on conflict (id) do nothing returning *`,
+          [request.holdId, tenant.organizationId, tenant.environment, tombstone.walletId, tombstone.asset, tombstone.amount],
+        );
+        if (inserted.rows[0]) return this.holdView(inserted.rows[0]);
+      }
       const hold = await this.holdOf(tx, tenant, request.holdId, true);
       const wanted = request.outcome === 'capture' ? 'captured' : 'released';
       if (hold.status !== 'held') {
@@ -149,6 +161,14 @@ export class WalletService {
       );
       return this.holdView(rows[0]!);
     });
+  }
+
+  /** A hold's terms checked as placeHold checks them: the tenant's wallet, a token of its chain, a valid amount. */
+  private async holdTerms(tenant: Tenant, terms: { walletId: string; tokenSymbol: string; amount: string }) {
+    const wallet = await this.walletOf(this.pool, tenant, terms.walletId);
+    const token = this.tokenOf(wallet.chain, terms.tokenSymbol);
+    const amount = parseAmount(terms.amount, 'ifMissing.amount', token.decimals);
+    return { walletId: wallet.id, asset: assetOf(wallet.chain, token.symbol), amount: amount.toString() };
   }
 
   /** The legs of a capture: the hold leaves for its destination, less the fee for revenue, plus what it bought. */

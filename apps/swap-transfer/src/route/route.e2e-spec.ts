@@ -155,6 +155,32 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     for (const response of attempts.filter((r) => r.status !== 201)) expectError(response, 409, 'CONFLICT');
     expect((await settled('swap', created[0]!.body.data.id)).status).toBe('completed');
     expect(await balances(walletId)).toMatchObject({ USDC: { available: '900', held: '0' }, USDT: { available: quote.toAmount, held: '0' } });
+    const holds = await pool.query(`select id, status from ledger.holds where wallet_id = $1`, [walletId]);
+    expect(holds.rows).toEqual([{ id: created[0]!.body.data.id, status: 'captured' }]);
+  });
+
+  it('two swaps racing for one balance: one completes, the other fails without taking anything, and nothing stays held', async () => {
+    const walletId = await wallet('base', { USDC: '150' });
+    const quotes = await Promise.all([1, 2].map(() => swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '100', fromChain: 'base', toChain: 'base' })));
+    // Both pass the balance check (150 covers either), then only one hold fits.
+    const started = await Promise.all(quotes.map((quote) => api.post('/swap/initiate', { quoteId: quote.quoteId, walletId })));
+    expect(started.map((response) => response.status)).toEqual([201, 201]);
+    const ends = await Promise.all(started.map((response) => settled('swap', response.body.data.id)));
+    expect(ends.map((end) => end.status).sort()).toEqual(['completed', 'failed']);
+    expect(ends.find((end) => end.status === 'failed')!.errorMessage).toMatch(/^The wallet could not be debited: .*available balance of 50 USDC/);
+    expect((await balances(walletId)).USDC).toEqual({ available: '50', held: '0' });
+    const holds = await pool.query(`select status, count(*)::int as n from ledger.holds where wallet_id = $1 group by status order by status`, [walletId]);
+    expect(holds.rows).toEqual([{ status: 'captured', n: 1 }, { status: 'released', n: 1 }]);
+    await booksBalance();
+  });
+
+  it('credits the wallet when a same-chain swap names the wallet\'s own address', async () => {
+    const walletId = await wallet('base', { USDC: '100' });
+    const address = (await api.get(`/wallets/${walletId}`)).body.data.address as string;
+    const quote = await swapQuote({ fromToken: 'USDC', toToken: 'USDT', amount: '50', fromChain: 'base', toChain: 'base' });
+    const done = await settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: address.toLowerCase() })).body.data.id);
+    expect(done.status).toBe('completed');
+    expect((await balances(walletId)).USDT).toEqual({ available: quote.toAmount, held: '0' });
   });
 
   it('refuses, before the quote is used: a missing or foreign wallet, one on another chain, too little balance, another kind of quote', async () => {

@@ -168,7 +168,9 @@ export class RouteService {
     switch (step.kind) {
       case 'placeHold':
         try {
-          await this.rpc.call(HoldPlace.contract, tenant, { holdId: transactionId, walletId: initiated.walletId, tokenSymbol: order.fromToken, amount: order.fromAmount });
+          const hold = await this.rpc.call(HoldPlace.contract, tenant, { holdId: transactionId, walletId: initiated.walletId, tokenSymbol: order.fromToken, amount: order.fromAmount });
+          // Settled already: a failure released it (or recorded it as never placed) while this placement was in flight.
+          if (hold.status !== 'held') return { type: 'fail', reason: `The wallet could not be debited: the hold is already ${hold.status}`, at: at() };
           return { type: 'recordFundsHeld', at: at() };
         } catch (error) {
           if (!isRefusal(error)) throw error;
@@ -177,8 +179,9 @@ export class RouteService {
       case 'executeLeg': {
         const leg = legOrder(state, step.index);
         const last = step.index === initiated.legs.length - 1;
-        // Intermediate legs pay the wallet's smart account (the same address on every chain); the last the destination.
-        const recipient = last ? initiated.destination.address : initiated.walletAddress;
+        // Intermediate legs pay the platform's settlement account on their chain (the route continues from there); the
+        // last pays the destination.
+        const recipient = last ? initiated.destination.address : this.rails.settlementAddress(leg.toChain);
         if (leg.kind === 'swap') {
           const result = await this.rails.swap({
             order: context,
@@ -204,6 +207,7 @@ export class RouteService {
           toChain: leg.toChain,
           token: leg.fromToken,
           amount: leg.amountIn,
+          minimumOut: leg.minimumOut,
           recipient,
         });
         return result.ok
@@ -232,7 +236,11 @@ export class RouteService {
         return { type: 'recordReversal', index: step.index, transactionHash: reversal.transactionHash, at: at() };
       }
       case 'releaseHold':
-        await this.rpc.call(HoldSettle.contract, tenant, { holdId: transactionId, outcome: 'release' });
+        await this.rpc.call(HoldSettle.contract, tenant, {
+          holdId: transactionId,
+          outcome: 'release',
+          ifMissing: { walletId: initiated.walletId, tokenSymbol: order.fromToken, amount: order.fromAmount },
+        });
         return { type: 'recordFundsReleased', at: at() };
       case 'fail':
         return { type: 'fail', reason: state.failing ?? 'failed', at: at() };

@@ -84,6 +84,12 @@ export namespace HoldSettle {
      * proceeds), from the external account `source`. Once, with the capture.
      */
     credit?: { tokenSymbol: string; amount: string; source: string };
+    /**
+     * release only: the terms of a hold that may never have been placed (its placement was refused, or is still in
+     * flight). When there is no such hold, it is recorded as released without moving anything, so that a placement
+     * arriving later finds it settled and moves nothing either.
+     */
+    ifMissing?: { walletId: string; tokenSymbol: string; amount: string };
   }
   export const contract = rpc<Request, HoldPlace.Response>('ledger.v1.holds.settle');
 }

@@ -1,5 +1,5 @@
 import { AT as at, initiatedRoute } from './fixtures.spec-helper';
-import { decideRoute, describeLeg, evolveRoute, initialRouteState, legOrder, nextRouteStep, type RouteCommand, type RouteEvent, type RouteState } from './route';
+import { decideRoute, describeLeg, destinationOf, evolveRoute, initialRouteState, legOrder, nextRouteStep, type RouteCommand, type RouteEvent, type RouteState } from './route';
 
 const fold = (events: RouteEvent[]): RouteState => events.reduce(evolveRoute, initialRouteState);
 const ev = (type: string, data: object): RouteEvent => ({ type, data: { at, ...data } }) as RouteEvent;
@@ -82,13 +82,23 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
     // The bridge carried less than planned: the last swap's minimum is still the quote's 1.512415384615384615.
     const before = [initiated, held, leg(0, '0.3'), leg(1, '0.3')];
     expect(legOrder(fold(before), 2)).toMatchObject({ amountIn: '0.3', minimumOut: '1.512415384615384615' });
-    given(before)
+    // Delivered into the managed wallet, a short last swap is unwound like any other failure...
+    const toWallet = initiatedRoute(kind, { destination: { kind: 'wallet', walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' } });
+    const intoWallet = [ev(`${kind}.initiated`, toWallet), held, leg(0, '0.3'), leg(1, '0.3')];
+    given(intoWallet)
       .when({ type: 'recordLeg', index: 2, ok: true, amountOut: '1.5', transactionHash: '0xleg2', at })
       .then([{ type: `${kind}.leg_completed` }, { type: `${kind}.failing`, data: expect.objectContaining({ failedLeg: 2, errorMessage: expect.stringContaining('less than the minimum of 1.512415384615384615 BNB') }) }], 'reverseLeg');
+    // ...but paid to an outside address it cannot be taken back: the transaction settles for what was delivered.
+    given(before).when({ type: 'recordLeg', index: 2, ok: true, amountOut: '1.5', transactionHash: '0xleg2', at }).then([{ type: `${kind}.leg_completed` }], 'settle');
   });
 
-  it('does not hold a bridge to a minimum', () => {
-    given([initiated, held, ran[0]!]).when({ type: 'recordLeg', index: 1, ok: true, amountOut: '0.3', transactionHash: '0xleg1', at }).then([{ type: `${kind}.leg_completed` }], 'executeLeg');
+  it('holds an intermediate bridge to what it should carry, and unwinds when it carries less', () => {
+    given([initiated, held, ran[0]!])
+      .when({ type: 'recordLeg', index: 1, ok: true, amountOut: '0.3', transactionHash: '0xleg1', at })
+      .then(
+        [{ type: `${kind}.leg_completed` }, { type: `${kind}.failing`, data: expect.objectContaining({ failedLeg: 1, errorMessage: 'The Across bridge of ETH from base to bsc would deliver 0.3 ETH, less than the 0.3103125 ETH quoted' }) }],
+        'reverseLeg',
+      );
   });
 
   it('unwinds the source swap when the bridge fails, releases the hold, then fails with the same message', () => {
@@ -111,9 +121,12 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
     given([...unwinding, reversed(1)]).when({ type: 'recordReversal', index: 0, transactionHash: '0xback0', at }).then([{ type: `${kind}.leg_reversed` }], 'releaseHold');
   });
 
-  it('fails straight away, with nothing to release, when the hold itself was refused', () => {
-    given([initiated]).when({ type: 'fail', reason: 'Insufficient balance', at }).then([{ type: `${kind}.failing`, data: { errorMessage: 'Insufficient balance', failedLeg: null, at } }], 'fail');
-    given([initiated, failing('Insufficient balance', null)]).when({ type: 'fail', reason: 'again', at }).then([{ type: `${kind}.failed`, data: { errorMessage: 'Insufficient balance', at } }], 'none');
+  it('releases even a hold that was refused before failing, since another placement of it may still land', () => {
+    given([initiated]).when({ type: 'fail', reason: 'Insufficient balance', at }).then([{ type: `${kind}.failing`, data: { errorMessage: 'Insufficient balance', failedLeg: null, at } }], 'releaseHold');
+    const refused = [initiated, failing('Insufficient balance', null)];
+    given(refused).when({ type: 'fail', reason: 'again', at }).then([]);
+    given(refused).when({ type: 'recordFundsReleased', at }).then([{ type: `${kind}.funds_released` }], 'fail');
+    given([...refused, ev(`${kind}.funds_released`, {})]).when({ type: 'fail', reason: 'again', at }).then([{ type: `${kind}.failed`, data: { errorMessage: 'Insufficient balance', at } }], 'none');
   });
 
   it('unwinds what ran when told to fail mid-route', () => {
@@ -147,5 +160,18 @@ describe('describeLeg', () => {
     const [swap, bridge] = initiatedRoute('swap').legs;
     expect(describeLeg(swap!)).toBe('the USDC to ETH swap on base (Aerodrome)');
     expect(describeLeg(bridge!)).toBe('the Across bridge of ETH from base to bsc');
+  });
+});
+
+describe('destinationOf', () => {
+  const wallet = { walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', chain: 'base', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' };
+
+  it('is the managed wallet for its own address on its own chain, in any letter case, so the ledger credits it', () => {
+    expect(destinationOf(wallet.address.toLowerCase(), 'base', wallet)).toEqual({ kind: 'wallet', walletId: wallet.walletId, address: wallet.address });
+  });
+
+  it('is an outside address on another chain, or for any other address', () => {
+    expect(destinationOf(wallet.address, 'bsc', wallet)).toEqual({ kind: 'address', address: wallet.address });
+    expect(destinationOf('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'base', wallet)).toEqual({ kind: 'address', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
   });
 });

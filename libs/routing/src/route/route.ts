@@ -42,12 +42,28 @@ export function routeOrder(
 /** Where the last leg delivers: the managed wallet itself (credited in the ledger) or an address on `toChain`. */
 export type RouteDestination = { kind: 'wallet'; walletId: string; address: string } | { kind: 'address'; address: string };
 
+export interface ManagedWallet {
+  walletId: string;
+  chain: string;
+  address: string;
+}
+
+/**
+ * The destination an address stands for: the managed wallet itself when it is the wallet's own address on the
+ * wallet's chain (so the ledger credits what arrives there), otherwise an outside address.
+ */
+export function destinationOf(address: string, chain: string, wallet: ManagedWallet): RouteDestination {
+  return chain === wallet.chain && address.toLowerCase() === wallet.address.toLowerCase()
+    ? { kind: 'wallet', walletId: wallet.walletId, address: wallet.address }
+    : { kind: 'address', address };
+}
+
 export interface RouteInitiated {
   transactionId: string;
   kind: RouteKind;
   tenant: Tenant;
   walletId: string;
-  /** The managed wallet's smart-account address: where intermediate legs land. */
+  /** The managed wallet's smart-account address, where the route starts. */
   walletAddress: string;
   order: RouteOrder;
   legs: PlannedLeg[];
@@ -160,7 +176,9 @@ export function nextRouteStep(state: RouteState): RouteStep {
     for (let index = state.executed.length - 1; index >= 0; index--) {
       if (state.reversed[index] === undefined) return { kind: 'reverseLeg', index };
     }
-    if (state.fundsHeld && !state.fundsReleased) return { kind: 'releaseHold' };
+    // Released even when no hold was recorded: a placement refused here may still land (a race, a late reply), and
+    // the ledger records a hold that was never placed as released, so nothing can stay held after a failure.
+    if (!state.fundsReleased) return { kind: 'releaseHold' };
     return { kind: 'fail' };
   }
   if (!state.fundsHeld) return { kind: 'placeHold' };
@@ -192,14 +210,19 @@ function legOutcome(state: RouteState, command: Extract<RouteCommand, { type: 'r
   const leg = legOrder(state, command.index);
   const at = command.at;
   const slippage = (got: string) =>
-    `Slippage exceeded: ${describeLeg(leg)} would give ${got} ${leg.toToken}, less than the minimum of ${leg.minimumOut} ${leg.toToken} that the ${order.slippage}% slippage tolerance allows`;
+    leg.kind === 'swap'
+      ? `Slippage exceeded: ${describeLeg(leg)} would give ${got} ${leg.toToken}, less than the minimum of ${leg.minimumOut} ${leg.toToken} that the ${order.slippage}% slippage tolerance allows`
+      : `${capitalize(describeLeg(leg))} would deliver ${got} ${leg.toToken}, less than the ${leg.minimumOut} ${leg.toToken} quoted`;
   if (!command.ok) {
     const errorMessage = command.wouldGive !== undefined ? slippage(command.wouldGive) : `${capitalize(describeLeg(leg))} failed: ${command.reason}`;
     return [event(kind, 'failing', { errorMessage, failedLeg: command.index, at })];
   }
   const completed = event(kind, 'leg_completed', { index: command.index, amountOut: command.amountOut, transactionHash: command.transactionHash, at });
-  // A router that ignored the minimum: the swap happened, so it is recorded, then unwound like any other failure.
-  if (leg.kind === 'swap' && dec(command.amountOut).lt(leg.minimumOut)) {
+  // A provider that ignored the minimum: the leg happened, so it is recorded, then unwound like any other failure,
+  // unless it was the last leg and paid an address outside the platform: what was delivered cannot be taken back,
+  // so the transaction completes with what was delivered (the view shows it) rather than refunding on top.
+  const deliveredOutside = command.index === state.initiated!.legs.length - 1 && state.initiated!.destination.kind === 'address';
+  if (dec(command.amountOut).lt(leg.minimumOut) && !deliveredOutside) {
     return [completed, event(kind, 'failing', { errorMessage: slippage(command.amountOut), failedLeg: command.index, at })];
   }
   return [completed];

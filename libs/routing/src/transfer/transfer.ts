@@ -2,9 +2,8 @@ import { findToken, type ChainName } from '@ramp/chains';
 import type { TransferQuote } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN } from '@ramp/money';
 import type { TransactionKind } from '@ramp/transactions';
-import { evolveRoute, initialRouteState, routeOrder, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
+import { destinationOf, evolveRoute, initialRouteState, routeOrder, type ManagedWallet, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
 import { routeView } from '../route/view';
-import type { ManagedWallet } from '../swap/swap';
 
 export const TRANSFER_KIND: TransactionKind<RouteState, RouteEvent> = { type: 'transfer', initialState: initialRouteState, evolve: evolveRoute, view: routeView };
 
@@ -14,9 +13,9 @@ export const TRANSFER_KIND: TransactionKind<RouteState, RouteEvent> = { type: 't
  */
 export const TRANSFER_SWAP_SLIPPAGE_PERCENT = 0.5;
 
-/** A transfer goes to the quote's destinationAddress; on one chain without one, back into the managed wallet. */
+/** A transfer goes to the quote's destinationAddress; on one chain without one (or to its own address), back into the managed wallet. */
 export function transferDestination(quote: TransferQuote.Response, wallet: ManagedWallet): RouteDestination {
-  return quote.destinationAddress === null ? { kind: 'wallet', walletId: wallet.walletId, address: wallet.address } : { kind: 'address', address: quote.destinationAddress };
+  return quote.destinationAddress === null ? { kind: 'wallet', walletId: wallet.walletId, address: wallet.address } : destinationOf(quote.destinationAddress, quote.toChain, wallet);
 }
 
 /** A transfer quote as the order the route executes: a bridge delivers exactly toAmount, a destination swap at worst 0.5% less. */
