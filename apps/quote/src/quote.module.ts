@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
+import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
 import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
 import { BanksNatsController } from './banks/banks.nats.controller';
 import { ChainsNatsController } from './chains/chains.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
-import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER } from './providers.tokens';
 import { QuoteSchema } from './quotes/quote.entity';
 import { QuotePricer } from './quotes/quote-pricer';
 import { QuoteStore } from './quotes/quote-store';

@@ -118,3 +118,15 @@ describe('chain names', () => {
     expect(CHAIN_NAMES.filter((chain) => chainFamily(chain) === 'solana')).toEqual(['solana']);
   });
 });
+
+describe('tokenDecimals', () => {
+  const { tokenDecimals } = jest.requireActual('./registry') as typeof import('./registry');
+
+  it('reads the first chain that lists the token, else 18', () => {
+    expect(tokenDecimals('USDC', 'base')).toBe(6);
+    expect(tokenDecimals('USDC', 'bsc')).toBe(18);
+    // CNGN is not listed on arbitrum: the source chain's listing decides.
+    expect(tokenDecimals('CNGN', 'arbitrum', 'base')).toBe(6);
+    expect(tokenDecimals('NOPE', 'base', 'tron')).toBe(18);
+  });
+});

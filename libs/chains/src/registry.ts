@@ -187,6 +187,21 @@ export function findToken(chain: ChainName, symbol: string): TokenDescriptor | u
   return getChain(chain).tokens.find((t) => t.symbol === symbol);
 }
 
+/** EVM tokens' usual precision, for a token a chain does not list (an intermediate token of a route). */
+export const DEFAULT_TOKEN_DECIMALS = 18;
+
+/**
+ * The decimals of a token on the first of `chains` that lists it (a bridged token may be listed on only one side),
+ * else {@link DEFAULT_TOKEN_DECIMALS}. Accepts any chain name; unknown ones list nothing.
+ */
+export function tokenDecimals(symbol: string, ...chains: string[]): number {
+  for (const chain of chains) {
+    const token = CHAINS_BY_NAME.has(chain as ChainName) ? findToken(chain as ChainName, symbol) : undefined;
+    if (token) return token.decimals;
+  }
+  return DEFAULT_TOKEN_DECIMALS;
+}
+
 export function chainFamily(chain: ChainName): 'evm' | 'solana' {
   return chain === 'solana' ? 'solana' : 'evm';
 }

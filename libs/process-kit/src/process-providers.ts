@@ -12,7 +12,7 @@ import { startIntegrationPublisher, startLogRelay } from './service-events';
 
 /** What a service that runs event-sourced transactions tells the shared process machinery. */
 export interface ProcessSpec {
-  /** The service's name (`ramp`), also the actor `system:<service>` of the events its jobs append. */
+  /** The service's name (`ramp`): its job listener's application name and the integration publisher's service. */
   service: string;
   log: EventLog;
   events(namespace: string): EventStreamName;

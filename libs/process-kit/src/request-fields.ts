@@ -1,4 +1,5 @@
-import { AppError, HTTP_STATUS_OF, invalidField } from '@ramp/contracts';
+import { AppError, HTTP_STATUS_OF, invalidField, type WalletView } from '@ramp/contracts';
+import { dec } from '@ramp/money';
 
 /** Shared checks of initiation requests. */
 export function optionalString(value: unknown, field: string): string | undefined {
@@ -28,3 +29,15 @@ export function isRefusal(error: unknown): error is AppError {
 
 /** A refusal's message without its leading `field: `, to quote it inside another message. */
 export const withoutField = (message: string): string => message.replace(/^[A-Za-z.]+: /, '');
+
+/** A managed wallet named by an initiation must be on the quote's chain (INVALID_REQUEST on walletId otherwise). */
+export function checkWalletChain(wallet: WalletView, chain: string): void {
+  if (wallet.chain !== chain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is for ${chain}`);
+}
+
+/** ...and, when it pays, hold at least the quoted amount of the token as available (not held) balance. */
+export function checkWalletCanPay(wallet: WalletView, chain: string, tokenSymbol: string, amount: string): void {
+  checkWalletChain(wallet, chain);
+  const available = wallet.balances.find((balance) => balance.tokenSymbol === tokenSymbol)?.available ?? '0';
+  if (dec(available).lt(amount)) throw invalidField('walletId', `has ${available} ${tokenSymbol} available; the quote needs ${amount}`);
+}

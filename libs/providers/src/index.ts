@@ -3,3 +3,4 @@ export * from './price-feed';
 export * from './routes';
 export * from './ramp-rails';
 export * from './route-rails';
+export * from './tokens';

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
-import { findToken, type ChainName } from '@ramp/chains';
+import { tokenDecimals } from '@ramp/chains';
 import { dec, formatToken } from '@ramp/money';
-import { sandboxHash, type RailResult } from './ramp-rails';
+import { sandboxHash } from './ramp-rails';
 
 /** What the order a leg belongs to looked like when it was placed: the sandbox keys its magic values on it. */
 export interface RouteOrderContext {
@@ -49,8 +49,8 @@ export interface ReverseLegInput {
   amount: string;
 }
 
-/** A swap that reverted because it would have given less than its minimum: `wouldGive` says how much. */
-export type SwapLegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string };
+/** A leg that ran, or why not: a swap that reverted below its minimum says in `wouldGive` how much it would have given. */
+export type LegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string };
 
 /**
  * What swaps and transfers need from the outside: a DEX router per chain, bridges between chains, the way back when a
@@ -62,8 +62,8 @@ export type SwapLegResult = { ok: true; amountOut: string; transactionHash: stri
 export interface RouteRails {
   /** The platform's settlement address on a chain: EVM hex, or a Solana public key. */
   settlementAddress(chain: string): string;
-  swap(input: SwapLegInput): Promise<SwapLegResult>;
-  bridge(input: BridgeLegInput): Promise<RailResult<{ amountOut: string; transactionHash: string }>>;
+  swap(input: SwapLegInput): Promise<LegResult>;
+  bridge(input: BridgeLegInput): Promise<LegResult>;
   reverse(input: ReverseLegInput): Promise<{ transactionHash: string }>;
 }
 
@@ -106,8 +106,8 @@ export class SandboxRouteRails implements RouteRails {
     return chain === 'solana' ? base58(seed) : `0x${seed.subarray(0, 20).toString('hex')}`;
   }
 
-  async swap(input: SwapLegInput): Promise<SwapLegResult> {
-    const decimals = findToken(input.chain as ChainName, input.toToken)?.decimals ?? 18;
+  async swap(input: SwapLegInput): Promise<LegResult> {
+    const decimals = tokenDecimals(input.toToken, input.chain);
     const moved = dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.priceMoveAmount);
     const fill = formatToken(dec(input.expectedOut).mul(moved ? dec(1).sub(ROUTE_SANDBOX_MAGIC.priceMove) : 1), decimals);
     if (dec(fill).lt(input.minimumOut)) {
@@ -116,12 +116,12 @@ export class SandboxRouteRails implements RouteRails {
     return { ok: true, amountOut: fill, transactionHash: chainTransactionHash(input.chain, input.order.transactionId, 'leg', String(input.index)) };
   }
 
-  async bridge(input: BridgeLegInput) {
+  async bridge(input: BridgeLegInput): Promise<LegResult> {
     if (dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.bridgeFailureAmount)) {
       return { ok: false as const, reason: `${input.provider} did not fill the order before its deadline and refunded it on ${input.fromChain} (sandbox magic amount)` };
     }
     // What arrives: the amount as the token's decimals hold it on the destination chain.
-    const decimals = findToken(input.toChain as ChainName, input.token)?.decimals ?? findToken(input.fromChain as ChainName, input.token)?.decimals ?? 18;
+    const decimals = tokenDecimals(input.token, input.toChain, input.fromChain);
     const amountOut = formatToken(dec(input.amount), decimals);
     if (dec(amountOut).lt(input.minimumOut)) {
       return { ok: false as const, reason: `${input.provider} could not deliver the minimum ${input.minimumOut} ${input.token} and refunded the order on ${input.fromChain}` };

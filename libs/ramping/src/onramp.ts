@@ -9,8 +9,6 @@ import { dec } from '@ramp/money';
  * that fails, is refunded to the payer before the on-ramp fails.
  */
 
-export type { VirtualAccount };
-
 export type OnrampEvent =
   | {
       type: 'onramp.initiated';

@@ -2,8 +2,6 @@ import type { OfframpState } from './offramp';
 import type { TransactionView } from '@ramp/transactions';
 import type { OnrampState } from './onramp';
 
-export type { TransactionView };
-
 export function offrampView(state: OfframpState): TransactionView {
   const initiated = state.initiated;
   if (!initiated) throw new Error('offrampView of a transaction that does not exist');

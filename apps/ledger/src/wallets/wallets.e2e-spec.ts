@@ -127,6 +127,42 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     expect((await rpcFailure(rpc.call(HoldSettle.contract, stranger, { holdId: paid, outcome: 'release' }))).code).toBe('NOT_FOUND');
   });
 
+  it('captures a hold less a fee kept as revenue and credits what it bought, in one entry; releases a hold never placed so a late placement takes nothing', async () => {
+    const wallet = await newWallet();
+    await fund(wallet.walletId, 'USDC', '100');
+    const swap = newId('txn');
+    await rpc.call(HoldPlace.contract, tenant, { holdId: swap, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '50' });
+    // A fee not smaller than the hold, a credit of a token the chain lacks, or too many decimals: refused, nothing moved.
+    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'capture', destination: 'route-execution', fee: { amount: '50', account: 'swap-fees' } }))).code).toBe('INVALID_REQUEST');
+    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'capture', credit: { tokenSymbol: 'BNB', amount: '1', source: 'route-execution' } }))).code).toBe('INVALID_REQUEST');
+    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'release', fee: { amount: '1', account: 'swap-fees' } }))).code).toBe('INVALID_REQUEST');
+    const settle = { holdId: swap, outcome: 'capture' as const, destination: 'route-execution', fee: { amount: '0.15', account: 'swap-fees' }, credit: { tokenSymbol: 'ETH', amount: '0.015578125', source: 'route-execution' } };
+    expect((await rpc.call(HoldSettle.contract, tenant, settle)).status).toBe('captured');
+    expect((await rpc.call(HoldSettle.contract, tenant, settle)).status).toBe('captured');
+    const after = (await api.get(`/wallets/${wallet.walletId}`)).body.data;
+    expect(balanceOf(after, 'USDC')).toMatchObject({ available: '50', held: '0' });
+    expect(balanceOf(after, 'ETH')).toMatchObject({ available: '0.015578125', held: '0' });
+    const legs = await pool.query(
+      `select account, asset, trim_scale(sum(amount))::text as amount from ledger.postings where entry_id = $1 group by account, asset order by account, asset`,
+      [`capture:${swap}`],
+    );
+    expect(legs.rows.map((row) => [row.account, row.asset, row.amount])).toEqual([
+      ['external:route-execution', 'base:ETH', '-0.015578125'],
+      ['external:route-execution', 'base:USDC', '49.85'],
+      [`held:${wallet.walletId}`, 'base:USDC', '-50'],
+      ['revenue:swap-fees', 'base:USDC', '0.15'],
+      [`wallet:${wallet.walletId}`, 'base:ETH', '0.015578125'],
+    ]);
+
+    // Released before it was ever placed (its placement was refused, or is still in flight): nothing moves then or later.
+    const never = newId('txn');
+    const terms = { walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '20' };
+    expect((await rpc.call(HoldSettle.contract, tenant, { holdId: never, outcome: 'release', ifMissing: terms })).status).toBe('released');
+    expect((await rpc.call(HoldPlace.contract, tenant, { holdId: never, ...terms })).status).toBe('released');
+    expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '50', held: '0' });
+    expect((await pool.query(`select id from ledger.entries where id in ($1, $2)`, [`hold:${never}`, `release:${never}`])).rows).toEqual([]);
+  });
+
   it('lets exactly as many of 30 concurrent holds through as the balance covers, never below zero, and the books balance', async () => {
     const wallet = await newWallet();
     await fund(wallet.walletId, 'USDC', '100');

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NIGERIAN_BANKS, verifyAccountNumberFormat } from '@ramp/banking';
 import { BankList, BankVerify } from '@ramp/contracts';
 import { RpcHandler } from '@ramp/service-kit';
-import type { BankDirectory } from '@ramp/providers';
-import { BANK_DIRECTORY } from '../providers.tokens';
+import { BANK_DIRECTORY, type BankDirectory } from '@ramp/providers';
 
 /** The bank list and account verification (NUBAN check first, then the bank directory). */
 @Injectable()

@@ -19,8 +19,7 @@ import {
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
-import { formatDuration, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
-import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER } from '../providers.tokens';
+import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
 
 /** The tokens the spec lets a business sell for Naira. */
 export const OFFRAMP_TOKENS = ['CNGN', 'USDC', 'ETH', 'cbBTC', 'BNB', 'USDT'] as const;

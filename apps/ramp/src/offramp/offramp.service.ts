@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
-import { findToken, parseAddress } from '@ramp/chains';
+import { parseAddress, tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import {
   HoldPlace,
@@ -27,10 +27,10 @@ import {
   type OfframpEvent,
   type OfframpState,
   type OfframpStep,
-  type TransactionView,
 } from '@ramp/ramping';
+import type { TransactionView } from '@ramp/transactions';
 import { PG_POOL } from '@ramp/service-kit';
-import { isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Job } from '@ramp/process-kit';
+import { checkWalletCanPay, isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Job } from '@ramp/process-kit';
 import { RAMP_LOG } from '../process/log';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
@@ -81,11 +81,7 @@ export class OfframpService {
     let sourceAddress: string | null = null;
     if (walletId) {
       const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
-      if (wallet.chain !== quote.chain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is for ${quote.chain}`);
-      const available = wallet.balances.find((balance) => balance.tokenSymbol === quote.tokenSymbol)?.available ?? '0';
-      if (dec(available).lt(quote.cryptoAmount)) {
-        throw invalidField('walletId', `has ${available} ${quote.tokenSymbol} available; the quote needs ${quote.cryptoAmount}`);
-      }
+      checkWalletCanPay(wallet, quote.chain, quote.tokenSymbol, quote.cryptoAmount);
     } else {
       sourceAddress = parseAddress(quote.chain as 'base', sourceAddressRaw, 'sourceAddress');
     }
@@ -129,7 +125,7 @@ export class OfframpService {
     if (tenant.environment !== 'test') throw notFound('Sandbox endpoints exist for test keys only');
     const state = await this.stateOf(tenant, transactionId);
     const quote = state.initiated!.quote;
-    const decimals = findToken(quote.chain as 'base', quote.tokenSymbol)?.decimals ?? 18;
+    const decimals = tokenDecimals(quote.tokenSymbol, quote.chain);
     const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', decimals);
     const id = state.initiated!.transactionId;
     await this.process.apply(

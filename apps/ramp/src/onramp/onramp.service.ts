@@ -6,9 +6,10 @@ import { invalidField, newId, notFound, QuoteConsume, QuotePeek, WalletCredit, W
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import type { OnrampRails } from '@ramp/providers';
-import { cngnToMint, nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type TransactionView } from '@ramp/ramping';
+import { cngnToMint, nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import type { TransactionView } from '@ramp/transactions';
 import { PG_POOL } from '@ramp/service-kit';
-import { JobQueue, optionalString, parseCallbackUrl, StreamProcess, type Job } from '@ramp/process-kit';
+import { checkWalletChain, JobQueue, optionalString, parseCallbackUrl, StreamProcess, type Job } from '@ramp/process-kit';
 import { RAMP_LOG } from '../process/log';
 
 export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
@@ -56,7 +57,7 @@ export class OnrampService {
     let destinationAddress: string | null = null;
     if (walletId) {
       const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
-      if (wallet.chain !== quote.chain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is for ${quote.chain}`);
+      checkWalletChain(wallet, quote.chain);
     } else {
       destinationAddress = parseAddress(quote.chain as 'base', addressRaw, 'destinationAddress');
     }

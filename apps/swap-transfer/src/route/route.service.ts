@@ -16,12 +16,13 @@ import {
 } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
-import { isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Cause, type Job } from '@ramp/process-kit';
-import type { PriceFeed, RouteProvider, RouteRails } from '@ramp/providers';
+import { checkWalletCanPay, isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Cause, type Job } from '@ramp/process-kit';
+import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
 import {
   legOrder,
   nextRouteStep,
   planOrder,
+  tokensOf,
   routeDecider,
   routeView,
   swapDestination,
@@ -37,13 +38,9 @@ import {
   type RouteState,
   type RouteStep,
 } from '@ramp/routing';
-import { PG_POOL } from '@ramp/service-kit';
+import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { SWAP_TRANSFER_LOG } from '../process/log';
-
-export const ROUTE_RAILS = Symbol('ROUTE_RAILS');
-export const ROUTE_PROVIDER = Symbol('ROUTE_PROVIDER');
-export const PRICE_FEED = Symbol('PRICE_FEED');
 
 /** The external account that stands for the DEXes and bridges in the ledger, and the revenue account of the fees. */
 const ROUTE_EXECUTION = 'route-execution';
@@ -52,10 +49,7 @@ const SWAP_FEES = 'swap-fees';
 type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
 
 /** Reads a quote's order and destination, and asks the router for its legs, once the quote and the wallet are known. */
-type Prepare = (
-  quote: SwapQuote.Response | TransferQuote.Response,
-  wallet: WalletView,
-) => { order: RouteOrder; destination: RouteDestination; legs: Promise<RouteLegSpec[]> };
+type Prepare = (quote: SwapQuote.Response | TransferQuote.Response, wallet: WalletView) => Promise<{ order: RouteOrder; destination: RouteDestination; legs: RouteLegSpec[] }>;
 
 /**
  * Swaps and transfers: initiation (every 4xx checked before the quote is used, then the quote used once and the
@@ -74,6 +68,7 @@ export class RouteService {
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     const processOf = (prefix: RouteKind): RouteProcess =>
@@ -90,18 +85,18 @@ export class RouteService {
 
   async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
     const destinationAddress = optionalString(request['destinationAddress'], 'destinationAddress');
-    return this.initiate(tenant, 'swap', request, requestId, (quoted, wallet) => {
+    return this.initiate(tenant, 'swap', request, requestId, async (quoted, wallet) => {
       const quote = quoted as SwapQuote.Response;
       const destination = swapDestination(quote, wallet, destinationAddress);
-      const legs = this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+      const { legs } = await this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken });
       return { order: swapOrder(quote), destination, legs };
     });
   }
 
   async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
-    return this.initiate(tenant, 'transfer', request, requestId, (quoted, wallet) => {
+    return this.initiate(tenant, 'transfer', request, requestId, async (quoted, wallet) => {
       const quote = quoted as TransferQuote.Response;
-      const legs = this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken }).then((route) => route.legs);
+      const { legs } = await this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken });
       return { order: transferOrder(quote), destination: transferDestination(quote, wallet), legs };
     });
   }
@@ -127,15 +122,9 @@ export class RouteService {
     const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind }, { requestId });
     const quoted = quote as SwapQuote.Response | TransferQuote.Response;
     const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
-    if (wallet.chain !== quoted.fromChain) throw invalidField('walletId', `is on ${wallet.chain}; the quote is from ${quoted.fromChain}`);
-    const available = wallet.balances.find((balance) => balance.tokenSymbol === quoted.fromToken)?.available ?? '0';
-    if (dec(available).lt(quoted.fromAmount)) {
-      throw invalidField('walletId', `has ${available} ${quoted.fromToken} available; the quote needs ${quoted.fromAmount}`);
-    }
-    const { order, destination, legs: legsOf } = prepare(quoted, wallet);
-    const legs = await legsOf;
-    const symbols = [...new Set(legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.fromToken, leg.toToken] : [leg.token])))];
-    const usdPrices = Object.fromEntries(await Promise.all(symbols.map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
+    checkWalletCanPay(wallet, quoted.fromChain, quoted.fromToken, quoted.fromAmount);
+    const { order, destination, legs } = await prepare(quoted, wallet);
+    const usdPrices = Object.fromEntries(await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
     const plan = planOrder(order, legs, usdPrices);
 
     const transactionId = newId('txn');
@@ -145,7 +134,7 @@ export class RouteService {
     let state = await process.apply(
       transactionId,
       tenant,
-      { type: 'initiate', data: { transactionId, kind, tenant, walletId, walletAddress: wallet.address, order, legs: plan, destination, reference, callbackUrl, at: new Date().toISOString() } },
+      { type: 'initiate', data: { transactionId, kind, tenant, walletId, order, legs: plan, destination, reference, callbackUrl, at: new Date().toISOString() } },
       cause,
     );
     // The wallet is debited before the answer: its balance shows the hold at once. If the ledger cannot be reached
@@ -153,8 +142,8 @@ export class RouteService {
     try {
       const command = await this.perform(transactionId, state, { kind: 'placeHold' }, tenant);
       state = await process.apply(transactionId, tenant, command, cause);
-    } catch {
-      // left to the job
+    } catch (error) {
+      this.logger.warn({ err: error, transactionId }, 'hold not placed at initiation; its job places it');
     }
     return routeView(state);
   }
@@ -182,37 +171,14 @@ export class RouteService {
         // Intermediate legs pay the platform's settlement account on their chain (the route continues from there); the
         // last pays the destination.
         const recipient = last ? initiated.destination.address : this.rails.settlementAddress(leg.toChain);
-        if (leg.kind === 'swap') {
-          const result = await this.rails.swap({
-            order: context,
-            index: step.index,
-            chain: leg.fromChain,
-            provider: leg.provider,
-            fromToken: leg.fromToken,
-            toToken: leg.toToken,
-            amountIn: leg.amountIn,
-            expectedOut: leg.amountOut,
-            minimumOut: leg.minimumOut,
-            recipient,
-          });
-          return result.ok
-            ? { type: 'recordLeg', index: step.index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at: at() }
-            : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at: at() };
-        }
-        const result = await this.rails.bridge({
-          order: context,
-          index: step.index,
-          provider: leg.provider,
-          fromChain: leg.fromChain,
-          toChain: leg.toChain,
-          token: leg.fromToken,
-          amount: leg.amountIn,
-          minimumOut: leg.minimumOut,
-          recipient,
-        });
+        const common = { order: context, index: step.index, provider: leg.provider, minimumOut: leg.minimumOut, recipient };
+        const result =
+          leg.kind === 'swap'
+            ? await this.rails.swap({ ...common, chain: leg.fromChain, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, expectedOut: leg.amountOut })
+            : await this.rails.bridge({ ...common, fromChain: leg.fromChain, toChain: leg.toChain, token: leg.fromToken, amount: leg.amountIn });
         return result.ok
           ? { type: 'recordLeg', index: step.index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at: at() }
-          : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, at: at() };
+          : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at: at() };
       }
       case 'settle': {
         const delivered = state.executed[state.executed.length - 1]!.amountOut;

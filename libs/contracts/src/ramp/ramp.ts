@@ -1,7 +1,7 @@
 import type { PaginationMeta } from '../errors/envelope';
 import { rpc } from '../rpc/rpc';
 
-/** The spec's Transaction as the ramp service answers it (see TransactionView in libs/ramping for every field). */
+/** The spec's Transaction as the services answer it (see TransactionView in libs/transactions for every field). */
 export type TransactionRecord = Record<string, unknown> & { id: string; type: string; status: 'pending' | 'completed' | 'failed' };
 
 export namespace OfframpInitiate {

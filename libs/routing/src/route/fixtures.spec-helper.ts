@@ -4,9 +4,8 @@
  * USDC -> ETH (Aerodrome), ETH base -> bsc (Across), ETH -> BNB (PancakeSwap).
  */
 import type { SwapFees, Tenant } from '@ramp/contracts';
-import type { ManagedWallet } from '../swap/swap';
 import { planRoute, type RouteLegSpec } from './plan';
-import type { RouteInitiated, RouteKind, RouteOrder } from './route';
+import type { ManagedWallet, RouteInitiated, RouteKind, RouteOrder } from './route';
 
 export const AT = '2026-11-22T10:00:00.000Z';
 const TRANSACTION_ID = 'txn_01M82JKS0653T6WKTARA9RFX7D';
@@ -38,7 +37,6 @@ export const crossChainOrder = (overrides: Partial<RouteOrder> = {}): RouteOrder
   minimumToAmount: '1.512415384615384615',
   slippage: 1,
   fees: CROSS_CHAIN_FEES,
-  estimatedTime: '2-5 minutes',
   ...overrides,
 });
 
@@ -51,7 +49,6 @@ export const initiatedRoute = (kind: RouteKind, overrides: Partial<RouteInitiate
   kind,
   tenant: TENANT,
   walletId: WALLET.walletId,
-  walletAddress: WALLET.address,
   order: crossChainOrder(),
   legs: planRoute({ legs: CROSS_CHAIN_LEG_SPECS, amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615', slippagePercent: '1', usdPrices: USD_PRICES }),
   destination: { kind: 'address', address: DESTINATION_ADDRESS },

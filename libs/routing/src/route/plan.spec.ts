@@ -89,8 +89,8 @@ describe('planRoute', () => {
     ).toThrow('no USD price for ETH');
   });
 
-  it('throws for a route without legs', () => {
-    expect(() => plan([], { amountIn: '1', toAmount: '1', minimumToAmount: '1' })).toThrow('a route needs at least one leg');
+  it('refuses a route without legs as the request\'s fault (INVALID_REQUEST on quoteId), before the quote is used', () => {
+    expect(() => plan([], { amountIn: '1', toAmount: '1', minimumToAmount: '1' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', field: 'quoteId' }));
   });
 });
 

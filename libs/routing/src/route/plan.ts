@@ -1,10 +1,16 @@
-import { findToken, type ChainName } from '@ramp/chains';
+import { tokenDecimals } from '@ramp/chains';
+import { invalidField } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN, type Decimal } from '@ramp/money';
 
 /** One hop of a route as a router describes it: a swap on one chain, or a bridge between two. */
 export type RouteLegSpec =
   | { kind: 'swap'; chain: string; fromToken: string; toToken: string; provider: string }
   | { kind: 'bridge'; fromChain: string; toChain: string; token: string; provider: string };
+
+/** Every token a route passes through, once each: what its plan needs a price for. */
+export function tokensOf(legs: readonly RouteLegSpec[]): string[] {
+  return [...new Set(legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.fromToken, leg.toToken] : [leg.token])))];
+}
 
 /**
  * A leg with the amounts the quote expects of it: `amountIn` goes in, `amountOut` should come out, and a swap leg
@@ -35,9 +41,6 @@ export interface RoutePlanInput {
   usdPrices: Readonly<Record<string, string>>;
 }
 
-const decimalsOf = (chain: string, symbol: string, fallback: string): number =>
-  findToken(chain as ChainName, symbol)?.decimals ?? findToken(fallback as ChainName, symbol)?.decimals ?? 18;
-
 /**
  * The legs with their expected amounts, pure: a swap converts at the USD prices (cut down to the destination token's
  * decimals) and may give `slippagePercent` less; a bridge carries the amount as is (its fee was taken at the source),
@@ -45,7 +48,8 @@ const decimalsOf = (chain: string, symbol: string, fallback: string): number =>
  * The last leg delivers exactly the quote's toAmount, and at worst its minimumToAmount.
  */
 export function planRoute(input: RoutePlanInput): PlannedLeg[] {
-  if (input.legs.length === 0) throw new Error('a route needs at least one leg');
+  // Before the quote is used: a route with nothing to execute is refused as the request's fault, never a 500.
+  if (input.legs.length === 0) throw invalidField('quoteId', 'the quote has no route to execute');
   const price = (symbol: string): Decimal => {
     const value = input.usdPrices[symbol];
     if (value === undefined) throw new Error(`no USD price for ${symbol}`);
@@ -58,7 +62,7 @@ export function planRoute(input: RoutePlanInput): PlannedLeg[] {
     const amountIn = amount;
     let planned: PlannedLeg;
     if (leg.kind === 'swap') {
-      const decimals = decimalsOf(leg.chain, leg.toToken, leg.chain);
+      const decimals = tokenDecimals(leg.toToken, leg.chain);
       const out = last ? dec(input.toAmount) : amountIn.mul(price(leg.fromToken)).div(price(leg.toToken)).toDecimalPlaces(decimals, ROUND_DOWN);
       const minimum = last ? dec(input.minimumToAmount) : out.mul(keep).toDecimalPlaces(decimals, ROUND_DOWN);
       planned = {
@@ -75,7 +79,7 @@ export function planRoute(input: RoutePlanInput): PlannedLeg[] {
       amount = out;
     } else {
       // A bridge carries the amount as is, cut down to what the token's decimals hold on the destination chain.
-      const out = last ? dec(input.toAmount) : amountIn.toDecimalPlaces(decimalsOf(leg.toChain, leg.token, leg.fromChain), ROUND_DOWN);
+      const out = last ? dec(input.toAmount) : amountIn.toDecimalPlaces(tokenDecimals(leg.token, leg.toChain, leg.fromChain), ROUND_DOWN);
       planned = {
         kind: 'bridge',
         provider: leg.provider,
@@ -100,7 +104,7 @@ export function planRoute(input: RoutePlanInput): PlannedLeg[] {
  * token's decimals.
  */
 export function scaleLeg(leg: PlannedLeg, actualIn: string, isLast: boolean): { amountIn: string; amountOut: string; minimumOut: string } {
-  const decimals = decimalsOf(leg.toChain, leg.toToken, leg.fromChain);
+  const decimals = tokenDecimals(leg.toToken, leg.toChain, leg.fromChain);
   const ratio = dec(actualIn).div(leg.amountIn);
   return {
     amountIn: dec(actualIn).toFixed(),

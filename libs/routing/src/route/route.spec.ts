@@ -40,10 +40,6 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
     given([initiated]).when({ type: 'initiate', data: initiatedRoute(kind) }).then([]);
   });
 
-  it('refuses to initiate a quote without a route', () => {
-    given([]).when({ type: 'initiate', data: initiatedRoute(kind, { legs: [] }) }).thenRefused('INVALID_REQUEST');
-  });
-
   it('runs each leg in order after the hold, settles, then completes with what the last leg gave', () => {
     given([initiated]).when({ type: 'recordFundsHeld', at }).then([{ type: `${kind}.funds_held`, data: { at } }], 'executeLeg');
     expect(nextRouteStep(fold([initiated, held]))).toEqual({ kind: 'executeLeg', index: 0 });

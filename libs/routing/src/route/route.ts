@@ -1,4 +1,4 @@
-import { AppError, type SwapFees, type Tenant } from '@ramp/contracts';
+import { AppError, type SwapQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { planRoute, scaleLeg, type PlannedLeg, type RouteLegSpec } from './plan';
 
@@ -14,29 +14,21 @@ import { planRoute, scaleLeg, type PlannedLeg, type RouteLegSpec } from './plan'
 
 export type RouteKind = 'swap' | 'transfer';
 
-/** What the customer ordered, from the quote: amounts are decimal strings, fees in the source token. */
-export interface RouteOrder {
-  quoteId: string;
-  fromChain: string;
-  toChain: string;
-  fromToken: string;
-  toToken: string;
-  fromAmount: string;
-  toAmount: string;
-  minimumToAmount: string;
-  /** Slippage tolerance in percent. */
-  slippage: number;
-  fees: SwapFees;
-  estimatedTime: string;
-}
+/**
+ * What the customer ordered: a swap quote's terms (a transfer quote has all but the minimum and the slippage, which
+ * its kind decides). Amounts are decimal strings, fees in the source token, slippage in percent.
+ */
+export type RouteOrder = Pick<
+  SwapQuote.Response,
+  'quoteId' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'fromAmount' | 'toAmount' | 'minimumToAmount' | 'slippage' | 'fees'
+>;
+
+type DeliveryTerms = Pick<RouteOrder, 'minimumToAmount' | 'slippage'>;
 
 /** The fields every swap and transfer quote has, and the terms of delivery the kind decides. */
-export function routeOrder(
-  quote: Pick<RouteOrder, 'quoteId' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'fromAmount' | 'toAmount' | 'fees'> & { route: { estimatedTime: string } },
-  terms: Pick<RouteOrder, 'minimumToAmount' | 'slippage'>,
-): RouteOrder {
+export function routeOrder(quote: Omit<RouteOrder, keyof DeliveryTerms>, terms: DeliveryTerms): RouteOrder {
   const { quoteId, fromChain, toChain, fromToken, toToken, fromAmount, toAmount, fees } = quote;
-  return { quoteId, fromChain, toChain, fromToken, toToken, fromAmount, toAmount, fees, estimatedTime: quote.route.estimatedTime, ...terms };
+  return { quoteId, fromChain, toChain, fromToken, toToken, fromAmount, toAmount, fees, ...terms };
 }
 
 /** Where the last leg delivers: the managed wallet itself (credited in the ledger) or an address on `toChain`. */
@@ -63,8 +55,6 @@ export interface RouteInitiated {
   kind: RouteKind;
   tenant: Tenant;
   walletId: string;
-  /** The managed wallet's smart-account address, where the route starts. */
-  walletAddress: string;
   order: RouteOrder;
   legs: PlannedLeg[];
   destination: RouteDestination;
@@ -237,7 +227,6 @@ const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text
 export function decideRoute(command: RouteCommand, state: RouteState): RouteEvent[] {
   if (command.type === 'initiate') {
     if (state.exists) return [];
-    if (command.data.legs.length === 0) throw new AppError('INVALID_REQUEST', 'quoteId: the quote has no route to execute', 'quoteId');
     return [event(command.data.kind, 'initiated', command.data)];
   }
   if (!state.exists || !state.initiated) throw new AppError('NOT_FOUND', 'The transaction was not found');

@@ -6,7 +6,6 @@ import { routeView } from '../route/view';
 
 export const SWAP_KIND: TransactionKind<RouteState, RouteEvent> = { type: 'swap', initialState: initialRouteState, evolve: evolveRoute, view: routeView };
 
-export type { ManagedWallet };
 
 /**
  * Where a swap's proceeds go: back into the managed wallet when it stays on the wallet's chain and no address is

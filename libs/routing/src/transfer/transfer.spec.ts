@@ -36,13 +36,13 @@ const withSwap: TransferQuote.Response = {
 
 describe('transferOrder', () => {
   it('promises exactly toAmount for a bridge-only transfer', () => {
-    expect(transferOrder(bridgeOnly)).toEqual({ ...bridgeTerms, minimumToAmount: '99.2', slippage: 0.5, estimatedTime: '1-3 minutes' });
+    expect(transferOrder(bridgeOnly)).toEqual({ ...bridgeTerms, minimumToAmount: '99.2', slippage: 0.5 });
     expect(TRANSFER_SWAP_SLIPPAGE_PERCENT).toBe(0.5);
   });
 
   it('lets a destination swap give 0.5% less, cut down to the token\'s 18 decimals (BNB on bsc)', () => {
     // 0.152615384615384615 * 0.995 = 0.151852307692307691925
-    expect(transferOrder(withSwap)).toMatchObject({ toToken: 'BNB', toAmount: '0.152615384615384615', minimumToAmount: '0.151852307692307691', slippage: 0.5, estimatedTime: '2-5 minutes' });
+    expect(transferOrder(withSwap)).toMatchObject({ toToken: 'BNB', toAmount: '0.152615384615384615', minimumToAmount: '0.151852307692307691', slippage: 0.5 });
   });
 
   it('cuts the minimum down to 6 decimals for USDC on base', () => {

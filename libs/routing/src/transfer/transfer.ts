@@ -1,4 +1,4 @@
-import { findToken, type ChainName } from '@ramp/chains';
+import { tokenDecimals } from '@ramp/chains';
 import type { TransferQuote } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN } from '@ramp/money';
 import type { TransactionKind } from '@ramp/transactions';
@@ -21,7 +21,7 @@ export function transferDestination(quote: TransferQuote.Response, wallet: Manag
 /** A transfer quote as the order the route executes: a bridge delivers exactly toAmount, a destination swap at worst 0.5% less. */
 export function transferOrder(quote: TransferQuote.Response): RouteOrder {
   const swaps = quote.toToken !== quote.fromToken;
-  const decimals = findToken(quote.toChain as ChainName, quote.toToken)?.decimals ?? 18;
+  const decimals = tokenDecimals(quote.toToken, quote.toChain);
   const minimum = swaps ? formatToken(dec(quote.toAmount).mul(dec(1).sub(dec(TRANSFER_SWAP_SLIPPAGE_PERCENT).div(100))).toDecimalPlaces(decimals, ROUND_DOWN), decimals) : quote.toAmount;
   return routeOrder(quote, { minimumToAmount: minimum, slippage: TRANSFER_SWAP_SLIPPAGE_PERCENT });
 }

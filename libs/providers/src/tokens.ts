@@ -2,3 +2,4 @@
 export const PRICE_FEED = Symbol('PRICE_FEED');
 export const BANK_DIRECTORY = Symbol('BANK_DIRECTORY');
 export const ROUTE_PROVIDER = Symbol('ROUTE_PROVIDER');
+export const ROUTE_RAILS = Symbol('ROUTE_RAILS');
