@@ -33,7 +33,7 @@ export default [
     },
   },
   {
-    files: ['libs/{money,banking,chains,pricing,contracts,bookkeeping,ramping,transactions,routing}/src/**/*.ts'],
+    files: ['libs/{money,banking,chains,pricing,contracts,bookkeeping,ramping,transactions,routing,webhooks}/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
