@@ -13,6 +13,7 @@ import { ChainsHttpController } from './chains/chains.http.controller';
 import { ErrorFilter } from './edge/error.filter';
 import { Forwarder } from './forwarding/forwarder';
 import { IdempotencyStore } from './forwarding/idempotency-store';
+import { KeysNatsController } from './keys/keys.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { OfframpHttpController } from './offramp/offramp.http.controller';
 import { OnrampHttpController } from './onramp/onramp.http.controller';
@@ -20,6 +21,7 @@ import { QuotesHttpController } from './quotes/quotes.http.controller';
 import { SwapsHttpController } from './swaps/swaps.http.controller';
 import { TransactionsHttpController } from './transactions/transactions.http.controller';
 import { WalletsHttpController } from './wallets/wallets.http.controller';
+import { WebhooksHttpController } from './webhooks/webhooks.http.controller';
 
 export const GATEWAY_DATABASE: DatabaseSpec = {
   schema: 'gateway',
@@ -93,6 +95,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
     { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
     IdempotencyStore,
     Forwarder,
+    KeysNatsController,
   ],
 })
 export class GatewayModule {}

@@ -1,11 +1,81 @@
+import { readFileSync } from 'fs';
 import { Module } from '@nestjs/common';
-import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
+import type { NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import { Config } from '@ramp/config';
+import { KeySigningSecret } from '@ramp/contracts';
+import { Waker } from '@ramp/event-store';
+import { SecretBox } from '@ramp/keys';
+import { RpcClient } from '@ramp/messaging';
+import { CoreModule, databaseProviders, LOGGER, NATS_CONNECTION, PG_POOL, pgPoolProviders, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { AllowedHosts } from '@ramp/webhooks';
+import { DeliveryHost } from './deliveries/delivery-host';
+import { DeliveryStore } from './deliveries/delivery-store';
+import { DeliveryWorker, systemClock } from './deliveries/delivery-worker';
+import { HttpsSender } from './deliveries/https-sender';
+import { SigningSecrets } from './deliveries/signing-secrets';
+import { Migration20261123100001 } from './migrations/Migration20261123100001';
+import { WebhookRegistry } from './webhooks/webhook-registry';
+import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
-/** The notifier service owns the `notifier` schema. Its tables arrive with its issue; today it boots and reports health. */
-export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [] };
+/** The notifier service owns the `notifier` schema: webhooks, deliveries, their attempts and its consumer's inbox. */
+export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001] };
+
+/** A delivery's lease outlives its send timeout by this much, so that a slow receiver is never sent it twice at once. */
+const LEASE_MARGIN_MS = 15_000;
 
 @Module({
   imports: [CoreModule.forService('notifier')],
-  providers: [...databaseProviders(NOTIFIER_DATABASE)],
+  providers: [
+    ...databaseProviders(NOTIFIER_DATABASE),
+    ...pgPoolProviders(20),
+    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
+    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts')) },
+    { provide: Waker, useFactory: () => new Waker() },
+    { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
+    {
+      provide: HttpsSender,
+      inject: [Config, AllowedHosts],
+      useFactory: (config: Config, allowed: AllowedHosts) => {
+        const caFile = config.string('webhookCaFile');
+        return new HttpsSender({
+          allowed,
+          extraCa: caFile ? readFileSync(caFile, 'utf8') : undefined,
+          timeoutMs: config.int('webhookTimeoutMs', 1),
+          maxSocketsPerHost: config.int('webhookConcurrency', 1),
+        });
+      },
+    },
+    {
+      provide: SigningSecrets,
+      inject: [SecretBox, RpcClient],
+      useFactory: (box: SecretBox, rpc: RpcClient) =>
+        new SigningSecrets(box, async (tenant) => (await rpc.call(KeySigningSecret.contract, tenant, { keyId: tenant.keyId })).secretSealed),
+    },
+    {
+      provide: DeliveryWorker,
+      inject: [DeliveryStore, HttpsSender, SigningSecrets, Waker, Config, LOGGER],
+      useFactory: (store: DeliveryStore, sender: HttpsSender, secrets: SigningSecrets, waker: Waker, config: Config, logger: Logger) =>
+        new DeliveryWorker({
+          store,
+          sender,
+          secrets,
+          waker,
+          logger,
+          clock: systemClock,
+          concurrency: config.int('webhookConcurrency', 1),
+          leaseMs: config.int('webhookTimeoutMs', 1) + LEASE_MARGIN_MS,
+          pollMs: 1000,
+        }),
+    },
+    {
+      provide: WebhookRegistry,
+      inject: [PG_POOL, SecretBox, AllowedHosts],
+      useFactory: (pool: Pool, box: SecretBox, allowed: AllowedHosts) => new WebhookRegistry(pool, box, allowed),
+    },
+    DeliveryHost,
+    WebhooksNatsController,
+  ],
 })
 export class NotifierModule {}

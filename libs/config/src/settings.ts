@@ -108,7 +108,7 @@ export const SETTINGS = {
     env: 'EVENTS_NAMESPACE',
     default: '',
     description: 'Prefix of the JetStream streams and subjects of the events (empty in production). Lets several environments share one NATS server; the tests use `test`.',
-    services: ['ramp', 'swap-transfer', 'ledger'],
+    services: ['ramp', 'swap-transfer', 'ledger', 'notifier'],
   },
   jobLeaseMs: {
     env: 'JOB_LEASE_MS',
@@ -137,10 +137,28 @@ export const SETTINGS = {
   webhookAllowHosts: {
     env: 'WEBHOOK_ALLOW_HOSTS',
     default: '',
-    description: 'Comma-separated hosts that webhooks may target although they are loopback or private (local testing only).',
+    description:
+      'Comma-separated host names or IPs that webhooks and per-transaction callbacks may target although they are loopback or private (local testing only; never in production).',
+    services: ['notifier', 'ramp', 'swap-transfer'],
+  },
+  webhookCaFile: {
+    env: 'WEBHOOK_CA_FILE',
+    default: '',
+    description: 'PEM file of an extra CA trusted for webhook deliveries, besides the public roots (a test receiver, a private CA).',
     services: ['notifier'],
   },
-  webhookCaFile: { env: 'WEBHOOK_CA_FILE', default: '', description: 'PEM file of an extra CA trusted for webhook deliveries.', services: ['notifier'] },
+  webhookTimeoutMs: {
+    env: 'WEBHOOK_TIMEOUT_MS',
+    default: '30000',
+    description: 'How long a receiver has to answer a delivery with a 2xx (the spec: 30 seconds). A delivery is leased for this long plus 15 s.',
+    services: ['notifier'],
+  },
+  webhookConcurrency: {
+    env: 'WEBHOOK_CONCURRENCY',
+    default: '200',
+    description: 'Deliveries each notifier replica sends at once (its HTTPS connections are kept alive and reused per receiver).',
+    services: ['notifier'],
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

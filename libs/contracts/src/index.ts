@@ -8,3 +8,5 @@ export * from './wallets/wallets';
 export * from './ramp/ramp';
 export * from './events/streams';
 export * from './swaps/swaps';
+export * from './pagination';
+export * from './webhooks/webhooks';

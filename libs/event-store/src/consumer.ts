@@ -7,7 +7,13 @@ import { deadLetterSubject } from './streams';
 
 const NANOS_PER_MS = 1_000_000;
 
-export interface ConsumerOptions {
+/** What a consumer needs of a message: an id (for the inbox) and a type (for logs). */
+export interface ConsumedEvent {
+  eventId: string;
+  type: string;
+}
+
+export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
   /** The service whose schema holds the inbox (and whose name goes into the dead-letter subject). */
   service: string;
   schema: string;
@@ -24,8 +30,13 @@ export interface ConsumerOptions {
    * replaying the stream, which an inbox would refuse). Default true.
    */
   inbox?: boolean;
+  /**
+   * Reads a message (default: the JSON of a StoredEvent). Throw for a message that can never be processed: it goes to
+   * the dead-letter stream at once.
+   */
+  decode?: (message: JsMsg) => E;
   /** Runs inside the transaction that also records the event in the inbox; throw to have it retried. */
-  handle: (event: StoredEvent, tx: PoolClient) => Promise<void>;
+  handle: (event: E, tx: PoolClient) => Promise<void>;
   /**
    * Errors that will clear by themselves (a projection waiting for a stream's earlier event): retried with backoff
    * for as long as it takes, never dead-lettered.
@@ -49,7 +60,7 @@ const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
  * to the dead-letter stream with its error and terminated (unless its error is transient). An event delivered to a
  * replica that died is redelivered after `ackWaitMs`.
  */
-export class EventConsumer {
+export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
   private messages: ConsumerMessages | undefined;
   private loop: Promise<void> | undefined;
   private stopped = false;
@@ -57,7 +68,7 @@ export class EventConsumer {
   handled = 0;
   duplicates = 0;
 
-  constructor(private readonly options: ConsumerOptions) {}
+  constructor(private readonly options: ConsumerOptions<E>) {}
 
   async start(): Promise<void> {
     const { jsm, js, stream, name, filterSubject } = this.options;
@@ -100,9 +111,9 @@ export class EventConsumer {
 
   private async process(message: JsMsg): Promise<void> {
     const { options } = this;
-    let event: StoredEvent;
+    let event: E;
     try {
-      event = JSON.parse(message.string()) as StoredEvent;
+      event = options.decode ? options.decode(message) : (JSON.parse(message.string()) as E);
       if (!event?.eventId) throw new Error('not an event');
     } catch (error) {
       await this.deadLetter(message, undefined, error);
@@ -138,7 +149,7 @@ export class EventConsumer {
     }
   }
 
-  private async deadLetter(message: JsMsg, event: StoredEvent | undefined, error: unknown): Promise<void> {
+  private async deadLetter(message: JsMsg, event: E | undefined, error: unknown): Promise<void> {
     const { options } = this;
     const h = natsHeaders();
     h.set('Consumer', options.name);

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 /** Sleeps that end early when woken (by a NOTIFY, or a stop): the loops of the relay and of job workers. */
 export class Waker {
   private readonly waiters = new Set<() => void>();
@@ -17,5 +18,50 @@ export class Waker {
 
   wakeAll(): void {
     for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+export interface WakeupListenerOptions {
+  databaseUrl: string;
+  /** Shown in pg_stat_activity for the LISTEN connection. */
+  applicationName: string;
+  /** The NOTIFY channel. */
+  channel: string;
+  waker: Waker;
+  logger: { warn(details: object, message: string): void };
+}
+
+/**
+ * LISTENs on a channel and wakes `waker` at each NOTIFY, so that loops sleeping on it start at once when work is
+ * written (by any replica; NOTIFY is delivered on commit). Without the connection the loops keep polling; it
+ * reconnects after a while. Stop it with `stop()`.
+ */
+export class WakeupListener {
+  private client: Client | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: WakeupListenerOptions) {}
+
+  async start(): Promise<void> {
+    const { options } = this;
+    const client = new Client({ connectionString: options.databaseUrl, application_name: options.applicationName });
+    client.on('notification', () => options.waker.wakeAll());
+    client.on('error', () => {
+      this.client = undefined;
+      if (!this.stopped) setTimeout(() => void this.start().catch(() => undefined), 2000).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${options.channel}`);
+      this.client = client;
+    } catch (error) {
+      options.logger.warn({ err: error, channel: options.channel }, 'wake-up listener unavailable; polling');
+      client.end().catch(() => undefined);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
   }
 }

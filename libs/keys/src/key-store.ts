@@ -154,10 +154,13 @@ export class KeyStore {
     };
   }
 
-  /** The API secret of a key, for signing per-transaction callbacks. */
-  async apiSecretOf(keyId: string): Promise<string | undefined> {
-    const record = await this.em.fork().findOne(ApiKeySchema, { id: keyId });
-    return record ? this.secrets.open(record.secretSealed) : undefined;
+  /**
+   * The sealed API secret of a key of `tenant` (revoked or not: it still signs the callbacks of the transactions it
+   * started), for the notifier, which opens it with the same SECRETS_ENCRYPTION_KEY. Undefined for another tenant's key.
+   */
+  async sealedSecretOf(keyId: string, tenant: Pick<Tenant, 'organizationId' | 'environment'>): Promise<string | undefined> {
+    const record = await this.em.fork().findOne(ApiKeySchema, { id: keyId, organizationId: tenant.organizationId, environment: tenant.environment });
+    return record?.secretSealed;
   }
 
   /** A table of the keys' schema (the one the ORM was configured with), for the plain SQL of the hot paths. */

@@ -1,5 +1,4 @@
-import { Client } from 'pg';
-import { Waker } from '@ramp/event-store';
+import { WakeupListener, Waker } from '@ramp/event-store';
 import type { Job, JobQueue } from './jobs';
 
 const IDLE_POLL_MS = 1000;
@@ -22,14 +21,22 @@ export interface JobWorkerOptions {
  */
 export class JobWorker {
   private stopped = false;
-  private listener: Client | undefined;
   private readonly waker = new Waker();
+  private readonly listener: WakeupListener;
   private readonly loops: Promise<void>[] = [];
 
-  constructor(private readonly options: JobWorkerOptions) {}
+  constructor(private readonly options: JobWorkerOptions) {
+    this.listener = new WakeupListener({
+      databaseUrl: options.databaseUrl,
+      applicationName: options.applicationName,
+      channel: options.jobs.channel,
+      waker: this.waker,
+      logger: options.logger,
+    });
+  }
 
   async start(): Promise<void> {
-    await this.listen();
+    await this.listener.start();
     for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
   }
 
@@ -38,25 +45,7 @@ export class JobWorker {
     this.stopped = true;
     this.waker.wakeAll();
     await Promise.allSettled(this.loops);
-    await this.listener?.end().catch(() => undefined);
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.options.databaseUrl, application_name: this.options.applicationName });
-    client.on('notification', () => this.waker.wakeAll());
-    client.on('error', () => {
-      // Polling carries on without the wake-ups; reconnect after a while.
-      this.listener = undefined;
-      if (!this.stopped) setTimeout(() => void this.listen().catch(() => undefined), 2000).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${this.options.jobs.channel}`);
-      this.listener = client;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'job listener unavailable; polling');
-      client.end().catch(() => undefined);
-    }
+    await this.listener.stop();
   }
 
   private async loop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { AppError, HTTP_STATUS_OF, invalidField, type WalletView } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import { checkTargetUrl, type AllowedHosts } from '@ramp/webhooks';
 
 /** Shared checks of initiation requests. */
 export function optionalString(value: unknown, field: string): string | undefined {
@@ -8,18 +9,16 @@ export function optionalString(value: unknown, field: string): string | undefine
   return value;
 }
 
-export function parseCallbackUrl(value: unknown): string | null {
+/**
+ * A per-transaction callback URL: https only, no credentials, not a loopback, private or metadata host written as
+ * such (WEBHOOK_ALLOW_HOSTS excepted). Names are resolved and checked when the notifier connects.
+ */
+export function parseCallbackUrl(value: unknown, allowed: AllowedHosts): string | null {
   const raw = optionalString(value, 'callbackUrl');
   if (raw === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidField('callbackUrl', 'must be an absolute http(s) URL');
-  if (url.username || url.password) throw invalidField('callbackUrl', 'must not contain credentials');
-  return url.toString();
+  const check = checkTargetUrl(raw, allowed);
+  if (!check.ok) throw invalidField('callbackUrl', check.message);
+  return check.url.toString();
 }
 
 /** A decision of another service (4xx), as opposed to a fault worth retrying. */

@@ -1,6 +1,6 @@
-import type { NatsConnection } from 'nats';
+import { headers as natsHeaders, type NatsConnection } from 'nats';
 import type { Pool } from 'pg';
-import { integrationEvents, type EventStreamName } from '@ramp/contracts';
+import { INTEGRATION_HEADERS, integrationEvents, type EventStreamName } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer, Relay, type EventLog, type RelayLogger } from '@ramp/event-store';
 import { integrationEventOf, viewAtVersion, type AnyTransactionKind } from '@ramp/transactions';
 
@@ -51,7 +51,7 @@ export interface IntegrationPublisherOptions {
 
 /**
  * Publishes `<type>.completed|failed` with the spec's webhook payload on `integration.<type>.<outcome>` (stream
- * INTEGRATION_EVENTS), from the service's own event stream: each terminal event once (the consumer's inbox; the event
+ * INTEGRATION_EVENTS) with the tenant, initiating key and callback URL in headers (INTEGRATION_HEADERS), from the service's own event stream: each terminal event once (the consumer's inbox; the event
  * id is the message id, so a republish after a crash is dropped). Stop the returned consumer on shutdown.
  */
 export async function startIntegrationPublisher(options: IntegrationPublisherOptions): Promise<EventConsumer> {
@@ -73,10 +73,20 @@ export async function startIntegrationPublisher(options: IntegrationPublisherOpt
     logger: options.logger,
     handle: async (event, tx) => {
       if (!/\.(completed|failed)$/.test(event.type)) return;
-      const view = viewAtVersion(options.kinds, await options.log.readStream(tx, event.streamId), event.streamVersion);
+      const history = await options.log.readStream(tx, event.streamId);
+      const view = viewAtVersion(options.kinds, history, event.streamVersion);
       const integration = view && integrationEventOf(view, event.type, event.eventId, event.createdAt);
       if (!integration) return;
-      await js.publish(`${target.subjectPrefix}.${integration.event}`, JSON.stringify(integration), { msgID: event.eventId });
+      // Routing for the notifier travels in headers, so that the payload is exactly the webhook body.
+      const h = natsHeaders();
+      // The initiating request's tenant: its key signs the callback, whoever caused the terminal event.
+      const { tenant } = history[0]?.metadata ?? event.metadata;
+      h.set(INTEGRATION_HEADERS.organizationId, tenant.organizationId);
+      h.set(INTEGRATION_HEADERS.environment, tenant.environment);
+      h.set(INTEGRATION_HEADERS.keyId, tenant.keyId);
+      const callbackUrl = (history[0]?.data as { callbackUrl?: string | null } | undefined)?.callbackUrl;
+      if (callbackUrl) h.set(INTEGRATION_HEADERS.callbackUrl, callbackUrl);
+      await js.publish(`${target.subjectPrefix}.${integration.event}`, JSON.stringify(integration), { msgID: event.eventId, headers: h });
     },
   });
   await consumer.start();

@@ -4,3 +4,4 @@ export * from './paths';
 export * from './services';
 export * from './expectations';
 export * from './integration-events';
+export * from './webhook-receiver';

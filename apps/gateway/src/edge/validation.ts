@@ -1,6 +1,6 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
-import { IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
 import { invalidField } from '@ramp/contracts';
 
 /** A required string field: "<field>: is required", "<field>: must be a string". */
@@ -13,6 +13,16 @@ export const RequiredString = (maxLength = 200): PropertyDecorator =>
 
 export const OptionalString = (maxLength = 200): PropertyDecorator =>
   applyDecorators(IsOptional(), IsString({ message: 'must be a string' }), MaxLength(maxLength, { message: `must be at most ${maxLength} characters` }));
+
+/** A required array of strings (each at most `maxLength`); what the strings may be is the service's to check. */
+export const RequiredStringArray = (maxItems: number, maxLength = 100): PropertyDecorator =>
+  applyDecorators(
+    IsDefined({ message: 'is required' }),
+    IsArray({ message: 'must be an array of strings' }),
+    ArrayMaxSize(maxItems, { message: `must have at most ${maxItems} entries` }),
+    IsString({ each: true, message: 'must contain only strings' }),
+    MaxLength(maxLength, { each: true, message: `must contain strings of at most ${maxLength} characters` }),
+  );
 
 export const OptionalNumber = (): PropertyDecorator =>
   applyDecorators(IsOptional(), IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' }));

@@ -33,6 +33,11 @@ export class Forwarder {
     return this.call(contract, this.tenantOf(request, options), request, data);
   }
 
+  /** A DELETE: like a read, without Idempotency-Key (deleting twice finds nothing the second time: NOT_FOUND). */
+  async delete<C extends RpcContract<unknown, unknown>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
+    return this.call(contract, this.tenantOf(request, options), request, data);
+  }
+
   /** A list: the service answers `{ data, meta }`, sent as the spec's list envelope `{ success, data, meta }`. */
   async list<C extends RpcContract<unknown, { data: unknown[]; meta: unknown }>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
     const tenant = this.tenantOf(request, options);

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { isChainName } from '@ramp/chains';
 import { invalidField, isIdOf, notFound, type Tenant, type TransactionList, type TransactionRecord } from '@ramp/contracts';
 import { PG_POOL } from '@ramp/service-kit';
-import { pageMeta, parsePage } from '../pagination';
+import { pageMeta, parsePage } from '@ramp/contracts';
 
 const TYPES = ['onramp', 'offramp', 'swap', 'transfer'];
 const STATUSES = ['pending', 'completed', 'failed'];

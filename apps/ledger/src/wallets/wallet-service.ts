@@ -7,7 +7,7 @@ import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccou
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
-import { pageMeta, parsePage } from '../pagination';
+import { pageMeta, parsePage } from '@ramp/contracts';
 
 interface WalletRow {
   id: string;

@@ -32,6 +32,7 @@ import type { TransactionView } from '@ramp/transactions';
 import { PG_POOL } from '@ramp/service-kit';
 import { checkWalletCanPay, isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Job } from '@ramp/process-kit';
 import { RAMP_LOG } from '../process/log';
+import { AllowedHosts } from '@ramp/webhooks';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
 /** Where the off-ramp provider's capture goes in the ledger. */
@@ -44,6 +45,8 @@ export class OfframpService {
   private readonly depositWindowSeconds: number;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
 
+  private readonly callbackHosts: AllowedHosts;
+
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
@@ -51,6 +54,7 @@ export class OfframpService {
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
   ) {
+    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
@@ -74,7 +78,7 @@ export class OfframpService {
     if (walletId && sourceAddressRaw) throw invalidField('walletId', 'give walletId (custodial) or sourceAddress (non-custodial), not both');
     if (!walletId && !sourceAddressRaw) throw invalidField('walletId', 'is required unless sourceAddress is given (non-custodial)');
     const reference = optionalString(request.reference, 'reference') ?? null;
-    const callbackUrl = parseCallbackUrl(request.callbackUrl);
+    const callbackUrl = parseCallbackUrl(request.callbackUrl, this.callbackHosts);
 
     const { quote: peeked } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId: request.quoteId, kind: 'offramp' }, { requestId });
     const quote = peeked as OfframpQuote.Response;

@@ -11,6 +11,7 @@ import type { TransactionView } from '@ramp/transactions';
 import { PG_POOL } from '@ramp/service-kit';
 import { checkWalletChain, JobQueue, optionalString, parseCallbackUrl, StreamProcess, type Job } from '@ramp/process-kit';
 import { RAMP_LOG } from '../process/log';
+import { AllowedHosts } from '@ramp/webhooks';
 
 export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
 /** Where delivered tokens come from in the ledger: the platform's liquidity outside it. */
@@ -23,6 +24,8 @@ export class OnrampService {
   private readonly paymentWindowSeconds: number;
   readonly process: StreamProcess<OnrampState, OnrampCommand, OnrampEvent, OnrampStep>;
 
+  private readonly callbackHosts: AllowedHosts;
+
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
@@ -30,6 +33,7 @@ export class OnrampService {
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
   ) {
+    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
@@ -51,7 +55,7 @@ export class OnrampService {
     if (walletId && addressRaw) throw invalidField('walletId', 'give walletId (a managed wallet) or destinationAddress, not both');
     if (!walletId && !addressRaw) throw invalidField('walletId', 'is required unless destinationAddress is given');
     const reference = optionalString(request['reference'], 'reference') ?? null;
-    const callbackUrl = parseCallbackUrl(request['callbackUrl']);
+    const callbackUrl = parseCallbackUrl(request['callbackUrl'], this.callbackHosts);
 
     const quote = (await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind: 'onramp' }, { requestId })).quote as OnrampQuote.Response;
     let destinationAddress: string | null = null;

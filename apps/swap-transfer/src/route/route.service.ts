@@ -41,6 +41,7 @@ import {
 import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { SWAP_TRANSFER_LOG } from '../process/log';
+import { AllowedHosts } from '@ramp/webhooks';
 
 /** The external account that stands for the DEXes and bridges in the ledger, and the revenue account of the fees. */
 const ROUTE_EXECUTION = 'route-execution';
@@ -60,6 +61,8 @@ export class RouteService {
   private readonly stepDelayMs: number;
   readonly processes: Record<RouteKind, RouteProcess>;
 
+  private readonly callbackHosts: AllowedHosts;
+
   constructor(
     @Inject(PG_POOL) pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
@@ -70,6 +73,7 @@ export class RouteService {
     @Inject(Config) config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
+    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     const processOf = (prefix: RouteKind): RouteProcess =>
       new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {
@@ -117,7 +121,7 @@ export class RouteService {
     const walletId = optionalString(request['walletId'], 'walletId');
     if (!walletId) throw invalidField('walletId', `is required: the managed wallet the ${kind} is paid from`);
     const reference = optionalString(request['reference'], 'reference') ?? null;
-    const callbackUrl = parseCallbackUrl(request['callbackUrl']);
+    const callbackUrl = parseCallbackUrl(request['callbackUrl'], this.callbackHosts);
 
     const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind }, { requestId });
     const quoted = quote as SwapQuote.Response | TransferQuote.Response;

@@ -67,3 +67,15 @@ export interface IntegrationEvent {
     errorMessage?: string;
   };
 }
+
+/**
+ * NATS headers of an integration event message, for the notifier's routing: whose it is and where its per-transaction
+ * callback goes. The payload stays exactly the spec's webhook body.
+ */
+export const INTEGRATION_HEADERS = {
+  organizationId: 'Ramp-Organization-Id',
+  environment: 'Ramp-Environment',
+  /** The key that initiated the transaction: its API secret signs the callback. */
+  keyId: 'Ramp-Key-Id',
+  callbackUrl: 'Ramp-Callback-Url',
+} as const;

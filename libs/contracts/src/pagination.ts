@@ -1,4 +1,5 @@
-import { invalidField, type PaginationMeta } from '@ramp/contracts';
+import { invalidField } from './errors/app-error';
+import type { PaginationMeta } from './errors/envelope';
 
 export interface Page {
   page: number;

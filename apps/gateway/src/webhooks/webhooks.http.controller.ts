@@ -1,0 +1,152 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidField, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
+import { BodyPipe, OptionalString, RequiredString, RequiredStringArray } from '../edge/validation';
+import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
+import { ApiEndpoint } from '../openapi/api-endpoint';
+
+const EVENT_NAMES = ['onramp.completed', 'onramp.failed', 'offramp.completed', 'offramp.failed', 'swap.completed', 'swap.failed', 'transfer.completed', 'transfer.failed', '*'];
+
+export class WebhookCreateRequest {
+  @ApiProperty({
+    description: 'HTTPS URL with a valid certificate that receives POST requests. Hosts that resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses are refused.',
+    example: 'https://hooks.example.com/ramp',
+  })
+  @RequiredString(2048)
+  url!: string;
+  @ApiProperty({ type: [String], enum: EVENT_NAMES, description: 'Event names, or `*` for every event.', example: ['offramp.completed', 'offramp.failed'] })
+  @RequiredStringArray(9, 40)
+  events!: string[];
+  @ApiPropertyOptional({ description: 'Your note (at most 500 characters).', example: 'Payouts service' }) @OptionalString(500) description?: string;
+}
+
+export class WebhookSchema {
+  @ApiProperty({ example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
+  @ApiProperty({ example: 'https://hooks.example.com/ramp' }) url!: string;
+  @ApiProperty({ type: [String], example: ['offramp.completed', 'offramp.failed'] }) events!: string[];
+  @ApiProperty({ example: true }) isActive!: boolean;
+  @ApiProperty({ type: String, nullable: true, example: 'Payouts service' }) description!: string | null;
+  @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
+}
+
+export class WebhookCreatedSchema extends WebhookSchema {
+  @ApiProperty({
+    description: 'Signs this webhook\'s deliveries (x-service-signature, webhook-signature). Returned only here: store it.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/0Bc4Mr7j8c=',
+  })
+  secret!: string;
+}
+
+export class WebhookDeletedSchema {
+  @ApiProperty({ example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
+  @ApiProperty({ enum: [true] }) deleted!: boolean;
+}
+
+export class DeliveryAttemptSchema {
+  @ApiProperty({ example: 1 }) attempt!: number;
+  @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) at!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came (timeout, refused connection, TLS error).', example: 500 }) statusCode!: number | null;
+  @ApiProperty({ example: 84 }) durationMs!: number;
+  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500: upstream unavailable' }) error!: string | null;
+}
+
+export class DeliverySchema {
+  @ApiProperty({ example: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
+  @ApiProperty({ example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) webhookId!: string;
+  @ApiProperty({ example: 'offramp.completed' }) event!: string;
+  @ApiProperty({ description: 'x-service-event-id of the delivery.', example: '5f0c6c1e-3b9b-4a53-9d61-1f1a3c0b8e7d' }) eventId!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string | null;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty({ type: [DeliveryAttemptSchema] }) attempts!: DeliveryAttemptSchema[];
+  @ApiProperty({ type: String, nullable: true, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' }) nextAttemptAt!: string | null;
+  @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
+  @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) updatedAt!: string;
+}
+
+/** Webhooks are not provider calls: live keys may manage them before live mode is enabled. */
+const READ: ForwardOptions = { status: 200, needsProviders: false };
+
+@ApiTags('Webhooks')
+@Controller()
+export class WebhooksHttpController {
+  constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
+
+  @Post('webhooks')
+  @ApiEndpoint({
+    summary: 'Register a webhook',
+    description: 'At most 10 per API key. Deliveries are signed with the returned `secret`, retried 1 m, 5 m, 30 m, 2 h and 24 h after a failed attempt, then marked failed.',
+    status: 201,
+    data: WebhookCreatedSchema,
+    errors: ['INVALID_REQUEST'],
+    idempotent: true,
+  })
+  async create(@Body(BodyPipe) body: WebhookCreateRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(WebhookCreate.contract, request, reply, body, { status: 201, needsProviders: false });
+  }
+
+  @Get('webhooks')
+  @ApiEndpoint({ summary: 'List your webhooks (never their secrets)', status: 200, data: [WebhookSchema], errors: [] })
+  async list(@Req() request: FastifyRequest) {
+    return this.forwarder.get(WebhookList.contract, request, {}, READ);
+  }
+
+  @Delete('webhooks/:webhookId')
+  @HttpCode(200)
+  @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({ summary: 'Delete a webhook', description: 'It receives nothing more: its pending deliveries are cancelled.', status: 200, data: WebhookDeletedSchema, errors: ['NOT_FOUND'] })
+  async delete(@Param('webhookId') webhookId: string, @Req() request: FastifyRequest) {
+    return this.forwarder.delete(WebhookDelete.contract, request, { webhookId }, READ);
+  }
+
+  @Get('webhooks/:webhookId/deliveries')
+  @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'failed', 'cancelled'] })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
+  @ApiEndpoint({
+    summary: 'List a webhook\'s deliveries with every attempt, newest first',
+    status: 200,
+    data: [DeliverySchema],
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    paginated: true,
+  })
+  async deliveries(@Param('webhookId') webhookId: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+    const filters: WebhookDeliveries.Request = { webhookId };
+    for (const [name, value] of Object.entries(query)) {
+      if (name !== 'page' && name !== 'limit' && name !== 'status') throw invalidField(name, 'is not a parameter; use status, page, limit');
+      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
+      filters[name] = value;
+    }
+    return this.forwarder.list(WebhookDeliveries.contract, request, filters, READ);
+  }
+
+  @Post('webhooks/:webhookId/deliveries/:deliveryId/retry')
+  @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiParam({ name: 'deliveryId', example: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({
+    summary: 'Resend one delivery now',
+    description: 'A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails).',
+    status: 200,
+    data: DeliverySchema,
+    errors: ['NOT_FOUND'],
+    idempotent: true,
+  })
+  async retry(@Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(WebhookRetry.contract, request, reply, { webhookId, deliveryId }, READ);
+  }
+
+  @Post('webhooks/:webhookId/test')
+  @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiEndpoint({
+    summary: 'Send a signed test event to this webhook',
+    description: 'Body `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.',
+    status: 201,
+    data: DeliverySchema,
+    errors: ['NOT_FOUND'],
+    idempotent: true,
+  })
+  async test(@Param('webhookId') webhookId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.post(WebhookTest.contract, request, reply, { webhookId }, { status: 201, needsProviders: false });
+  }
+}

@@ -1,0 +1,139 @@
+import { Waker } from '@ramp/event-store';
+import { afterAttempt, deliveryHeaders, isDelivered, type AttemptOutcome } from '@ramp/webhooks';
+import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
+import type { HttpsSender } from './https-sender';
+import { SecretMissing, type SigningSecrets } from './signing-secrets';
+
+/** Where the worker reads the time: the system clock in service, a hand-moved one in the retry-schedule test. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface DeliveryWorkerOptions {
+  store: DeliveryStore;
+  sender: HttpsSender;
+  secrets: SigningSecrets;
+  clock: Clock;
+  /** Deliveries in flight at once on this replica. */
+  concurrency: number;
+  /** How long a claimed delivery is this worker's: the send timeout plus a margin. */
+  leaseMs: number;
+  /** Fallback poll when no NOTIFY arrives (retries coming due, other replicas' deliveries). */
+  pollMs: number;
+  /** The waker a LISTEN on DELIVERIES_CHANNEL pokes. */
+  waker: Waker;
+  logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  /** Called after each settled attempt (metrics, benchmarks). */
+  onAttempt?: (delivery: ClaimedDelivery, outcome: AttemptOutcome['status'], durationMs: number) => void;
+}
+
+const CLAIM_BATCH = 100;
+const SECRET_UNAVAILABLE_RETRY_MS = 10_000;
+
+/**
+ * Sends due deliveries on every replica: claims (leases) a batch, sends each concurrently up to `concurrency`, and
+ * records each attempt with what follows it on the spec's schedule. Replicas never hold the same delivery at once
+ * (SKIP LOCKED and the lease); a replica that dies mid-send loses its lease, and the delivery is sent again.
+ */
+export class DeliveryWorker {
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private inFlight = 0;
+  private readonly sending = new Set<Promise<void>>();
+  /** The last claim was full: more may be due, so claim again as soon as a slot frees. */
+  private moreDue = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, lets the attempts in flight finish (each bounded by the send timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.options.waker.wakeAll();
+    await this.loop;
+    await Promise.allSettled([...this.sending]);
+  }
+
+  get busy(): number {
+    return this.inFlight;
+  }
+
+  /** For tests that move the clock by hand: sends everything due now, and waits for every attempt. */
+  async runDue(): Promise<number> {
+    let attempts = 0;
+    for (;;) {
+      const now = this.options.clock.now();
+      const claimed = await this.options.store.claim(now, new Date(now.getTime() + this.options.leaseMs), CLAIM_BATCH);
+      if (claimed.length === 0) return attempts;
+      await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+      attempts += claimed.length;
+    }
+  }
+
+  private async run(): Promise<void> {
+    const { options } = this;
+    while (!this.stopped) {
+      const free = options.concurrency - this.inFlight;
+      if (free <= 0) {
+        await options.waker.sleep(options.pollMs);
+        continue;
+      }
+      const limit = Math.min(free, CLAIM_BATCH);
+      let claimed: ClaimedDelivery[];
+      try {
+        const now = options.clock.now();
+        claimed = await options.store.claim(now, new Date(now.getTime() + options.leaseMs), limit);
+      } catch (error) {
+        options.logger.warn({ err: error }, 'could not claim deliveries; retrying');
+        await options.waker.sleep(options.pollMs);
+        continue;
+      }
+      this.moreDue = claimed.length === limit;
+      for (const delivery of claimed) this.launch(delivery);
+      if (!this.moreDue) await options.waker.sleep(options.pollMs);
+    }
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    this.inFlight += 1;
+    const sending: Promise<void> = this.deliver(delivery)
+      .catch((error: unknown) => this.options.logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it is sent again when its lease ends'))
+      .finally(() => {
+        this.inFlight -= 1;
+        this.sending.delete(sending);
+        if (this.moreDue) this.options.waker.wakeAll();
+      });
+    this.sending.add(sending);
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const { clock, store, sender, secrets } = this.options;
+    const attempt = delivery.attempts + 1;
+    let secret: string;
+    try {
+      secret = await secrets.secretFor(delivery);
+    } catch (error) {
+      if (error instanceof SecretMissing) {
+        const at = clock.now();
+        // Never sendable: recorded as a failed attempt that ends the delivery.
+        await store.finish(delivery, { attempt, startedAt: at, durationMs: 0, statusCode: null, error: error.message }, { status: 'failed' }, at);
+        return;
+      }
+      this.options.logger.warn({ err: error, deliveryId: delivery.id }, 'signing secret unavailable; delivery postponed');
+      await store.postpone(delivery, new Date(clock.now().getTime() + SECRET_UNAVAILABLE_RETRY_MS));
+      return;
+    }
+    const startedAt = clock.now();
+    const headers = deliveryHeaders({ deliveryId: delivery.id, eventId: delivery.eventId, attempt, now: startedAt, rawBody: delivery.body, secret });
+    const result = await sender.send(delivery.targetUrl, delivery.body, headers);
+    const finishedAt = clock.now();
+    const outcome = afterAttempt(attempt, isDelivered(result.statusCode), finishedAt, delivery.maxAttempts);
+    await store.finish(delivery, { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error }, outcome, finishedAt);
+    this.options.onAttempt?.(delivery, outcome.status, result.durationMs);
+  }
+}

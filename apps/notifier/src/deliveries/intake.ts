@@ -1,0 +1,32 @@
+import type { JsMsg } from 'nats';
+import { ENVIRONMENTS, INTEGRATION_HEADERS, type Environment, type IntegrationEvent } from '@ramp/contracts';
+import { AllowedHosts, checkTargetUrl } from '@ramp/webhooks';
+import type { IncomingEvent } from './delivery-store';
+
+/**
+ * Reads an integration event message: the payload's exact bytes, its id (the message id: the domain event's id), and
+ * the routing the publisher put in headers. Throws for a message that can never be routed (it is dead-lettered).
+ */
+export function decodeIntegrationMessage(message: JsMsg, allowed: AllowedHosts): IncomingEvent {
+  const body = message.string();
+  const payload = JSON.parse(body) as Partial<IntegrationEvent>;
+  const headers = message.headers;
+  const eventId = headers?.get('Nats-Msg-Id') || String(payload.data?.metadata?.['eventId'] ?? '');
+  const organizationId = headers?.get(INTEGRATION_HEADERS.organizationId) ?? '';
+  const environment = headers?.get(INTEGRATION_HEADERS.environment) as Environment;
+  if (!eventId || typeof payload.event !== 'string') throw new Error('an integration event without an id or an event name');
+  if (!organizationId || !ENVIRONMENTS.includes(environment)) throw new Error(`integration event ${eventId} has no tenant headers`);
+  let callbackUrl = headers?.get(INTEGRATION_HEADERS.callbackUrl) || null;
+  // Checked at initiation already; a URL that no longer passes (the allow list changed) is not called.
+  if (callbackUrl && !checkTargetUrl(callbackUrl, allowed).ok) callbackUrl = null;
+  return {
+    eventId,
+    type: payload.event,
+    body,
+    transactionId: payload.data?.transactionId ?? null,
+    organizationId,
+    environment,
+    keyId: headers?.get(INTEGRATION_HEADERS.keyId) || null,
+    callbackUrl,
+  };
+}

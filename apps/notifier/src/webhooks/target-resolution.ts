@@ -1,0 +1,29 @@
+import { lookup } from 'dns/promises';
+import { invalidField } from '@ramp/contracts';
+import { checkTargetUrl, forbiddenResolution, type AllowedHosts } from '@ramp/webhooks';
+
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/**
+ * The SSRF guard at registration: the URL's own checks, then every address its host resolves to. A name that does
+ * not exist is refused; a resolver that cannot answer now (timeout, no network) lets the URL through, since every
+ * connection is checked again when it is opened.
+ */
+export async function checkWebhookUrl(raw: string, allowed: AllowedHosts, field = 'url'): Promise<string> {
+  const check = checkTargetUrl(raw, allowed);
+  if (!check.ok) throw invalidField(field, check.message);
+  if (!check.needsLookup) return check.url.toString();
+  const host = check.url.hostname;
+  let addresses: string[];
+  try {
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS).unref());
+    addresses = (await Promise.race([lookup(host, { all: true, verbatim: true }), timeout])).map((entry) => entry.address);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalidField(field, `host ${host} does not resolve`);
+    return check.url.toString();
+  }
+  const reason = forbiddenResolution(host, addresses);
+  if (reason) throw invalidField(field, `must not target a private or internal address: ${reason}`);
+  return check.url.toString();
+}
