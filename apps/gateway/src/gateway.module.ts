@@ -40,7 +40,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
 
 @Module({
   imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController, SwapsHttpController, TransactionsHttpController],
+  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController, SwapsHttpController, TransactionsHttpController, WebhooksHttpController],
   providers: [
     ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },

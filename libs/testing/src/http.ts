@@ -24,6 +24,10 @@ export class ApiClient {
     return this.request<T>('POST', path, body === undefined ? undefined : JSON.stringify(body), { 'content-type': 'application/json', ...headers });
   }
 
+  delete<T = any>(path: string, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    return this.request<T>('DELETE', path, undefined, headers);
+  }
+
   /** Sends a body exactly as given (malformed JSON, other content types). */
   async raw<T = any>(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<ApiResponse<T>> {
     return this.request<T>(method, path, body, headers);
