@@ -63,6 +63,7 @@ export class HttpsSender {
     const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
     return new Promise<SendResult>((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const settle = (statusCode: number | null, error: string | null): void => {
         if (settled) return;
         settled = true;
@@ -90,7 +91,7 @@ export class HttpsSender {
         lookup: this.lookup,
         headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': USER_AGENT, ...headers },
       });
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         settle(null, `no answer within ${this.options.timeoutMs / 1000} s`);
         req.destroy();
       }, this.options.timeoutMs);

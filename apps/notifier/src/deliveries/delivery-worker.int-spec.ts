@@ -1,0 +1,177 @@
+import { readFileSync } from 'fs';
+import { Pool } from 'pg';
+import { withTransaction, Waker } from '@ramp/event-store';
+import { SecretBox } from '@ramp/keys';
+import { makeTestCertificates, WebhookReceiver } from '@ramp/testing';
+import { AllowedHosts } from '@ramp/webhooks';
+import { WebhookRegistry } from '../webhooks/webhook-registry';
+import { DeliveryStore } from './delivery-store';
+import { DeliveryWorker, type Clock } from './delivery-worker';
+import { HttpsSender } from './https-sender';
+import { SigningSecrets } from './signing-secrets';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A clock the test moves by hand. */
+class HandClock implements Clock {
+  constructor(private at: number) {}
+  now(): Date {
+    return new Date(this.at);
+  }
+  set(at: number): void {
+    this.at = at;
+  }
+}
+
+describe('delivery worker - the retry schedule on a controllable clock, leases across replicas', () => {
+  const certificates = makeTestCertificates();
+  const secrets = new Map<string, string>();
+  /** Per path: how many attempts fail before the receiver answers 200 (Infinity: always 500). */
+  const failuresBefore = new Map<string, number>();
+  const receiver = new WebhookReceiver(certificates, {
+    secretFor: (path) => secrets.get(path),
+    statusFor: (path) => (receiver.on(path).length < (failuresBefore.get(path) ?? 0) ? 500 : 200),
+  });
+  const allowed = new AllowedHosts(['localhost']);
+  const box = new SecretBox(undefined, false);
+  let pool: Pool;
+  let store: DeliveryStore;
+  let registry: WebhookRegistry;
+  let sender: HttpsSender;
+  const tenant = { organizationId: `org_worker_${Date.now()}`, environment: 'test' as const, keyId: 'key_none' };
+
+  const worker = (clock: Clock) =>
+    new DeliveryWorker({
+      store,
+      sender,
+      secrets: new SigningSecrets(box, async () => {
+        throw new Error('no callbacks here');
+      }),
+      clock,
+      concurrency: 50,
+      leaseMs: 45_000,
+      pollMs: 50,
+      waker: new Waker(),
+      logger: { warn: () => undefined, error: () => undefined },
+    });
+
+  const event = async (webhookPath: string, at: Date, count = 1): Promise<string[]> => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const eventId = crypto.randomUUID();
+      const body = JSON.stringify({ event: 'offramp.completed', timestamp: at.toISOString(), data: { transactionId: `txn_${webhookPath}_${i}`, metadata: { eventId } } });
+      await withTransaction(pool, (tx) =>
+        store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', keyId: null, callbackUrl: null }, at),
+      );
+      ids.push(eventId);
+    }
+    return ids;
+  };
+
+  const register = async (path: string) => {
+    const created = await registry.create({ ...tenant }, { url: receiver.url(path), events: ['offramp.completed'] });
+    secrets.set(path, created.secret!);
+    return created.id;
+  };
+
+  beforeAll(async () => {
+    await receiver.start();
+    pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+    store = new DeliveryStore(pool);
+    registry = new WebhookRegistry(pool, box, allowed);
+    sender = new HttpsSender({ allowed, extraCa: readFileSync(certificates.caFile, 'utf8'), timeoutMs: 5000, maxSocketsPerHost: 20 });
+  });
+
+  beforeEach(async () => {
+    // The test database is shared by the suites: only this test's deliveries may come due on its clock.
+    await pool.query(`update notifier.deliveries set status = 'cancelled', next_attempt_at = null where status = 'pending'`);
+    tenant.organizationId = `org_worker_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  });
+
+  afterAll(async () => {
+    sender.close();
+    await pool.end();
+    await receiver.stop();
+  });
+
+  it('retries 1 m, 5 m, 30 m, 2 h and 24 h after each failed attempt, then marks the delivery failed; each step by a new worker', async () => {
+    await register('/down');
+    failuresBefore.set('/down', Infinity);
+    const start = Date.now();
+    const clock = new HandClock(start);
+    await event('/down', clock.now());
+
+    expect(await worker(clock).runDue()).toBe(1);
+    const expectedGaps = [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 24 * HOUR];
+    let last = start;
+    for (const gap of expectedGaps) {
+      // One millisecond early: nothing is due. A fresh worker each time: the schedule lives in the database.
+      clock.set(last + gap - 1);
+      expect(await worker(clock).runDue()).toBe(0);
+      clock.set(last + gap);
+      expect(await worker(clock).runDue()).toBe(1);
+      last += gap;
+    }
+    clock.set(last + 30 * 24 * HOUR);
+    expect(await worker(clock).runDue()).toBe(0);
+
+    const attempts = receiver.on('/down');
+    expect(attempts.map((delivery) => delivery.headers['x-service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(attempts.every((delivery) => delivery.signatureValid)).toBe(true);
+    expect(new Set(attempts.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
+    const timestamps = attempts.map((delivery) => Number(delivery.headers['webhook-timestamp']) * 1000);
+    expect(timestamps.slice(1).map((at, i) => at - timestamps[i]!)).toEqual(expectedGaps);
+
+    const row = await pool.query(`select status, attempts, next_attempt_at from notifier.deliveries where organization_id = $1`, [tenant.organizationId]);
+    expect(row.rows).toEqual([{ status: 'failed', attempts: 6, next_attempt_at: null }]);
+    const recorded = await pool.query(`select attempt, status_code, error from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1 order by attempt`, [
+      tenant.organizationId,
+    ]);
+    expect(recorded.rows.map((r) => [r.attempt, r.status_code, r.error])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 500, 'HTTP 500: not now']));
+  });
+
+  it('stops at the first 2xx: two failures, then delivered on the third attempt', async () => {
+    await register('/flaky');
+    failuresBefore.set('/flaky', 2);
+    const start = Date.now();
+    const clock = new HandClock(start);
+    await event('/flaky', clock.now());
+    const run = worker(clock);
+    expect(await run.runDue()).toBe(1);
+    clock.set(start + MINUTE);
+    expect(await run.runDue()).toBe(1);
+    clock.set(start + MINUTE + 5 * MINUTE);
+    expect(await run.runDue()).toBe(1);
+    clock.set(start + 48 * HOUR);
+    expect(await run.runDue()).toBe(0);
+    expect(receiver.on('/flaky').map((delivery) => delivery.status)).toEqual([500, 500, 200]);
+    const row = await pool.query(`select status, attempts from notifier.deliveries where organization_id = $1 and status <> 'cancelled'`, [tenant.organizationId]);
+    expect(row.rows).toEqual([{ status: 'succeeded', attempts: 3 }]);
+  });
+
+  it('three replicas racing over 300 due deliveries send each exactly once', async () => {
+    await register('/race');
+    const clock = new HandClock(Date.now());
+    await event('/race', clock.now(), 300);
+    const counts = await Promise.all([worker(clock).runDue(), worker(clock).runDue(), worker(clock).runDue()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(300);
+    const got = receiver.on('/race');
+    expect(got).toHaveLength(300);
+    expect(new Set(got.map((delivery) => delivery.headers['x-service-event-id'])).size).toBe(300);
+  });
+
+  it('a delivery leased by a worker that died is sent again once its lease has run out, not before', async () => {
+    await register('/orphan');
+    const start = Date.now();
+    const clock = new HandClock(start);
+    await event('/orphan', clock.now());
+    // A replica claims it and dies before sending.
+    expect(await store.claim(clock.now(), new Date(start + 45_000), 10)).toHaveLength(1);
+    clock.set(start + 44_999);
+    expect(await worker(clock).runDue()).toBe(0);
+    clock.set(start + 45_000);
+    expect(await worker(clock).runDue()).toBe(1);
+    expect(receiver.on('/orphan')).toHaveLength(1);
+  });
+});
