@@ -28,6 +28,12 @@ const ROUTES: [string, string][] = [
   ['get', '/transfer/{transactionId}'],
   ['get', '/transactions'],
   ['get', '/transactions/{transactionId}'],
+  ['post', '/webhooks'],
+  ['get', '/webhooks'],
+  ['post', '/webhooks/{webhookId}/test'],
+  ['get', '/webhooks/{webhookId}/deliveries'],
+  ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry'],
+  ['delete', '/webhooks/{webhookId}'],
 ];
 
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
@@ -72,7 +78,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
   let api: ApiClient;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'gateway']);
+    // Webhooks may target localhost here; nothing listens on port 1, so deliveries simply fail and wait for a retry.
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], { WEBHOOK_ALLOW_HOSTS: 'localhost' });
     gatewayUrl = services.get('gateway')!.url;
     const key = await createKey({ plan: 'enterprise' });
     api = new ApiClient(`${gatewayUrl}/v1`, key.apiKey);
@@ -110,7 +117,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\//);
     }
     const errors = method === 'post' ? [...ERROR_STATUSES, ...POST_ERROR_STATUSES] : ERROR_STATUSES;
-    const success = method === 'post' && (path === '/wallets' || path.endsWith('/initiate')) ? '201' : '200';
+    const success = method === 'post' && (path === '/wallets' || path === '/webhooks' || path.endsWith('/initiate') || path.endsWith('/test')) ? '201' : '200';
     for (const status of [success, ...errors]) {
       const response = operation.responses[status];
       expect({ status, documented: Boolean(response) }).toEqual({ status, documented: true });
@@ -129,6 +136,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     let onrampId = '';
     let swapId = '';
     let transferId = '';
+    let webhookId = '';
+    let deliveryId = '';
     const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
       ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
       ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
@@ -221,6 +230,28 @@ describe('OpenAPI document - generated from the code, covering every route, sche
         },
       ],
       ['get', '/transactions/{transactionId}', () => api.get(`/transactions/${onrampId}`)],
+      [
+        'post',
+        '/webhooks',
+        async () => {
+          const created = await api.post('/webhooks', { url: 'https://localhost:1/hook', events: ['*'], description: 'docs' });
+          webhookId = created.body.data?.id;
+          return created;
+        },
+      ],
+      ['get', '/webhooks', () => api.get('/webhooks')],
+      [
+        'post',
+        '/webhooks/{webhookId}/test',
+        async () => {
+          const sent = await api.post(`/webhooks/${webhookId}/test`, {});
+          deliveryId = sent.body.data?.id;
+          return sent;
+        },
+      ],
+      ['get', '/webhooks/{webhookId}/deliveries', () => api.get(`/webhooks/${webhookId}/deliveries`)],
+      ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry', () => api.post(`/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, {})],
+      ['delete', '/webhooks/{webhookId}', () => api.delete(`/webhooks/${webhookId}`)],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
     for (const [method, path, call] of calls) {

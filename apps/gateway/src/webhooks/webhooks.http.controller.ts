@@ -64,6 +64,9 @@ export class DeliverySchema {
   @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) updatedAt!: string;
 }
 
+/** The body of the resend and test operations: no fields (send `{}` or nothing); any field is refused. */
+export class NoFieldsRequest {}
+
 /** Webhooks are not provider calls: live keys may manage them before live mode is enabled. */
 const READ: ForwardOptions = { status: 200, needsProviders: false };
 
@@ -129,10 +132,16 @@ export class WebhooksHttpController {
     description: 'A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails).',
     status: 200,
     data: DeliverySchema,
-    errors: ['NOT_FOUND'],
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
     idempotent: true,
   })
-  async retry(@Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async retry(
+    @Param('webhookId') webhookId: string,
+    @Param('deliveryId') deliveryId: string,
+    @Body(BodyPipe) _body: NoFieldsRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.forwarder.post(WebhookRetry.contract, request, reply, { webhookId, deliveryId }, READ);
   }
 
@@ -143,10 +152,10 @@ export class WebhooksHttpController {
     description: 'Body `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.',
     status: 201,
     data: DeliverySchema,
-    errors: ['NOT_FOUND'],
+    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
     idempotent: true,
   })
-  async test(@Param('webhookId') webhookId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async test(@Param('webhookId') webhookId: string, @Body(BodyPipe) _body: NoFieldsRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forwarder.post(WebhookTest.contract, request, reply, { webhookId }, { status: 201, needsProviders: false });
   }
 }
