@@ -1,7 +1,7 @@
 import { readFileSync } from 'fs';
 import { Module } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { KeySigningSecret } from '@ramp/contracts';
 import { Waker } from '@ramp/event-store';
@@ -33,7 +33,18 @@ const LEASE_MARGIN_MS = 15_000;
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts')) },
     { provide: Waker, useFactory: () => new Waker() },
-    { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
+    {
+      provide: DeliveryStore,
+      inject: [Config],
+      useFactory: (config: Config) => {
+        // The worker's own pool commits without waiting for the disk: a claim or an attempt's record lost in a
+        // PostgreSQL crash only means the delivery is sent again (at least once), never that it is lost. Deliveries
+        // are created in the consumer's transactions on PG_POOL, which wait as usual.
+        const pool = new Pool({ connectionString: config.string('databaseUrl'), max: 10, application_name: 'notifier-worker', options: '-c synchronous_commit=off' });
+        pool.on('error', () => undefined);
+        return new DeliveryStore(pool);
+      },
+    },
     {
       provide: HttpsSender,
       inject: [Config, AllowedHosts],

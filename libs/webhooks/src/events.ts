@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_NAMES: readonly IntegrationEventName[] = [
   'transfer.failed',
 ];
 
+/** The spec's limit: at most 10 webhook URLs per API key (per tenant: keys of one organization share them). */
+export const MAX_WEBHOOKS_PER_TENANT = 10;
+
 /** The event of `POST /webhooks/{id}/test`: sent to that webhook only, never from a transaction. */
 export const TEST_EVENT_NAME = 'webhook.test';
 

@@ -8,6 +8,7 @@ import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit
 import { AllowedHosts } from '@ramp/webhooks';
 import { DELIVERIES_CHANNEL, DeliveryStore, type IncomingEvent } from './delivery-store';
 import { DeliveryWorker } from './delivery-worker';
+import { HttpsSender } from './https-sender';
 import { decodeIntegrationMessage } from './intake';
 
 /** The durable consumer of the integration events, shared by the notifier's replicas. */
@@ -25,6 +26,7 @@ export class DeliveryHost implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @Inject(DeliveryWorker) private readonly worker: DeliveryWorker,
     @Inject(DeliveryStore) private readonly store: DeliveryStore,
+    @Inject(HttpsSender) private readonly sender: HttpsSender,
     @Inject(Waker) private readonly waker: Waker,
     @Inject(AllowedHosts) private readonly allowed: AllowedHosts,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -59,6 +61,8 @@ export class DeliveryHost implements OnApplicationBootstrap, OnApplicationShutdo
       js: this.nc.jetstream(),
       jsm,
       ackWaitMs: 10_000,
+      // The cost of an event is its commit: events waiting together are recorded in one transaction.
+      batchSize: 50,
       logger: this.logger,
       decode: (message) => decodeIntegrationMessage(message, this.allowed),
       handle: async (event, tx) => {
@@ -73,5 +77,7 @@ export class DeliveryHost implements OnApplicationBootstrap, OnApplicationShutdo
     await this.consumer?.stop();
     await this.worker.stop();
     await this.listener?.stop();
+    this.sender.close();
+    await this.store.close();
   }
 }

@@ -1,6 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import { newId, type Environment } from '@ramp/contracts';
-import { MAX_ATTEMPTS, type AttemptOutcome } from '@ramp/webhooks';
+import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, type AttemptOutcome } from '@ramp/webhooks';
+
+/** A tenant's webhooks and a callback. */
+const MAX_TARGETS = MAX_WEBHOOKS_PER_TENANT + 1;
+
+/** Attempt records written in one statement at most. */
+const FINISH_BATCH = 200;
 
 /** The NOTIFY channel that wakes every replica's delivery worker when deliveries are written. */
 export const DELIVERIES_CHANNEL = 'notifier_deliveries';
@@ -69,35 +75,55 @@ interface ClaimRow {
 export class DeliveryStore {
   constructor(private readonly pool: Pool) {}
 
+  /** Closes the store's pool (when it has its own). */
+  async close(): Promise<void> {
+    await this.pool.end().catch(() => undefined);
+  }
+
   /**
    * Inside the consumer's transaction: one pending delivery for every active webhook of the tenant subscribed to the
    * event (or `*`), and one for the callback URL, all due now. A redelivered event adds nothing (unique per event and
    * target). NOTIFY wakes the workers once the transaction commits.
    */
   async recordEvent(tx: PoolClient, incoming: IncomingEvent, now: Date): Promise<number> {
-    const webhooks = await tx.query<{ id: string; url: string }>(
-      `select id, url from notifier.webhooks
-        where organization_id = $1 and environment = $2 and deleted_at is null and is_active and events && array['*', $3]::text[]
-        order by id`,
-      [incoming.organizationId, incoming.environment, incoming.type],
+    // One statement: the subscribed webhooks, the callback, the inserts and the NOTIFY. Ids are made here (time-sortable
+    // ULIDs): one for each possible webhook, and the last for the callback.
+    const ids = Array.from({ length: MAX_TARGETS }, () => newId('dlv', now.getTime()));
+    const callback = incoming.callbackUrl && incoming.keyId ? { url: incoming.callbackUrl, keyId: incoming.keyId } : null;
+    const result = await tx.query<{ n: number }>(
+      `with subscribed as (
+         select id, url, row_number() over (order by id) as n from notifier.webhooks
+          where organization_id = $1 and environment = $2 and deleted_at is null and is_active and events && array['*', $3]::text[]
+       ),
+       targets as (
+         select ($4::text[])[n] as id, id as webhook_id, url as target_url, null::text as key_id from subscribed
+         union all
+         select ($4::text[])[${MAX_TARGETS}], null, $5::text, $6::text where $5::text is not null
+       ),
+       inserted as (
+         insert into notifier.deliveries
+           (id, webhook_id, target_url, key_id, organization_id, environment, event_id, event, transaction_id, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
+         select t.id, t.webhook_id, t.target_url, t.key_id, $1, $2, $7, $3, $8, $9, 'pending', 0, $10, $11, $11, $11 from targets t
+         on conflict do nothing
+         returning 1
+       )
+       select count(*)::int as n, case when count(*) > 0 then pg_notify($12, '') end as notified from inserted`,
+      [
+        incoming.organizationId,
+        incoming.environment,
+        incoming.type,
+        ids,
+        callback?.url ?? null,
+        callback?.keyId ?? null,
+        incoming.eventId,
+        incoming.transactionId,
+        incoming.body,
+        MAX_ATTEMPTS,
+        now,
+        DELIVERIES_CHANNEL,
+      ],
     );
-    const targets: { webhookId: string | null; url: string; keyId: string | null }[] = webhooks.rows.map((row) => ({ webhookId: row.id, url: row.url, keyId: null }));
-    if (incoming.callbackUrl && incoming.keyId) targets.push({ webhookId: null, url: incoming.callbackUrl, keyId: incoming.keyId });
-    if (targets.length === 0) return 0;
-    // Per-row parameters first ($1..$4n), then the ones every row shares.
-    const values: unknown[] = targets.flatMap((target) => [newId('dlv', now.getTime()), target.webhookId, target.url, target.keyId]);
-    const rows = targets.map((_, index) => `($${index * 4 + 1}, $${index * 4 + 2}, $${index * 4 + 3}, $${index * 4 + 4})`);
-    const s = (n: number): string => `$${values.length + n}`;
-    const inserted = await tx.query(
-      `insert into notifier.deliveries
-         (id, webhook_id, target_url, key_id, organization_id, environment, event_id, event, transaction_id, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
-       select t.id, t.webhook_id, t.target_url, t.key_id, ${s(1)}, ${s(2)}, ${s(3)}, ${s(4)}, ${s(5)}, ${s(6)}, 'pending', 0, ${s(7)}::int, ${s(8)}::timestamptz, ${s(8)}::timestamptz, ${s(8)}::timestamptz
-         from (values ${rows.join(', ')}) as t (id, webhook_id, target_url, key_id)
-       on conflict do nothing`,
-      [...values, incoming.organizationId, incoming.environment, incoming.eventId, incoming.type, incoming.transactionId, incoming.body, MAX_ATTEMPTS, now],
-    );
-    if ((inserted.rowCount ?? 0) > 0) await tx.query(`select pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
-    return inserted.rowCount ?? 0;
+    return result.rows[0]?.n ?? 0;
   }
 
   /**
@@ -142,24 +168,69 @@ export class DeliveryStore {
 
   /**
    * Records an attempt and what follows it (succeeded, the next retry, or failed), if the lease is still this worker's.
-   * A delivery cancelled meanwhile (its webhook was deleted) stays cancelled.
+   * A delivery cancelled meanwhile (its webhook was deleted) stays cancelled. Attempts finishing together are written
+   * in one statement; the promise settles when theirs is written.
    */
-  async finish(delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome, now: Date): Promise<void> {
-    const nextAttemptAt = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
-    await this.pool.query(
-      `with attempt as (
-         insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
-         values ($1, $2, $3, $4, $5, $6)
-         on conflict do nothing
-       )
-       update notifier.deliveries
-          set attempts = greatest(attempts, $2),
-              status = case when status = 'cancelled' then status else $7 end,
-              next_attempt_at = case when status = 'cancelled' then null else $8::timestamptz end,
-              lease_until = null, lease_token = null, updated_at = $9
-        where id = $1 and lease_token = $10`,
-      [delivery.id, attempt.attempt, attempt.startedAt, attempt.durationMs, attempt.statusCode, attempt.error?.slice(0, 500) ?? null, outcome.status, nextAttemptAt, now, delivery.leaseToken],
-    );
+  finish(delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome, now: Date): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.finished.push({ delivery, attempt, outcome, now, resolve, reject });
+      if (this.finished.length >= FINISH_BATCH) void this.flush();
+      else if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private readonly finished: { delivery: ClaimedDelivery; attempt: AttemptRecord; outcome: AttemptOutcome; now: Date; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private flushScheduled = false;
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const batch = this.finished.splice(0, FINISH_BATCH);
+    if (batch.length === 0) return;
+    if (this.finished.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    const values: unknown[] = [];
+    const rows = batch.map(({ delivery, attempt, outcome, now }, index) => {
+      const p = index * 10;
+      values.push(
+        delivery.id,
+        attempt.attempt,
+        attempt.startedAt,
+        attempt.durationMs,
+        attempt.statusCode,
+        attempt.error?.slice(0, 500) ?? null,
+        outcome.status,
+        outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+        now,
+        delivery.leaseToken,
+      );
+      return `($${p + 1}::text, $${p + 2}::int, $${p + 3}::timestamptz, $${p + 4}::int, $${p + 5}::int, $${p + 6}::text, $${p + 7}::text, $${p + 8}::timestamptz, $${p + 9}::timestamptz, $${p + 10}::uuid)`;
+    });
+    try {
+      await this.pool.query(
+        `with r (id, attempt, started_at, duration_ms, status_code, error, status, next_attempt_at, now, lease_token) as (values ${rows.join(', ')}),
+         attempts as (
+           insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
+           select id, attempt, started_at, duration_ms, status_code, error from r
+           on conflict do nothing
+         )
+         update notifier.deliveries d
+            set attempts = greatest(d.attempts, r.attempt),
+                status = case when d.status = 'cancelled' then d.status else r.status end,
+                next_attempt_at = case when d.status = 'cancelled' then null else r.next_attempt_at end,
+                lease_until = null, lease_token = null, updated_at = r.now
+           from r
+          where d.id = r.id and d.lease_token = r.lease_token`,
+        values,
+      );
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
   }
 
   /** Gives a delivery back without an attempt (its signing secret could not be fetched): tried again at `at`. */

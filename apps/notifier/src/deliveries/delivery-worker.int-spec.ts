@@ -29,9 +29,9 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
   const secrets = new Map<string, string>();
   /** Per path: how many attempts fail before the receiver answers 200 (Infinity: always 500). */
   const failuresBefore = new Map<string, number>();
-  const receiver = new WebhookReceiver(certificates, {
+  const receiver: WebhookReceiver = new WebhookReceiver(certificates, {
     secretFor: (path) => secrets.get(path),
-    statusFor: (path) => (receiver.on(path).length < (failuresBefore.get(path) ?? 0) ? 500 : 200),
+    statusFor: (path): number => (receiver.on(path).length < (failuresBefore.get(path) ?? 0) ? 500 : 200),
   });
   const allowed = new AllowedHosts(['localhost']);
   const box = new SecretBox(undefined, false);

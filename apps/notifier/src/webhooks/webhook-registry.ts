@@ -2,12 +2,9 @@ import type { Pool } from 'pg';
 import { AppError, invalidField, isIdOf, newId, notFound, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
 import { withTransaction } from '@ramp/event-store';
 import type { SecretBox } from '@ramp/keys';
-import { MAX_ATTEMPTS, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
+import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-store';
 import { checkWebhookUrl } from './target-resolution';
-
-/** The spec's limit: at most 10 webhook URLs per API key (per tenant: keys of one organization share them). */
-export const MAX_WEBHOOKS_PER_TENANT = 10;
 
 interface WebhookRow {
   id: string;
