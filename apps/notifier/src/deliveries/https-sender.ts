@@ -63,11 +63,12 @@ export class HttpsSender {
     const elapsed = (): number => Number((process.hrtime.bigint() - started) / 1_000_000n);
     return new Promise<SendResult>((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
+      // Set once the request exists; a refusal before that settles with nothing to clear.
+      const timing: { timer?: NodeJS.Timeout } = {};
       const settle = (statusCode: number | null, error: string | null): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        clearTimeout(timing.timer);
         resolve({ statusCode, error, durationMs: elapsed() });
       };
       let target: URL;
@@ -91,7 +92,7 @@ export class HttpsSender {
         lookup: this.lookup,
         headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': USER_AGENT, ...headers },
       });
-      timer = setTimeout(() => {
+      timing.timer = setTimeout(() => {
         settle(null, `no answer within ${this.options.timeoutMs / 1000} s`);
         req.destroy();
       }, this.options.timeoutMs);
