@@ -284,4 +284,52 @@ describe('event store - the log, commands, the relay and consumers on real Postg
       await consumer.stop();
     }
   });
+
+  it('in batches: handles 300 events, each once, in fewer transactions, and one poison event holds up none of the others', async () => {
+    const subject = `test.${schema}.batched`;
+    const seen: string[] = [];
+    const transactions = new Set<string>();
+    const consumer = new EventConsumer({
+      service: 'test',
+      schema,
+      name: `batched_${schema}`,
+      stream,
+      filterSubject: subject,
+      pool,
+      js,
+      jsm,
+      batchSize: 50,
+      maxAttempts: 2,
+      backoffMs: [50],
+      logger: silent,
+      handle: async (event, tx) => {
+        if ((event.data as { poison?: boolean }).poison) throw new Error('cannot handle this one');
+        seen.push(event.eventId);
+        const xid = await tx.query<{ xid: string }>(`select pg_current_xact_id()::text as xid`);
+        transactions.add(xid.rows[0]!.xid);
+      },
+    });
+    const events: StoredEvent[] = [];
+    for (let i = 0; i < 300; i++) {
+      const [event] = await log.append(pool, `b-${randomUUID()}`, 0, [{ type: 'batched', data: { poison: i === 150 } }], metadata);
+      events.push(event!);
+    }
+    // Published before the consumer starts, so that they wait together; the 10th also twice.
+    for (const event of events) await js.publish(subject, JSON.stringify(event), { msgID: event.eventId });
+    await js.publish(subject, JSON.stringify(events[10]), { msgID: `${events[10]!.eventId}-again` });
+    await consumer.start();
+    try {
+      await until(() => consumer.handled + consumer.duplicates >= 300);
+      const healthy = events.filter((_, i) => i !== 150).map((event) => event.eventId);
+      expect(new Set(seen)).toEqual(new Set(healthy));
+      // A failed batch is rolled back whole and handled again event by event: nothing is handled twice after commit.
+      const inbox = await pool.query<{ n: number }>(`select count(*)::int as n from ${schema}.inbox where consumer = $1`, [`batched_${schema}`]);
+      expect(inbox.rows[0]!.n).toBe(299);
+      expect(consumer.handled).toBe(299);
+      expect(consumer.duplicates).toBe(1);
+      expect(transactions.size).toBeLessThan(100);
+    } finally {
+      await consumer.stop();
+    }
+  });
 });
