@@ -39,7 +39,8 @@ export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
   handle: (event: E, tx: PoolClient) => Promise<void>;
   /**
    * Errors that will clear by themselves (a projection waiting for a stream's earlier event): retried with backoff
-   * for as long as it takes, never dead-lettered.
+   * for as long as it takes, never dead-lettered. Infrastructure that is down or restarting (PostgreSQL, NATS:
+   * {@link isInfrastructureError}) always counts as transient: an outage is no reason to give an event up.
    */
   isTransient?: (error: unknown) => boolean;
   /** Attempts before the event goes to the dead-letter stream (default 8). */
@@ -56,6 +57,22 @@ export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
 }
 
 const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
+
+/** SQLSTATE classes and codes of a database that is unreachable, restarting, overloaded, or asking for a retry. */
+const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|40001|40P01|55P03)/;
+const TRANSIENT_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const TRANSIENT_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|the database system is (starting up|shutting down)/i;
+
+/**
+ * An error of PostgreSQL or NATS being down, restarting or overloaded (or another service answering
+ * SERVICE_UNAVAILABLE), not of the event itself.
+ */
+export function isInfrastructureError(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code) || code === 'TIMEOUT' || code === '503' || code === 'SERVICE_UNAVAILABLE')) return true;
+  return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
+}
 
 /**
  * A durable pull consumer with an inbox: each event is handled in a PostgreSQL transaction that also inserts its id
@@ -84,7 +101,8 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       filter_subject: filterSubject,
       ack_wait: (this.options.ackWaitMs ?? 30_000) * NANOS_PER_MS,
       max_deliver: -1,
-      max_ack_pending: 1000,
+      // Batches take what is waiting; more than a few batches waiting would outlive their ack wait.
+      max_ack_pending: (this.options.batchSize ?? 1) > 1 ? (this.options.batchSize ?? 1) * 4 : 1000,
     };
     try {
       await jsm.consumers.info(stream, name);
@@ -213,7 +231,7 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       message.ack();
     } catch (error) {
       const attempt = message.info.deliveryCount;
-      if (attempt >= (options.maxAttempts ?? 8) && !options.isTransient?.(error)) {
+      if (attempt >= (options.maxAttempts ?? 8) && !isInfrastructureError(error) && !options.isTransient?.(error)) {
         await this.deadLetter(message, event, error);
         return;
       }

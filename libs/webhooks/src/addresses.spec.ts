@@ -22,6 +22,7 @@ describe('forbiddenAddressReason', () => {
     ['::ffff:7f00:1', 'a loopback address'],
     ['::ffff:a9fe:a9fe', 'a cloud metadata address'],
     ['0:0:0:0:0:ffff:10.0.0.1', 'a private address'],
+    ['::ffff:0:127.0.0.1', 'a loopback address'],
     ['64:ff9b::a9fe:a9fe', 'a cloud metadata address'],
     ['2002:c0a8:0101::1', 'a private address'],
     ['::127.0.0.1', 'an IPv4-compatible (deprecated) address'],

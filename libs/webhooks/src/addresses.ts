@@ -1,7 +1,7 @@
 /**
  * Which IP addresses a webhook may never reach (the SSRF guard): loopback, private, link-local, carrier-grade NAT,
  * cloud metadata, unspecified, multicast and reserved ranges, in IPv4 and IPv6, including IPv4 written inside IPv6
- * (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`).
+ * (mapped `::ffff:a.b.c.d`, translated `::ffff:0:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`).
  *
  * Numeric host forms (`2130706433`, `0x7f.1`, `017700000001`) never reach this module as such: the WHATWG URL parser
  * turns them into dotted quads, and resolvers return canonical text.
@@ -104,6 +104,7 @@ const FORBIDDEN_V6: Range6[] = [
   { base: hex('::'), bits: 128, reason: 'an unspecified address' },
   { base: hex('::1'), bits: 128, reason: 'a loopback address' },
   { base: hex('::ffff:0:0'), bits: 96, embeddedV4At: 12 },
+  { base: hex('::ffff:0:0:0'), bits: 96, embeddedV4At: 12 },
   { base: hex('64:ff9b::'), bits: 96, embeddedV4At: 12 },
   { base: hex('2002::'), bits: 16, embeddedV4At: 2 },
   { base: hex('::'), bits: 96, reason: 'an IPv4-compatible (deprecated) address' },

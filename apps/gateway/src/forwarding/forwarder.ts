@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@ramp/config';
 import { AppError, HTTP_STATUS_OF, type RequestOf, type RpcContract, type Tenant } from '@ramp/contracts';
+import { SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { IdempotencyStore } from './idempotency-store';
 
@@ -10,6 +11,11 @@ export interface ForwardOptions {
   status: number;
   /** The route needs external providers (prices, banks, chains): refused for live keys until real ones are configured. */
   needsProviders: boolean;
+  /**
+   * Fields of the success `data` that are secrets shown once (a webhook's `secret`): a stored response for
+   * Idempotency-Key keeps them sealed (SecretBox), and a replay opens them, so no plaintext secret is at rest.
+   */
+  sealedFields?: readonly string[];
 }
 
 /**
@@ -24,6 +30,7 @@ export class Forwarder {
   constructor(
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(IdempotencyStore) private readonly idempotency: IdempotencyStore,
+    @Inject(SecretBox) private readonly secrets: SecretBox,
     @Inject(Config) config: Config,
   ) {
     this.liveProvidersEnabled = config.bool('liveProvidersEnabled');
@@ -63,12 +70,13 @@ export class Forwarder {
     const claim = await this.idempotency.claim(tenant, key, IdempotencyStore.fingerprint(request.method, request.url, request.body));
     if (claim.kind === 'replay') {
       // Sent here rather than returned: Nest would overwrite a replayed error's status with the route's success status.
-      await reply.header('Idempotent-Replayed', 'true').status(claim.response.status).send(claim.response.body);
+      const body = this.mapFields(claim.response.body, options, (value) => this.secrets.open(value));
+      await reply.header('Idempotent-Replayed', 'true').status(claim.response.status).send(body);
       return;
     }
     try {
       const body = await this.call(contract, tenant, request, data);
-      await this.idempotency.complete(tenant, key, { status: options.status, body });
+      await this.idempotency.complete(tenant, key, { status: options.status, body: this.mapFields(body, options, (value) => this.secrets.seal(value)) });
       await reply.status(options.status).send(body);
     } catch (error) {
       if (error instanceof AppError && HTTP_STATUS_OF[error.code] < 500) {
@@ -78,6 +86,15 @@ export class Forwarder {
       }
       throw error;
     }
+  }
+
+  /** `body` with the sealed fields of its `data` passed through `map` (a copy; `body` itself is left alone). */
+  private mapFields(body: unknown, options: ForwardOptions, map: (value: string) => string): unknown {
+    const data = (body as { data?: Record<string, unknown> } | undefined)?.data;
+    if (!options.sealedFields?.length || !data || typeof data !== 'object') return body;
+    const copy = { ...data };
+    for (const field of options.sealedFields) if (typeof copy[field] === 'string') copy[field] = map(copy[field] as string);
+    return { ...(body as object), data: copy };
   }
 
   private async call<C extends RpcContract<unknown, unknown>>(contract: C, tenant: Tenant, request: FastifyRequest, data: RequestOf<C>) {

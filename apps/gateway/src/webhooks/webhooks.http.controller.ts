@@ -85,7 +85,7 @@ export class WebhooksHttpController {
     idempotent: true,
   })
   async create(@Body(BodyPipe) body: WebhookCreateRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.forwarder.post(WebhookCreate.contract, request, reply, body, { status: 201, needsProviders: false });
+    await this.forwarder.post(WebhookCreate.contract, request, reply, body, { status: 201, needsProviders: false, sealedFields: ['secret'] });
   }
 
   @Get('webhooks')

@@ -91,10 +91,13 @@ export class DeliveryStore {
     const ids = Array.from({ length: MAX_TARGETS }, () => newId('dlv', now.getTime()));
     const callback = incoming.callbackUrl && incoming.keyId ? { url: incoming.callbackUrl, keyId: incoming.keyId } : null;
     const result = await tx.query<{ n: number }>(
-      `with subscribed as (
-         select id, url, row_number() over (order by id) as n from notifier.webhooks
+      `with active as (
+         -- FOR SHARE: a DELETE of one of these waits for this transaction, then cancels the deliveries it wrote.
+         select id, url from notifier.webhooks
           where organization_id = $1 and environment = $2 and deleted_at is null and is_active and events && array['*', $3]::text[]
+          for share
        ),
+       subscribed as (select id, url, row_number() over (order by id) as n from active),
        targets as (
          select ($4::text[])[n] as id, id as webhook_id, url as target_url, null::text as key_id from subscribed
          union all

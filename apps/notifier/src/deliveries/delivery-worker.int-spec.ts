@@ -174,4 +174,31 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     expect(await worker(clock).runDue()).toBe(1);
     expect(receiver.on('/orphan')).toHaveLength(1);
   });
+
+  it('a webhook deleted while an event for it is being recorded gets nothing: the delete waits, then cancels the new delivery', async () => {
+    const webhookId = await register('/racing-delete');
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const eventId = crypto.randomUUID();
+      const body = JSON.stringify({ event: 'offramp.completed', timestamp: new Date().toISOString(), data: { transactionId: 'txn_race', metadata: { eventId } } });
+      const at = new Date();
+      expect(
+        await store.recordEvent(client, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', keyId: null, callbackUrl: null }, at),
+      ).toBe(1);
+      // The consumer's transaction is still open when the integrator deletes the webhook.
+      let deleted = false;
+      const deleting = registry.delete({ ...tenant }, webhookId).then(() => (deleted = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(deleted).toBe(false);
+      await client.query('commit');
+      await deleting;
+    } finally {
+      client.release();
+    }
+    const rows = await pool.query(`select status from notifier.deliveries where webhook_id = $1`, [webhookId]);
+    expect(rows.rows).toEqual([{ status: 'cancelled' }]);
+    expect(await worker(new HandClock(Date.now() + 3_600_000)).runDue()).toBe(0);
+    expect(receiver.on('/racing-delete')).toHaveLength(0);
+  });
 });

@@ -26,12 +26,12 @@ export class SigningSecrets {
   async secretFor(delivery: ClaimedDelivery): Promise<string> {
     if (delivery.webhookId) {
       if (!delivery.secretSealed) throw new SecretMissing('the webhook has no secret');
-      return this.box.open(delivery.secretSealed);
+      return this.open(delivery.secretSealed);
     }
     const keyId = delivery.keyId;
     if (!keyId) throw new SecretMissing('the callback has no signing key');
     const cached = this.apiSecrets.get(keyId);
-    if (cached && cached.until > Date.now()) return this.box.open(cached.sealed);
+    if (cached && cached.until > Date.now()) return this.open(cached.sealed);
     let sealed: string;
     try {
       sealed = await this.fetchSealedApiSecret({ organizationId: delivery.organizationId, environment: delivery.environment, keyId });
@@ -41,6 +41,15 @@ export class SigningSecrets {
     }
     if (this.apiSecrets.size > 10_000) this.apiSecrets.clear();
     this.apiSecrets.set(keyId, { sealed, until: Date.now() + CALLBACK_SECRET_TTL_MS });
-    return this.box.open(sealed);
+    return this.open(sealed);
+  }
+
+  /** A secret that cannot be opened will never open (tampered, or SECRETS_ENCRYPTION_KEY differs): the attempt fails. */
+  private open(sealed: string): string {
+    try {
+      return this.box.open(sealed);
+    } catch {
+      throw new SecretMissing('the signing secret cannot be decrypted (is SECRETS_ENCRYPTION_KEY the one it was sealed with?)');
+    }
   }
 }

@@ -2,7 +2,8 @@ import { lookup } from 'dns/promises';
 import { invalidField } from '@ramp/contracts';
 import { checkTargetUrl, forbiddenResolution, type AllowedHosts } from '@ramp/webhooks';
 
-const LOOKUP_TIMEOUT_MS = 5000;
+/** Well inside the gateway's RPC timeout, so that a slow resolver never turns a registration into a 503 that went through. */
+const LOOKUP_TIMEOUT_MS = 2000;
 
 /**
  * The SSRF guard at registration: the URL's own checks, then every address its host resolves to. A name that does

@@ -150,8 +150,7 @@ export class WebhookRegistry {
 
   /** Queues a signed `webhook.test` event to this webhook only: `{ event, timestamp, data: { webhookId, message, metadata: { test: true } } }`. */
   async test(tenant: Tenant, webhookId: string): Promise<DeliveryView> {
-    const own = await this.ownWebhook(tenant, webhookId);
-    const row = await this.pool.query<{ url: string }>(`select url from notifier.webhooks where id = $1`, [own]);
+    const { id: own, url } = await this.ownWebhookWithUrl(tenant, webhookId);
     const deliveryId = newId('dlv');
     const now = new Date();
     const body = JSON.stringify({
@@ -163,7 +162,7 @@ export class WebhookRegistry {
       await tx.query(
         `insert into notifier.deliveries (id, organization_id, environment, webhook_id, target_url, key_id, event_id, event, transaction_id, body, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
          values ($1, $2, $3, $4, $5, null, $6, $7, null, $8, 'pending', 0, $9, $10, $10, $10)`,
-        [deliveryId, tenant.organizationId, tenant.environment, own, row.rows[0]!.url, `test:${deliveryId}`, TEST_EVENT_NAME, body, MAX_ATTEMPTS, now],
+        [deliveryId, tenant.organizationId, tenant.environment, own, url, `test:${deliveryId}`, TEST_EVENT_NAME, body, MAX_ATTEMPTS, now],
       );
       await tx.query(`select pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
     });
@@ -178,14 +177,17 @@ export class WebhookRegistry {
 
   /** The id of a live webhook of the tenant; NOT_FOUND for a malformed, unknown, deleted or another tenant's id. */
   private async ownWebhook(tenant: Tenant, webhookId: unknown): Promise<string> {
+    return (await this.ownWebhookWithUrl(tenant, webhookId)).id;
+  }
+
+  private async ownWebhookWithUrl(tenant: Tenant, webhookId: unknown): Promise<{ id: string; url: string }> {
     const id = this.webhookId(webhookId);
-    const found = await this.pool.query(`select 1 from notifier.webhooks where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`, [
-      id,
-      tenant.organizationId,
-      tenant.environment,
-    ]);
-    if (found.rowCount !== 1) throw this.webhookNotFound(id);
-    return id;
+    const found = await this.pool.query<{ url: string }>(
+      `select url from notifier.webhooks where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`,
+      [id, tenant.organizationId, tenant.environment],
+    );
+    if (!found.rows[0]) throw this.webhookNotFound(id);
+    return { id, url: found.rows[0].url };
   }
 
   private webhookId(value: unknown): string {

@@ -95,6 +95,23 @@ describe('webhooks - registration, signed deliveries and callbacks to a real HTT
       expectError(await api.delete(`/webhooks/${created.body.data.id}`), 404, 'NOT_FOUND');
     });
 
+    it('replays an idempotent registration with its secret, which is stored sealed', async () => {
+      const headers = { 'idempotency-key': `wh-${Date.now()}` };
+      const body = { url: receiver.url('/idem'), events: ['*'] };
+      const first = await api.post('/webhooks', body, headers);
+      const again = await api.post('/webhooks', body, headers);
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      secrets.set('/idem', first.body.data.secret);
+      const stored = await pool.query(`select response_body::text as body from gateway.idempotency_keys where response_body::text like $1`, [`%${first.body.data.id}%`]);
+      expect(stored.rows).toHaveLength(1);
+      expect(stored.rows[0].body).not.toContain(first.body.data.secret);
+      expect(stored.rows[0].body).not.toContain('whsec_');
+      await api.delete(`/webhooks/${first.body.data.id}`);
+    });
+
     it.each([
       ['http://localhost/hook', 'must use https://'],
       ['https://10.1.2.3/hook', 'must not target a private address (10.1.2.3)'],
