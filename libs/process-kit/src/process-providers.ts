@@ -6,6 +6,7 @@ import type { EventStreamName } from '@ramp/contracts';
 import type { EventConsumer, EventLog, Relay } from '@ramp/event-store';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { AnyTransactionKind } from '@ramp/transactions';
+import { AllowedHosts } from '@ramp/webhooks';
 import { JobWorker } from './job-worker';
 import { JobQueue, type Job } from './jobs';
 import { startIntegrationPublisher, startLogRelay } from './service-events';
@@ -76,6 +77,8 @@ export function processProviders(spec: ProcessSpec): Provider[] {
   return [
     { provide: PROCESS_SPEC, useValue: spec },
     { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool, spec.log.schema) },
+    // Hosts that per-transaction callback URLs may name although private (WEBHOOK_ALLOW_HOSTS), for parseCallbackUrl.
+    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts')) },
     ProcessHost,
   ];
 }

@@ -4,9 +4,6 @@ export const RETRY_DELAYS_MS: readonly number[] = [60_000, 5 * 60_000, 30 * 60_0
 /** The first attempt and the five retries. */
 export const MAX_ATTEMPTS = 1 + RETRY_DELAYS_MS.length;
 
-/** A delivery succeeds on a 2xx answer within the timeout (30 s by default); anything else is a failed attempt. */
-export const DELIVERY_TIMEOUT_MS = 30_000;
-
 export type AttemptOutcome = { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
 
 /**

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import { createHmac, randomBytes } from 'crypto';
 
 /** Prefix of a webhook's signing secret; the rest is base64 of 32 random bytes (the Standard Webhooks format). */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -50,36 +50,4 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
     'webhook-timestamp': String(timestamp),
     'webhook-signature': standardWebhooksSignature(input.deliveryId, timestamp, input.rawBody, input.secret),
   };
-}
-
-/**
- * What a receiver does (and what the SDK offers): recompute the hex HMAC over the raw body and compare it in constant
- * time. False for a missing, malformed or wrong signature.
- */
-export function verifyHexSignature(rawBody: string | Buffer, signatureHeader: string | undefined, secret: string): boolean {
-  if (typeof signatureHeader !== 'string' || !/^[0-9a-f]{64}$/.test(signatureHeader)) return false;
-  const expected = Buffer.from(hexSignature(rawBody, secret), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signatureHeader, 'hex'));
-}
-
-/**
- * Verifies Standard Webhooks headers: one of the space-separated `v1,` signatures must match, and the timestamp must
- * be within `toleranceSeconds` of `now` (replays of old deliveries are refused).
- */
-export function verifyStandardWebhooks(
-  rawBody: string | Buffer,
-  headers: { id?: string; timestamp?: string; signature?: string },
-  secret: string,
-  now = new Date(),
-  toleranceSeconds = 300,
-): boolean {
-  const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
-  if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
-  const expected = Buffer.from(standardWebhooksSignature(id, Number(timestamp), rawBody, secret).slice(3), 'base64');
-  return signature.split(' ').some((candidate) => {
-    if (!candidate.startsWith('v1,')) return false;
-    const given = Buffer.from(candidate.slice(3), 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
 }

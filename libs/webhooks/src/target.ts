@@ -11,10 +11,6 @@ export class AllowedHosts {
     this.hosts = new Set(entries.map(AllowedHosts.normalize).filter((entry) => entry !== ''));
   }
 
-  static parse(setting: string): AllowedHosts {
-    return new AllowedHosts(setting.split(','));
-  }
-
   static normalize(host: string): string {
     return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   }

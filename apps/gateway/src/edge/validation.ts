@@ -24,6 +24,19 @@ export const RequiredStringArray = (maxItems: number, maxLength = 100): Property
     MaxLength(maxLength, { each: true, message: `must contain strings of at most ${maxLength} characters` }),
   );
 
+/**
+ * The query parameters of a list: each must be one of `allowed` and given once, or INVALID_REQUEST names it.
+ */
+export function queryParameters<K extends string>(query: Record<string, unknown>, allowed: readonly K[]): Partial<Record<K, string>> {
+  const parameters: Partial<Record<K, string>> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!(allowed as readonly string[]).includes(name)) throw invalidField(name, `is not a parameter; use ${allowed.join(', ')}`);
+    if (typeof value !== 'string') throw invalidField(name, 'must be given once');
+    parameters[name as K] = value;
+  }
+  return parameters;
+}
+
 export const OptionalNumber = (): PropertyDecorator =>
   applyDecorators(IsOptional(), IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' }));
 

@@ -36,12 +36,8 @@ export class Forwarder {
     this.liveProvidersEnabled = config.bool('liveProvidersEnabled');
   }
 
+  /** A call without Idempotency-Key: reads, and DELETE (deleting twice finds nothing the second time: NOT_FOUND). */
   async get<C extends RpcContract<unknown, unknown>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
-    return this.call(contract, this.tenantOf(request, options), request, data);
-  }
-
-  /** A DELETE: like a read, without Idempotency-Key (deleting twice finds nothing the second time: NOT_FOUND). */
-  async delete<C extends RpcContract<unknown, unknown>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
     return this.call(contract, this.tenantOf(request, options), request, data);
   }
 

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { invalidField, TransactionGet, TransactionList } from '@ramp/contracts';
+import { TransactionGet, TransactionList } from '@ramp/contracts';
+import { queryParameters } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { TransactionSchema } from './transaction.schema';
@@ -32,12 +33,7 @@ export class TransactionsHttpController {
     paginated: true,
   })
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
-    const filters: TransactionList.Request = {};
-    for (const [name, value] of Object.entries(query)) {
-      if (!(FILTERS as readonly string[]).includes(name)) throw invalidField(name, `is not a filter; use ${FILTERS.join(', ')}`);
-      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
-      filters[name as (typeof FILTERS)[number]] = value;
-    }
+    const filters: TransactionList.Request = queryParameters(query, FILTERS);
     return this.forwarder.list(TransactionList.contract, request, filters, READ);
   }
 

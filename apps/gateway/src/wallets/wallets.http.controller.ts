@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidField, notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
-import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
+import { notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
+import { BodyPipe, OptionalString, queryParameters, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
@@ -59,13 +59,7 @@ export class WalletsHttpController {
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
   @ApiEndpoint({ summary: 'List your managed wallets, newest first', status: 200, data: [WalletSchema], errors: ['INVALID_REQUEST'], paginated: true })
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
-    const filters: WalletList.Request = {};
-    for (const [name, value] of Object.entries(query)) {
-      if (name !== 'page' && name !== 'limit') throw invalidField(name, 'is not a parameter; use page, limit');
-      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
-      filters[name] = value;
-    }
-    return this.forwarder.list(WalletList.contract, request, filters, READ);
+    return this.forwarder.list(WalletList.contract, request, queryParameters(query, ['page', 'limit']), READ);
   }
 
   @Get('wallets/:walletId')

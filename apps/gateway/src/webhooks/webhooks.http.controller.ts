@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidField, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
-import { BodyPipe, OptionalString, RequiredString, RequiredStringArray } from '../edge/validation';
+import { DELIVERY_STATUSES, INTEGRATION_EVENT_NAMES, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
+import { BodyPipe, OptionalString, queryParameters, RequiredString, RequiredStringArray } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
-const EVENT_NAMES = ['onramp.completed', 'onramp.failed', 'offramp.completed', 'offramp.failed', 'swap.completed', 'swap.failed', 'transfer.completed', 'transfer.failed', '*'];
+const EVENT_NAMES = [...INTEGRATION_EVENT_NAMES, '*'];
 
 export class WebhookCreateRequest {
   @ApiProperty({
@@ -57,7 +57,7 @@ export class DeliverySchema {
   @ApiProperty({ example: 'offramp.completed' }) event!: string;
   @ApiProperty({ description: 'x-service-event-id of the delivery.', example: '5f0c6c1e-3b9b-4a53-9d61-1f1a3c0b8e7d' }) eventId!: string;
   @ApiProperty({ type: String, nullable: true, example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string | null;
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] }) status!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status!: string;
   @ApiProperty({ type: [DeliveryAttemptSchema] }) attempts!: DeliveryAttemptSchema[];
   @ApiProperty({ type: String, nullable: true, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' }) nextAttemptAt!: string | null;
   @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
@@ -99,12 +99,12 @@ export class WebhooksHttpController {
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiEndpoint({ summary: 'Delete a webhook', description: 'It receives nothing more: its pending deliveries are cancelled.', status: 200, data: WebhookDeletedSchema, errors: ['NOT_FOUND'] })
   async delete(@Param('webhookId') webhookId: string, @Req() request: FastifyRequest) {
-    return this.forwarder.delete(WebhookDelete.contract, request, { webhookId }, READ);
+    return this.forwarder.get(WebhookDelete.contract, request, { webhookId }, READ);
   }
 
   @Get('webhooks/:webhookId/deliveries')
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
-  @ApiQuery({ name: 'status', required: false, enum: ['pending', 'succeeded', 'failed', 'cancelled'] })
+  @ApiQuery({ name: 'status', required: false, enum: DELIVERY_STATUSES })
   @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
   @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
   @ApiEndpoint({
@@ -115,12 +115,7 @@ export class WebhooksHttpController {
     paginated: true,
   })
   async deliveries(@Param('webhookId') webhookId: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
-    const filters: WebhookDeliveries.Request = { webhookId };
-    for (const [name, value] of Object.entries(query)) {
-      if (name !== 'page' && name !== 'limit' && name !== 'status') throw invalidField(name, 'is not a parameter; use status, page, limit');
-      if (typeof value !== 'string') throw invalidField(name, 'must be given once');
-      filters[name] = value;
-    }
+    const filters: WebhookDeliveries.Request = { webhookId, ...queryParameters(query, ['status', 'page', 'limit']) };
     return this.forwarder.list(WebhookDeliveries.contract, request, filters, READ);
   }
 

@@ -1,5 +1,5 @@
 import { Waker } from '@ramp/event-store';
-import { afterAttempt, deliveryHeaders, isDelivered, type AttemptOutcome } from '@ramp/webhooks';
+import { afterAttempt, deliveryHeaders, isDelivered } from '@ramp/webhooks';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
 import type { HttpsSender } from './https-sender';
 import { SecretMissing, type SigningSecrets } from './signing-secrets';
@@ -25,8 +25,6 @@ export interface DeliveryWorkerOptions {
   /** The waker a LISTEN on DELIVERIES_CHANNEL pokes. */
   waker: Waker;
   logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
-  /** Called after each settled attempt (metrics, benchmarks). */
-  onAttempt?: (delivery: ClaimedDelivery, outcome: AttemptOutcome['status'], durationMs: number) => void;
 }
 
 const CLAIM_BATCH = 100;
@@ -57,10 +55,6 @@ export class DeliveryWorker {
     this.options.waker.wakeAll();
     await this.loop;
     await Promise.allSettled([...this.sending]);
-  }
-
-  get busy(): number {
-    return this.inFlight;
   }
 
   /** For tests that move the clock by hand: sends everything due now, and waits for every attempt. */
@@ -135,6 +129,5 @@ export class DeliveryWorker {
     const finishedAt = clock.now();
     const outcome = afterAttempt(attempt, isDelivered(result.statusCode), finishedAt, delivery.maxAttempts);
     await store.finish(delivery, { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error }, outcome, finishedAt);
-    this.options.onAttempt?.(delivery, outcome.status, result.durationMs);
   }
 }

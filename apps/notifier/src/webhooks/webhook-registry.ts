@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { AppError, invalidField, isIdOf, newId, notFound, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
+import { AppError, DELIVERY_STATUSES, invalidField, isIdOf, newId, notFound, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
 import { withTransaction } from '@ramp/event-store';
 import type { SecretBox } from '@ramp/keys';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
@@ -27,8 +27,6 @@ interface DeliveryRow {
   updated_at: Date;
   attempts: { attempt: number; at: string; statusCode: number | null; durationMs: number; error: string | null }[];
 }
-
-const DELIVERY_STATUSES: readonly string[] = ['pending', 'succeeded', 'failed', 'cancelled'];
 
 function webhookView(row: WebhookRow): WebhookView {
   return { id: row.id, url: row.url, events: row.events, isActive: row.is_active, description: row.description, createdAt: row.created_at.toISOString() };
@@ -117,7 +115,7 @@ export class WebhookRegistry {
     const webhookId = await this.ownWebhook(tenant, request.webhookId);
     const page = parsePage(request);
     const status = request.status === undefined || request.status === '' ? null : request.status;
-    if (status !== null && !DELIVERY_STATUSES.includes(status)) throw invalidField('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
+    if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw invalidField('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
     const [rows, total] = await Promise.all([
       this.pool.query<DeliveryRow>(
         `select ${DELIVERY_COLUMNS} from notifier.deliveries d

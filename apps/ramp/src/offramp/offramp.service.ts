@@ -45,16 +45,14 @@ export class OfframpService {
   private readonly depositWindowSeconds: number;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
 
-  private readonly callbackHosts: AllowedHosts;
-
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(OFFRAMP_RAILS) private readonly rails: OfframpRails,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(AllowedHosts) private readonly callbackHosts: AllowedHosts,
   ) {
-    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {

@@ -24,16 +24,14 @@ export class OnrampService {
   private readonly paymentWindowSeconds: number;
   readonly process: StreamProcess<OnrampState, OnrampCommand, OnrampEvent, OnrampStep>;
 
-  private readonly callbackHosts: AllowedHosts;
-
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(ONRAMP_RAILS) private readonly rails: OnrampRails,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(AllowedHosts) private readonly callbackHosts: AllowedHosts,
   ) {
-    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {

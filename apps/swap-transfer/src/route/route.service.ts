@@ -61,8 +61,6 @@ export class RouteService {
   private readonly stepDelayMs: number;
   readonly processes: Record<RouteKind, RouteProcess>;
 
-  private readonly callbackHosts: AllowedHosts;
-
   constructor(
     @Inject(PG_POOL) pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
@@ -71,9 +69,9 @@ export class RouteService {
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(AllowedHosts) private readonly callbackHosts: AllowedHosts,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.callbackHosts = new AllowedHosts(config.list('webhookAllowHosts'));
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     const processOf = (prefix: RouteKind): RouteProcess =>
       new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {

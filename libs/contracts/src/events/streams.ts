@@ -37,15 +37,19 @@ export function integrationEvents(namespace = ''): EventStreamName {
     : { stream: 'INTEGRATION_EVENTS', subjectPrefix: 'integration' };
 }
 
-export type IntegrationEventName =
-  | 'onramp.completed'
-  | 'onramp.failed'
-  | 'offramp.completed'
-  | 'offramp.failed'
-  | 'swap.completed'
-  | 'swap.failed'
-  | 'transfer.completed'
-  | 'transfer.failed';
+/** The spec's eight event names, in its order: what webhooks subscribe to and what the integration stream carries. */
+export const INTEGRATION_EVENT_NAMES = [
+  'onramp.completed',
+  'onramp.failed',
+  'offramp.completed',
+  'offramp.failed',
+  'swap.completed',
+  'swap.failed',
+  'transfer.completed',
+  'transfer.failed',
+] as const;
+
+export type IntegrationEventName = (typeof INTEGRATION_EVENT_NAMES)[number];
 
 /** The spec's delivery payload. `data.errorMessage` is added on failed events (the spec leaves it open). */
 export interface IntegrationEvent {

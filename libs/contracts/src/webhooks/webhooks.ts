@@ -23,6 +23,9 @@ export interface DeliveryAttemptView {
   error: string | null;
 }
 
+/** pending: waiting for its next attempt (or being sent); succeeded; failed: every retry failed; cancelled: the webhook was deleted. */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+
 /** One event sent to one webhook: its state and every attempt so far (DESIGN.md §4). */
 export interface DeliveryView {
   id: string;
@@ -30,8 +33,7 @@ export interface DeliveryView {
   event: string;
   eventId: string;
   transactionId: string | null;
-  /** pending: waiting for its next attempt (or being sent); succeeded; failed: every retry failed; cancelled: the webhook was deleted. */
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status: (typeof DELIVERY_STATUSES)[number];
   attempts: DeliveryAttemptView[];
   nextAttemptAt: string | null;
   createdAt: string;

@@ -1,6 +1,7 @@
 import { tokenDecimals } from '@ramp/chains';
 import { invalidField } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN, type Decimal } from '@ramp/money';
+import type { RouteStepView } from '@ramp/transactions';
 
 /** One hop of a route as a router describes it: a swap on one chain, or a bridge between two. */
 export type RouteLegSpec =
@@ -16,17 +17,9 @@ export function tokensOf(legs: readonly RouteLegSpec[]): string[] {
  * A leg with the amounts the quote expects of it: `amountIn` goes in, `amountOut` should come out, and a swap leg
  * reverts if it would give less than `minimumOut` (the slippage tolerance). Amounts are decimal strings.
  */
-export interface PlannedLeg {
-  kind: 'swap' | 'bridge';
-  provider: string;
-  fromChain: string;
-  toChain: string;
-  fromToken: string;
-  toToken: string;
-  amountIn: string;
-  amountOut: string;
+export type PlannedLeg = Pick<RouteStepView, 'kind' | 'provider' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'amountIn' | 'amountOut'> & {
   minimumOut: string;
-}
+};
 
 export interface RoutePlanInput {
   legs: readonly RouteLegSpec[];
