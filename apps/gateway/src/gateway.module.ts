@@ -2,12 +2,10 @@ import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/
 import { APP_FILTER } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import Redis from 'ioredis';
-import type { NatsConnection } from 'nats';
 import { Config } from '@ramp/config';
 import { ApiKeySchema, KeyCache, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
-import { RpcClient } from '@ramp/messaging';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { CoreModule, databaseProviders, HealthRegistry, LOGGER, NATS_CONNECTION, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, databaseProviders, HealthRegistry, LOGGER, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { BanksHttpController } from './banks/banks.http.controller';
 import { ChainsHttpController } from './chains/chains.http.controller';
 import { ErrorFilter } from './edge/error.filter';
@@ -92,7 +90,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
     { provide: RedisRateLimiter, inject: [Redis], useFactory: (redis: Redis) => new RedisRateLimiter(redis) },
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: KeyStore, inject: [MikroORM, SecretBox], useFactory: (orm: MikroORM, box: SecretBox) => new KeyStore(orm.em, box) },
-    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    rpcClientProvider,
     IdempotencyStore,
     Forwarder,
     KeysNatsController,

@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Config } from '@ramp/config';
 import { KeyCache } from '@ramp/keys';
+import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
 import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
 import { installEdge } from './edge/edge';
+import { GatewayMetrics, observeHttp } from './edge/http-metrics';
 import { sendError } from './edge/error.filter';
 import { GATEWAY_DATABASE, GatewayModule } from './gateway.module';
 import { buildOpenApi, serveOpenApi } from './openapi/openapi';
@@ -28,8 +30,10 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   // JSON only: Fastify's own text/plain parser would let a non-JSON body through.
   fastify.removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: ['error', 'warn'], bodyParser: false });
-  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready'] });
+  app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   const logger = app.get<Logger>(LOGGER);
+  const metrics = new GatewayMetrics(app.get(Metrics));
+  observeHttp(fastify, metrics, logger);
   const anonymousPerMinute = config.int('anonymousPerMinute', 1);
   installEdge(fastify, {
     keys: app.get(KeyCache),
@@ -39,6 +43,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     allowInsecureHttp: config.bool('allowInsecureHttp'),
     allowLoopbackHttp: !config.isProduction,
     anonymousPolicy: { perMinute: anonymousPerMinute, burstPerSecond: Math.max(1, Math.ceil(anonymousPerMinute / 6)) },
+    metrics,
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
   await app.init();

@@ -1,16 +1,17 @@
 import { readFileSync } from 'fs';
 import { Module } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { KeySigningSecret } from '@ramp/contracts';
 import { Waker } from '@ramp/event-store';
 import { SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
-import { CoreModule, databaseProviders, LOGGER, NATS_CONNECTION, PG_POOL, pgPoolProviders, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { Metrics } from '@ramp/observability';
+import { CoreModule, rpcClientProvider, databaseProviders, LOGGER, PG_POOL, pgPoolProviders, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DeliveryHost } from './deliveries/delivery-host';
 import { DeliveryStore } from './deliveries/delivery-store';
+import { DeliveryMetrics } from './deliveries/delivery-metrics';
 import { DeliveryWorker, systemClock } from './deliveries/delivery-worker';
 import { HttpsSender } from './deliveries/https-sender';
 import { SigningSecrets } from './deliveries/signing-secrets';
@@ -29,7 +30,7 @@ const LEASE_MARGIN_MS = 15_000;
   providers: [
     ...databaseProviders(NOTIFIER_DATABASE),
     ...pgPoolProviders(20),
-    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    rpcClientProvider,
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts')) },
     { provide: Waker, useFactory: () => new Waker() },
@@ -66,14 +67,15 @@ const LEASE_MARGIN_MS = 15_000;
     },
     {
       provide: DeliveryWorker,
-      inject: [DeliveryStore, HttpsSender, SigningSecrets, Waker, Config, LOGGER],
-      useFactory: (store: DeliveryStore, sender: HttpsSender, secrets: SigningSecrets, waker: Waker, config: Config, logger: Logger) =>
+      inject: [DeliveryStore, HttpsSender, SigningSecrets, Waker, Config, LOGGER, Metrics, PG_POOL],
+      useFactory: (store: DeliveryStore, sender: HttpsSender, secrets: SigningSecrets, waker: Waker, config: Config, logger: Logger, metrics: Metrics, pool: Pool) =>
         new DeliveryWorker({
           store,
           sender,
           secrets,
           waker,
           logger,
+          metrics: new DeliveryMetrics(metrics, pool),
           clock: systemClock,
           concurrency: config.int('webhookConcurrency', 1),
           leaseMs: config.int('webhookTimeoutMs', 1) + LEASE_MARGIN_MS,

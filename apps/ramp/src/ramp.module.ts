@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
-import { Config } from '@ramp/config';
 import { rampEvents } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { RAMP_KINDS } from '@ramp/ramping';
-import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, databaseProviders, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
@@ -23,7 +20,7 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
   providers: [
     ...databaseProviders(RAMP_DATABASE),
     ...pgPoolProviders(),
-    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    rpcClientProvider,
     // `events.ramp.<event type>` in the RAMP_EVENTS stream; integration events for on-ramps and off-ramps.
     ...processProviders({ service: 'ramp', log: RAMP_LOG, events: rampEvents, kinds: RAMP_KINDS }),
     {

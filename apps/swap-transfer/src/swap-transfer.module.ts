@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
-import { Config } from '@ramp/config';
 import { swapTransferEvents } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, SandboxPriceFeed, SandboxRouteProvider, SandboxRouteRails } from '@ramp/providers';
 import { ROUTE_KINDS } from '@ramp/routing';
-import { CoreModule, databaseProviders, NATS_CONNECTION, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, databaseProviders, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
@@ -22,7 +19,7 @@ export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', en
   providers: [
     ...databaseProviders(SWAPTRANSFER_DATABASE),
     ...pgPoolProviders(),
-    { provide: RpcClient, inject: [NATS_CONNECTION, Config], useFactory: (nc: NatsConnection, config: Config) => new RpcClient(nc, config.int('rpcTimeoutMs', 1)) },
+    rpcClientProvider,
     // `events.swap-transfer.<event type>` in the SWAP_TRANSFER_EVENTS stream; integration events for swaps and transfers.
     ...processProviders({ service: 'swap-transfer', log: SWAP_TRANSFER_LOG, events: swapTransferEvents, kinds: ROUTE_KINDS }),
     { provide: JOB_RUNNER, inject: [RouteService], useFactory: (routes: RouteService): JobRunner => (job) => routes.runStep(job) },

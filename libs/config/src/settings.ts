@@ -42,7 +42,7 @@ export const SETTINGS = {
   healthPort: {
     env: 'HEALTH_PORT',
     default: '0',
-    description: 'Port of a back-end service for /health/live, /health/ready (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105).',
+    description: 'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105).',
     services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
   },
   allowInsecureHttp: {
@@ -61,7 +61,7 @@ export const SETTINGS = {
     env: 'RPC_TIMEOUT_MS',
     default: '5000',
     description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another\'s).',
-    services: ['gateway', 'ramp', 'swap-transfer'],
+    services: ['gateway', 'ramp', 'swap-transfer', 'notifier'],
   },
   keyCacheTtlMs: {
     env: 'KEY_CACHE_TTL_MS',

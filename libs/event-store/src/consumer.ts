@@ -1,16 +1,20 @@
 import { AckPolicy, DeliverPolicy, headers as natsHeaders, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import type { Pool, PoolClient } from 'pg';
-import type { StoredEvent } from './events';
+import { withLogContext, type LogContext, type Metrics } from '@ramp/observability';
+import type { EventMetadata, StoredEvent } from './events';
 import type { RelayLogger } from './relay';
 import { schemaName, withTransaction } from './sql';
 import { deadLetterSubject } from './streams';
 
 const NANOS_PER_MS = 1_000_000;
 
-/** What a consumer needs of a message: an id (for the inbox) and a type (for logs). */
+/** What a consumer needs of a message: an id (for the inbox), a type and the ids of its cause (for logs). */
 export interface ConsumedEvent {
   eventId: string;
   type: string;
+  metadata?: Partial<Pick<EventMetadata, 'correlationId' | 'causationId' | 'requestId'>>;
+  /** When the event was appended (ISO 8601), for the handling-lag histogram. */
+  createdAt?: string;
 }
 
 export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
@@ -54,6 +58,8 @@ export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
    */
   batchSize?: number;
   logger: RelayLogger;
+  /** Counts outcomes and samples the consumer's backlog at every scrape (ramp_events_consumed_total, ramp_consumer_*). */
+  metrics?: Metrics;
 }
 
 const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
@@ -114,9 +120,14 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
     const consumer = await js.consumers.get(stream, name);
     this.messages = await consumer.consume({ max_messages: 100 });
     this.loop = this.run(this.messages);
+    this.options.metrics?.watchConsumer(name, stream, async () => {
+      const info = await jsm.consumers.info(stream, name);
+      return { pending: info.num_pending, ackPending: info.num_ack_pending };
+    });
   }
 
   async stop(): Promise<void> {
+    this.options.metrics?.unwatchConsumer(this.options.name);
     this.stopped = true;
     await this.messages?.close();
     await this.loop;
@@ -172,14 +183,23 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
   /** Records and handles each fresh event in the inbox; true when it was fresh. */
   private async handleInTransaction(event: E, tx: PoolClient): Promise<boolean> {
     const { options } = this;
-    if (options.inbox === false) {
-      await options.handle(event, tx);
-      return true;
+    if (options.inbox !== false) {
+      const inserted = await tx.query(`insert into ${schemaName(options.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [options.name, event.eventId]);
+      if (inserted.rowCount !== 1) return false;
     }
-    const inserted = await tx.query(`insert into ${schemaName(options.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [options.name, event.eventId]);
-    if (inserted.rowCount !== 1) return false;
-    await options.handle(event, tx);
+    await withLogContext(logContextOf(event), () => options.handle(event, tx));
     return true;
+  }
+
+  /** Counts an event's outcome once its transaction has committed (or it has been given up). */
+  private settled(event: E | undefined, outcome: 'handled' | 'duplicate' | 'retried' | 'dead_lettered'): void {
+    if (outcome === 'handled') this.handled += 1;
+    if (outcome === 'duplicate') this.duplicates += 1;
+    const { metrics, name } = this.options;
+    if (!metrics) return;
+    metrics.eventsConsumed.inc({ consumer: name, outcome });
+    const appended = event?.createdAt ? Date.parse(event.createdAt) : NaN;
+    if (outcome === 'handled' && Number.isFinite(appended)) metrics.eventLagSeconds.observe({ consumer: name }, Math.max(0, (Date.now() - appended) / 1000));
   }
 
   private async processBatch(batch: JsMsg[]): Promise<void> {
@@ -204,9 +224,8 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       for (const { message, event } of decoded) await this.processDecoded(message, event);
       return;
     }
-    decoded.forEach(({ message }, index) => {
-      if (fresh[index]) this.handled += 1;
-      else this.duplicates += 1;
+    decoded.forEach(({ message, event }, index) => {
+      this.settled(event, fresh[index] ? 'handled' : 'duplicate');
       message.ack();
     });
   }
@@ -222,12 +241,15 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
     await this.processDecoded(message, event);
   }
 
-  private async processDecoded(message: JsMsg, event: E): Promise<void> {
+  private processDecoded(message: JsMsg, event: E): Promise<void> {
+    return withLogContext(logContextOf(event), () => this.processOne(message, event));
+  }
+
+  private async processOne(message: JsMsg, event: E): Promise<void> {
     const { options } = this;
     try {
       const fresh = await withTransaction(options.pool, (tx) => this.handleInTransaction(event, tx));
-      if (fresh) this.handled += 1;
-      else this.duplicates += 1;
+      this.settled(event, fresh ? 'handled' : 'duplicate');
       message.ack();
     } catch (error) {
       const attempt = message.info.deliveryCount;
@@ -238,6 +260,7 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
       const delay = backoff[Math.min(attempt - 1, backoff.length - 1)] ?? 1000;
       options.logger.warn({ err: error, consumer: options.name, eventId: event.eventId, type: event.type, attempt, retryInMs: delay }, 'event handling failed; will retry');
+      this.settled(event, 'retried');
       message.nak(delay);
     }
   }
@@ -255,6 +278,7 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
         msgID: event ? `${options.name}:${event.eventId}` : undefined,
       });
       options.logger.error({ err: error, consumer: options.name, eventId: event?.eventId, type: event?.type }, 'event moved to the dead-letter stream');
+      this.settled(event, 'dead_lettered');
       message.term();
     } catch (publishError) {
       // Not dead-lettered: leave it to be redelivered rather than lose it.
@@ -262,4 +286,10 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       message.nak(5000);
     }
   }
+}
+
+/** The ids a consumed event carries into the log lines of its handling. */
+function logContextOf(event: ConsumedEvent): LogContext {
+  const { metadata } = event;
+  return { eventId: event.eventId, correlationId: metadata?.correlationId, causationId: metadata?.causationId, requestId: metadata?.requestId };
 }

@@ -97,6 +97,20 @@ export class EventLog {
     return rows.map(toStoredEvent);
   }
 
+  /**
+   * What the relay has yet to publish: the events after its checkpoint (counted up to 100,000, so that a large backlog
+   * costs a bounded scan) and the age of the oldest of them in seconds (0 when there is none).
+   */
+  async relayBacklog(db: Sql): Promise<{ unpublished: number; oldestSeconds: number }> {
+    const { rows } = await db.query<{ unpublished: number; oldest_seconds: number }>(
+      `select count(*)::int as unpublished, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
+         from (select e.created_at from ${this.table} e, ${schemaName(this.schema)}.relay_checkpoint c
+                where c.id = 1 and (e.transaction_id, e.global_position) > (c.transaction_id, c.global_position)
+                order by e.transaction_id, e.global_position limit 100000) unpublished`,
+    );
+    return { unpublished: rows[0]?.unpublished ?? 0, oldestSeconds: Math.max(0, rows[0]?.oldest_seconds ?? 0) };
+  }
+
   /** The checkpoint just after an event. */
   static checkpointOf(event: StoredEvent): LogCheckpoint {
     return { transactionId: event.transactionId, globalPosition: event.globalPosition };

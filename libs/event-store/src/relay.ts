@@ -1,5 +1,6 @@
 import { headers as natsHeaders, type JetStreamClient } from 'nats';
 import { Client, type ClientConfig } from 'pg';
+import type { Metrics } from '@ramp/observability';
 import { EventLog } from './event-log';
 import type { LogCheckpoint, StoredEvent } from './events';
 import { schemaName } from './sql';
@@ -25,6 +26,8 @@ export interface RelayOptions {
   pollMs?: number;
   batchSize?: number;
   logger: RelayLogger;
+  /** Reports which replica leads and, from the leader, the backlog (ramp_relay_*). */
+  metrics?: Metrics;
 }
 
 /**
@@ -53,9 +56,18 @@ export class Relay {
 
   start(): void {
     this.loop = this.run();
+    const { metrics, log } = this.options;
+    // Only the leader reads its backlog (on its own connection); a follower's read gives nothing, so the series comes
+    // from one replica.
+    metrics?.watchRelay(
+      log.schema,
+      async () => (this.leading && this.client ? log.relayBacklog(this.client) : undefined),
+      () => this.leading,
+    );
   }
 
   async stop(): Promise<void> {
+    this.options.metrics?.unwatchRelay(this.options.log.schema);
     this.stopped = true;
     this.wakeAll();
     await this.loop;

@@ -1,5 +1,6 @@
 import { headers as natsHeaders, JSONCodec, NatsError, type NatsConnection } from 'nats';
 import { AppError, HEADERS, type RequestOf, type ResponseOf, type RpcContract, type RpcReply, type Tenant } from '@ramp/contracts';
+import { currentLogContext, secondsSince, type Metrics } from '@ramp/observability';
 
 const codec = JSONCodec<unknown>();
 
@@ -16,6 +17,7 @@ export class RpcClient {
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeoutMs: number,
+    private readonly metrics?: Metrics,
   ) {}
 
   async call<C extends RpcContract<unknown, unknown>>(
@@ -25,7 +27,13 @@ export class RpcClient {
     options: CallOptions = {},
   ): Promise<ResponseOf<C>> {
     const headers = natsHeaders();
-    if (options.requestId) headers.set(HEADERS.requestId, options.requestId);
+    // The request id of the work in progress (an RPC being served, an event being handled) unless given.
+    const context = currentLogContext();
+    const requestId = options.requestId ?? context.requestId;
+    if (requestId) headers.set(HEADERS.requestId, requestId);
+    if (context.correlationId) headers.set(HEADERS.correlationId, context.correlationId);
+    const started = process.hrtime.bigint();
+    const observe = (outcome: string) => this.metrics?.rpcClientSeconds.observe({ subject: contract.subject, outcome }, secondsSince(started));
     let replyData: Uint8Array;
     try {
       const reply = await this.nc.request(contract.subject, codec.encode({ tenant, data }), {
@@ -34,9 +42,11 @@ export class RpcClient {
       });
       replyData = reply.data;
     } catch (error) {
+      observe('SERVICE_UNAVAILABLE');
       throw unavailable(contract.subject, error);
     }
     const reply = codec.decode(replyData) as RpcReply<ResponseOf<C>>;
+    observe(reply.ok ? 'ok' : reply.error.code);
     if (reply.ok) return reply.data;
     throw AppError.fromBody(reply.error);
   }

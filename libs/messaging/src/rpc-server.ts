@@ -1,5 +1,6 @@
 import { JSONCodec, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { AppError, HEADERS, type RequestOf, type ResponseOf, type RpcContract, type RpcReply, type Tenant } from '@ramp/contracts';
+import { secondsSince, withLogContext, type Metrics } from '@ramp/observability';
 
 const codec = JSONCodec<unknown>();
 
@@ -12,6 +13,7 @@ export type RpcHandlerFn<C extends RpcContract<unknown, unknown>> = (data: Reque
 
 export interface RpcLogger {
   error(object: object, message: string): void;
+  debug?(object: object, message: string): void;
 }
 
 /**
@@ -27,6 +29,7 @@ export class RpcServer {
     private readonly nc: NatsConnection,
     private readonly queue: string,
     private readonly logger: RpcLogger,
+    private readonly metrics?: Metrics,
   ) {}
 
   handle<C extends RpcContract<unknown, unknown>>(contract: C, handler: RpcHandlerFn<C>): void {
@@ -37,7 +40,12 @@ export class RpcServer {
           this.logger.error({ err: error, subject: contract.subject }, 'subscription error');
           return;
         }
-        const work = this.serve(contract, handler, msg).finally(() => this.inFlight.delete(work));
+        // Every line logged while the request is served carries its request id (and the transaction it is for).
+        const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
+        const correlationId = msg.headers?.get(HEADERS.correlationId) || undefined;
+        const work = withLogContext({ requestId, correlationId, subject: contract.subject }, () => this.serve(contract, handler, msg, requestId)).finally(() =>
+          this.inFlight.delete(work),
+        );
         this.inFlight.add(work);
       },
     });
@@ -50,21 +58,26 @@ export class RpcServer {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async serve<C extends RpcContract<unknown, unknown>>(contract: C, handler: RpcHandlerFn<C>, msg: Msg): Promise<void> {
+  private async serve<C extends RpcContract<unknown, unknown>>(contract: C, handler: RpcHandlerFn<C>, msg: Msg, requestId: string | undefined): Promise<void> {
+    const started = process.hrtime.bigint();
     let reply: RpcReply<unknown>;
     try {
       const request = codec.decode(msg.data) as { tenant?: Tenant; data?: unknown };
       if (!request || typeof request !== 'object' || !request.tenant) throw new Error('malformed RPC request');
-      const context: RpcContext = { tenant: request.tenant, requestId: msg.headers?.get(HEADERS.requestId) || undefined };
+      const context: RpcContext = { tenant: request.tenant, requestId };
       reply = { ok: true, data: await handler((request.data ?? {}) as RequestOf<C>, context) };
     } catch (error) {
       if (error instanceof AppError) {
         reply = { ok: false, error: error.toBody() };
       } else {
-        this.logger.error({ err: error, subject: contract.subject, requestId: msg.headers?.get(HEADERS.requestId) }, 'RPC handler failed');
+        this.logger.error({ err: error }, 'RPC handler failed');
         reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' } };
       }
     }
     if (msg.reply) msg.respond(codec.encode(reply));
+    const outcome = reply.ok ? 'ok' : reply.error.code;
+    const seconds = secondsSince(started);
+    this.metrics?.rpcServerSeconds.observe({ subject: contract.subject, outcome }, seconds);
+    this.logger.debug?.({ outcome, durationMs: Math.round(seconds * 10_000) / 10 }, 'request served');
   }
 }

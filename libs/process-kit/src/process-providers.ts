@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import type { EventStreamName } from '@ramp/contracts';
 import type { EventConsumer, EventLog, Relay } from '@ramp/event-store';
+import { Metrics } from '@ramp/observability';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { AnyTransactionKind } from '@ramp/transactions';
 import { AllowedHosts } from '@ramp/webhooks';
@@ -44,6 +45,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(Config) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {
     this.worker = new JobWorker({
       jobs,
@@ -59,7 +61,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationBootstrap(): Promise<void> {
     const namespace = this.config.string('eventsNamespace');
     const events = this.spec.events(namespace);
-    const shared = { nc: this.nc, pool: this.pool, log: this.spec.log, events, logger: this.logger };
+    const shared = { nc: this.nc, pool: this.pool, log: this.spec.log, events, logger: this.logger, metrics: this.metrics };
     this.relay = await startLogRelay({ ...shared, databaseUrl: this.config.string('databaseUrl') });
     this.publisher = await startIntegrationPublisher({ ...shared, service: this.spec.service, namespace, kinds: this.spec.kinds });
     await this.worker.start();

@@ -2,6 +2,7 @@ import { headers as natsHeaders, type NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { INTEGRATION_HEADERS, integrationEvents, type EventStreamName } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer, Relay, type EventLog, type RelayLogger } from '@ramp/event-store';
+import type { Metrics } from '@ramp/observability';
 import { integrationEventOf, viewAtVersion, type AnyTransactionKind } from '@ramp/transactions';
 
 export interface LogRelayOptions {
@@ -12,6 +13,7 @@ export interface LogRelayOptions {
   /** The service's stream: `<subjectPrefix>.<event type>`, e.g. `events.ramp.offramp.completed`. */
   events: EventStreamName;
   logger: RelayLogger;
+  metrics?: Metrics;
 }
 
 /** Starts the relay of a service's log (one leader among the replicas); stop it with `relay.stop()`. */
@@ -32,6 +34,7 @@ export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
     subjectOf: (event) => `${subjectPrefix}.${event.type}`,
     pollMs: 1000,
     logger: options.logger,
+    metrics: options.metrics,
   });
   relay.start();
   return relay;
@@ -47,6 +50,7 @@ export interface IntegrationPublisherOptions {
   /** The transaction kinds of the service's log, to show a transaction as it was at its terminal event. */
   kinds: readonly AnyTransactionKind[];
   logger: RelayLogger;
+  metrics?: Metrics;
 }
 
 /**
@@ -71,6 +75,7 @@ export async function startIntegrationPublisher(options: IntegrationPublisherOpt
     js,
     jsm,
     logger: options.logger,
+    metrics: options.metrics,
     handle: async (event, tx) => {
       if (!/\.(completed|failed)$/.test(event.type)) return;
       const history = await options.log.readStream(tx, event.streamId);
@@ -86,7 +91,12 @@ export async function startIntegrationPublisher(options: IntegrationPublisherOpt
       h.set(INTEGRATION_HEADERS.keyId, tenant.keyId);
       const callbackUrl = (history[0]?.data as { callbackUrl?: string | null } | undefined)?.callbackUrl;
       if (callbackUrl) h.set(INTEGRATION_HEADERS.callbackUrl, callbackUrl);
+      // For the notifier's logs: the transaction, and the request that started it.
+      h.set(INTEGRATION_HEADERS.correlationId, event.metadata.correlationId);
+      const requestId = history[0]?.metadata.requestId;
+      if (requestId) h.set(INTEGRATION_HEADERS.requestId, requestId);
       await js.publish(`${target.subjectPrefix}.${integration.event}`, JSON.stringify(integration), { msgID: event.eventId, headers: h });
+      options.logger.info({ event: integration.event }, 'integration event published');
     },
   });
   await consumer.start();

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { notFound, isIdOf, type Tenant } from '@ramp/contracts';
-import { handleCommand, type Decider, type EventLog, type EventMetadata, type NewEvent, type Sql } from '@ramp/event-store';
+import { handleCommand, type Decider, type EventLog, type EventMetadata, type NewEvent, type Sql, type StoredEvent } from '@ramp/event-store';
+import { withLogContext } from '@ramp/observability';
 import type { Job, JobQueue } from './jobs';
 
 export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
@@ -50,7 +51,10 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
   }
 
   async load(db: Sql, transactionId: string): Promise<State> {
-    const events = await this.log.readStream(db, this.streamOf(transactionId));
+    return this.fold(await this.log.readStream(db, this.streamOf(transactionId)));
+  }
+
+  private fold(events: readonly StoredEvent[]): State {
     const { decider } = this.definition;
     return events.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState);
   }
@@ -72,17 +76,27 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
    * and only removed. Steps are idempotent, so a job run twice after a crash has one effect; an error from `perform`
    * (a service down) propagates and the worker retries the job later.
    */
-  async runJob(job: Job, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
+  runJob(job: Job, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
     const transactionId = this.transactionOf(job.stream_id);
-    const state = await this.load(this.pool, transactionId);
+    // The step's log lines, the requests it makes and the events it appends belong to the transaction.
+    return withLogContext({ correlationId: transactionId, causationId: `job:${job.id}` }, () => this.runStep(job, transactionId, perform));
+  }
+
+  private async runStep(job: Job, transactionId: string, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
+    const events = await this.log.readStream(this.pool, this.streamOf(transactionId));
+    const state = this.fold(events);
     const step = this.definition.nextStep(state);
     const tenant = this.definition.tenantOf(state);
     if (!tenant || step.kind !== job.step || step.kind === 'none') {
       await this.jobs.done(this.pool, job.id);
       return;
     }
-    const command = await perform({ transactionId, state, step, tenant });
-    await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor }, job.id);
+    // The request that started the transaction stays findable from every later event and log line of it.
+    const requestId = events[0]?.metadata.requestId;
+    await withLogContext({ requestId }, async () => {
+      const command = await perform({ transactionId, state, step, tenant });
+      await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor, requestId }, job.id);
+    });
   }
 
   async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {

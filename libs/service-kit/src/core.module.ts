@@ -1,7 +1,9 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { Controller, DynamicModule, Get, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider, Res } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Config } from '@ramp/config';
-import { connectNats, RpcServer } from '@ramp/messaging';
+import { connectNats, RpcClient, RpcServer } from '@ramp/messaging';
+import { Metrics } from '@ramp/observability';
+import type { FastifyReply } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { HealthController, HealthRegistry } from './health';
 import { createLogger, type Logger } from './logger';
@@ -18,9 +20,29 @@ class NatsCloser implements OnApplicationShutdown {
   }
 }
 
+/** `/metrics`: the service's Prometheus metrics, beside its health checks on the same port (no key, like the probes). */
+@Controller()
+export class MetricsController {
+  constructor(@Inject(Metrics) private readonly metrics: Metrics) {}
+
+  @Get('metrics')
+  async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const { contentType, body } = await this.metrics.exposition();
+    void reply.header('content-type', contentType).header('cache-control', 'no-store');
+    return body;
+  }
+}
+
+/** An RpcClient for a service that calls others, with RPC_TIMEOUT_MS and the service's metrics. */
+export const rpcClientProvider: Provider = {
+  provide: RpcClient,
+  inject: [NATS_CONNECTION, Config, Metrics],
+  useFactory: (nc: NatsConnection, config: Config, metrics: Metrics) => new RpcClient(nc, config.int('rpcTimeoutMs', 1), metrics),
+};
+
 /**
  * What every service has: configuration, a pino logger, a NATS connection with an RPC server in the service's
- * queue group, @RpcHandler discovery, and /health/live + /health/ready.
+ * queue group, @RpcHandler discovery, Prometheus metrics at /metrics, and /health/live + /health/ready.
  */
 @Global()
 @Module({})
@@ -29,6 +51,7 @@ export class CoreModule {
     const providers: Provider[] = [
       { provide: SERVICE_NAME, useValue: name },
       { provide: Config, useValue: new Config() },
+      { provide: Metrics, useValue: new Metrics(name) },
       { provide: LOGGER, inject: [Config], useFactory: (config: Config): Logger => createLogger(name, config.string('logLevel')) },
       {
         provide: NATS_CONNECTION,
@@ -44,8 +67,8 @@ export class CoreModule {
       },
       {
         provide: RpcServer,
-        inject: [NATS_CONNECTION, LOGGER],
-        useFactory: (nc: NatsConnection, logger: Logger) => new RpcServer(nc, name, logger),
+        inject: [NATS_CONNECTION, LOGGER, Metrics],
+        useFactory: (nc: NatsConnection, logger: Logger, metrics: Metrics) => new RpcServer(nc, name, logger, metrics),
       },
       HealthRegistry,
       RpcExplorer,
@@ -54,9 +77,9 @@ export class CoreModule {
     return {
       module: CoreModule,
       imports: [DiscoveryModule],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers,
-      exports: [SERVICE_NAME, Config, LOGGER, NATS_CONNECTION, RpcServer, HealthRegistry],
+      exports: [SERVICE_NAME, Config, LOGGER, NATS_CONNECTION, RpcServer, HealthRegistry, Metrics],
     };
   }
 }

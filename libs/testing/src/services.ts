@@ -44,6 +44,18 @@ export class ServiceProcess {
     return this.output.slice(-4000);
   }
 
+  /** The JSON log lines the process has written since it started (within the last megabyte of its output). */
+  get logRecords(): Record<string, unknown>[] {
+    return this.output.split('\n').flatMap((line) => {
+      if (!line.startsWith('{')) return [];
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+  }
+
   async start(): Promise<this> {
     const portVariable = this.app === 'gateway' ? 'PORT' : 'HEALTH_PORT';
     this.output = '';
@@ -54,7 +66,7 @@ export class ServiceProcess {
     });
     this.child = child;
     const keep = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-20000);
+      this.output = (this.output + chunk.toString()).slice(-1_000_000);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
@@ -62,9 +74,9 @@ export class ServiceProcess {
     return this;
   }
 
-  /** Graceful stop (SIGTERM), as Kubernetes does. */
-  async stop(): Promise<void> {
-    await this.signal('SIGTERM');
+  /** Graceful stop (SIGTERM), as Kubernetes does; resolves with the exit code (null when it was not running). */
+  async stop(): Promise<number | null> {
+    return this.signal('SIGTERM');
   }
 
   /** `kill -9`: no chance to clean up. */
@@ -72,13 +84,14 @@ export class ServiceProcess {
     await this.signal('SIGKILL');
   }
 
-  private async signal(signal: NodeJS.Signals): Promise<void> {
+  private async signal(signal: NodeJS.Signals): Promise<number | null> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    if (!child || child.exitCode !== null || child.signalCode !== null) return null;
+    const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
     child.kill(signal);
-    await exited;
+    const code = await exited;
     this.child = undefined;
+    return code;
   }
 
   private async waitUntilReady(child: ChildProcess): Promise<void> {

@@ -5,6 +5,7 @@ import { IpAllowlist, type AuthenticatedKey, type KeyCache } from '@ramp/keys';
 import type { RateLimitDecision, RateLimitPolicy, RedisRateLimiter } from '@ramp/rate-limit';
 import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
+import type { GatewayMetrics } from './http-metrics';
 
 export interface RequestContext {
   requestId: string;
@@ -28,6 +29,7 @@ export interface EdgeOptions {
   /** Plain HTTP accepted from loopback (development). */
   allowLoopbackHttp: boolean;
   anonymousPolicy: RateLimitPolicy;
+  metrics: GatewayMetrics;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -77,12 +79,14 @@ async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, op
     // Fail open: limits protect capacity, not money (quotes are single-use, initiations idempotent), so an outage of
     // Redis must not stop payments. The outage is logged and shows in readiness.
     options.logger.warn({ err: error, requestId: request.ctx.requestId }, 'rate limiter unavailable; request allowed');
+    options.metrics.limiterUnavailable.inc();
     return;
   }
   void reply.header('X-RateLimit-Limit', String(decision.limit));
   void reply.header('X-RateLimit-Remaining', String(decision.remaining));
   void reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
   if (!decision.allowed) {
+    options.metrics.rateLimited.inc({ scope: key ? 'key' : 'address' });
     void reply.header('Retry-After', String(decision.retryAfterSeconds));
     const unit = decision.retryAfterSeconds === 1 ? 'second' : 'seconds';
     throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} ${unit}`);

@@ -102,7 +102,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations as object).map((method) => `${method} ${path}`),
     );
-    const expected = [...ROUTES.map(([method, path]) => `${method} ${path}`), 'get /health/live', 'get /health/ready'];
+    const expected = [...ROUTES.map(([method, path]) => `${method} ${path}`), 'get /health/live', 'get /health/ready', 'get /metrics'];
     expect(documented.sort()).toEqual(expected.sort());
   });
 

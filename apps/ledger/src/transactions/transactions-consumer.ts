@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { transactionEventStreams } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer } from '@ramp/event-store';
+import { Metrics } from '@ramp/observability';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
 import { ProjectionGap, projectTransactionEvents } from './transactions-projection';
 
@@ -22,6 +23,7 @@ export class TransactionsConsumer implements OnApplicationBootstrap, OnApplicati
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Config) private readonly config: Config,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -47,6 +49,7 @@ export class TransactionsConsumer implements OnApplicationBootstrap, OnApplicati
         backoffMs: [50, 100, 200, 500, 1000, 2000],
         ackWaitMs: 5000,
         logger: this.logger,
+        metrics: this.metrics,
         handle: async (event, tx) => {
           await projectTransactionEvents(tx, [event]);
         },

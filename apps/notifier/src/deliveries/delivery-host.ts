@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { integrationEvents } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer, WakeupListener, Waker } from '@ramp/event-store';
+import { Metrics } from '@ramp/observability';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DELIVERIES_CHANNEL, DeliveryStore, type IncomingEvent } from './delivery-store';
@@ -33,6 +34,7 @@ export class DeliveryHost implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(Config) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -64,9 +66,11 @@ export class DeliveryHost implements OnApplicationBootstrap, OnApplicationShutdo
       // The cost of an event is its commit: events waiting together are recorded in one transaction.
       batchSize: 50,
       logger: this.logger,
+      metrics: this.metrics,
       decode: (message) => decodeIntegrationMessage(message, this.allowed),
       handle: async (event, tx) => {
-        await this.store.recordEvent(tx, event, new Date());
+        const deliveries = await this.store.recordEvent(tx, event, new Date());
+        this.logger.debug({ event: event.type, deliveries }, 'deliveries recorded');
       },
     });
     await this.consumer.start();

@@ -25,6 +25,8 @@ export interface IncomingEvent {
   /** The key that initiated the transaction; its API secret signs the callback. */
   keyId: string | null;
   callbackUrl: string | null;
+  /** The transaction and the request that started it, for the log lines of its recording. */
+  metadata?: { correlationId?: string; requestId?: string };
 }
 
 /** A delivery leased to one worker for one attempt. */

@@ -1,5 +1,6 @@
 import { Waker } from '@ramp/event-store';
 import { afterAttempt, deliveryHeaders, isDelivered } from '@ramp/webhooks';
+import type { DeliveryMetrics } from './delivery-metrics';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
 import type { HttpsSender } from './https-sender';
 import { SecretMissing, type SigningSecrets } from './signing-secrets';
@@ -25,6 +26,7 @@ export interface DeliveryWorkerOptions {
   /** The waker a LISTEN on DELIVERIES_CHANNEL pokes. */
   waker: Waker;
   logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  metrics?: DeliveryMetrics;
 }
 
 const CLAIM_BATCH = 100;
@@ -117,6 +119,7 @@ export class DeliveryWorker {
         const at = clock.now();
         // Never sendable: recorded as a failed attempt that ends the delivery.
         await store.finish(delivery, { attempt, startedAt: at, durationMs: 0, statusCode: null, error: error.message }, { status: 'failed' }, at);
+        this.options.metrics?.attempted(delivery, 'unsignable', { status: 'failed' });
         return;
       }
       this.options.logger.warn({ err: error, deliveryId: delivery.id }, 'signing secret unavailable; delivery postponed');
@@ -129,5 +132,6 @@ export class DeliveryWorker {
     const finishedAt = clock.now();
     const outcome = afterAttempt(attempt, isDelivered(result.statusCode), finishedAt, delivery.maxAttempts);
     await store.finish(delivery, { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error }, outcome, finishedAt);
+    this.options.metrics?.attempted(delivery, result, outcome);
   }
 }

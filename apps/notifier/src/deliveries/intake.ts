@@ -28,5 +28,6 @@ export function decodeIntegrationMessage(message: JsMsg, allowed: AllowedHosts):
     environment,
     keyId: headers?.get(INTEGRATION_HEADERS.keyId) || null,
     callbackUrl,
+    metadata: { correlationId: headers?.get(INTEGRATION_HEADERS.correlationId) || undefined, requestId: headers?.get(INTEGRATION_HEADERS.requestId) || undefined },
   };
 }

@@ -82,4 +82,8 @@ export const INTEGRATION_HEADERS = {
   /** The key that initiated the transaction: its API secret signs the callback. */
   keyId: 'Ramp-Key-Id',
   callbackUrl: 'Ramp-Callback-Url',
+  /** The transaction's id (its events' correlation id), carried into the notifier's log lines. */
+  correlationId: 'Ramp-Correlation-Id',
+  /** The x-request-id of the request that started the transaction, when there was one. */
+  requestId: 'Ramp-Request-Id',
 } as const;

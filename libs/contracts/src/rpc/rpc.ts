@@ -13,6 +13,8 @@ export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: ErrorBody 
 /** NATS header names used on every request and event. */
 export const HEADERS = {
   requestId: 'x-request-id',
+  /** The transaction a request is made for (a step of its process), for the answering service's log lines. */
+  correlationId: 'x-correlation-id',
 } as const;
 
 /**

@@ -1,0 +1,2 @@
+export * from './log-context';
+export * from './metrics';
