@@ -23,10 +23,21 @@ class GatewayAdapter extends FastifyAdapter {
   }
 }
 
+const ROUTES = new WeakMap<NestFastifyApplication, string[]>();
+
+/** Every route the gateway serves, as `METHOD /path` with Fastify's `:param` syntax (HEAD twins of GET left out). */
+export function servedRoutes(app: NestFastifyApplication): string[] {
+  return [...(ROUTES.get(app) ?? [])];
+}
+
 /** Builds the gateway application (also used by tests that start it in-process). */
 export async function createGateway(config = new Config()): Promise<NestFastifyApplication> {
   const adapter = new GatewayAdapter({ bodyLimit: config.int('bodyLimitBytes', 1024), trustProxy: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
+  const routes: string[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
   // JSON only: Fastify's own text/plain parser would let a non-JSON body through.
   fastify.removeContentTypeParser('text/plain');
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: ['error', 'warn'], bodyParser: false });
@@ -48,6 +59,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
   await app.init();
   serveOpenApi(fastify, buildOpenApi(app));
+  ROUTES.set(app, routes);
   return app;
 }
 

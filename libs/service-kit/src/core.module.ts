@@ -1,5 +1,6 @@
 import { Controller, DynamicModule, Get, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider, Res } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Config } from '@ramp/config';
 import { connectNats, RpcClient, RpcServer } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
@@ -21,11 +22,14 @@ class NatsCloser implements OnApplicationShutdown {
 }
 
 /** `/metrics`: the service's Prometheus metrics, beside its health checks on the same port (no key, like the probes). */
+@ApiTags('operations')
 @Controller()
 export class MetricsController {
   constructor(@Inject(Metrics) private readonly metrics: Metrics) {}
 
   @Get('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).' })
+  @ApiProduces('text/plain')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { contentType, body } = await this.metrics.exposition();
     void reply.header('content-type', contentType).header('cache-control', 'no-store');

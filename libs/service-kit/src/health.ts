@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 
 export type HealthCheck = () => Promise<void>;
@@ -63,16 +64,19 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
  * `/health/live`: the process answers. `/health/ready`: its critical dependencies answer too (503 otherwise);
  * a non-critical one that fails gives 200 with status `degraded`.
  */
+@ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(@Inject(HealthRegistry) private readonly registry: HealthRegistry) {}
 
   @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers (for probes; no key, not under /v1).' })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).' })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
     const { ready, degraded, checks } = await this.registry.readiness();
     reply.status(ready ? 200 : 503);

@@ -11,7 +11,7 @@ export class TokenSchema {
   @ApiProperty({ example: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }) contractAddress!: string;
   @ApiProperty({ example: 6 }) decimals!: number;
   @ApiProperty({ example: 'base' }) chain!: string;
-  @ApiProperty() logoUrl!: string;
+  @ApiProperty({ example: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/smartchain/assets/0x55d398326f99059fF775485246999027B3197955/logo.png' }) logoUrl!: string;
 }
 
 export class ChainSchema {

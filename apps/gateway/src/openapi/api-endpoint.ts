@@ -53,6 +53,7 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
           description: `${code}: ${ERROR_DESCRIPTIONS[code].description}`,
           headers: code === 'RATE_LIMITED' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
           type: ErrorEnvelopeSchema,
+          example: { success: false, error: ERROR_DESCRIPTIONS[code].example },
         }),
       ),
   ];

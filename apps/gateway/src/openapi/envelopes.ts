@@ -24,16 +24,44 @@ export class PaginationMetaSchema {
   @ApiProperty({ example: 3 }) totalPages!: number;
 }
 
-/** What each error code means on this API, for the OpenAPI responses. */
+/** What each error code means on this API, with an example of its envelope, for the OpenAPI responses. */
 export const ERROR_DESCRIPTIONS = {
-  INVALID_REQUEST: { status: 400, description: 'A field is missing or invalid; `error.field` names it and the message states the rule.' },
-  UNAUTHORIZED: { status: 401, description: 'The x-api-key header is missing, unknown or revoked.' },
-  FORBIDDEN: { status: 403, description: 'Plain HTTP, an address outside the key\'s IP allowlist, or a live key before live mode is enabled.' },
-  NOT_FOUND: { status: 404, description: 'The resource does not exist for this API key (another tenant\'s ids are not found either).' },
-  CONFLICT: { status: 409, description: 'The Idempotency-Key was reused with another body, or the quote was already used.' },
-  RATE_LIMITED: { status: 429, description: 'Too many requests; the message and Retry-After give the seconds to wait.' },
-  INTERNAL_ERROR: { status: 500, description: 'An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists.' },
-  SERVICE_UNAVAILABLE: { status: 503, description: 'A service is down or slow; retry with exponential backoff.' },
+  INVALID_REQUEST: {
+    status: 400,
+    description: 'A field is missing or invalid; `error.field` names it and the message states the rule.',
+    example: { code: 'INVALID_REQUEST', message: 'amount must be greater than zero', field: 'amount' },
+  },
+  UNAUTHORIZED: { status: 401, description: 'The x-api-key header is missing, unknown or revoked.', example: { code: 'UNAUTHORIZED', message: 'The x-api-key header is missing' } },
+  FORBIDDEN: {
+    status: 403,
+    description: "Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled.",
+    example: { code: 'FORBIDDEN', message: 'HTTPS is required; requests over plain HTTP are refused' },
+  },
+  NOT_FOUND: {
+    status: 404,
+    description: "The resource does not exist for this API key (another tenant's ids are not found either).",
+    example: { code: 'NOT_FOUND', message: 'Transaction txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V was not found' },
+  },
+  CONFLICT: {
+    status: 409,
+    description: 'The Idempotency-Key was reused with another body, or the quote was already used.',
+    example: { code: 'CONFLICT', message: 'This Idempotency-Key was used with a different request body' },
+  },
+  RATE_LIMITED: {
+    status: 429,
+    description: 'Too many requests; the message and Retry-After give the seconds to wait.',
+    example: { code: 'RATE_LIMITED', message: 'Rate limit exceeded; retry in 12 seconds' },
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    description: 'An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists.',
+    example: { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' },
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description: 'A service is down or slow; retry with exponential backoff.',
+    example: { code: 'SERVICE_UNAVAILABLE', message: 'The ramp service did not answer in time; retry with exponential backoff.' },
+  },
 } as const;
 
 export type DocumentedError = keyof typeof ERROR_DESCRIPTIONS;

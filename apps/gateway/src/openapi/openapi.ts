@@ -21,7 +21,13 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addServer('/v1', 'This server')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'service_test_… (sandbox) or service_live_… (production).' }, 'apiKey')
     .build();
-  return SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema] });
+  const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema] });
+  // Probes and metrics are served at the root, not under the /v1 server.
+  for (const [path, item] of Object.entries(document.paths)) {
+    const operations = Object.values(item).filter((operation): operation is { tags?: string[] } => typeof operation === 'object' && operation !== null && 'responses' in operation);
+    if (operations.some((operation) => operation.tags?.includes('operations'))) document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };
+  }
+  return document;
 }
 
 const SWAGGER_UI = join(require.resolve('swagger-ui-dist/package.json'), '..');

@@ -88,7 +88,7 @@ export class OnrampQuoteSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: '1507.5', description: 'NGN per token.' }) rate!: string;
   @ApiProperty({ type: RampFeesSchema }) fees!: RampFeesSchema;
-  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;
 }
 
 export class OfframpQuoteSchema {
@@ -102,7 +102,7 @@ export class OfframpQuoteSchema {
   @ApiProperty({ type: RampFeesSchema }) fees!: RampFeesSchema;
   @ApiProperty({ example: '149010.75', description: 'What the bank account receives: fiatAmount minus totalFee.' }) payoutAmount!: string;
   @ApiProperty({ type: BankAccountSchema }) bankAccount!: BankAccountSchema;
-  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;
 }
 
 export class SwapRouteSchema {
@@ -112,7 +112,7 @@ export class SwapRouteSchema {
 }
 
 export class SwapQuoteSchema {
-  @ApiProperty() quoteId!: string;
+  @ApiProperty({ example: 'qt_01JDX3J1W5Z8Q4N6V7M2K9P0RS' }) quoteId!: string;
   @ApiProperty({ example: 'USDC' }) fromToken!: string;
   @ApiProperty({ example: 'ETH' }) toToken!: string;
   @ApiProperty({ example: 'base' }) fromChain!: string;
@@ -122,10 +122,10 @@ export class SwapQuoteSchema {
   @ApiProperty({ example: '0.077501171', description: 'The least toAmount the swap executes for (slippage applied).' }) minimumToAmount!: string;
   @ApiProperty({ example: 0.5 }) slippage!: number;
   @ApiProperty({ example: '0.0003125', description: 'toToken per fromToken.' }) rate!: string;
-  @ApiProperty() isCrossChain!: boolean;
+  @ApiProperty({ example: true }) isCrossChain!: boolean;
   @ApiProperty({ type: SwapFeesSchema }) fees!: SwapFeesSchema;
   @ApiProperty({ type: SwapRouteSchema }) route!: SwapRouteSchema;
-  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;
 }
 
 export class TransferRouteSchema {
@@ -135,7 +135,7 @@ export class TransferRouteSchema {
 }
 
 export class TransferQuoteSchema {
-  @ApiProperty() quoteId!: string;
+  @ApiProperty({ example: 'qt_01JDX3J1W5Z8Q4N6V7M2K9P0RS' }) quoteId!: string;
   @ApiProperty({ example: 'base' }) fromChain!: string;
   @ApiProperty({ example: 'arbitrum' }) toChain!: string;
   @ApiProperty({ example: 'USDC' }) fromToken!: string;
@@ -145,5 +145,5 @@ export class TransferQuoteSchema {
   @ApiProperty({ type: String, nullable: true, example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress!: string | null;
   @ApiProperty({ type: SwapFeesSchema }) fees!: SwapFeesSchema;
   @ApiProperty({ type: TransferRouteSchema }) route!: TransferRouteSchema;
-  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;
 }

@@ -6,7 +6,7 @@ export class PaymentInstructionsSchema {
   @ApiProperty({ example: '0123456789' }) accountNumber!: string;
   @ApiProperty({ example: 'RAMP CHECKOUT' }) accountName!: string;
   @ApiProperty({ description: 'Exactly this many NGN: another amount is refunded and fails the on-ramp.', example: '50000' }) amount!: string;
-  @ApiProperty({ description: 'Pay before this; later payments are refunded.' }) expiresAt!: string;
+  @ApiProperty({ description: 'Pay before this; later payments are refunded.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;
 }
 
 export class BankAccountSchema {
@@ -65,8 +65,8 @@ export class RouteStepSchema {
   @ApiProperty({ example: '99.7' }) amountIn!: string;
   @ApiProperty({ description: 'Expected until the step has run, then what it gave.', example: '0.03115625' }) amountOut!: string;
   @ApiProperty({ enum: ['pending', 'completed', 'failed', 'reversed', 'skipped'] }) status!: string;
-  @ApiProperty({ type: String, nullable: true }) transactionHash!: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'When a failure unwound the step: the hash that gave its funds back.' }) reversalHash?: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'When a failure unwound the step: the hash that gave its funds back.', example: null }) reversalHash?: string | null;
 }
 
 export class RouteSchema {
@@ -80,21 +80,21 @@ export class TransactionSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: '100' }) amount!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The latest on-chain hash of the transaction (null before any).' }) transactionHash!: string | null;
-  @ApiProperty({ type: String, nullable: true }) reference!: string | null;
-  @ApiProperty({ type: String, nullable: true }) walletId!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The latest on-chain hash of the transaction (null before any).', example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'payout-7781' }) reference!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string | null;
   @ApiProperty({ type: TransactionFeesSchema }) fees!: TransactionFeesSchema;
   @ApiPropertyOptional({ type: RampDetailsSchema }) ramp?: RampDetailsSchema;
   @ApiPropertyOptional({ type: SwapDetailsSchema, description: 'Swaps.' }) swap?: SwapDetailsSchema;
   @ApiPropertyOptional({ type: TransferDetailsSchema, description: 'Cross-chain transfers.' }) transfer?: TransferDetailsSchema;
   @ApiPropertyOptional({ type: RouteSchema, description: 'Extra, swaps and transfers: each step of the route with its own status and hash.' }) route?: RouteSchema;
   @ApiPropertyOptional({ type: PaymentInstructionsSchema, description: 'Extra, on-ramps: the virtual account to pay the NGN into.' }) paymentInstructions?: PaymentInstructionsSchema;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.' }) destinationAddress?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto goes.' }) depositAddress?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra: until when the deposit address waits.' }) depositExpiresAt?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto comes from.' }) sourceAddress?: string | null;
-  @ApiPropertyOptional({ description: 'Present when status is failed: why, and that what was taken was given back.' }) errorMessage?: string;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty() updatedAt!: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string | null;
+  @ApiPropertyOptional({ description: 'Present when status is failed: why, and that what was taken was given back.', example: 'The bank rejected the payout; the crypto was returned to the source address.' }) errorMessage?: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-23T10:02:41.000Z' }) updatedAt!: string;
 }
 
