@@ -223,6 +223,8 @@ describe('deploy/ (Kubernetes)', () => {
     const probe = (kind: string) => [container[kind].httpGet.path, portNumber(container[kind].httpGet.port)];
     expect(probe('livenessProbe')).toEqual(['/health/live', port]);
     expect(probe('readinessProbe')).toEqual(['/health/ready', port]);
+    // Every service serves /metrics beside its probes (libs/service-kit MetricsController).
+    expect(pod.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
 
     expect(container.resources.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
     expect(container.resources.limits.memory).toBeDefined();
@@ -253,20 +255,28 @@ describe('deploy/ (Kubernetes)', () => {
     }
   });
 
-  it('denies ingress to every platform pod and lets only the gateway accept connections, on the port it serves', () => {
+  it('denies ingress to every platform pod, lets only the gateway accept connections from anywhere, and the monitoring namespace scrape each service', () => {
     const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
     const pods = manifests.filter((m) => m.spec?.template?.metadata?.labels).map((m) => m.spec.template.metadata.labels);
     const denyAll = policies.filter((p) => p.spec.policyTypes.includes('Ingress') && !p.spec.ingress);
     expect(denyAll.length).toBeGreaterThan(0);
     for (const labels of pods) expect(denyAll.some((p) => matches(p.spec.podSelector.matchLabels, labels))).toBe(true);
 
-    const allowing = policies.filter((p) => p.spec.ingress);
     const podLabels = (app: string) => find('Deployment', app).spec.template.metadata.labels;
-    const admitted = APPS.filter((app) => allowing.some((p) => matches(p.spec.podSelector.matchLabels, podLabels(app))));
-    expect(admitted).toEqual(['gateway']);
-    const gatewayPort = servedPort('gateway', containerEnv(find('Deployment', 'gateway').spec.template.spec.containers[0]));
-    const openPorts = allowing.flatMap((p) => p.spec.ingress.flatMap((rule: Yaml) => rule.ports.map((q: Yaml) => q.port)));
-    expect(openPorts).toEqual([gatewayPort]);
+    const portOf = (app: string) => servedPort(app, containerEnv(find('Deployment', app).spec.template.spec.containers[0]));
+    const rules = policies.filter((p) => p.spec.ingress).flatMap((p) => p.spec.ingress.map((rule: Yaml) => ({ selector: p.spec.podSelector.matchLabels, rule })));
+    const fromAnywhere = rules.filter(({ rule }) => !rule.from);
+    expect(APPS.filter((app) => fromAnywhere.some(({ selector }) => matches(selector, podLabels(app))))).toEqual(['gateway']);
+    expect(fromAnywhere.flatMap(({ rule }) => rule.ports.map((q: Yaml) => q.port))).toEqual([portOf('gateway')]);
+
+    const restricted = rules.filter(({ rule }) => rule.from);
+    for (const { rule } of restricted) expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+    for (const app of APPS) {
+      const scrapable = restricted.some(({ selector, rule }) => matches(selector, podLabels(app)) && rule.ports.some((q: Yaml) => q.port === portOf(app)));
+      expect({ app, scrapable }).toEqual({ app, scrapable: true });
+    }
+    const scrapePorts = restricted.flatMap(({ rule }) => rule.ports.map((q: Yaml) => q.port));
+    expect([...scrapePorts].sort()).toEqual(APPS.map(portOf).sort());
   });
 
   it('shares through platform-config only settings that every service reads', () => {
