@@ -1,5 +1,22 @@
+import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+
+const DEP_CONSTRAINTS = [
+  // Contracts are plain types and typed errors: they depend on nothing of ours.
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+  // Domain libraries hold business rules: no NestJS, MikroORM, NATS or Redis, only other domain code.
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+  // Infrastructure libraries wrap I/O and may use domain code, never an app.
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+  // Whole-platform tests (boot, chaos, fuzz) drive the services through the testing helpers.
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts'] },
+  // The SDK is published alone: its code depends on nothing of ours (its tests may use the testing helpers).
+  { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
+];
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', 'tmp/**', '**/*.js', '**/*.mjs'] },
@@ -8,26 +25,7 @@ export default [
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            // Contracts are plain types and typed errors: they depend on nothing of ours.
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            // Domain libraries hold business rules: no NestJS, MikroORM, NATS or Redis, only other domain code.
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
-            // Infrastructure libraries wrap I/O and may use domain code, never an app.
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
-            // Whole-platform tests (boot, chaos, fuzz) drive the services through the testing helpers.
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, allow: [], depConstraints: DEP_CONSTRAINTS }],
       '@typescript-eslint/no-namespace': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -45,5 +43,33 @@ export default [
     // Tests read untyped JSON responses.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // The published SDK: Node built-ins and its own files only (no package of the workspace, no runtime dependency).
+    files: ['libs/sdk/src/**/*.ts'],
+    ignores: ['libs/sdk/src/**/*.spec.ts', 'libs/sdk/src/**/*.int-spec.ts', 'libs/sdk/src/**/*.e2e-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^(?!node:|\\.|(${builtinModules.join('|')})$)`, message: 'The SDK has no runtime dependencies: Node built-ins and its own files only.' }] },
+      ],
+    },
+  },
+  {
+    // The SDK's end-to-end tests start the platform through the testing helpers, as the other e2e tests do.
+    files: ['libs/sdk/src/**/*.spec.ts', 'libs/sdk/src/**/*.e2e-spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            ...DEP_CONSTRAINTS.filter((constraint) => constraint.sourceTag !== 'type:sdk'),
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts'] },
+          ],
+        },
+      ],
+    },
   },
 ];

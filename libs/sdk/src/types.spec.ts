@@ -1,0 +1,32 @@
+import { RampClient } from './client';
+import type { Page, Transaction } from './types';
+
+/**
+ * The methods' types come from the OpenAPI document. These calls are never made: `npm run typecheck` compiles them,
+ * and each `@ts-expect-error` fails the type check if the misuse below it ever compiles.
+ */
+async function misuses(ramp: RampClient): Promise<void> {
+  // @ts-expect-error amounts are decimal strings, never numbers
+  await ramp.offramp.quote({ amount: 100, tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0123456785', chain: 'base' });
+  // @ts-expect-error managed wallets are on base or bsc only
+  await ramp.wallets.create({ chain: 'solana' });
+  // @ts-expect-error quoteId is required
+  await ramp.offramp.initiate({ walletId: 'wal_1' });
+  // @ts-expect-error an unknown filter
+  await ramp.transactions.list({ kind: 'offramp' });
+  // @ts-expect-error a status that does not exist
+  await ramp.transactions.list({ status: 'done' });
+  const quote = await ramp.offramp.quote({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0123456785', chain: 'base' });
+  const payout: string = quote.payoutAmount;
+  // @ts-expect-error the answer's fields are typed too
+  const missing: string = quote.nonExistent;
+  const page: Page<Transaction> = await ramp.transactions.list({ type: 'offramp', status: 'completed', page: 2, limit: 50 });
+  const status: 'pending' | 'completed' | 'failed' = page.data[0]!.status;
+  void [payout, missing, status];
+}
+
+describe('SDK types - request bodies, queries and answers come from the OpenAPI document', () => {
+  it('are checked by the compiler (see misuses above)', () => {
+    expect(typeof misuses).toBe('function');
+  });
+});
