@@ -1,9 +1,10 @@
 import { headers as natsHeaders, type NatsConnection } from 'nats';
 import type { Pool } from 'pg';
-import { INTEGRATION_HEADERS, integrationEvents, type EventStreamName } from '@ramp/contracts';
+import { integrationEvents, type EventStreamName } from '@ramp/contracts';
 import { ensureDeadLetterStream, ensureStream, EventConsumer, Relay, type EventLog, type RelayLogger } from '@ramp/event-store';
 import type { Metrics } from '@ramp/observability';
-import { integrationEventOf, viewAtVersion, type AnyTransactionKind } from '@ramp/transactions';
+import type { AnyTransactionKind } from '@ramp/transactions';
+import { integrationMessageOf, isTerminalEvent } from './integration-message';
 
 export interface LogRelayOptions {
   nc: NatsConnection;
@@ -55,7 +56,8 @@ export interface IntegrationPublisherOptions {
 
 /**
  * Publishes `<type>.completed|failed` with the spec's webhook payload on `integration.<type>.<outcome>` (stream
- * INTEGRATION_EVENTS) with the tenant, initiating key and callback URL in headers (INTEGRATION_HEADERS), from the service's own event stream: each terminal event once (the consumer's inbox; the event
+ * INTEGRATION_EVENTS) with the tenant, initiating key and callback URL in headers (INTEGRATION_HEADERS; see
+ * integrationMessageOf), from the service's own event stream: each terminal event once (the consumer's inbox; the event
  * id is the message id, so a republish after a crash is dropped). Stop the returned consumer on shutdown.
  */
 export async function startIntegrationPublisher(options: IntegrationPublisherOptions): Promise<EventConsumer> {
@@ -77,26 +79,14 @@ export async function startIntegrationPublisher(options: IntegrationPublisherOpt
     logger: options.logger,
     metrics: options.metrics,
     handle: async (event, tx) => {
-      if (!/\.(completed|failed)$/.test(event.type)) return;
+      if (!isTerminalEvent(event.type)) return;
       const history = await options.log.readStream(tx, event.streamId);
-      const view = viewAtVersion(options.kinds, history, event.streamVersion);
-      const integration = view && integrationEventOf(view, event.type, event.eventId, event.createdAt);
-      if (!integration) return;
-      // Routing for the notifier travels in headers, so that the payload is exactly the webhook body.
+      const message = integrationMessageOf(options.kinds, history, event);
+      if (!message) return;
       const h = natsHeaders();
-      // The initiating request's tenant: its key signs the callback, whoever caused the terminal event.
-      const { tenant } = history[0]?.metadata ?? event.metadata;
-      h.set(INTEGRATION_HEADERS.organizationId, tenant.organizationId);
-      h.set(INTEGRATION_HEADERS.environment, tenant.environment);
-      h.set(INTEGRATION_HEADERS.keyId, tenant.keyId);
-      const callbackUrl = (history[0]?.data as { callbackUrl?: string | null } | undefined)?.callbackUrl;
-      if (callbackUrl) h.set(INTEGRATION_HEADERS.callbackUrl, callbackUrl);
-      // For the notifier's logs: the transaction, and the request that started it.
-      h.set(INTEGRATION_HEADERS.correlationId, event.metadata.correlationId);
-      const requestId = history[0]?.metadata.requestId;
-      if (requestId) h.set(INTEGRATION_HEADERS.requestId, requestId);
-      await js.publish(`${target.subjectPrefix}.${integration.event}`, JSON.stringify(integration), { msgID: event.eventId, headers: h });
-      options.logger.info({ event: integration.event }, 'integration event published');
+      for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
+      await js.publish(`${target.subjectPrefix}.${message.payload.event}`, JSON.stringify(message.payload), { msgID: message.msgID, headers: h });
+      options.logger.info({ event: message.payload.event }, 'integration event published');
     },
   });
   await consumer.start();

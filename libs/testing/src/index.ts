@@ -5,3 +5,4 @@ export * from './services';
 export * from './expectations';
 export * from './integration-events';
 export * from './webhook-receiver';
+export * from './asyncapi-document';
