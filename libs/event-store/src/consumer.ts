@@ -187,7 +187,7 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
       const inserted = await tx.query(`insert into ${schemaName(options.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [options.name, event.eventId]);
       if (inserted.rowCount !== 1) return false;
     }
-    await withLogContext(logContextOf(event), () => options.handle(event, tx));
+    await withLogContext(logContextOf(event), () => options.handle(event, tx), { fresh: true });
     return true;
   }
 
@@ -242,7 +242,7 @@ export class EventConsumer<E extends ConsumedEvent = StoredEvent> {
   }
 
   private processDecoded(message: JsMsg, event: E): Promise<void> {
-    return withLogContext(logContextOf(event), () => this.processOne(message, event));
+    return withLogContext(logContextOf(event), () => this.processOne(message, event), { fresh: true });
   }
 
   private async processOne(message: JsMsg, event: E): Promise<void> {

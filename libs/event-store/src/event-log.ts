@@ -1,6 +1,7 @@
 import { randomUUID } from 'crypto';
+import type { Pool } from 'pg';
 import { LOG_START, toStoredEvent, type EventMetadata, type EventRow, type LogCheckpoint, type NewEvent, type StoredEvent } from './events';
-import { schemaName, type Sql } from './sql';
+import { schemaName, withTransaction, type Sql } from './sql';
 
 /** Another writer appended to the stream since it was read: the command must be decided again on fresh state. */
 export class StreamVersionConflict extends Error {
@@ -99,16 +100,29 @@ export class EventLog {
 
   /**
    * What the relay has yet to publish: the events after its checkpoint (counted up to 100,000, so that a large backlog
-   * costs a bounded scan) and the age of the oldest of them in seconds (0 when there is none).
+   * costs a bounded index scan) and the age of the oldest of them in seconds (0 when there is none). Read on the
+   * service's pool, never the relay's own connection, and given up after a second so that a slow database is not
+   * loaded further by its monitoring.
    */
-  async relayBacklog(db: Sql): Promise<{ unpublished: number; oldestSeconds: number }> {
-    const { rows } = await db.query<{ unpublished: number; oldest_seconds: number }>(
-      `select count(*)::int as unpublished, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest_seconds
-         from (select e.created_at from ${this.table} e, ${schemaName(this.schema)}.relay_checkpoint c
-                where c.id = 1 and (e.transaction_id, e.global_position) > (c.transaction_id, c.global_position)
-                order by e.transaction_id, e.global_position limit 100000) unpublished`,
-    );
-    return { unpublished: rows[0]?.unpublished ?? 0, oldestSeconds: Math.max(0, rows[0]?.oldest_seconds ?? 0) };
+  async relayBacklog(pool: Pool): Promise<{ unpublished: number; oldestSeconds: number }> {
+    return withTransaction(pool, async (tx) => {
+      await tx.query(`set local statement_timeout = 1000`);
+      const { rows: checkpoints } = await tx.query<{ transaction_id: string; global_position: string }>(
+        `select transaction_id::text, global_position::text from ${schemaName(this.schema)}.relay_checkpoint where id = 1`,
+      );
+      const after = checkpoints[0] ?? { transaction_id: '0', global_position: '0' };
+      const bound = [after.transaction_id, after.global_position];
+      const after_ = `(transaction_id, global_position) > ($1::xid8, $2::bigint)`;
+      const { rows: counted } = await tx.query<{ unpublished: number }>(
+        `select count(*)::int as unpublished from (select 1 from ${this.table} where ${after_} limit 100000) backlog`,
+        bound,
+      );
+      const { rows: oldest } = await tx.query<{ seconds: number }>(
+        `select extract(epoch from now() - created_at)::float8 as seconds from ${this.table} where ${after_} order by transaction_id, global_position limit 1`,
+        bound,
+      );
+      return { unpublished: counted[0]?.unpublished ?? 0, oldestSeconds: Math.max(0, oldest[0]?.seconds ?? 0) };
+    });
   }
 
   /** The checkpoint just after an event. */

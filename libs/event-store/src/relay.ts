@@ -1,5 +1,5 @@
 import { headers as natsHeaders, type JetStreamClient } from 'nats';
-import { Client, type ClientConfig } from 'pg';
+import { Client, type ClientConfig, type Pool } from 'pg';
 import type { Metrics } from '@ramp/observability';
 import { EventLog } from './event-log';
 import type { LogCheckpoint, StoredEvent } from './events';
@@ -26,8 +26,8 @@ export interface RelayOptions {
   pollMs?: number;
   batchSize?: number;
   logger: RelayLogger;
-  /** Reports which replica leads and, from the leader, the backlog (ramp_relay_*). */
-  metrics?: Metrics;
+  /** Reports which replica leads and, read on `pool` by the leader, the backlog (ramp_relay_*). */
+  metrics?: { metrics: Metrics; pool: Pool };
 }
 
 /**
@@ -57,17 +57,12 @@ export class Relay {
   start(): void {
     this.loop = this.run();
     const { metrics, log } = this.options;
-    // Only the leader reads its backlog (on its own connection); a follower's read gives nothing, so the series comes
-    // from one replica.
-    metrics?.watchRelay(
-      log.schema,
-      async () => (this.leading && this.client ? log.relayBacklog(this.client) : undefined),
-      () => this.leading,
-    );
+    // Only the leader reports the backlog (a follower's read gives nothing), so the series comes from one replica.
+    metrics?.metrics.watchRelay(log.schema, async () => (this.leading ? log.relayBacklog(metrics.pool) : undefined), () => this.leading);
   }
 
   async stop(): Promise<void> {
-    this.options.metrics?.unwatchRelay(this.options.log.schema);
+    this.options.metrics?.metrics.unwatchRelay(this.options.log.schema);
     this.stopped = true;
     this.wakeAll();
     await this.loop;

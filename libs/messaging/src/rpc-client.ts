@@ -52,6 +52,12 @@ export class RpcClient {
   }
 }
 
+/**
+ * SERVICE_UNAVAILABLE when no service received the request (none is subscribed): nothing ran, so the caller may send
+ * it again as it is. Any other SERVICE_UNAVAILABLE (a timeout) leaves the outcome unknown: the service may have acted.
+ */
+export class ServiceNotReached extends AppError {}
+
 function unavailable(subject: string, error: unknown): AppError {
   const service = subject.split('.')[0];
   const reason =
@@ -60,5 +66,6 @@ function unavailable(subject: string, error: unknown): AppError {
       : error instanceof NatsError && error.code === 'TIMEOUT'
         ? 'did not answer in time'
         : 'could not be reached';
-  return new AppError('SERVICE_UNAVAILABLE', `The ${service} service ${reason}; retry with exponential backoff.`);
+  const message = `The ${service} service ${reason}; retry with exponential backoff.`;
+  return error instanceof NatsError && error.code === '503' ? new ServiceNotReached('SERVICE_UNAVAILABLE', message) : new AppError('SERVICE_UNAVAILABLE', message);
 }

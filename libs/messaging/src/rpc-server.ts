@@ -43,7 +43,7 @@ export class RpcServer {
         // Every line logged while the request is served carries its request id (and the transaction it is for).
         const requestId = msg.headers?.get(HEADERS.requestId) || undefined;
         const correlationId = msg.headers?.get(HEADERS.correlationId) || undefined;
-        const work = withLogContext({ requestId, correlationId, subject: contract.subject }, () => this.serve(contract, handler, msg, requestId)).finally(() =>
+        const work = withLogContext({ requestId, correlationId, subject: contract.subject }, () => this.serve(contract, handler, msg, requestId), { fresh: true }).finally(() =>
           this.inFlight.delete(work),
         );
         this.inFlight.add(work);

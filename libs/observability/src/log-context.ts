@@ -15,9 +15,13 @@ export interface LogContext {
 
 const storage = new AsyncLocalStorage<LogContext>();
 
-/** Runs `work` with `context` added (over the current one) to every log line it writes, across its awaits. */
-export function withLogContext<T>(context: LogContext, work: () => T): T {
-  const merged = { ...storage.getStore(), ...withoutUndefined(context) };
+/**
+ * Runs `work` with `context` on every log line it writes, across its awaits: added over the current context, or in
+ * place of it (`fresh`) where new work enters a service (a request served, an event handled, a job run), so that
+ * nothing of whatever happened to be running before leaks into it.
+ */
+export function withLogContext<T>(context: LogContext, work: () => T, options: { fresh?: boolean } = {}): T {
+  const merged = { ...(options.fresh ? {} : storage.getStore()), ...withoutUndefined(context) };
   return storage.run(merged, work);
 }
 

@@ -148,7 +148,10 @@ function sampledGauge<B>(registry: Registry, name: string, help: string, labelNa
       await Promise.all(
         sources().map(async ({ labels, read }) => {
           const backlog = await read();
+          // A labelled series of a source that did not answer is left out (reset removed it); a gauge without labels
+          // cannot be left out, so it reads NaN rather than a reassuring 0.
           if (backlog !== undefined) this.set(labels, value(backlog));
+          else if (labelNames.length === 0) this.set(labels, NaN);
         }),
       );
     },
@@ -162,18 +165,23 @@ function sampledGauge<B>(registry: Registry, name: string, help: string, labelNa
  */
 function sampledOncePerScrape<T>(read: () => Promise<T>): () => Promise<T | undefined> {
   let last: { at: number; value: Promise<T | undefined> } | undefined;
+  let running: Promise<T> | undefined;
   return () => {
     const now = Date.now();
-    if (!last || now - last.at > SAMPLE_REUSE_MS) last = { at: now, value: withTimeout(read) };
+    if (last && now - last.at <= SAMPLE_REUSE_MS) return last.value;
+    // Single flight: a read that outlived its scrape's timeout is waited for again, never started twice, so a slow
+    // source is not piled up with reads.
+    running ??= read().finally(() => (running = undefined));
+    last = { at: now, value: withTimeout(running) };
     return last.value;
   };
 }
 
-async function withTimeout<T>(read: () => Promise<T>): Promise<T | undefined> {
+async function withTimeout<T>(reading: Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      read(),
+      reading,
       new Promise<undefined>((resolve) => {
         timer = setTimeout(() => resolve(undefined), SAMPLE_TIMEOUT_MS);
       }),

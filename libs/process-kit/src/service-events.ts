@@ -35,7 +35,7 @@ export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
     subjectOf: (event) => `${subjectPrefix}.${event.type}`,
     pollMs: 1000,
     logger: options.logger,
-    metrics: options.metrics,
+    metrics: options.metrics && { metrics: options.metrics, pool: options.pool },
   });
   relay.start();
   return relay;

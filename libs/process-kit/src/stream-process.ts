@@ -79,7 +79,7 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
   runJob(job: Job, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
     const transactionId = this.transactionOf(job.stream_id);
     // The step's log lines, the requests it makes and the events it appends belong to the transaction.
-    return withLogContext({ correlationId: transactionId, causationId: `job:${job.id}` }, () => this.runStep(job, transactionId, perform));
+    return withLogContext({ correlationId: transactionId, causationId: `job:${job.id}` }, () => this.runStep(job, transactionId, perform), { fresh: true });
   }
 
   private async runStep(job: Job, transactionId: string, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {

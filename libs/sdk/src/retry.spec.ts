@@ -6,9 +6,11 @@ describe('retries - which failures are retried', () => {
     ['post', 429, true],
     ['delete', 429, true],
     ['get', 503, true],
-    ['post', 503, true],
-    ['post', 500, true],
+    ['get', 500, true],
+    ['post', 503, false],
+    ['post', 500, false],
     ['get', 502, true],
+    ['post', 502, true],
     ['post', 504, true],
     ['delete', 503, false],
     ['post', 501, false],
@@ -20,6 +22,13 @@ describe('retries - which failures are retried', () => {
     ['post', 413, false],
   ] as const)('%s answered %i: retried %s', (method, status, expected) => {
     expect(isRetryable(method, { status })).toBe(expected);
+  });
+
+  it('retries a POST answered 503 only when the gateway said when (nothing ran), never one whose outcome is unknown', () => {
+    expect(isRetryable('post', { status: 503, retryAfter: true })).toBe(true);
+    expect(isRetryable('post', { status: 503, retryAfter: false })).toBe(false);
+    expect(isRetryable('post', { status: 500, retryAfter: true })).toBe(false);
+    expect(isRetryable('delete', { status: 503, retryAfter: true })).toBe(false);
   });
 
   it('retries a request that got no response when it is a POST (Idempotency-Key) or a GET, never a DELETE', () => {

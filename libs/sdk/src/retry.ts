@@ -14,21 +14,25 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
-/** What one attempt ended with: a response's status, or no response at all. */
-export type AttemptOutcome = { status: number } | { networkError: true };
+/** What one attempt ended with: a response's status (and whether it said when to retry), or no response at all. */
+export type AttemptOutcome = { status: number; retryAfter?: boolean } | { networkError: true };
 
 /**
  * Whether an attempt's outcome is worth retrying:
  * - 429: the gateway refused the request before doing anything, so every method may retry;
- * - 500, 502, 503, 504: GET (safe) and POST (the Idempotency-Key makes a repeat return the first outcome);
- * - no response (refused, reset, timed out): GET and POST, for the same reasons;
+ * - GET (safe to repeat): no response, 500, 502, 503, 504;
+ * - POST: no response, 502 and 504 (a proxy's: the Idempotency-Key makes the gateway replay, hold or run it once),
+ *   and 503 with Retry-After (the gateway sends it only when no service received the request, so nothing ran). Never
+ *   500 or a 503 without Retry-After: the outcome is unknown, and the gateway holds the key for a minute, so a retry
+ *   could only answer CONFLICT; poll or list to learn what happened;
  * - never any other 4xx, and never a DELETE that may have taken effect (a repeat would answer NOT_FOUND).
  */
 export function isRetryable(method: HttpMethod, outcome: AttemptOutcome): boolean {
-  const repeatable = method === 'get' || method === 'post';
-  if ('networkError' in outcome) return repeatable;
+  if ('networkError' in outcome) return method === 'get' || method === 'post';
   if (outcome.status === 429) return true;
-  return repeatable && [500, 502, 503, 504].includes(outcome.status);
+  if (method === 'get') return [500, 502, 503, 504].includes(outcome.status);
+  if (method === 'post') return outcome.status === 502 || outcome.status === 504 || (outcome.status === 503 && outcome.retryAfter === true);
+  return false;
 }
 
 /**

@@ -88,7 +88,8 @@ export class Transport {
   async send<T>(call: Call, options: RequestOptions = {}): Promise<Envelope<T>> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...options.retry };
     const url = this.url(call);
-    const idempotencyKey = call.method === 'post' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    // An empty key would send none, and a retried POST without one could run twice: treat it as absent.
+    const idempotencyKey = call.method === 'post' ? options.idempotencyKey || randomUUID() : undefined;
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? `ramp-platform-sdk/${SDK_VERSION} node/${process.version}`,
@@ -103,7 +104,7 @@ export class Transport {
       const result = await this.attempt<T>(info, headers, body, options);
       if (!(result instanceof RampError)) return result;
       const error = result;
-      const outcome = error.status === undefined ? { networkError: true as const } : { status: error.status };
+      const outcome = error.status === undefined ? { networkError: true as const } : { status: error.status, retryAfter: error.retryAfter !== undefined };
       const delayMs = isRetryable(call.method, outcome) ? retryDelay(attempt, error.retryAfter === undefined ? undefined : error.retryAfter * 1000, retry) : undefined;
       if (delayMs === undefined || options.signal?.aborted) throw error;
       this.options.onRetry?.({ ...info, delayMs, error });

@@ -7,7 +7,7 @@ describe('ClientResolver', () => {
       remoteAddress: '198.51.100.4',
       headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
     });
-    expect(facts).toEqual({ address: '198.51.100.4', https: false });
+    expect(facts).toEqual({ address: '198.51.100.4', https: false, viaProxy: false });
   });
 
   it('believes a trusted proxy about the protocol and the client address', () => {
@@ -17,7 +17,7 @@ describe('ClientResolver', () => {
       headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.7' },
     });
     // 6.6.6.6 was written by the client itself: only the right-most untrusted hop counts.
-    expect(facts).toEqual({ address: '203.0.113.9', https: true });
+    expect(facts).toEqual({ address: '203.0.113.9', https: true, viaProxy: true });
   });
 
   it('treats plain HTTP through a trusted proxy as plain HTTP', () => {

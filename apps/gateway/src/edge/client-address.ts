@@ -11,6 +11,8 @@ export interface ClientFacts {
   address: string;
   /** Whether the client reached the platform over HTTPS (only a trusted proxy can say so). */
   https: boolean;
+  /** Whether a trusted proxy (the ingress) forwarded the request for a client: it came from outside the cluster. */
+  viaProxy: boolean;
 }
 
 const LOOPBACK = new IpAllowlist(['127.0.0.0/8', '::1/128']);
@@ -29,7 +31,7 @@ export class ClientResolver {
   }
 
   resolve({ remoteAddress, headers }: ConnectionFacts): ClientFacts {
-    if (!this.hasProxies || !this.proxies.allows(remoteAddress)) return { address: remoteAddress, https: false };
+    if (!this.hasProxies || !this.proxies.allows(remoteAddress)) return { address: remoteAddress, https: false, viaProxy: false };
     const proto = firstHeader(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase();
     const forwarded = (firstHeader(headers['x-forwarded-for']) ?? '')
       .split(',')
@@ -41,7 +43,7 @@ export class ClientResolver {
       address = forwarded[i] as string;
       if (!this.proxies.allows(address)) break;
     }
-    return { address, https: proto === 'https' };
+    return { address, https: proto === 'https', viaProxy: forwarded.length > 0 };
   }
 
   static isLoopback(address: string): boolean {

@@ -146,6 +146,14 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
       expectError(plain, 403, 'FORBIDDEN');
       expect(plain.body.error.message).toContain('HTTPS');
       expect((await api.get('/transfer/chains', { 'x-forwarded-proto': 'https' })).status).toBe(200);
+      // Probes and metrics answer the cluster's direct connections only: what the ingress forwards does not see them.
+      const gateway = services.get('gateway')!.url;
+      const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
+      for (const path of ['/metrics', '/health/ready', '/health/live']) {
+        const outside = await fetch(`${gateway}${path}`, { headers: forwarded });
+        expect({ path, status: outside.status, code: ((await outside.json()) as any).error?.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
+        expect({ path, status: (await fetch(`${gateway}${path}`)).status }).toEqual({ path, status: 200 });
+      }
     } finally {
       await stopAll(services.values());
     }

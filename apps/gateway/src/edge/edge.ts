@@ -48,7 +48,12 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     void reply.header('x-request-id', requestId);
     const client = options.resolver.resolve({ remoteAddress: request.socket.remoteAddress ?? '', headers: request.headers });
     request.ctx = { requestId, client };
-    if (PROBES.test(request.url)) return;
+    if (PROBES.test(request.url)) {
+      // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
+      // (a trusted proxy) they do not exist.
+      if (client.viaProxy) throw new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
+      return;
+    }
 
     if (!client.https && !options.allowInsecureHttp && !(options.allowLoopbackHttp && ClientResolver.isLoopback(client.address))) {
       throw new AppError('FORBIDDEN', 'HTTPS is required; requests over plain HTTP are refused');

@@ -83,11 +83,24 @@ export class IdempotencyStore {
     );
   }
 
-  /** Forgets a claim whose outcome is unknown (a 5xx), so that a retry with the same key can run. */
+  /** Forgets a claim whose request never reached a service, so that a retry with the same key runs it. */
   async release(tenant: Tenant, key: string): Promise<void> {
     await this.execute(
       `delete from gateway.idempotency_keys where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
       [tenant.organizationId, tenant.environment, key],
+    );
+  }
+
+  /**
+   * Keeps an in-progress claim whose outcome is unknown (a timeout, an internal error) for `seconds`: retries with
+   * the key meanwhile answer CONFLICT (still being processed) rather than run the request again; after that, the key
+   * may be claimed anew (initiations are still protected by their single-use quote).
+   */
+  async park(tenant: Tenant, key: string, seconds: number): Promise<void> {
+    await this.execute(
+      `update gateway.idempotency_keys set expires_at = now() + make_interval(secs => ?)
+        where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+      [seconds, tenant.organizationId, tenant.environment, key],
     );
   }
 

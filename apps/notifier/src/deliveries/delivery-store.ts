@@ -27,6 +27,8 @@ export interface IncomingEvent {
   callbackUrl: string | null;
   /** The transaction and the request that started it, for the log lines of its recording. */
   metadata?: { correlationId?: string; requestId?: string };
+  /** When the terminal event happened (the payload's timestamp), for the consumer's lag histogram. */
+  createdAt?: string;
 }
 
 /** A delivery leased to one worker for one attempt. */

@@ -28,6 +28,7 @@ export function decodeIntegrationMessage(message: JsMsg, allowed: AllowedHosts):
     environment,
     keyId: headers?.get(INTEGRATION_HEADERS.keyId) || null,
     callbackUrl,
+    createdAt: typeof payload.timestamp === 'string' ? payload.timestamp : undefined,
     metadata: { correlationId: headers?.get(INTEGRATION_HEADERS.correlationId) || undefined, requestId: headers?.get(INTEGRATION_HEADERS.requestId) || undefined },
   };
 }
