@@ -28,11 +28,16 @@ export const GATEWAY_DATABASE: DatabaseSpec = {
 };
 
 @Injectable()
-class KeyCacheCloser implements OnApplicationShutdown {
-  constructor(@Inject(KeyCache) private readonly cache: KeyCache) {}
+class GatewayConnectionsCloser implements OnApplicationShutdown {
+  constructor(
+    @Inject(KeyCache) private readonly cache: KeyCache,
+    @Inject(Redis) private readonly redis: Redis,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.cache.stop();
+    // QUIT lets the commands in flight finish; a Redis that is down is simply disconnected.
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
@@ -86,7 +91,7 @@ class KeyCacheCloser implements OnApplicationShutdown {
         return cache;
       },
     },
-    KeyCacheCloser,
+    GatewayConnectionsCloser,
     { provide: RedisRateLimiter, inject: [Redis], useFactory: (redis: Redis) => new RedisRateLimiter(redis) },
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: KeyStore, inject: [MikroORM, SecretBox], useFactory: (orm: MikroORM, box: SecretBox) => new KeyStore(orm.em, box) },

@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { AppError } from '@ramp/contracts';
+import { Metrics } from '@ramp/observability';
 import {
   EventConsumer,
   EventLog,
@@ -206,6 +207,35 @@ describe('event store - the log, commands, the relay and consumers on real Postg
     } finally {
       await Promise.all(relays.map((relay) => relay.stop()));
     }
+  });
+
+  it("reports the relay's backlog exactly: the events after its checkpoint and the age of the oldest, 0 once relayed", async () => {
+    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
+    drain.start();
+    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+    await drain.stop();
+
+    // No relay runs: what is appended now waits.
+    await log.append(pool, `backlog-${randomUUID()}`, 0, Array.from({ length: 7 }, (_, i) => ({ type: 'waiting', data: { i } })), metadata);
+    await log.append(pool, `backlog-${randomUUID()}`, 0, [{ type: 'waiting', data: {} }], metadata);
+    await new Promise((wait) => setTimeout(wait, 1100));
+    const waiting = await log.relayBacklog(pool);
+    expect(waiting.unpublished).toBe(8);
+    expect(waiting.oldestSeconds).toBeGreaterThanOrEqual(1);
+
+    const metrics = new Metrics('test');
+    const relay = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent, metrics: { metrics, pool } });
+    relay.start();
+    try {
+      await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+      expect((await log.relayBacklog(pool)).oldestSeconds).toBe(0);
+      const { body } = await metrics.exposition();
+      expect(body).toContain(`ramp_relay_leader{log="${schema}",service="test"} 1`);
+      expect(body).toContain(`ramp_relay_unpublished_events{log="${schema}",service="test"} 0`);
+    } finally {
+      await relay.stop();
+    }
+    expect((await metrics.exposition()).body).not.toContain(`log="${schema}"`);
   });
 
   async function readStreamIds(atLeast: number): Promise<string[]> {

@@ -1,2 +1,3 @@
 export * from './log-context';
 export * from './metrics';
+export * from './timeout';

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { withTimeout } from './timeout';
 
 /** Seconds, from a cache hit to a slow provider call; the same for every latency histogram so dashboards can add them. */
 export const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -172,23 +173,7 @@ function sampledOncePerScrape<T>(read: () => Promise<T>): () => Promise<T | unde
     // Single flight: a read that outlived its scrape's timeout is waited for again, never started twice, so a slow
     // source is not piled up with reads.
     running ??= read().finally(() => (running = undefined));
-    last = { at: now, value: withTimeout(running) };
+    last = { at: now, value: withTimeout(running, SAMPLE_TIMEOUT_MS).catch(() => undefined) };
     return last.value;
   };
-}
-
-async function withTimeout<T>(reading: Promise<T>): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      reading,
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), SAMPLE_TIMEOUT_MS);
-      }),
-    ]);
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
 }

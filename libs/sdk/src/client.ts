@@ -1,6 +1,5 @@
 import { waitForTransaction, type WaitOptions } from './polling';
-import type { RetryOptions } from './retry';
-import { Transport, type FetchLike, type RequestOptions, type ResponseInfo, type RetryInfo } from './transport';
+import { Transport, type RequestOptions, type TransportOptions } from './transport';
 import type {
   Bank,
   BankVerifyRequest,
@@ -41,23 +40,8 @@ import type {
   WebhookDeliveryListQuery,
 } from './types';
 
-export interface RampClientOptions {
-  /** `service_test_…` (sandbox) or `service_live_…`. Use it from your backend only. */
-  apiKey: string;
-  /** The API's base address, ending in `/v1`, e.g. `http://127.0.0.1:3000/v1` for a local stack. */
-  baseUrl: string;
-  /** Replaces the global fetch (Node 20's). */
-  fetch?: FetchLike;
-  /** Of each attempt. Default 30 s. */
-  timeoutMs?: number;
-  /** Default `{ maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }`. */
-  retry?: Partial<RetryOptions>;
-  userAgent?: string;
-  /** Told about every response (or failure to get one), retries included: for logs and metrics. */
-  onResponse?: (info: ResponseInfo) => void;
-  /** Told before each retry, with the delay and the error that caused it. */
-  onRetry?: (info: RetryInfo) => void;
-}
+/** How the client reaches the API: key, base URL, timeouts, retries and hooks (see TransportOptions). */
+export type RampClientOptions = TransportOptions;
 
 type PathArgs<P extends ApiPathOf, M extends 'get' | 'post' | 'delete'> = [PathParameters<P, M>] extends [never] ? undefined : PathParameters<P, M>;
 type ApiPathOf = PathOf<'get'> | PathOf<'post'> | PathOf<'delete'>;

@@ -47,13 +47,20 @@ export interface RetryInfo extends AttemptInfo {
 }
 
 export interface TransportOptions {
+  /** `service_test_…` (sandbox) or `service_live_…`. Use it from your backend only. */
   apiKey: string;
+  /** The API's base address, ending in `/v1`, e.g. `http://127.0.0.1:3000/v1` for a local stack. */
   baseUrl: string;
+  /** Replaces the global fetch (Node 20's). */
   fetch?: FetchLike;
+  /** Of each attempt. Default 30 s. */
   timeoutMs?: number;
+  /** Default `{ maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }`. */
   retry?: Partial<RetryOptions>;
   userAgent?: string;
+  /** Told about every response (or failure to get one), retries included: for logs and metrics. */
   onResponse?: (info: ResponseInfo) => void;
+  /** Told before each retry, with the delay and the error that caused it. */
   onRetry?: (info: RetryInfo) => void;
 }
 

@@ -1,9 +1,12 @@
+import { readFileSync } from 'fs';
+import { dirname, resolve } from 'path';
+import ts from 'typescript';
 import { RampClient } from './client';
 import type { Page, Transaction } from './types';
 
 /**
- * The methods' types come from the OpenAPI document. These calls are never made: `npm run typecheck` compiles them,
- * and each `@ts-expect-error` fails the type check if the misuse below it ever compiles.
+ * The methods' types come from the OpenAPI document. These calls are never made: the test below compiles this file,
+ * and each `@ts-expect-error` is an error (TS2578) if the misuse below it ever compiles.
  */
 async function misuses(ramp: RampClient): Promise<void> {
   // @ts-expect-error amounts are decimal strings, never numbers
@@ -26,7 +29,18 @@ async function misuses(ramp: RampClient): Promise<void> {
 }
 
 describe('SDK types - request bodies, queries and answers come from the OpenAPI document', () => {
-  it('are checked by the compiler (see misuses above)', () => {
+  it('refuse every misuse above at compile time and accept the correct calls', () => {
+    const configFile = resolve(__dirname, '../../../tsconfig.json');
+    const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, dirname(configFile));
+    const program = ts.createProgram([__filename], { ...options, noEmit: true });
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .filter((diagnostic) => diagnostic.file?.fileName === program.getSourceFile(__filename)?.fileName)
+      .map((diagnostic) => `${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+    expect(problems).toEqual([]);
+    // The misuses are all still there to be refused.
+    expect(readFileSync(__filename, 'utf8').match(/^\s*\/\/ @ts-expect-error /gm)).toHaveLength(6);
     expect(typeof misuses).toBe('function');
   });
 });

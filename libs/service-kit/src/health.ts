@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { withTimeout } from '@ramp/observability';
 import type { FastifyReply } from 'fastify';
 
 export type HealthCheck = () => Promise<void>;
@@ -45,18 +46,6 @@ export class HealthRegistry {
     );
     if (this.shuttingDown) results['shutdown'] = 'shutting down';
     return { ready, degraded, checks: results };
-  }
-}
-
-async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

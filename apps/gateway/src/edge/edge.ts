@@ -33,7 +33,8 @@ export interface EdgeOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const PROBES = /^\/(health\/(live|ready)|metrics)(\?|$)/;
+/** Probes and metrics: served to the cluster's direct connections, with no key (see installEdge). */
+export const PROBES = /^\/(health\/(live|ready)|metrics)(\?|$)/;
 const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
 
 /**

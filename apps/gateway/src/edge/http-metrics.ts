@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
 import { LATENCY_BUCKETS, type Metrics } from '@ramp/observability';
 import type { Logger } from '@ramp/service-kit';
+import { PROBES } from './edge';
 
 /** The gateway's own instruments, beside the ones every service has. */
 export class GatewayMetrics {
@@ -34,8 +35,6 @@ export class GatewayMetrics {
   }
 }
 
-const PROBES = new Set(['/health/live', '/health/ready', '/metrics']);
-
 /**
  * One access-log line and one histogram observation per response, including errors and unknown routes. Probes and
  * scrapes are measured but logged at debug only, so that they do not drown the requests of integrators.
@@ -58,7 +57,7 @@ export function observeHttp(fastify: FastifyInstance, metrics: GatewayMetrics, l
       organizationId: request.ctx?.key?.tenant.organizationId,
       client: request.ctx?.client.address,
     };
-    if (PROBES.has(route)) logger.debug(line, 'request');
+    if (PROBES.test(route)) logger.debug(line, 'request');
     else logger.info(line, 'request');
   });
 }

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { newId, type Environment } from '@ramp/contracts';
+import type { ConsumedEvent } from '@ramp/event-store';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, type AttemptOutcome } from '@ramp/webhooks';
 
 /** A tenant's webhooks and a callback. */
@@ -12,7 +13,8 @@ const FINISH_BATCH = 200;
 export const DELIVERIES_CHANNEL = 'notifier_deliveries';
 
 /** An integration event as the notifier's consumer reads it: the exact bytes to send, and where they go. */
-export interface IncomingEvent {
+/** An integration event as the consumer read it; `metadata` and `createdAt` (ConsumedEvent) come from its headers and timestamp. */
+export interface IncomingEvent extends ConsumedEvent {
   /** The domain event's id (the message id on the stream): one delivery per target per event id. */
   eventId: string;
   /** The event name, e.g. `offramp.completed`. */
@@ -25,10 +27,6 @@ export interface IncomingEvent {
   /** The key that initiated the transaction; its API secret signs the callback. */
   keyId: string | null;
   callbackUrl: string | null;
-  /** The transaction and the request that started it, for the log lines of its recording. */
-  metadata?: { correlationId?: string; requestId?: string };
-  /** When the terminal event happened (the payload's timestamp), for the consumer's lag histogram. */
-  createdAt?: string;
 }
 
 /** A delivery leased to one worker for one attempt. */
