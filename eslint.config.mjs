@@ -9,11 +9,12 @@ const DEP_CONSTRAINTS = [
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
   // Infrastructure libraries wrap I/O and may use domain code, never an app.
   { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
+  // Test helpers; the mixed load (libs/load) drives the platform as integrators do, through the published SDK.
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts', 'type:sdk'] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts', 'type:testing'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:infra', 'type:domain', 'type:contracts'] },
   // Whole-platform tests (boot, chaos, fuzz) drive the services through the testing helpers.
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:infra', 'type:domain', 'type:contracts', 'type:sdk'] },
   // The SDK is published alone: its code depends on nothing of ours (its tests may use the testing helpers).
   { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
 ];

@@ -55,6 +55,32 @@ ensure_stack() {
   ensure_nats
 }
 
+wait_for_port_closed() { # host port name
+  for _ in $(seq 1 150); do port_open "$1" "$2" || return 0; sleep 0.2; done
+  fail "$3 still listens on $1:$2"
+}
+
+# Stopping is for the chaos test (npm run test:chaos), which restarts the local stack under load. PostgreSQL stops in
+# immediate mode, as in a crash: no checkpoint, and unflushed asynchronous commits are lost.
+stop_postgres() {
+  command -v pg_ctlcluster >/dev/null 2>&1 || fail "only a PostgreSQL managed by pg_ctlcluster can be stopped here"
+  log "stopping PostgreSQL (immediate)"
+  pg_ctlcluster --skip-systemctl-redirect --mode immediate "$(ls /etc/postgresql | head -n1)" main stop >&2 || fail "PostgreSQL did not stop"
+  wait_for_port_closed 127.0.0.1 5432 PostgreSQL
+}
+
+stop_redis() {
+  log "stopping Redis"
+  redis-cli -h 127.0.0.1 -p 6379 shutdown nosave >/dev/null 2>&1 || true
+  wait_for_port_closed 127.0.0.1 6379 Redis
+}
+
+stop_nats() {
+  log "stopping NATS"
+  start-stop-daemon --stop --oknodo --retry 10 --exec /usr/sbin/nats-server >&2 || fail "NATS did not stop"
+  wait_for_port_closed 127.0.0.1 4222 NATS
+}
+
 build() {
   log "compiling TypeScript"
   npx tsc -p tsconfig.build.json || fail "the build failed"

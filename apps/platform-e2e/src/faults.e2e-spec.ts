@@ -1,11 +1,6 @@
-import { execFile } from 'child_process';
-import { resolve } from 'path';
-import { promisify } from 'util';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
-import { ApiClient, createKey, freePort, REGISTER_PATHS, ServiceProcess, startServices, stopAll, WORKSPACE_ROOT } from '@ramp/testing';
-
-const run = promisify(execFile);
+import { ApiClient, createKey, freePort, ledgerCheck, readModelRows, rebuildTransactions, ServiceProcess, startServices, stopAll } from '@ramp/testing';
 
 describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, in the middle of 100 off-ramps', () => {
   it('brings every off-ramp to its end, debits each once, keeps the books and the read model right', async () => {
@@ -81,8 +76,7 @@ describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, i
       expect(wallet.balances.find((balance: any) => balance.tokenSymbol === 'USDC')).toMatchObject({ available: '9000', held: '0' });
       const captures = await pool.query(`select count(*)::int as n from ledger.entries where id = any($1)`, [ids.map((id) => `capture:${id}`)]);
       expect(captures.rows[0].n).toBe(100);
-      const check = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/check.js')], { cwd: WORKSPACE_ROOT, env: process.env });
-      expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+      expect(await ledgerCheck()).toMatchObject({ ok: true });
 
       // The read model catches up with all 100, and a rebuild from the streams equals it.
       const readDeadline = Date.now() + 60_000;
@@ -92,9 +86,9 @@ describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, i
         if (Date.now() > readDeadline) throw new Error(`read model has ${listed.body.meta?.total} of 100`);
         await new Promise((wait) => setTimeout(wait, 200));
       }
-      const snapshot = async () => (await pool.query(`select id, stream_version, view from ledger.transactions where id = any($1) order by id`, [ids])).rows;
+      const snapshot = () => readModelRows(pool, ids);
       const live = await snapshot();
-      await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/rebuild.js'), 'transactions'], { cwd: WORKSPACE_ROOT, env: process.env });
+      await rebuildTransactions();
       expect(await snapshot()).toEqual(live);
     } finally {
       await pool.end();

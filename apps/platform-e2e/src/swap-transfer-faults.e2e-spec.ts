@@ -1,12 +1,8 @@
-import { execFile } from 'child_process';
-import { resolve } from 'path';
-import { promisify } from 'util';
 import { connect } from 'nats';
 import { Pool } from 'pg';
 import { dec } from '@ramp/money';
-import { ApiClient, createKey, eventually, integrationEventsFor, REGISTER_PATHS, startServices, stopAll, WORKSPACE_ROOT } from '@ramp/testing';
+import { ApiClient, createKey, eventually, integrationEventsFor, ledgerCheck, readModelRows, rebuildTransactions, startServices, stopAll } from '@ramp/testing';
 
-const run = promisify(execFile);
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 interface Started {
@@ -99,17 +95,16 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       for (const [token, amount] of expected) {
         expect(balances.find((balance: any) => balance.tokenSymbol === token)).toEqual({ tokenSymbol: token, available: amount.toFixed(), held: '0' });
       }
-      const check = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/check.js')], { cwd: WORKSPACE_ROOT, env: process.env });
-      expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+      expect(await ledgerCheck()).toMatchObject({ ok: true });
 
       // Each terminal event published once, and the read model equal to a rebuild from the streams.
       const published = await eventually(() => integrationEventsFor(nc, started.map((entry) => entry.id)), (events) => events.length >= 50, 30_000, 250);
       expect(published.map((event) => `${event.data.transactionId}:${event.event}`).sort()).toEqual(started.map((entry) => `${entry.id}:${entry.type}.${entry.expect}`).sort());
       await eventually(() => Promise.all(started.map(view)), (views) => views.every((v, i) => v?.status === started[i]!.expect), 30_000, 250);
-      const snapshot = async () => (await pool.query(`select id, stream_version, view from ledger.transactions where id = any($1) order by id`, [started.map((entry) => entry.id)])).rows;
+      const snapshot = () => readModelRows(pool, started.map((entry) => entry.id));
       const live = await snapshot();
       expect(live).toHaveLength(50);
-      await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/rebuild.js'), 'transactions'], { cwd: WORKSPACE_ROOT, env: process.env });
+      await rebuildTransactions();
       expect(await snapshot()).toEqual(live);
     } finally {
       await nc.drain();

@@ -6,3 +6,5 @@ export * from './expectations';
 export * from './integration-events';
 export * from './webhook-receiver';
 export * from './asyncapi-document';
+export * from './platform-checks';
+export * from './stack';

@@ -1,12 +1,8 @@
-import { execFile } from 'child_process';
-import { resolve } from 'path';
-import { promisify } from 'util';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
-import { ApiClient, createKey, expectError, REGISTER_PATHS, startServices, stopAll, WORKSPACE_ROOT, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, expectError, rebuildTransactions, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 jest.setTimeout(90_000);
-const run = promisify(execFile);
 
 describe('transactions read model - GET /transactions and its filters, and a rebuild equal to the live model', () => {
   let services: Map<string, ServiceProcess>;
@@ -112,11 +108,7 @@ describe('transactions read model - GET /transactions and its filters, and a reb
   it('rebuilds the read model from the event streams into exactly the live one', async () => {
     const snapshot = async () => (await pool.query(`select id, stream_version, status, view, state from ledger.transactions order by id`)).rows;
     const live = await snapshot();
-    const rebuild = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/rebuild.js'), 'transactions'], {
-      cwd: WORKSPACE_ROOT,
-      env: process.env,
-    });
-    const report = JSON.parse(rebuild.stdout);
+    const report = await rebuildTransactions();
     expect(report).toMatchObject({ projection: 'transactions', transactions: live.length });
     expect(report.events).toBeGreaterThan(0);
     expect(await snapshot()).toEqual(live);
