@@ -1,17 +1,19 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@ramp/config';
 import { KeyCache } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
 import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
-import { installEdge } from './edge/edge';
+import { answerBeforeEdge, answerClientError, installEdge, refuseUndocumentedQuery } from './edge/edge';
+import { parseJsonBody } from './edge/json-body';
 import { GatewayMetrics, observeHttp } from './edge/http-metrics';
 import { sendError } from './edge/error.filter';
 import { GATEWAY_DATABASE, GatewayModule } from './gateway.module';
-import { buildOpenApi, serveOpenApi } from './openapi/openapi';
+import { buildOpenApi, queryParametersOf, serveOpenApi } from './openapi/openapi';
 
 /**
  * Nest would install its own Fastify error handler at init, turning Fastify's coded errors (bad JSON, wrong content
@@ -32,17 +34,38 @@ export function servedRoutes(app: NestFastifyApplication): string[] {
 
 /** Builds the gateway application (also used by tests that start it in-process). */
 export async function createGateway(config = new Config()): Promise<NestFastifyApplication> {
-  const adapter = new GatewayAdapter({ bodyLimit: config.int('bodyLimitBytes', 1024), trustProxy: false, return503OnClosing: true });
+  /** The application's logger once it exists: the handlers Fastify takes at construction log through it. */
+  const late: { logger?: Logger } = {};
+  const adapter = new GatewayAdapter({
+    bodyLimit: config.int('bodyLimitBytes', 1024),
+    trustProxy: false,
+    return503OnClosing: true,
+    // A request without Host reaches the edge, which refuses it with the envelope (Node would answer a bare 400).
+    http: { requireHostHeader: false },
+    // Malformed percent-encoding and overlong path segments, found by the router before any hook runs.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerBeforeEdge(error, request, reply, late.logger),
+    // Requests that are not valid HTTP at all (oversized headers, garbage): answered with the envelope, then closed.
+    clientErrorHandler: answerClientError,
+  });
   const fastify = adapter.getInstance();
   const routes: string[] = [];
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
   });
-  // JSON only: Fastify's own text/plain parser would let a non-JSON body through.
-  fastify.removeContentTypeParser('text/plain');
+  // JSON only: Fastify's own text/plain parser would let a non-JSON body through. Bodies are parsed by parseJsonBody,
+  // which also refuses duplicate keys, __proto__ and deep nesting.
+  fastify.removeContentTypeParser(['text/plain', 'application/json']);
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: ['error', 'warn'], bodyParser: false });
   app.setGlobalPrefix('v1', { exclude: ['health/live', 'health/ready', 'metrics'] });
   const logger = app.get<Logger>(LOGGER);
+  late.logger = logger;
   const metrics = new GatewayMetrics(app.get(Metrics));
   observeHttp(fastify, metrics, logger);
   const anonymousPerMinute = config.int('anonymousPerMinute', 1);
@@ -57,8 +80,13 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     metrics,
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
+  // Every route refuses query parameters it does not document (filled in from the document once it is built).
+  const documentedQuery = new Map<string, string[]>();
+  refuseUndocumentedQuery(fastify, documentedQuery);
   await app.init();
-  serveOpenApi(fastify, buildOpenApi(app));
+  const document = buildOpenApi(app);
+  for (const [route, names] of queryParametersOf(document)) documentedQuery.set(route, names);
+  serveOpenApi(fastify, document);
   ROUTES.set(app, routes);
   return app;
 }

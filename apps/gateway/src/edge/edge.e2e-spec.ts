@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { ApiClient, createKey, expectError, freePort, keysCommand, startServices, stopAll, ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, expectError, freePort, keysCommand, rawRequest, startServices, stopAll, ServiceProcess, type TestKey } from '@ramp/testing';
 
 describe('gateway edge - authentication, envelope, limits', () => {
   let services: Map<string, ServiceProcess>;
@@ -42,6 +42,34 @@ describe('gateway edge - authentication, envelope, limits', () => {
     const oversized = await client.raw('POST', '/offramp/quote', huge, { 'content-type': 'application/json' });
     expectError(oversized, 413, 'INVALID_REQUEST', 'body');
     expectError(await client.post('/offramp/quote', { amount: '1', surprise: true }), 400, 'INVALID_REQUEST');
+  });
+
+  it('refuses what the fuzz test found slipping through: duplicate keys, deep nesting, odd names, undocumented query', async () => {
+    const client = api.withKey(key.apiKey);
+    const json = { 'content-type': 'application/json' };
+    const quote = '"amount":"100","tokenSymbol":"USDC","chain":"base"';
+    const duplicate = await client.raw('POST', '/onramp/quote', `{${quote},"amount":"1000"}`, json);
+    expectError(duplicate, 400, 'INVALID_REQUEST', 'body');
+    expect(duplicate.body.error.message).toBe('body: has the key "amount" twice in one object');
+    expectError(await client.raw('POST', '/onramp/quote', `{${quote},"x":${'['.repeat(5000)}${']'.repeat(5000)}}`, json), 400, 'INVALID_REQUEST', 'body');
+    // class-transformer drops `prototype` before the whitelist looks: it is refused on the body as sent.
+    expectError(await client.raw('POST', '/onramp/quote', `{${quote},"prototype":1}`, json), 400, 'INVALID_REQUEST', 'prototype');
+    expectError(await client.get('/transfer/chains?admin=1'), 400, 'INVALID_REQUEST', 'admin');
+    expectError(await client.get('/wallets?limit=5&limit=6'), 400, 'INVALID_REQUEST', 'limit');
+  });
+
+  it('answers with the envelope even what Fastify and Node refuse before the edge runs', async () => {
+    const origin = services.get('gateway')!.url;
+    const headers: [string, string][] = [['x-api-key', key.apiKey]];
+    const malformedEscape = await rawRequest(origin, { method: 'GET', path: '/v1/offramp/%zz', headers });
+    expect([malformedEscape.status, malformedEscape.body?.error]).toEqual([400, { code: 'INVALID_REQUEST', field: 'path', message: 'path: is not a valid URL (a malformed %-escape)' }]);
+    expect(malformedEscape.headers['x-request-id']).toMatch(/^req_/);
+    const longId = await rawRequest(origin, { method: 'GET', path: `/v1/offramp/txn_${'1'.repeat(200)}`, headers });
+    expect([longId.status, longId.body?.error?.field]).toEqual([400, 'path']);
+    const hugeHeader = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['x-padding', 'p'.repeat(20_000)]] });
+    expect([hugeHeader.status, hugeHeader.body?.error]).toEqual([431, { code: 'INVALID_REQUEST', field: 'headers', message: 'headers: are larger than the 16 KiB accepted' }]);
+    const noHost = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['host', '']] });
+    expect([noHost.status, noHost.body?.error?.field]).toEqual([400, 'Host']);
   });
 
   it('echoes a client request id and makes one up otherwise, on successes and errors alike', async () => {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@ramp/contracts';
+import type { Duplex } from 'stream';
+import { AppError, invalidField, type ErrorBody } from '@ramp/contracts';
 import { IpAllowlist, type AuthenticatedKey, type KeyCache } from '@ramp/keys';
 import type { RateLimitDecision, RateLimitPolicy, RedisRateLimiter } from '@ramp/rate-limit';
 import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
+import { sendError } from './error.filter';
 import type { GatewayMetrics } from './http-metrics';
+import { queryParameters } from './validation';
 
 export interface RequestContext {
   requestId: string;
@@ -49,6 +52,7 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     void reply.header('x-request-id', requestId);
     const client = options.resolver.resolve({ remoteAddress: request.socket.remoteAddress ?? '', headers: request.headers });
     request.ctx = { requestId, client };
+    if (!request.headers.host) throw invalidField('Host', 'header is required (HTTP/1.1)');
     if (PROBES.test(request.url)) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
       // (a trusted proxy) they do not exist.
@@ -107,4 +111,47 @@ function acceptRequestId(value: string | string[] | undefined): string {
 function headerValue(value: string | string[] | undefined): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined || first === '' ? undefined : first;
+}
+
+/**
+ * Refuses, on every route, a query parameter the route does not document, or one given twice (INVALID_REQUEST naming
+ * it). `documented` maps `METHOD /v1/path/:param` to the route's parameters; routes missing from it are left alone.
+ */
+export function refuseUndocumentedQuery(fastify: FastifyInstance, documented: ReadonlyMap<string, readonly string[]>): void {
+  fastify.addHook('preHandler', async (request) => {
+    const allowed = documented.get(`${request.method} ${request.routeOptions.url}`);
+    if (allowed) queryParameters(request.query as Record<string, unknown>, allowed);
+  });
+}
+
+/** Errors the router finds before any hook has run (a malformed escape, an overlong segment): the envelope, with a request id. */
+export function answerBeforeEdge(error: Error, request: FastifyRequest, reply: FastifyReply, logger: Logger | undefined): void {
+  void reply.header('x-request-id', acceptRequestId(request.headers['x-request-id']));
+  sendError(error, request, reply, logger ?? SILENT);
+}
+
+const SILENT = { error: () => undefined } as unknown as Logger;
+
+/**
+ * A connection whose bytes are not an HTTP request Node can read (headers over its 16 KiB limit, garbage): Fastify
+ * has no request for it, so the envelope is written on the socket, which then closes. Written with `end`, not
+ * `destroy`, so that a client still sending its headers reads the answer instead of a reset.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, body]: [number, string, ErrorBody] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { code: 'INVALID_REQUEST', message: 'headers: are larger than the 16 KiB accepted', field: 'headers' }]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { code: 'INVALID_REQUEST', message: 'The request was not received in time' }]
+        : [400, 'Bad Request', { code: 'INVALID_REQUEST', message: 'The request is not valid HTTP/1.1' }];
+  const text = JSON.stringify({ success: false, error: body });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `x-request-id: req_${randomUUID()}\r\nConnection: close\r\n\r\n${text}`,
+  );
+  setTimeout(() => socket.destroy(), 2000).unref();
 }

@@ -50,6 +50,10 @@ function frameworkError(error: unknown, method: string, url: string): ErrorRespo
       return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be JSON, sent with Content-Type: application/json', field: 'body' });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be a JSON object, and it is empty', field: 'body' });
+    case 'FST_ERR_BAD_URL':
+      return respond(400, { code: 'INVALID_REQUEST', message: 'path: is not a valid URL (a malformed %-escape)', field: 'path' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return respond(400, { code: 'INVALID_REQUEST', message: 'path: has an id longer than 100 characters', field: 'path' });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });

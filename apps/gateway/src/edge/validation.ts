@@ -1,6 +1,6 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, IsArray, IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, getMetadataStorage, IsArray, IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
 import { invalidField } from '@ramp/contracts';
 
 /** A required string field: "<field>: is required", "<field>: must be a string". */
@@ -30,7 +30,7 @@ export const RequiredStringArray = (maxItems: number, maxLength = 100): Property
 export function queryParameters<K extends string>(query: Record<string, unknown>, allowed: readonly K[]): Partial<Record<K, string>> {
   const parameters: Partial<Record<K, string>> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (!(allowed as readonly string[]).includes(name)) throw invalidField(name, `is not a parameter; use ${allowed.join(', ')}`);
+    if (!(allowed as readonly string[]).includes(name)) throw invalidField(name, allowed.length ? `is not a parameter; use ${allowed.join(', ')}` : 'is not a parameter: this route takes none');
     if (typeof value !== 'string') throw invalidField(name, 'must be given once');
     parameters[name as K] = value;
   }
@@ -63,6 +63,24 @@ export class BodyPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const body = value === undefined || value === null ? {} : value;
     if (typeof body !== 'object' || Array.isArray(body)) throw invalidField('body', 'must be a JSON object');
+    // Checked on the body as parsed: class-transformer drops some names (`prototype`) before the whitelist sees them.
+    if (metadata.metatype) {
+      const fields = fieldsOf(metadata.metatype);
+      const unknown = Object.keys(body).find((name) => !fields.has(name));
+      if (unknown !== undefined) throw invalidField(unknown, 'is not a field of this request');
+    }
     return validation.transform(body, metadata);
   }
+}
+
+const FIELDS = new WeakMap<object, Set<string>>();
+
+/** The fields a DTO declares (those with a validation decorator). */
+function fieldsOf(type: NonNullable<ArgumentMetadata['metatype']>): Set<string> {
+  let fields = FIELDS.get(type);
+  if (!fields) {
+    fields = new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((rule) => rule.propertyName));
+    FIELDS.set(type, fields);
+  }
+  return fields;
 }

@@ -55,3 +55,18 @@ export function serveOpenApi(fastify: FastifyInstance, document: OpenAPIObject):
     fastify.get(`/v1/docs/${file}`, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(content));
   }
 }
+
+/** The query parameters each `/v1` operation documents, keyed `METHOD /v1/path/:param` as Fastify names its routes. */
+export function queryParametersOf(document: OpenAPIObject): Map<string, string[]> {
+  const documented = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (item.servers?.[0]?.url === '/') continue;
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      const names = (operation.parameters ?? []).flatMap((parameter) => ('in' in parameter && parameter.in === 'query' ? [parameter.name] : []));
+      documented.set(`${method.toUpperCase()} /v1${path.replace(/\{(\w+)\}/g, ':$1')}`, names);
+    }
+  }
+  return documented;
+}
