@@ -8,7 +8,7 @@ import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
 import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
-import { answerBeforeEdge, answerClientError, installEdge, refuseUndocumentedQuery } from './edge/edge';
+import { answerBeforeEdge, answerClientError, installEdge, checkQueryAndPath } from './edge/edge';
 import { parseJsonBody } from './edge/json-body';
 import { GatewayMetrics, observeHttp } from './edge/http-metrics';
 import { sendError } from './edge/error.filter';
@@ -80,9 +80,10 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     metrics,
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
-  // Every route refuses query parameters it does not document (filled in from the document once it is built).
+  // Every route refuses query parameters it does not document (filled in from the document once it is built) and
+  // text no service could store.
   const documentedQuery = new Map<string, string[]>();
-  refuseUndocumentedQuery(fastify, documentedQuery);
+  checkQueryAndPath(fastify, documentedQuery);
   await app.init();
   const document = buildOpenApi(app);
   for (const [route, names] of queryParametersOf(document)) documentedQuery.set(route, names);

@@ -56,6 +56,10 @@ describe('gateway edge - authentication, envelope, limits', () => {
     expectError(await client.raw('POST', '/onramp/quote', `{${quote},"prototype":1}`, json), 400, 'INVALID_REQUEST', 'prototype');
     expectError(await client.get('/transfer/chains?admin=1'), 400, 'INVALID_REQUEST', 'admin');
     expectError(await client.get('/wallets?limit=5&limit=6'), 400, 'INVALID_REQUEST', 'limit');
+    // Text PostgreSQL cannot store is refused at the edge, in a body, a query or a path, rather than failing in a service.
+    expectError(await client.post('/wallets', { chain: 'base', label: 'a\u0000b' }), 400, 'INVALID_REQUEST', 'label');
+    expectError(await client.get('/transactions?walletId=%00'), 400, 'INVALID_REQUEST', 'walletId');
+    expectError(await client.get('/wallets/wal_%00'), 400, 'INVALID_REQUEST', 'walletId');
   });
 
   it('answers with the envelope even what Fastify and Node refuse before the edge runs', async () => {

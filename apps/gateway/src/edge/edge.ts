@@ -8,6 +8,7 @@ import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
 import { sendError } from './error.filter';
 import type { GatewayMetrics } from './http-metrics';
+import { isStorableText, TEXT_RULE } from './json-body';
 import { queryParameters } from './validation';
 
 export interface RequestContext {
@@ -114,13 +115,18 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Refuses, on every route, a query parameter the route does not document, or one given twice (INVALID_REQUEST naming
- * it). `documented` maps `METHOD /v1/path/:param` to the route's parameters; routes missing from it are left alone.
+ * On every route: a query parameter the route does not document, or one given twice, is INVALID_REQUEST naming it
+ * (`documented` maps `METHOD /v1/path/:param` to the route's parameters; routes missing from it are left alone); so is
+ * a query value or a path id that is not storable text (see parseJsonBody), before it reaches a service's query.
  */
-export function refuseUndocumentedQuery(fastify: FastifyInstance, documented: ReadonlyMap<string, readonly string[]>): void {
+export function checkQueryAndPath(fastify: FastifyInstance, documented: ReadonlyMap<string, readonly string[]>): void {
   fastify.addHook('preHandler', async (request) => {
     const allowed = documented.get(`${request.method} ${request.routeOptions.url}`);
-    if (allowed) queryParameters(request.query as Record<string, unknown>, allowed);
+    if (!allowed) return;
+    const query = queryParameters(request.query as Record<string, unknown>, allowed);
+    for (const [name, value] of [...Object.entries(query), ...Object.entries((request.params ?? {}) as Record<string, string>)]) {
+      if (typeof value === 'string' && !isStorableText(value)) throw invalidField(name, TEXT_RULE);
+    }
   });
 }
 

@@ -46,6 +46,13 @@ describe('parseJsonBody', () => {
     expect(refusal(`${'{"a":'.repeat(20)}1${'}'.repeat(20)}`)).toBe(`INVALID_REQUEST body: is nested deeper than ${MAX_BODY_DEPTH} levels`);
   });
 
+  it('refuses text PostgreSQL cannot store, naming the field that holds it', () => {
+    expect(refusal('{"label":"a\\u0000b"}')).toBe('INVALID_REQUEST label: must be valid Unicode text without NUL characters (U+0000)');
+    expect(refusal('{"events":["ok","\\ud800"]}')).toBe('INVALID_REQUEST events.1: must be valid Unicode text without NUL characters (U+0000)');
+    expect(refusal('{"a\\u0000":1}')).toBe('INVALID_REQUEST body: must be valid Unicode text without NUL characters (U+0000)');
+    expect(parseJsonBody('{"label":"\\ud83d\\udcb8 naira"}')).toEqual({ label: '💸 naira' });
+  });
+
   it('refuses what is not JSON, and an empty body', () => {
     expect(refusal('{"a":}')).toBe('INVALID_REQUEST body: is not valid JSON');
     expect(refusal("{'a':1}")).toBe('INVALID_REQUEST body: is not valid JSON');

@@ -8,8 +8,9 @@ export const MAX_BODY_DEPTH = 16;
  * - a key given twice in one object (`{"amount":"1","amount":"1000"}`): parsers disagree on which one counts (a log,
  *   a proxy and the service could each read another value), so neither is taken;
  * - `__proto__` as a key anywhere (prototype pollution of whatever merges the value later);
- * - nesting deeper than `maxDepth` (validation walks values recursively: a deep one would exhaust the stack).
- * Every refusal is INVALID_REQUEST naming `body`.
+ * - nesting deeper than `maxDepth` (validation walks values recursively: a deep one would exhaust the stack);
+ * - text PostgreSQL cannot store (U+0000, lone surrogates): refused here rather than failing in a service.
+ * Every refusal is INVALID_REQUEST naming `body`, or the field holding the bad text.
  */
 export function parseJsonBody(text: string, maxDepth = MAX_BODY_DEPTH): unknown {
   if (text.trim() === '') throw invalidField('body', 'must be a JSON object, and it is empty');
@@ -20,7 +21,32 @@ export function parseJsonBody(text: string, maxDepth = MAX_BODY_DEPTH): unknown 
     throw invalidField('body', 'is not valid JSON');
   }
   inspect(text, maxDepth);
+  const bad = badText(value);
+  if (bad !== undefined) throw invalidField(bad || 'body', TEXT_RULE);
   return value;
+}
+
+export const TEXT_RULE = 'must be valid Unicode text without NUL characters (U+0000)';
+
+/** Text PostgreSQL cannot store as given: U+0000, or a lone surrogate (not Unicode at all). */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path (`label`, `events.2`) of the first string, key included, that is not storable text; undefined when none. */
+function badText(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (!isStorableText(key)) return path || 'body';
+    const bad = badText(item, at);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }
 
 /** One pass over text that is valid JSON: nesting depth, and the keys of each object. */
