@@ -69,22 +69,27 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
       load.start();
       const api = new ApiClient(baseUrl, key.apiKey);
       for (let round = 1; round <= PROFILE.rounds; round++) {
+        // Each fault is followed by a pause: the errors the load meets until the next one are counted under it.
+        const fault = (name: string) => {
+          faults.push(name);
+          load!.phase = name;
+        };
         for (const app of APPS) {
           await sleep(PROFILE.pauseMs);
+          fault(`kill -9 ${app}`);
           await services.get(app)!.kill();
-          faults.push(`kill -9 ${app}`);
           await sleep(1000);
           await services.get(app)!.start();
         }
         await sleep(PROFILE.pauseMs);
+        fault('restart NATS');
         await stack('restart', 'nats');
-        faults.push('restart NATS');
         await sleep(PROFILE.pauseMs);
+        fault('restart PostgreSQL (immediate stop)');
         await stack('restart', 'postgres');
-        faults.push('restart PostgreSQL (immediate stop)');
         await sleep(PROFILE.pauseMs);
+        fault('stop Redis');
         await stack('stop', 'redis');
-        faults.push('stop Redis');
         // Rate limits fail open: the request is served, with no X-RateLimit headers, there being no count to report.
         const unlimited = await eventually(() => api.get('/transfer/chains'), (response) => response.status === 200, 10_000, 100);
         expect(unlimited.headers.get('x-ratelimit-limit')).toBeNull();
@@ -174,12 +179,14 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
           `faults injected: ${faults.length} (${faults.join('; ')})`,
           `events: ${logged.reduce((sum, t) => sum + t.events, 0)} in the services' logs, ${published.length} integration events published`,
           `deliveries: ${terminalDeliveries.length} received (${distinct.size} distinct webhook and callback deliveries, ${terminalDeliveries.length - distinct.size} duplicates), all signed`,
-          `client errors after the SDK's retries: ${[...load.errors].map(([k, n]) => `${k} ×${n}`).join('; ') || 'none'}`,
+          `client errors after the SDK's retries, by the fault they followed: ${[...load.errors].map(([k, n]) => `${k} ×${n}`).join('; ') || 'none'}`,
           `lost: 0 transactions, 0 events, 0 deliveries; wallet debits: each once; ledger balanced; read model equal to its rebuild`,
           '',
         ].join('\n'),
       );
+      // A fault is an outage (503), never a request refused (4xx) or a bug (500).
       expect(load.refusals).toEqual([]);
+      expect([...load.errors.keys()].filter((error) => / 500 /.test(error))).toEqual([]);
     } finally {
       await load?.stop();
       await stack('up');

@@ -1,5 +1,6 @@
 import { AckPolicy, DeliverPolicy, headers as natsHeaders, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import type { Pool, PoolClient } from 'pg';
+import { isInfrastructureError } from '@ramp/messaging';
 import { withLogContext, type LogContext, type Metrics } from '@ramp/observability';
 import type { EventMetadata, StoredEvent } from './events';
 import type { RelayLogger } from './relay';
@@ -63,22 +64,6 @@ export interface ConsumerOptions<E extends ConsumedEvent = StoredEvent> {
 }
 
 const DEFAULT_BACKOFF_MS = [200, 1000, 5000, 15_000, 30_000, 60_000];
-
-/** SQLSTATE classes and codes of a database that is unreachable, restarting, overloaded, or asking for a retry. */
-const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3]|40001|40P01|55P03)/;
-const TRANSIENT_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const TRANSIENT_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|not queryable|the database system is (starting up|shutting down)/i;
-
-/**
- * An error of PostgreSQL or NATS being down, restarting or overloaded (or another service answering
- * SERVICE_UNAVAILABLE), not of the event itself.
- */
-export function isInfrastructureError(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code) || code === 'TIMEOUT' || code === '503' || code === 'SERVICE_UNAVAILABLE')) return true;
-  return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
-}
 
 /**
  * A durable pull consumer with an inbox: each event is handled in a PostgreSQL transaction that also inserts its id

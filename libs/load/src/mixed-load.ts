@@ -79,8 +79,10 @@ export class MixedLoad {
   readonly started: StartedTransaction[] = [];
   /** Initiations that got no definite answer (a 5xx, or none at all): the transaction may or may not exist. */
   unknownOutcomes = 0;
-  /** Every error a call ended with (after the SDK's retries), by step and code: what the faults looked like. */
+  /** Every error a call ended with (after the SDK's retries), by phase, step and code: what the faults looked like. */
   readonly errors = new Map<string, number>();
+  /** What is going on (a fault being injected, say), set by whoever drives the load: errors are counted under it. */
+  phase = 'steady';
   /** Calls that got a 4xx other than a rate limit: a valid request refused, which no fault should cause. */
   readonly refusals: string[] = [];
   private running = false;
@@ -199,7 +201,7 @@ export class MixedLoad {
 
   private record(step: string, error: unknown): void {
     const code = error instanceof RampError ? `${error.status ?? 'no answer'} ${error.code}` : String(error);
-    const key = `${step}: ${code}`;
+    const key = `${this.phase} | ${step}: ${code}`;
     this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
     if (error instanceof RampError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429) {
       this.refusals.push(`${step}: ${error.status} ${error.code} ${error.message}`);

@@ -1,3 +1,4 @@
 export * from './connection';
 export * from './rpc-client';
 export * from './rpc-server';
+export * from './outage';

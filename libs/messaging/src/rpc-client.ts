@@ -48,15 +48,37 @@ export class RpcClient {
     const reply = codec.decode(replyData) as RpcReply<ResponseOf<C>>;
     observe(reply.ok ? 'ok' : reply.error.code);
     if (reply.ok) return reply.data;
+    // The service did nothing (see NothingRan): for this caller it is as if the request had never been received.
+    if (reply.notRun) throw new ServiceNotReached(reply.error.code, reply.error.message, reply.error.field);
     throw AppError.fromBody(reply.error);
   }
 }
 
 /**
- * SERVICE_UNAVAILABLE when no service received the request (none is subscribed): nothing ran, so the caller may send
- * it again as it is. Any other SERVICE_UNAVAILABLE (a timeout) leaves the outcome unknown: the service may have acted.
+ * SERVICE_UNAVAILABLE when no service received the request (none is subscribed), or when the service that did
+ * answered that it had done nothing (NothingRan): nothing ran, so the caller may send it again as it is. Any other
+ * SERVICE_UNAVAILABLE (a timeout) leaves the outcome unknown: the service may have acted.
  */
 export class ServiceNotReached extends AppError {}
+
+/**
+ * Thrown by a request handler that failed before doing anything: RpcServer marks its reply `notRun`, and the caller's
+ * RpcClient throws ServiceNotReached, so that the gateway answers 503 with Retry-After and frees the Idempotency-Key.
+ */
+export class NothingRan extends AppError {}
+
+/**
+ * Runs the part of a request handler that has no effect yet (reading a quote, a wallet): when a service it calls is
+ * down or slow, nothing has been done, and the failure says so (NothingRan). Never wrap a call that changes anything.
+ */
+export async function beforeAnyEffect<T>(reads: () => Promise<T>): Promise<T> {
+  try {
+    return await reads();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw new NothingRan(error.code, error.message);
+    throw error;
+  }
+}
 
 function unavailable(subject: string, error: unknown): AppError {
   const service = subject.split('.')[0];

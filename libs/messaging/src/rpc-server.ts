@@ -1,6 +1,8 @@
 import { JSONCodec, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { AppError, HEADERS, type RequestOf, type ResponseOf, type RpcContract, type RpcReply, type Tenant } from '@ramp/contracts';
 import { secondsSince, withLogContext, type Metrics } from '@ramp/observability';
+import { isInfrastructureError } from './outage';
+import { NothingRan } from './rpc-client';
 
 const codec = JSONCodec<unknown>();
 
@@ -13,6 +15,7 @@ export type RpcHandlerFn<C extends RpcContract<unknown, unknown>> = (data: Reque
 
 export interface RpcLogger {
   error(object: object, message: string): void;
+  warn?(object: object, message: string): void;
   debug?(object: object, message: string): void;
 }
 
@@ -67,8 +70,15 @@ export class RpcServer {
       const context: RpcContext = { tenant: request.tenant, requestId };
       reply = { ok: true, data: await handler((request.data ?? {}) as RequestOf<C>, context) };
     } catch (error) {
-      if (error instanceof AppError) {
+      if (error instanceof NothingRan) {
+        reply = { ok: false, error: error.toBody(), notRun: true };
+      } else if (error instanceof AppError) {
         reply = { ok: false, error: error.toBody() };
+      } else if (isInfrastructureError(error)) {
+        // PostgreSQL or NATS down or restarting: an outage to retry after, not a bug. Whether anything was done is
+        // unknown (a commit may have gone through), so the reply is not marked notRun.
+        this.logger.warn?.({ err: error }, 'RPC handler met an outage');
+        reply = { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `The ${this.queue} service could not reach its database or broker; retry with exponential backoff.` } };
       } else {
         this.logger.error({ err: error }, 'RPC handler failed');
         reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' } };

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { AppError, HTTP_STATUS_OF, type ErrorBody, type ErrorEnvelope } from '@ramp/contracts';
+import { isInfrastructureError } from '@ramp/messaging';
 
 export interface ErrorResponse {
   status: number;
@@ -21,6 +22,8 @@ export function toErrorResponse(error: unknown, method: string, url: string): Er
   if (error instanceof AppError) return respond(HTTP_STATUS_OF[error.code], error.toBody());
   const framework = frameworkError(error, method, url);
   if (framework) return framework;
+  // PostgreSQL (keys, idempotency) or NATS down or restarting: an outage to retry after, not a bug.
+  if (isInfrastructureError(error)) return respond(503, { code: 'SERVICE_UNAVAILABLE', message: 'The gateway could not reach its database or broker; retry with exponential backoff.' });
   return respond(500, { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged. Retry later.' });
 }
 

@@ -184,4 +184,24 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
     const stranger = await createKey();
     expectError(await api.withKey(stranger.apiKey).get(`/offramp/${custodial.body.data.transactionId}`), 404, 'NOT_FOUND');
   });
+
+  it('says "retry as it is" when a service it only reads from is down: 503 with Retry-After, the key and the quote unused', async () => {
+    const walletId = await wallet({ USDC: '50' });
+    const q = await quote('10');
+    const ledger = services.get('ledger')!;
+    const request = { quoteId: q.quoteId, walletId, reference: 'while-the-ledger-is-down' };
+    const headers = { 'Idempotency-Key': `ledger-down-${Date.now()}` };
+    await ledger.stop();
+    try {
+      const refused = await api.post('/offramp/initiate', request, headers);
+      expectError(refused, 503, 'SERVICE_UNAVAILABLE');
+      expect(refused.headers.get('retry-after')).toBe('1');
+    } finally {
+      await ledger.start();
+    }
+    // The same request with the same key runs now: nothing had been done, the quote is still unused.
+    const started = await api.post('/offramp/initiate', request, headers);
+    expect(started.status).toBe(201);
+    expect((await settled(started.body.data.transactionId)).status).toBe('completed');
+  });
 });

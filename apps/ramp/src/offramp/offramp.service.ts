@@ -16,7 +16,7 @@ import {
   type OfframpQuote,
   type Tenant,
 } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
+import { beforeAnyEffect, RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
 import {
@@ -78,18 +78,17 @@ export class OfframpService {
     const reference = optionalString(request.reference, 'reference') ?? null;
     const callbackUrl = parseCallbackUrl(request.callbackUrl, this.callbackHosts);
 
-    const { quote: peeked } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId: request.quoteId, kind: 'offramp' }, { requestId });
-    const quote = peeked as OfframpQuote.Response;
+    const quoteId = request.quoteId;
+    const { quote, wallet } = await beforeAnyEffect(async () => ({
+      quote: (await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind: 'offramp' }, { requestId })).quote as OfframpQuote.Response,
+      wallet: walletId ? await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId }) : undefined,
+    }));
     let sourceAddress: string | null = null;
-    if (walletId) {
-      const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
-      checkWalletCanPay(wallet, quote.chain, quote.tokenSymbol, quote.cryptoAmount);
-    } else {
-      sourceAddress = parseAddress(quote.chain as 'base', sourceAddressRaw, 'sourceAddress');
-    }
+    if (wallet) checkWalletCanPay(wallet, quote.chain, quote.tokenSymbol, quote.cryptoAmount);
+    else sourceAddress = parseAddress(quote.chain as 'base', sourceAddressRaw, 'sourceAddress');
 
     const transactionId = newId('txn');
-    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId: request.quoteId, kind: 'offramp', consumer: transactionId }, { requestId });
+    await this.rpc.call(QuoteConsume.contract, tenant, { quoteId, kind: 'offramp', consumer: transactionId }, { requestId });
     const now = new Date();
     const depositAddress = sourceAddress ? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId) : null;
     await this.process.apply(transactionId, tenant, {

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { parseAddress } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import { invalidField, newId, notFound, QuoteConsume, QuotePeek, WalletCredit, WalletGet, type OnrampQuote, type Tenant } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
+import { beforeAnyEffect, RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import type { OnrampRails } from '@ramp/providers';
 import { cngnToMint, nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep } from '@ramp/ramping';
@@ -55,14 +55,13 @@ export class OnrampService {
     const reference = optionalString(request['reference'], 'reference') ?? null;
     const callbackUrl = parseCallbackUrl(request['callbackUrl'], this.callbackHosts);
 
-    const quote = (await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind: 'onramp' }, { requestId })).quote as OnrampQuote.Response;
+    const { quote, wallet } = await beforeAnyEffect(async () => ({
+      quote: (await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind: 'onramp' }, { requestId })).quote as OnrampQuote.Response,
+      wallet: walletId ? await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId }) : undefined,
+    }));
     let destinationAddress: string | null = null;
-    if (walletId) {
-      const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
-      checkWalletChain(wallet, quote.chain);
-    } else {
-      destinationAddress = parseAddress(quote.chain as 'base', addressRaw, 'destinationAddress');
-    }
+    if (wallet) checkWalletChain(wallet, quote.chain);
+    else destinationAddress = parseAddress(quote.chain as 'base', addressRaw, 'destinationAddress');
 
     const transactionId = newId('txn');
     await this.rpc.call(QuoteConsume.contract, tenant, { quoteId, kind: 'onramp', consumer: transactionId }, { requestId });

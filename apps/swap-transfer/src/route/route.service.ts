@@ -14,7 +14,7 @@ import {
   type TransferQuote,
   type WalletView,
 } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
+import { beforeAnyEffect, RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import { checkWalletCanPay, isRefusal, JobQueue, optionalString, parseCallbackUrl, StreamProcess, withoutField, type Cause, type Job } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
@@ -121,9 +121,10 @@ export class RouteService {
     const reference = optionalString(request['reference'], 'reference') ?? null;
     const callbackUrl = parseCallbackUrl(request['callbackUrl'], this.callbackHosts);
 
-    const { quote } = await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind }, { requestId });
-    const quoted = quote as SwapQuote.Response | TransferQuote.Response;
-    const wallet = await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId });
+    const { quoted, wallet } = await beforeAnyEffect(async () => ({
+      quoted: (await this.rpc.call(QuotePeek.contract, tenant, { quoteId, kind }, { requestId })).quote as SwapQuote.Response | TransferQuote.Response,
+      wallet: await this.rpc.call(WalletGet.contract, tenant, { walletId }, { requestId }),
+    }));
     checkWalletCanPay(wallet, quoted.fromChain, quoted.fromToken, quoted.fromAmount);
     const { order, destination, legs } = await prepare(quoted, wallet);
     const usdPrices = Object.fromEntries(await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));

@@ -7,8 +7,12 @@ export interface RpcRequest<T> {
   data: T;
 }
 
-/** What comes back: the result, or a typed error that the gateway maps to the envelope. */
-export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+/**
+ * What comes back: the result, or a typed error that the gateway maps to the envelope. `notRun` marks a failure that
+ * came before the service did anything (a dependency it only read from was down), so that the caller may send the same
+ * request again as it is; see NothingRan in the messaging library.
+ */
+export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: ErrorBody; notRun?: true };
 
 /** NATS header names used on every request and event. */
 export const HEADERS = {

@@ -1,4 +1,4 @@
-import { isInfrastructureError } from './consumer';
+import { isInfrastructureError } from './outage';
 
 describe('isInfrastructureError', () => {
   it.each([
@@ -12,12 +12,12 @@ describe('isInfrastructureError', () => {
     [new Error('timeout exceeded when trying to connect')],
     [{ code: 'TIMEOUT', message: 'TIMEOUT' }],
     [{ code: 'SERVICE_UNAVAILABLE', message: 'The ledger service is not running' }],
-  ])('counts %j as an outage: retried, never dead-lettered', (error) => {
+  ])('counts %j as an outage', (error) => {
     expect(isInfrastructureError(error)).toBe(true);
   });
 
   it.each([[new Error('cannot handle this one')], [{ code: '23505', message: 'duplicate key' }], [{ code: '22P02', message: 'invalid input syntax for type uuid' }], [undefined], ['TIMEOUT']])(
-    'counts %j as a fault of the event',
+    'counts %j as a fault of the work itself',
     (error) => {
       expect(isInfrastructureError(error)).toBe(false);
     },
