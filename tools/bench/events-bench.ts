@@ -1,24 +1,15 @@
-import { execFile } from 'child_process';
 import { randomUUID } from 'crypto';
-import { cpus, totalmem } from 'os';
-import { resolve } from 'path';
-import { promisify } from 'util';
 import { connect } from 'nats';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { rampEvents } from '@ramp/contracts';
 import { EventLog, eventStoreMigration, type EventMetadata } from '@ramp/event-store';
-import { ApiClient, createKey, REGISTER_PATHS, startServices, stopAll, WORKSPACE_ROOT } from '@ramp/testing';
-
-const run = promisify(execFile);
+import { ApiClient, createKey, rebuildTransactions, startServices, stopAll } from '@ramp/testing';
+import { percentile, runAlone, type BenchSection } from './report';
 const DATABASE_URL = process.env.DATABASE_URL!;
 const REBUILD_TRANSACTIONS = Number(process.env.BENCH_REBUILD_TRANSACTIONS ?? 50_000);
 const E2E_RUNS = Number(process.env.BENCH_E2E_RUNS ?? 100);
 const metadata: EventMetadata = { correlationId: 'bench', causationId: 'bench', actor: 'bench', tenant: { organizationId: 'org_bench', environment: 'test', keyId: 'key_bench' } };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timed(total: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
@@ -31,7 +22,7 @@ async function timed(total: number, concurrency: number, work: (i: number) => Pr
   return total / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
-async function appends(lines: string[]): Promise<void> {
+async function appends(): Promise<BenchSection> {
   const pool = new Pool({ connectionString: DATABASE_URL, max: 16 });
   const schema = 'bench_es';
   await pool.query(`drop schema if exists ${schema} cascade`);
@@ -52,15 +43,16 @@ async function appends(lines: string[]): Promise<void> {
   const logBatch = (await timed(batches, 16, () => log.append(pool, `b-${randomUUID()}`, 0, batch, metadata))) * 100;
   await pool.query(`drop schema ${schema} cascade`);
   await pool.end();
-  lines.push(
-    '## Appends (16 concurrent writers, each append its own transaction)',
-    '',
-    '| write | plain INSERT into a table (baseline) | event log append | ratio |',
-    '|---|---|---|---|',
-    `| 1 event per statement | ${rawSingle.toFixed(0)} rows/s | ${logSingle.toFixed(0)} events/s | ${((logSingle / rawSingle) * 100).toFixed(0)}% (target ≥ 50%) |`,
-    `| 100 events per statement | ${rawBatch.toFixed(0)} rows/s | ${logBatch.toFixed(0)} events/s | ${((logBatch / rawBatch) * 100).toFixed(0)}% (target ≥ 50%) |`,
-    '',
-  );
+  const baselineLabel = 'plain INSERT into a table';
+  return {
+    title: 'Event log appends (16 concurrent writers, each append its own transaction)',
+    command: 'npm run bench:events',
+    rows: [
+      { measure: 'appends, 1 event per statement', baselineLabel, baseline: rawSingle, result: logSingle, unit: 'events/s', better: 'higher', target: '≥ 50%' },
+      { measure: 'appends, 100 events per statement', baselineLabel, baseline: rawBatch, result: logBatch, unit: 'events/s', better: 'higher', target: '≥ 50%' },
+    ],
+    notes: [],
+  };
 }
 
 function offrampEvents(transactionId: string, at: string) {
@@ -85,7 +77,7 @@ function offrampEvents(transactionId: string, at: string) {
   ];
 }
 
-async function rebuild(lines: string[]): Promise<void> {
+async function rebuild(): Promise<BenchSection> {
   const namespace = 'bench';
   const { stream, subjectPrefix } = rampEvents(namespace);
   const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
@@ -131,26 +123,18 @@ async function rebuild(lines: string[]): Promise<void> {
   await pool.query(`drop table if exists ledger.transactions_rebuild`).catch(() => undefined);
   await pool.query(`delete from ledger.transactions where id like 'txn_BENCH%'`).catch(() => undefined);
   await pool.end();
-  const result = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, 'dist/apps/ledger/src/cli/rebuild.js'), 'transactions'], {
-    cwd: WORKSPACE_ROOT,
-    env: { ...process.env, EVENTS_NAMESPACE: namespace },
-    maxBuffer: 1 << 20,
-  });
-  const report = JSON.parse(result.stdout);
-  lines.push(
-    `## Projection rebuild (npm run projections:rebuild -- transactions, ${total} events of ${REBUILD_TRANSACTIONS} off-ramps)`,
-    '',
-    '| step | events/s |',
-    '|---|---|',
-    `| reading and parsing the stream only (baseline) | ${readRate.toFixed(0)} |`,
-    `| full rebuild: read, fold, write the read model, swap | ${report.eventsPerSecond} (target ≥ 20000) |`,
-    '',
-    `rebuild: ${report.events} events into ${report.transactions} transactions in ${report.seconds} s`,
-    '',
-  );
+  const report = await rebuildTransactions({ EVENTS_NAMESPACE: namespace });
+  return {
+    title: `Projection rebuild (${total} events of ${REBUILD_TRANSACTIONS} off-ramps)`,
+    command: 'npm run bench:events (the rebuild is npm run projections:rebuild -- transactions)',
+    rows: [
+      { measure: 'full rebuild: read, fold, write the read model, swap it in', baselineLabel: 'reading and parsing the stream only', baseline: readRate, result: report.eventsPerSecond, unit: 'events/s', better: 'higher', target: '≥ 20,000 events/s' },
+    ],
+    notes: [`${report.events} events into ${report.transactions} transactions in ${report.seconds} s`],
+  };
 }
 
-async function endToEnd(lines: string[]): Promise<void> {
+async function endToEnd(): Promise<BenchSection> {
   const services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '0', LOG_LEVEL: 'warn', EVENTS_NAMESPACE: 'bench' });
   try {
     const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
@@ -179,30 +163,24 @@ async function endToEnd(lines: string[]): Promise<void> {
     }
     latencies.sort((a, b) => a - b);
     baseline.sort((a, b) => a - b);
-    lines.push(
-      `## Off-ramp end to end, zero provider delays (${E2E_RUNS} custodial USDC off-ramps, one at a time, polled every 2 ms)`,
-      '',
-      '| measure | p50 ms | p99 ms |',
-      '|---|---|---|',
-      `| GET /transfer/chains round trip (baseline) | ${percentile(baseline, 50).toFixed(1)} | ${percentile(baseline, 99).toFixed(1)} |`,
-      `| POST /offramp/initiate until GET shows completed | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} (target < 500) |`,
-      '',
-    );
+    const baselineLabel = 'GET /transfer/chains round trip';
+    return {
+      title: `Off-ramp end to end, zero provider delays (${E2E_RUNS} custodial USDC off-ramps, one at a time, polled every 2 ms)`,
+      command: 'npm run bench:events',
+      rows: [
+        { measure: 'POST /offramp/initiate until GET shows completed, p50', baselineLabel, baseline: percentile(baseline, 50), result: percentile(latencies, 50), unit: 'ms', better: 'lower' },
+        { measure: 'POST /offramp/initiate until GET shows completed, p99', baselineLabel, baseline: percentile(baseline, 99), result: percentile(latencies, 99), unit: 'ms', better: 'lower', target: '< 500 ms' },
+      ],
+      notes: [],
+    };
   } finally {
     await stopAll(services.values());
   }
 }
 
-async function main(): Promise<void> {
-  const lines = [`# bench:events`, `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`, ''];
-  await appends(lines);
-  await endToEnd(lines);
-  await rebuild(lines);
-  lines.push(`peak memory of this process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+/** Appends beside plain INSERTs, an off-ramp end to end beside a round trip, a rebuild beside reading the stream. */
+export async function benchEvents(): Promise<BenchSection[]> {
+  return [await appends(), await endToEnd(), await rebuild()];
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench:events failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) runAlone('bench:events', benchEvents);

@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'child_process';
-import { readFileSync } from 'fs';
-import { cpus, totalmem } from 'os';
-import { resolve } from 'path';
 import autocannon from 'autocannon';
 import { makeNuban } from '@ramp/banking';
-import { createKey, freePort, ServiceProcess, WORKSPACE_ROOT } from '@ramp/testing';
+import { createKey, freePort, ServiceProcess } from '@ramp/testing';
+import { startBare } from './baseline';
+import { residentMemory, runAlone, type BenchSection } from './report';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,23 +20,8 @@ async function drive(url: string, headers: Record<string, string>, body: string)
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
-/** Peak resident memory of a process in MiB (Linux VmHWM), or '?' elsewhere. */
-function peakMemory(pid: number | undefined): string {
-  try {
-    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kib ? `${(Number(kib) / 1024).toFixed(0)} MiB` : '?';
-  } catch {
-    return '?';
-  }
-}
-
-async function startBare(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [resolve(WORKSPACE_ROOT, 'tools/bench/bare-server.js')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((ready) => child.stdout?.once('data', () => ready()));
-  return child;
-}
-
-async function main(): Promise<void> {
+/** POST /offramp/quote through the gateway and the quote service, beside a bare Fastify endpoint, one after the other. */
+export async function benchQuote(): Promise<BenchSection[]> {
   const body = JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' });
   const env = { LOG_LEVEL: 'warn' };
   const quote = await new ServiceProcess('quote', await freePort(), env).start();
@@ -55,22 +38,22 @@ async function main(): Promise<void> {
 
     const baseline = await drive(bareUrl, {}, body);
     const platform = await drive(platformUrl, { 'x-api-key': key.apiKey }, body);
-    const ratio = platform.requestsPerSecond / baseline.requestsPerSecond;
-    const row = (name: string, f: Figures) =>
-      `| ${name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} |`;
-    const lines = [
-      `# bench:quote — POST /offramp/quote, ${CONNECTIONS} connections, ${DURATION} s each`,
-      `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
-      '',
-      '| target | req/s | p50 ms | p99 ms | non-2xx | errors |',
-      '|---|---|---|---|---|---|',
-      row('bare Fastify endpoint (baseline)', baseline),
-      row('platform: gateway → NATS → quote → PostgreSQL', platform),
-      '',
-      `throughput ratio platform/baseline: ${(ratio * 100).toFixed(1)}% (target ≥ 15%); platform p99 ${platform.p99} ms (target < 50 ms)`,
-      `peak memory: bare ${peakMemory(bare.pid)}, gateway ${peakMemory(gateway.pid)}, quote ${peakMemory(quote.pid)}`,
+    const bareLabel = 'bare Fastify endpoint';
+    const failures = platform.non2xx + platform.errors + baseline.non2xx + baseline.errors;
+    return [
+      {
+        title: `Quote path: POST /offramp/quote, ${CONNECTIONS} connections, ${DURATION} s each`,
+        command: 'npm run bench:quote',
+        rows: [
+          { measure: 'throughput (gateway → NATS → quote → PostgreSQL)', baselineLabel: bareLabel, baseline: baseline.requestsPerSecond, result: platform.requestsPerSecond, unit: 'req/s', better: 'higher', target: '≥ 15%' },
+          { measure: 'latency p50', baselineLabel: bareLabel, baseline: baseline.p50, result: platform.p50, unit: 'ms', better: 'lower' },
+          { measure: 'latency p99', baselineLabel: bareLabel, baseline: baseline.p99, result: platform.p99, unit: 'ms', better: 'lower', target: '< 50 ms' },
+          { measure: 'peak resident memory, gateway', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(gateway.pid).peak, unit: 'MiB', better: 'lower' },
+          { measure: 'peak resident memory, quote service', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(quote.pid).peak, unit: 'MiB', better: 'lower' },
+        ],
+        notes: [`non-2xx answers and connection errors: ${failures}`],
+      },
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     bare.kill('SIGTERM');
     await gateway.stop();
@@ -78,7 +61,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench:quote failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) runAlone('bench:quote', benchQuote);

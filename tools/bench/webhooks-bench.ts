@@ -1,11 +1,11 @@
 import { randomUUID } from 'crypto';
 import { Agent, request } from 'https';
-import { cpus, totalmem } from 'os';
 import { readFileSync } from 'fs';
 import { connect, headers as natsHeaders, type JetStreamClient } from 'nats';
 import { INTEGRATION_HEADERS, integrationEvents, type IntegrationEvent } from '@ramp/contracts';
 import { ApiClient, createKey, makeTestCertificates, startServices, stopAll, WebhookReceiver, type TestKey } from '@ramp/testing';
 import { deliveryHeaders } from '@ramp/webhooks';
+import { percentile, runAlone, type BenchSection } from './report';
 
 /**
  * `npm run bench:webhooks`: signed deliveries per second from the notifier to a local HTTPS receiver, and the time
@@ -18,10 +18,6 @@ const BURST_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const STEADY_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 500);
 const STEADY_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
 const CONCURRENCY = 200;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,11 +83,11 @@ async function direct(receiver: WebhookReceiver, ca: string, total: number, conc
       const eventId = randomUUID();
       const body = JSON.stringify(payload(eventId, i));
       const headers = deliveryHeaders({ deliveryId: `dlv_${i}`, eventId, attempt: 1, now: new Date(), rawBody: body, secret });
-      const sentAt = Date.now();
+      const sentAt = performance.now();
       const req = request(receiver.url('/direct'), { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         res.resume();
         res.on('end', () => {
-          latencies.push(Date.now() - sentAt);
+          latencies.push(performance.now() - sentAt);
           resolve();
         });
       });
@@ -115,7 +111,8 @@ async function direct(receiver: WebhookReceiver, ca: string, total: number, conc
   return { perSecond: total / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function main(): Promise<void> {
+/** Signed deliveries per second and commit-to-delivery latency, beside the same POSTs sent straight to the receiver. */
+export async function benchWebhooks(): Promise<BenchSection[]> {
   const certificates = makeTestCertificates();
   const ca = readFileSync(certificates.caFile, 'utf8');
   const secrets = new Map<string, string>();
@@ -129,7 +126,6 @@ async function main(): Promise<void> {
     WEBHOOK_CONCURRENCY: String(CONCURRENCY),
   });
   const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
-  const lines = [`# bench:webhooks`, `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`, ''];
   try {
     const key = await createKey({ plan: 'enterprise' });
     const api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
@@ -167,20 +163,20 @@ async function main(): Promise<void> {
     receiver.received.length = 0;
     const baselineSteady = await direct(receiver, ca, events * WEBHOOKS, CONCURRENCY, STEADY_RATE);
 
-    lines.push(
-      `## Signed deliveries to a local HTTPS receiver (${WEBHOOKS} webhooks per event, ${CONCURRENCY} in flight per notifier replica, one replica)`,
-      '',
-      '| measure | direct signed POSTs, no queue (baseline) | notifier (JetStream → PostgreSQL → HTTPS) | ratio | target |',
-      '|---|---|---|---|---|',
-      `| throughput, burst of ${BURST_EVENTS * WEBHOOKS} | ${baselineBurst.perSecond.toFixed(0)} deliveries/s | ${notifierRate.toFixed(0)} deliveries/s | ${((notifierRate / baselineBurst.perSecond) * 100).toFixed(0)}% | ≥ 500/s |`,
-      `| p50 at ${STEADY_RATE}/s for ${STEADY_SECONDS} s | ${percentile(baselineSteady.latencies, 50)} ms (POST round trip) | ${percentile(latencies, 50)} ms (commit → delivered) | ${(percentile(latencies, 50) / Math.max(1, percentile(baselineSteady.latencies, 50))).toFixed(1)}× | |`,
-      `| p99 at ${STEADY_RATE}/s for ${STEADY_SECONDS} s | ${percentile(baselineSteady.latencies, 99)} ms | ${percentile(latencies, 99)} ms | ${(percentile(latencies, 99) / Math.max(1, percentile(baselineSteady.latencies, 99))).toFixed(1)}× | < 1000 ms |`,
-      '',
-      `signatures that failed the receiver's check: ${invalid}`,
-      `peak memory of this process (receiver and publisher): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`,
-    );
-    process.stdout.write(`${lines.join('\n')}\n`);
-    if (invalid > 0) process.exitCode = 1;
+    if (invalid > 0) throw new Error(`${invalid} deliveries failed the receiver's signature check`);
+    const baselineLabel = 'the same signed POSTs sent straight to the receiver, no queue';
+    return [
+      {
+        title: `Webhook deliveries to a local HTTPS receiver (${WEBHOOKS} webhooks per event, ${CONCURRENCY} in flight, one notifier replica)`,
+        command: 'npm run bench:webhooks',
+        rows: [
+          { measure: `throughput, a burst of ${BURST_EVENTS * WEBHOOKS} (JetStream → PostgreSQL → HTTPS)`, baselineLabel, baseline: baselineBurst.perSecond, result: notifierRate, unit: 'deliveries/s', better: 'higher', target: '≥ 500/s' },
+          { measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p50`, baselineLabel: 'POST round trip', baseline: percentile(baselineSteady.latencies, 50), result: percentile(latencies, 50), unit: 'ms', better: 'lower' },
+          { measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p99`, baselineLabel: 'POST round trip', baseline: percentile(baselineSteady.latencies, 99), result: percentile(latencies, 99), unit: 'ms', better: 'lower', target: '< 1 s' },
+        ],
+        notes: ['"Commit" is the integration event\'s publish being acknowledged by JetStream; every delivery passed the receiver\'s signature check.'],
+      },
+    ];
   } finally {
     await nc.close();
     await stopAll(services.values());
@@ -188,7 +184,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench:webhooks failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) runAlone('bench:webhooks', benchWebhooks);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm run bench` (all: every benchmark on a fresh stack, written to docs/benchmarks.md) and `npm run bench:<name>`
+# (one of them, printed): each figure beside a baseline measured in the same run. Database ramp_platform_bench and the
+# `bench` stream namespace, apart from the tests' and a developer's running stack.
+source "$(dirname "$0")/lib.sh"
+case "${1:-}" in
+  all) script=dist/tools/bench/all.js ;;
+  quote | events | webhooks | memory) script="dist/tools/bench/$1-bench.js" ;;
+  *) fail "usage: bench.sh all|quote|events|webhooks|memory" ;;
+esac
+ensure_dependencies
+ensure_stack
+build
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ramp_platform_bench}"
+node -r ./tools/register-paths.js "$script"
