@@ -59,6 +59,8 @@ export async function ensureDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
+  // A connection lost now fails the query that was waiting on it; the error event must not also kill the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [name]);

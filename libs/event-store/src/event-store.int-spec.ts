@@ -127,6 +127,22 @@ describe('event store - the log, commands, the relay and consumers on real Postg
     await expect(refusal).rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'by' });
   });
 
+  it('survives the database dropping a connection in the middle of a transaction: the work fails, the process and the pool go on', async () => {
+    let listeners = 0;
+    const failed = withTransaction(pool, async (tx) => {
+      listeners = tx.listenerCount('error');
+      const { rows } = await tx.query<{ pid: number }>('select pg_backend_pid() as pid');
+      // What a PostgreSQL restart does to every session: terminated while the transaction is open.
+      await pool.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+      await new Promise((wait) => setTimeout(wait, 200));
+      await tx.query('select 1');
+    });
+    await expect(failed).rejects.toThrow();
+    // The pool stops listening to a client it lends out: unheard, the connection's error would kill the process.
+    expect(listeners).toBeGreaterThan(0);
+    expect((await pool.query<{ one: number }>('select 1 as one')).rows[0]!.one).toBe(1);
+  });
+
   it('refuses UPDATE, DELETE and TRUNCATE on the log, and the application role may only insert and read', async () => {
     const streamId = `s-${randomUUID()}`;
     await log.append(pool, streamId, 0, [{ type: 'a', data: {} }], metadata);

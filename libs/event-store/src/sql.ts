@@ -5,9 +5,20 @@ export interface Sql {
   query<R extends object = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
-/** Runs `work` in one transaction on one pooled connection; commits when it resolves, rolls back when it throws. */
+/**
+ * Runs `work` in one transaction on one pooled connection; commits when it resolves, rolls back when it throws.
+ *
+ * While a client is checked out, the pool does not listen for its errors, and a connection PostgreSQL drops (a
+ * restart, a crash) emits one: unheard, it would kill the process. It is heard here; the work's queries fail on their
+ * own, and the broken client is destroyed rather than returned to the pool.
+ */
 export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('begin');
     const result = await work(client);
@@ -17,7 +28,8 @@ export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => P
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(lost);
   }
 }
 
