@@ -1,9 +1,7 @@
 import { execFileSync } from 'child_process';
 import { writeFileSync } from 'fs';
 import { resolve } from 'path';
-import { connect } from 'nats';
-import { Client } from 'pg';
-import { WORKSPACE_ROOT } from '@ramp/testing';
+import { freshStack, WORKSPACE_ROOT } from '@ramp/testing';
 import { benchEvents } from './events-bench';
 import { benchMemory } from './memory-bench';
 import { benchQuote } from './quote-bench';
@@ -12,31 +10,10 @@ import { benchWebhooks } from './webhooks-bench';
 
 const OUTPUT = resolve(WORKSPACE_ROOT, 'docs/benchmarks.md');
 
-/** A fresh stack for the run: a new bench database, and no stream of the `bench` namespace. */
-async function freshStack(): Promise<void> {
-  const url = new URL(process.env.DATABASE_URL!);
-  const database = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists "${database}" with (force)`);
-  } finally {
-    await admin.end();
-  }
-  const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
-  try {
-    const jsm = await nc.jetstreamManager();
-    for await (const stream of jsm.streams.list()) if (stream.config.name.endsWith('_BENCH')) await jsm.streams.delete(stream.config.name);
-  } finally {
-    await nc.close();
-  }
-}
-
 /** `npm run bench`: every benchmark in one run on a fresh stack, written to docs/benchmarks.md. */
 async function main(): Promise<void> {
   const started = Date.now();
-  await freshStack();
+  await freshStack(process.env.DATABASE_URL!, 'bench');
   const sections: BenchSection[] = [];
   for (const [name, bench] of [
     ['bench:quote', benchQuote],

@@ -11,7 +11,11 @@ module.exports = async () => {
   // Streams and durable consumers of their own, apart from a developer's running stack on the same NATS.
   process.env.EVENTS_NAMESPACE = 'test';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
-  if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js'))) {
+  const freshStackModule = path.join(root, 'dist/libs/testing/src/fresh-stack.js');
+  if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js')) || !fs.existsSync(freshStackModule)) {
     execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
   }
+  // Every run starts from nothing: no test database, no stream of the test namespace (see freshStack).
+  const { freshStack } = require(freshStackModule);
+  await freshStack(process.env.DATABASE_URL, process.env.EVENTS_NAMESPACE);
 };

@@ -8,3 +8,4 @@ export * from './webhook-receiver';
 export * from './asyncapi-document';
 export * from './platform-checks';
 export * from './stack';
+export * from './fresh-stack';

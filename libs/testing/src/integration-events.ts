@@ -20,15 +20,22 @@ export async function integrationMessagesFor(nc: NatsConnection, transactionIds:
   if (last === 0) return [];
   const consumer = await js.consumers.get(target.stream);
   const found: StoredIntegrationMessage[] = [];
-  const messages = await consumer.fetch({ max_messages: last, expires: 3000 });
-  for await (const message of messages) {
-    const body = message.string();
-    if (transactionIds.includes((JSON.parse(body) as IntegrationEvent).data.transactionId)) {
-      const headers: Record<string, string> = {};
-      for (const name of message.headers?.keys() ?? []) headers[name] = message.headers!.get(name);
-      found.push({ subject: message.subject, headers, body, seq: message.seq });
+  const wanted = new Set(transactionIds);
+  // In batches until the last message: one fetch may end (expire) before a long stream has all been read.
+  for (let seq = 0; seq < last; ) {
+    let read = 0;
+    for await (const message of await consumer.fetch({ max_messages: 1000, expires: 3000 })) {
+      read += 1;
+      seq = message.seq;
+      const body = message.string();
+      if (wanted.has((JSON.parse(body) as IntegrationEvent).data.transactionId)) {
+        const headers: Record<string, string> = {};
+        for (const name of message.headers?.keys() ?? []) headers[name] = message.headers!.get(name);
+        found.push({ subject: message.subject, headers, body, seq: message.seq });
+      }
+      if (seq >= last) break;
     }
-    if (message.seq >= last) break;
+    if (read === 0) break;
   }
   return found;
 }

@@ -39,6 +39,13 @@ export class ServiceProcess {
     return this.child?.pid;
   }
 
+  /** How the process ended, when it has ended by itself (a crash): undefined while it runs or once stopped by a test. */
+  get ended(): string | undefined {
+    const child = this.child;
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return child.signalCode ? `killed by ${child.signalCode}` : `exited with ${child.exitCode}`;
+  }
+
   /** Recent stdout and stderr of the process, for failure messages. */
   get logs(): string {
     return this.output.slice(-4000);

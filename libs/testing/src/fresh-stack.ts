@@ -1,0 +1,30 @@
+import { connect } from 'nats';
+import { Client } from 'pg';
+
+/**
+ * A fresh stack for a run of the tests or the benchmarks: the run's database dropped and created empty (the services
+ * migrate it as they start) and the JetStream streams of its events namespace deleted. Without this, every run on a machine would add
+ * to the last one's data, and the streams the tests read would grow without end.
+ */
+export async function freshStack(databaseUrl: string, namespace: string, natsUrl = process.env.NATS_URL ?? '127.0.0.1:4222'): Promise<void> {
+  const url = new URL(databaseUrl);
+  const database = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(database) || !/^[a-z0-9_]+$/i.test(namespace)) throw new Error(`refusing to reset ${database} / ${namespace}`);
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.query(`create database "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const suffix = `_${namespace.toUpperCase()}`;
+    for await (const stream of jsm.streams.list()) if (stream.config.name.endsWith(suffix)) await jsm.streams.delete(stream.config.name);
+  } finally {
+    await nc.close();
+  }
+}
