@@ -150,7 +150,7 @@ export class MixedLoad {
       }
     } catch (error) {
       this.record('initiate', error);
-      if (!(error instanceof RampError) || error.status === undefined || error.status >= 500) this.unknownOutcomes += 1;
+      if (outcomeUnknown(error)) this.unknownOutcomes += 1;
       return;
     }
     const entry: StartedTransaction = { id, type: TYPE_OF[flow.kind], kind: flow.kind, expect: flow.fails ? 'failed' : 'completed', callbackPath, funded: false };
@@ -192,7 +192,7 @@ export class MixedLoad {
         return await call();
       } catch (error) {
         this.record(step, error);
-        const transient = error instanceof RampError && (error.status === undefined || error.status >= 500 || error.status === 429);
+        const transient = outcomeUnknown(error) || (error instanceof RampError && error.status === 429);
         if (!transient || Date.now() > deadline) throw error;
         await sleep(250);
       }
@@ -203,8 +203,17 @@ export class MixedLoad {
     const code = error instanceof RampError ? `${error.status ?? 'no answer'} ${error.code}` : String(error);
     const key = `${this.phase} | ${step}: ${code}`;
     this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
-    if (error instanceof RampError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429) {
+    if (error instanceof RampError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429 && !outcomeUnknown(error)) {
       this.refusals.push(`${step}: ${error.status} ${error.code} ${error.message}`);
     }
   }
+}
+
+/**
+ * An answer that does not say whether the request ran: none at all, a 5xx, or CONFLICT "still being processed" (an
+ * SDK retry meeting the claim its first attempt left when the gateway died under it; see the README's Idempotency).
+ */
+function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof RampError)) return true;
+  return error.status === undefined || error.status >= 500 || (error.status === 409 && /still being processed/.test(error.message));
 }

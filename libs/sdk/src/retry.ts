@@ -22,9 +22,9 @@ export type AttemptOutcome = { status: number; retryAfter?: boolean } | { networ
  * - 429: the gateway refused the request before doing anything, so every method may retry;
  * - GET (safe to repeat): no response, 500, 502, 503, 504;
  * - POST: no response, 502 and 504 (a proxy's: the Idempotency-Key makes the gateway replay, hold or run it once),
- *   and 503 with Retry-After (the gateway sends it only when no service received the request, so nothing ran). Never
- *   500 or a 503 without Retry-After: the outcome is unknown, and the gateway holds the key for a minute, so a retry
- *   could only answer CONFLICT; poll or list to learn what happened;
+ *   and 503 with Retry-After (the gateway sends it only when nothing ran). Never 500 or a 503 without Retry-After: the
+ *   outcome is unknown, and the gateway holds the key up to a minute, so a retry could only answer CONFLICT; poll or
+ *   list to learn what happened;
  * - never any other 4xx, and never a DELETE that may have taken effect (a repeat would answer NOT_FOUND).
  */
 export function isRetryable(method: HttpMethod, outcome: AttemptOutcome): boolean {

@@ -8,8 +8,6 @@ import { IdempotencyStore } from './idempotency-store';
 
 /** Retry-After on a 503 that nothing ran for (no service subscribed): the SDK retries a POST only then. */
 const NOT_REACHED_RETRY_AFTER_SECONDS = 1;
-/** How long a key whose request had an unknown outcome (timeout, internal error) refuses to run again. */
-const UNKNOWN_OUTCOME_HOLD_SECONDS = 60;
 
 export interface ForwardOptions {
   /** HTTP status of success (200 reads and quotes, 201 creations). */
@@ -83,14 +81,12 @@ export class Forwarder {
       if (error instanceof AppError && HTTP_STATUS_OF[error.code] < 500) {
         await this.idempotency.complete(tenant, key, { status: HTTP_STATUS_OF[error.code], body: { success: false, error: error.toBody() } });
       } else if (error instanceof ServiceNotReached) {
-        // No service received it: nothing ran, so the same key may run it again at once.
+        // No service received it, or the one that did ran nothing: the same key may run it again at once.
         await this.idempotency.release(tenant, key);
         void reply.header('Retry-After', String(NOT_REACHED_RETRY_AFTER_SECONDS));
-      } else {
-        // A timeout or an internal error: the service may have acted. The key stays claimed for a while, so that a
-        // retry waits and then hears CONFLICT instead of running the request a second time at once.
-        await this.idempotency.park(tenant, key, UNKNOWN_OUTCOME_HOLD_SECONDS);
       }
+      // Otherwise (a timeout, an outage, an internal error) the service may have acted: the claim stays until its lease
+      // lapses, so that a retry meanwhile hears CONFLICT instead of running the request a second time at once.
       throw error;
     }
   }

@@ -13,11 +13,17 @@ export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResp
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 const WAIT_STEP_MS = 50;
+/**
+ * How long a claim holds its key before the request's outcome is recorded: a claim whose gateway timed out, failed or
+ * died (kill -9, a crash) lapses after this, and a retry with the key then runs the request again (initiations are
+ * still protected by their single-use quote). Meanwhile retries answer CONFLICT "still being processed".
+ */
+export const CLAIM_LEASE_SECONDS = 60;
 
 /**
  * Stored responses of POST requests by Idempotency-Key, per tenant, in PostgreSQL (so a replay survives restarts
- * and is shared by every gateway replica). The first request claims the key with an INSERT; concurrent duplicates
- * wait for its outcome, so the operation runs once.
+ * and is shared by every gateway replica). The first request claims the key with an INSERT for a lease of
+ * CLAIM_LEASE_SECONDS; concurrent duplicates wait for its outcome, so the operation runs once.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -47,13 +53,13 @@ export class IdempotencyStore {
       const inserted = await this.execute(
         `insert into gateway.idempotency_keys
            (organization_id, environment, idempotency_key, request_hash, state, created_at, expires_at)
-         values (?, ?, ?, ?, 'in_progress', now(), now() + make_interval(secs => ?))
+         values (?, ?, ?, ?, 'in_progress', now(), now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}))
          on conflict (organization_id, environment, idempotency_key) do update
            set request_hash = excluded.request_hash, state = 'in_progress', response_status = null, response_body = null,
                created_at = excluded.created_at, expires_at = excluded.expires_at
            where gateway.idempotency_keys.expires_at <= now()
          returning 1 as claimed`,
-        [tenant.organizationId, tenant.environment, key, fingerprint, this.ttlMs / 1000],
+        [tenant.organizationId, tenant.environment, key, fingerprint],
       );
       if (inserted.length > 0) return { kind: 'claimed' };
       const [existing] = await this.execute(
@@ -69,17 +75,18 @@ export class IdempotencyStore {
         return { kind: 'replay', response: { status: Number(existing['response_status']), body: existing['response_body'] } };
       }
       if (Date.now() > deadline) {
-        throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry shortly');
+        throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed, or its outcome is not known yet: look the result up, or retry in a minute');
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     }
   }
 
+  /** Records the response, replayed for the key's whole lifetime (IDEMPOTENCY_TTL_HOURS). */
   async complete(tenant: Tenant, key: string, response: StoredResponse): Promise<void> {
     await this.execute(
-      `update gateway.idempotency_keys set state = 'done', response_status = ?, response_body = ?
+      `update gateway.idempotency_keys set state = 'done', response_status = ?, response_body = ?, expires_at = now() + make_interval(secs => ?)
         where organization_id = ? and environment = ? and idempotency_key = ?`,
-      [response.status, JSON.stringify(response.body), tenant.organizationId, tenant.environment, key],
+      [response.status, JSON.stringify(response.body), this.ttlMs / 1000, tenant.organizationId, tenant.environment, key],
     );
   }
 
@@ -88,19 +95,6 @@ export class IdempotencyStore {
     await this.execute(
       `delete from gateway.idempotency_keys where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
       [tenant.organizationId, tenant.environment, key],
-    );
-  }
-
-  /**
-   * Keeps an in-progress claim whose outcome is unknown (a timeout, an internal error) for `seconds`: retries with
-   * the key meanwhile answer CONFLICT (still being processed) rather than run the request again; after that, the key
-   * may be claimed anew (initiations are still protected by their single-use quote).
-   */
-  async park(tenant: Tenant, key: string, seconds: number): Promise<void> {
-    await this.execute(
-      `update gateway.idempotency_keys set expires_at = now() + make_interval(secs => ?)
-        where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
-      [seconds, tenant.organizationId, tenant.environment, key],
     );
   }
 

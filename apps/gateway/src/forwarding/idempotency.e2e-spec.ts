@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, eventually, expectError, startServices, stopAll, type ServiceProcess, type TestKey } from '@ramp/testing';
 
 describe('idempotency - Idempotency-Key on POST', () => {
   let services: Map<string, ServiceProcess>;
@@ -71,5 +71,36 @@ describe('idempotency - Idempotency-Key on POST', () => {
 
   it('refuses a malformed key', async () => {
     expectError(await api.post('/onramp/quote', body, { 'idempotency-key': 'has spaces in it' }), 400, 'INVALID_REQUEST', 'Idempotency-Key');
+  });
+
+  it('frees a key claimed by a gateway that died mid-request once the claim\'s lease lapses, not 24 hours later', async () => {
+    const gateway = services.get('gateway')!;
+    const quote = services.get('quote')!;
+    const claimKey = `crash-${Date.now()}`;
+    const claimOf = async () =>
+      (await db.query(`select state, expires_at - now() as left from gateway.idempotency_keys where organization_id = $1 and idempotency_key = $2`, [key.organizationId, claimKey])).rows[0];
+    // The quote service hangs, so the request sits between its claim and its answer when the gateway is killed.
+    process.kill(quote.pid!, 'SIGSTOP');
+    try {
+      const lost = api.post('/onramp/quote', body, { 'idempotency-key': claimKey }).catch(() => 'no answer');
+      await eventually(claimOf, (claim) => claim?.state === 'in_progress', 5000, 20);
+      await gateway.kill();
+      expect(await lost).toBe('no answer');
+    } finally {
+      process.kill(quote.pid!, 'SIGCONT');
+    }
+    await gateway.start();
+    const claim = await claimOf();
+    expect(claim.state).toBe('in_progress');
+    expect(claim.left.hours ?? 0).toBe(0);
+    expect(claim.left.minutes ?? 0).toBeLessThanOrEqual(1);
+    // Within the lease a retry cannot tell whether the request ran: CONFLICT, not a second run.
+    const held = await api.post('/onramp/quote', body, { 'idempotency-key': claimKey });
+    expectError(held, 409, 'CONFLICT');
+    expect(held.body.error.message).toMatch(/still being processed/);
+    // Once it lapses (moved here rather than waited for), the retry runs and its answer is kept for the key's lifetime.
+    await db.query(`update gateway.idempotency_keys set expires_at = now() where organization_id = $1 and idempotency_key = $2`, [key.organizationId, claimKey]);
+    expect((await api.post('/onramp/quote', body, { 'idempotency-key': claimKey })).status).toBe(200);
+    expect((await claimOf()).left.hours).toBeGreaterThanOrEqual(23);
   });
 });
