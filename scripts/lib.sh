@@ -60,6 +60,11 @@ wait_for_port_closed() { # host port name
   fail "$3 still listens on $1:$2"
 }
 
+can_control_stack() {
+  command -v pg_ctlcluster >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 && [ -x /usr/sbin/nats-server ] &&
+    command -v start-stop-daemon >/dev/null 2>&1
+}
+
 # Stopping is for the chaos test (npm run test:chaos), which restarts the local stack under load. PostgreSQL stops in
 # immediate mode, as in a crash: no checkpoint, and unflushed asynchronous commits are lost.
 stop_postgres() {

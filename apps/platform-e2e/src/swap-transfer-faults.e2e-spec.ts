@@ -1,9 +1,10 @@
 import { connect } from 'nats';
 import { Pool } from 'pg';
+import { OUTSIDE_ADDRESS } from '@ramp/load';
 import { dec } from '@ramp/money';
 import { ApiClient, createKey, eventually, integrationEventsFor, ledgerCheck, readModelRows, rebuildTransactions, startServices, stopAll } from '@ramp/testing';
 
-const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const RECIPIENT = OUTSIDE_ADDRESS;
 
 interface Started {
   id: string;

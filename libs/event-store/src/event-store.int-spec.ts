@@ -132,9 +132,8 @@ describe('event store - the log, commands, the relay and consumers on real Postg
     const failed = withTransaction(pool, async (tx) => {
       listeners = tx.listenerCount('error');
       const { rows } = await tx.query<{ pid: number }>('select pg_backend_pid() as pid');
-      // What a PostgreSQL restart does to every session: terminated while the transaction is open.
-      await pool.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-      await new Promise((wait) => setTimeout(wait, 200));
+      // What a PostgreSQL restart does to every session: terminated while the transaction is open (waiting until it is).
+      await pool.query('select pg_terminate_backend($1, 5000)', [rows[0]!.pid]);
       await tx.query('select 1');
     });
     await expect(failed).rejects.toThrow();

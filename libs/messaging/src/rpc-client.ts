@@ -49,7 +49,7 @@ export class RpcClient {
     observe(reply.ok ? 'ok' : reply.error.code);
     if (reply.ok) return reply.data;
     // The service did nothing (see NothingRan): for this caller it is as if the request had never been received.
-    if (reply.notRun) throw new ServiceNotReached(reply.error.code, reply.error.message, reply.error.field);
+    if (reply.notRun && reply.error.code === 'SERVICE_UNAVAILABLE') throw new ServiceNotReached('SERVICE_UNAVAILABLE', reply.error.message);
     throw AppError.fromBody(reply.error);
   }
 }
@@ -65,7 +65,11 @@ export class ServiceNotReached extends AppError {}
  * Thrown by a request handler that failed before doing anything: RpcServer marks its reply `notRun`, and the caller's
  * RpcClient throws ServiceNotReached, so that the gateway answers 503 with Retry-After and frees the Idempotency-Key.
  */
-export class NothingRan extends AppError {}
+export class NothingRan extends AppError {
+  constructor(message: string) {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}
 
 /**
  * Runs the part of a request handler that has no effect yet (reading a quote, a wallet): when a service it calls is
@@ -75,7 +79,7 @@ export async function beforeAnyEffect<T>(reads: () => Promise<T>): Promise<T> {
   try {
     return await reads();
   } catch (error) {
-    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw new NothingRan(error.code, error.message);
+    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw new NothingRan(error.message);
     throw error;
   }
 }

@@ -75,10 +75,11 @@ export class RpcServer {
       } else if (error instanceof AppError) {
         reply = { ok: false, error: error.toBody() };
       } else if (isInfrastructureError(error)) {
-        // PostgreSQL or NATS down or restarting: an outage to retry after, not a bug. Whether anything was done is
-        // unknown (a commit may have gone through), so the reply is not marked notRun.
+        // A dependency down or restarting (PostgreSQL, NATS, a provider's endpoint), or a transaction PostgreSQL asked to
+        // retry: an outage to wait out, not a bug. Whether anything was done is unknown (a commit may have gone
+        // through), so the reply is not marked notRun.
         this.logger.warn?.({ err: error }, 'RPC handler met an outage');
-        reply = { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `The ${this.queue} service could not reach its database or broker; retry with exponential backoff.` } };
+        reply = { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: `The ${this.queue} service is briefly unable to complete the request; retry with exponential backoff.` } };
       } else {
         this.logger.error({ err: error }, 'RPC handler failed');
         reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' } };

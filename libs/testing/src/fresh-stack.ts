@@ -1,5 +1,6 @@
 import { connect } from 'nats';
 import { Client } from 'pg';
+import { integrationEvents, transactionEventStreams } from '@ramp/contracts';
 
 /**
  * A fresh stack for a run of the tests or the benchmarks: the run's database dropped and created empty (the services
@@ -9,7 +10,8 @@ import { Client } from 'pg';
 export async function freshStack(databaseUrl: string, namespace: string, natsUrl = process.env.NATS_URL ?? '127.0.0.1:4222'): Promise<void> {
   const url = new URL(databaseUrl);
   const database = decodeURIComponent(url.pathname.slice(1));
-  if (!/^[a-z0-9_]+$/.test(database) || !/^[a-z0-9_]+$/i.test(namespace)) throw new Error(`refusing to reset ${database} / ${namespace}`);
+  // Only a database made for tests or benchmarks, and only a namespace's own streams, never production's.
+  if (!/^[a-z0-9_]+_(test|bench)$/.test(database) || !/^[a-z0-9_]+$/i.test(namespace)) throw new Error(`refusing to reset ${database} / ${namespace}`);
   url.pathname = '/postgres';
   const admin = new Client({ connectionString: url.toString() });
   await admin.connect();
@@ -22,8 +24,8 @@ export async function freshStack(databaseUrl: string, namespace: string, natsUrl
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await nc.jetstreamManager();
-    const suffix = `_${namespace.toUpperCase()}`;
-    for await (const stream of jsm.streams.list()) if (stream.config.name.endsWith(suffix)) await jsm.streams.delete(stream.config.name);
+    const names = new Set([...transactionEventStreams(namespace), integrationEvents(namespace)].map((named) => named.stream));
+    for await (const stream of jsm.streams.list()) if (names.has(stream.config.name)) await jsm.streams.delete(stream.config.name);
   } finally {
     await nc.close();
   }

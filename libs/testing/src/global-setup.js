@@ -16,6 +16,7 @@ module.exports = async () => {
     execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });
   }
   // Every run starts from nothing: no test database, no stream of the test namespace (see freshStack).
+  require(path.join(root, 'tools/register-paths'));
   const { freshStack } = require(freshStackModule);
   await freshStack(process.env.DATABASE_URL, process.env.EVENTS_NAMESPACE);
 };

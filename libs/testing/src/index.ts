@@ -9,3 +9,4 @@ export * from './asyncapi-document';
 export * from './platform-checks';
 export * from './stack';
 export * from './fresh-stack';
+export * from './operator';

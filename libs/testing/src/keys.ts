@@ -1,9 +1,4 @@
-import { execFile } from 'child_process';
-import { promisify } from 'util';
-import { REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
-import { resolve } from 'path';
-
-const run = promisify(execFile);
+import { runCompiled } from './operator';
 
 export interface TestKey {
   apiKey: string;
@@ -12,16 +7,9 @@ export interface TestKey {
   organizationId: string;
 }
 
-/** Runs the operator's key command exactly as an operator would (`npm run keys -- …`), and parses its JSON. */
-export async function keysCommand(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const cli = resolve(WORKSPACE_ROOT, 'dist/apps/gateway/src/cli/keys.js');
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['-r', REGISTER_PATHS, cli, ...args], { cwd: WORKSPACE_ROOT, env: process.env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; code?: number };
-    return { stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', code: failed.code ?? 1 };
-  }
+/** Runs the operator's key command exactly as an operator would (`npm run keys -- …`). */
+export function keysCommand(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return runCompiled('dist/apps/gateway/src/cli/keys.js', args);
 }
 
 export async function createKey(options: { org?: string; env?: 'test' | 'live'; plan?: string; extra?: string[] } = {}): Promise<TestKey> {

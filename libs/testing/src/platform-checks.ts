@@ -1,21 +1,6 @@
-import { execFile } from 'child_process';
-import { resolve } from 'path';
-import { promisify } from 'util';
 import type { Pool } from 'pg';
 import { dec } from '@ramp/money';
-import { REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
-
-const run = promisify(execFile);
-
-/** Runs one of the operator commands compiled from this tree (`dist/...js`), as `npm run` would, and parses its JSON. */
-export async function operatorCommand<T = any>(script: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<T> {
-  const { stdout } = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, script), ...args], {
-    cwd: WORKSPACE_ROOT,
-    env: { ...process.env, ...env },
-    maxBuffer: 16 << 20,
-  });
-  return JSON.parse(stdout) as T;
-}
+import { operatorCommand } from './operator';
 
 /** `npm run ledger:check`: postings balanced per asset, balances equal to their postings, none below zero. */
 export function ledgerCheck(): Promise<{ ok: boolean; unbalancedAssets: unknown[]; driftedBalances: unknown[]; negative: unknown[] }> {
@@ -32,10 +17,10 @@ export async function readModelRows(pool: Pool, ids: string[]): Promise<{ id: st
   return (await pool.query(`select id, stream_version, view from ledger.transactions where id = any($1) order by id`, [ids])).rows;
 }
 
-/** A transaction as its owning service's event log records it: the record of truth, whatever its initiator was told. */
 /** The four kinds of transaction. */
 export type TransactionType = 'onramp' | 'offramp' | 'swap' | 'transfer';
 
+/** A transaction as its owning service's event log records it: the record of truth, whatever its initiator was told. */
 export interface LoggedTransaction {
   id: string;
   type: TransactionType;

@@ -53,7 +53,6 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     void reply.header('x-request-id', requestId);
     const client = options.resolver.resolve({ remoteAddress: request.socket.remoteAddress ?? '', headers: request.headers });
     request.ctx = { requestId, client };
-    if (!request.headers.host) throw invalidField('Host', 'header is required (HTTP/1.1)');
     if (PROBES.test(request.url)) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
       // (a trusted proxy) they do not exist.
@@ -61,6 +60,8 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
       return;
     }
 
+    // HTTP/1.1 requires Host (Node would answer a bare 400 without it; see createGateway); HTTP/1.0 does not.
+    if (!request.headers.host && request.raw.httpVersion !== '1.0') throw invalidField('Host', 'header is required (HTTP/1.1)');
     if (!client.https && !options.allowInsecureHttp && !(options.allowLoopbackHttp && ClientResolver.isLoopback(client.address))) {
       throw new AppError('FORBIDDEN', 'HTTPS is required; requests over plain HTTP are refused');
     }
@@ -122,10 +123,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 export function checkQueryAndPath(fastify: FastifyInstance, documented: ReadonlyMap<string, readonly string[]>): void {
   fastify.addHook('preHandler', async (request) => {
     const allowed = documented.get(`${request.method} ${request.routeOptions.url}`);
-    if (!allowed) return;
-    const query = queryParameters(request.query as Record<string, unknown>, allowed);
-    for (const [name, value] of [...Object.entries(query), ...Object.entries((request.params ?? {}) as Record<string, string>)]) {
-      if (typeof value === 'string' && !isStorableText(value)) throw invalidField(name, TEXT_RULE);
+    const query = request.query as Record<string, unknown>;
+    if (allowed) queryParameters(query, allowed);
+    for (const [name, value] of [...Object.entries(query), ...Object.entries((request.params ?? {}) as Record<string, unknown>)]) {
+      if ([value].flat().some((text) => typeof text === 'string' && !isStorableText(text))) throw invalidField(name, TEXT_RULE);
     }
   });
 }
@@ -144,7 +145,9 @@ const SILENT = { error: () => undefined } as unknown as Logger;
  * `destroy`, so that a client still sending its headers reads the answer instead of a reset.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+  // As Node's own handler: no answer on a socket that is gone, or whose current response has begun (keep-alive).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

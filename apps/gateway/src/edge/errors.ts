@@ -51,19 +51,15 @@ function frameworkError(error: unknown, method: string, url: string): ErrorRespo
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be JSON, sent with Content-Type: application/json', field: 'body' });
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return respond(400, { code: 'INVALID_REQUEST', message: 'body: must be a JSON object, and it is empty', field: 'body' });
     case 'FST_ERR_BAD_URL':
       return respond(400, { code: 'INVALID_REQUEST', message: 'path: is not a valid URL (a malformed %-escape)', field: 'path' });
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return respond(400, { code: 'INVALID_REQUEST', message: 'path: has an id longer than 100 characters', field: 'path' });
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });
     default:
       break;
   }
-  if (error instanceof SyntaxError) return respond(400, { code: 'INVALID_REQUEST', message: 'body: is not valid JSON', field: 'body' });
   if (fastify?.statusCode === 404) return respond(404, { code: 'NOT_FOUND', message: `Route ${method} ${path} was not found` });
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     return respond(400, { code: 'INVALID_REQUEST', message: 'The request is malformed' });

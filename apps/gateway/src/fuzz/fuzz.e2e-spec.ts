@@ -1,15 +1,12 @@
 import fc from 'fast-check';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HTTP_STATUS_OF, isErrorCode } from '@ramp/contracts';
 import { createKey, rawRequest, startServices, stopAll, type RawResponse, type ServiceProcess } from '@ramp/testing';
-import { createGateway, servedRoutes } from '../main';
-import { hostileCases, type HostileCase, type ObjectSchema, type RouteUnderTest } from './hostile-input';
+import { hostileCases, type HostileCase } from './hostile-input';
+import { apiRoutes, type ApiRoute } from './route-table';
 
 /** Runs per kind of hostile case and route: `npm test` a few, `npm run test:fuzz` (FUZZ_RUNS) many. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-/** Served by the gateway but not operations of the API: the document and its reference page. */
-const DOCUMENT_ROUTES = /^GET \/v1\/(openapi\.json|docs)/;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What is wrong with a response, if anything: every answer is an envelope, never a 5xx, never a stack trace. */
@@ -34,14 +31,9 @@ function problemsWith(response: RawResponse, testCase: HostileCase): string[] {
   return problems;
 }
 
-function resolve(document: any, schema: any): ObjectSchema | undefined {
-  if (!schema) return undefined;
-  return schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema;
-}
-
 describe('fuzz - every route of the gateway with malformed and hostile input', () => {
   let services: Map<string, ServiceProcess>;
-  let routes: RouteUnderTest[];
+  let routes: ApiRoute[];
   let served: Set<string>;
   let key: string;
   const tally = new Map<string, number>();
@@ -54,26 +46,8 @@ describe('fuzz - every route of the gateway with malformed and hostile input', (
       ANONYMOUS_RATE_PER_MINUTE: '100000000',
     });
     key = (await createKey({ plan: 'enterprise', extra: ['--rate-per-minute', '100000000', '--burst', '10000000'] })).apiKey;
-    // The route table itself, from a gateway built in this process; the schemas from the document it serves.
-    let gateway: NestFastifyApplication | undefined;
-    try {
-      gateway = await createGateway();
-      served = new Set(servedRoutes(gateway).filter((route) => / \/v1\//.test(route) && !DOCUMENT_ROUTES.test(route)));
-    } finally {
-      await gateway?.close();
-    }
-    const document = (await (await fetch(`${services.get('gateway')!.url}/v1/openapi.json`)).json()) as any;
-    routes = [...served].map((route) => {
-      const [method, path] = route.split(' ') as [string, string];
-      const operation = document.paths[path.replace(/^\/v1/, '').replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
-      if (!operation) throw new Error(`${route} is served but not documented`);
-      return {
-        method,
-        path,
-        body: resolve(document, operation.requestBody?.content?.['application/json']?.schema),
-        query: (operation.parameters ?? []).filter((parameter: any) => parameter.in === 'query').map((parameter: any) => parameter.name),
-      };
-    });
+    routes = await apiRoutes(services.get('gateway')!.url);
+    served = new Set(routes.map((route) => `${route.method} ${route.path}`));
   });
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { exampleEntries, type ApiRoute as RouteUnderTest } from './route-table';
 
 /**
  * Generators of malformed and hostile requests for the gateway's fuzz test, built from a route (method, path with
@@ -6,21 +7,6 @@ import fc from 'fast-check';
  * or may accept it (hostile content in a field that takes any text, a header it ignores): either way the answer must
  * be an envelope and never a 5xx.
  */
-export interface RouteUnderTest {
-  method: string;
-  /** Fastify syntax, e.g. `/v1/webhooks/:webhookId/deliveries`. */
-  path: string;
-  /** The JSON schema of the body (POST), with `$ref`s resolved. */
-  body?: ObjectSchema;
-  /** Documented query parameters. */
-  query: string[];
-}
-
-export interface ObjectSchema {
-  properties?: Record<string, { type?: string; example?: unknown; enum?: unknown[]; items?: unknown }>;
-  required?: string[];
-}
-
 export interface HostileCase {
   /** What was done to the request, for the failure message and the tally. */
   label: string;
@@ -134,11 +120,6 @@ function text(value: Hostile): string {
 /** An object's JSON text from entries whose values are already JSON text (so raw numbers and duplicates survive). */
 function objectText(entries: [string, string][]): string {
   return `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
-}
-
-/** The documented example of each property: a body of the right shape (its ids are made up, so it is refused later). */
-export function exampleEntries(schema: ObjectSchema | undefined): [string, string][] {
-  return Object.entries(schema?.properties ?? {}).map(([name, property]) => [name, JSON.stringify(property.example ?? property.enum?.[0] ?? 'x')]);
 }
 
 const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
