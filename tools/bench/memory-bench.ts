@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'timers/promises';
 import autocannon from 'autocannon';
 import { MixedLoad } from '@ramp/load';
 import { RampClient } from '@ramp/sdk';
@@ -8,8 +9,6 @@ import { residentMemory, runAlone, type BenchRow, type BenchSection } from './re
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 8);
 const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Samples the resident memory of processes every 250 ms and keeps each one's highest. */
 function sampleMemory(pids: Map<string, number | undefined>): { stop: () => Map<string, number> } {

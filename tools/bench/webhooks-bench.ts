@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'timers/promises';
 import { randomUUID } from 'crypto';
 import { Agent, request } from 'https';
 import { readFileSync } from 'fs';
@@ -18,8 +19,6 @@ const BURST_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const STEADY_RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 500);
 const STEADY_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 10);
 const CONCURRENCY = 200;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function payload(eventId: string, i: number): IntegrationEvent {
   return {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'timers/promises';
 import { connect } from 'nats';
 import { Pool } from 'pg';
 import { dec } from '@ramp/money';
@@ -31,8 +32,6 @@ const PROFILE = FULL ? { rounds: 3, concurrency: 12, pauseMs: 3000 } : { rounds:
 /** Every service, each killed in turn; the gateway last in a round, so that the others' faults meet a live edge. */
 const APPS: AppName[] = ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
 const DEPOSIT_WINDOW_SECONDS = 40;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, Redis stopped, under a mixed load with webhooks', () => {
   it('ends every transaction, debits no wallet twice, keeps the books and the read model, and delivers every terminal event', async () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'timers/promises';
 import { RampClient, RampError } from '@ramp/sdk';
 import { makeNuban } from '@ramp/banking';
 import type { TransactionType } from '@ramp/testing';
@@ -65,8 +66,6 @@ export interface MixedLoadOptions {
   /** How long a side-effect-free call (a quote) or a sandbox step is retried through an outage. */
   persistMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A mixed load of on-ramps, off-ramps (custodial and not), swaps (on one chain and across chains) and transfers,
