@@ -3,7 +3,9 @@
 # The build and prod-deps stages do not depend on APP, so the six images share them and the workspace is compiled once.
 # No HEALTHCHECK: Kubernetes and docker-compose.yml probe /health/live and /health/ready themselves.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The current Node.js LTS (24, "Krypton"), pinned to a release: Node 20 reached its end of life in April 2026. The
+# code runs on both (CI runs the tests on the machines' Node 20; `npm run test:lts` runs them on this release).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Compiles the whole workspace (apps and libs) to dist/ with the same command as `npm run build`.
 FROM ${NODE_IMAGE} AS build

@@ -3,6 +3,7 @@ import { CHAIN_NAMES } from '@ramp/chains';
 import { SETTINGS } from '@ramp/config';
 import {
   ENVIRONMENTS,
+  FAILURE_REASON_NAMES,
   INTEGRATION_EVENT_NAMES,
   INTEGRATION_HEADERS,
   integrationEvents,
@@ -95,6 +96,10 @@ const onrampQuote: OnrampQuote.Response = {
   rate: '1507.5',
   fees: { providerFee: '100.00', platformFee: '20.00', swapFee: '20.00', totalFee: '140.00' },
 };
+/** A test tenant after two sandbox resets: the failed transfer's, so that every header of the code is on some example. */
+const SANDBOX_TENANT: Tenant = { ...TENANT, environment: 'test', generation: 2 };
+const tenantFor = (transactionId: string): Tenant => (transactionId === TXN.transferFailed ? SANDBOX_TENANT : TENANT);
+
 const virtualAccount = { bankName: 'Wema Bank', bankCode: '035', accountNumber: '0123456789', accountName: 'RAMP CHECKOUT', amount: '50000', expiresAt: at(1800) };
 
 const offrampQuote = (tokenSymbol: string, chain: string, cryptoAmount: string, fiatAmount: string): OfframpQuote.Response => ({
@@ -135,7 +140,7 @@ function onramp(transactionId: string, outcome: 'completed' | 'failed') {
           { type: 'recordSwap', ok: true, amount: '33.1', transactionHash: hash(`${transactionId}:swap`), at: at(107) },
           { type: 'recordDelivery', transactionHash: hash(`${transactionId}:delivery`), at: at(112) },
         ]
-      : [initiate, { type: 'expirePayment', at: at(1800) }, { type: 'fail', reason: 'expired', at: at(1800) }];
+      : [initiate, { type: 'expirePayment', at: at(1800) }, { type: 'fail', reason: 'expired', failureReason: 'TRANSACTION_FAILED', at: at(1800) }];
   return drive(onrampDecider, commands);
 }
 
@@ -180,7 +185,7 @@ function offramp(transactionId: string, outcome: 'completed' | 'failed') {
             },
           },
           { type: 'expireDeposit', at: at(1800) },
-          { type: 'fail', reason: 'expired', at: at(1800) },
+          { type: 'fail', reason: 'expired', failureReason: 'TRANSACTION_FAILED', at: at(1800) },
         ];
   return drive(offrampDecider, commands);
 }
@@ -225,7 +230,7 @@ function route(kind: 'swap' | 'transfer', transactionId: string, outcome: 'compl
   const initiated: RouteInitiated = {
     transactionId,
     kind,
-    tenant: TENANT,
+    tenant: tenantFor(transactionId),
     walletId: WALLET.walletId,
     order,
     legs,
@@ -245,7 +250,7 @@ function route(kind: 'swap' | 'transfer', transactionId: string, outcome: 'compl
         : { type: 'recordLeg', index: 0, ok: false, reason: 'the bridge did not confirm the deposit', at: at(64) },
     );
     commands.push({ type: 'recordFundsReleased', at: at(66) });
-    commands.push({ type: 'fail', reason: 'unwound', at: at(67) });
+    commands.push({ type: 'fail', reason: 'unwound', failureReason: 'TRANSACTION_FAILED', at: at(67) });
   }
   return drive(routeDecider, commands);
 }
@@ -291,7 +296,7 @@ function storedEvents(transactions: Transaction[]): Map<string, StoredEvent[]> {
           correlationId: transactionId,
           causationId: index === 0 ? (requestId ?? 'request') : `job:${index}`,
           actor: index === 0 ? `key:${TENANT.keyId}` : `system:${prefix.endsWith('ramp') ? 'ramp' : 'swap-transfer'}`,
-          tenant: TENANT,
+          tenant: tenantFor(transactionId),
           ...(requestId ? { requestId } : {}),
         },
         transactionId: String(1000 + position),
@@ -372,6 +377,10 @@ describe('docs/asyncapi.yaml', () => {
     // The platform sends each of them.
     const sent = doc.document!.operations().all().filter((operation) => operation.action() === 'send').flatMap((operation) => operation.channels().all().map((channel) => channel.address()));
     expect(sent.sort()).toEqual(messages.map((m) => m.address).sort());
+  });
+
+  it('lists exactly the failure reasons of the code', () => {
+    expect(raw.components.schemas.IntegrationEventData.properties.failureReason.enum).toEqual([...FAILURE_REASON_NAMES]);
   });
 
   it('names the streams as the code does, and the namespace rule that renames streams and subjects', () => {
@@ -480,7 +489,13 @@ describe('docs/asyncapi.yaml', () => {
       ['a field the code does not send', completed, { ...good, data: { ...good.data, fees: {} } }],
       ['a top-level field the code does not send', completed, { ...good, id: 'x' }],
       ['no event id', completed, { ...good, data: { ...good.data, metadata: {} } }],
-      ['a missing field', completed, { ...good, data: { ...good.data, walletId: undefined } }],
+      ['a missing field', completed, { ...good, data: { ...good.data, amount: undefined } }],
+      ['a null where a value is absent', completed, { ...good, data: { ...good.data, reference: null } }],
+      ['a completed event with a failureReason', completed, { ...good, data: { ...good.data, failureReason: 'PAYOUT_REJECTED' } }],
+      ['a failed event without failureReason', failed, { ...goodFailed, data: { ...goodFailed.data, failureReason: undefined } }],
+      ['a failure reason outside the catalogue', failed, { ...goodFailed, data: { ...goodFailed.data, failureReason: 'BANK_ON_FIRE' } }],
+      ['an off-ramp without its payout amount', completed, { ...good, data: { ...good.data, payoutAmount: undefined } }],
+      ['a swap with a payout amount', swapCompleted, { ...goodSwap, data: { ...goodSwap.data, payoutAmount: '1.00' } }],
       ['another status', completed, { ...good, data: { ...good.data, status: 'pending' } }],
       ['another type', completed, { ...good, data: { ...good.data, type: 'onramp' } }],
       ['a number for an amount', completed, { ...good, data: { ...good.data, amount: 100 } }],
@@ -488,9 +503,9 @@ describe('docs/asyncapi.yaml', () => {
       ['a chain that does not exist', completed, { ...good, data: { ...good.data, chain: 'tron' } }],
       ['a transaction id of another shape', completed, { ...good, data: { ...good.data, transactionId: 'tx-1' } }],
       ['a timestamp that is not a date-time', completed, { ...good, timestamp: 'yesterday' }],
-      ['an off-ramp without its fiat amount', completed, { ...good, data: { ...good.data, fiatAmount: null } }],
+      ['an off-ramp without its fiat amount', completed, { ...good, data: { ...good.data, fiatAmount: undefined } }],
       ['a swap with a fiat amount', swapCompleted, { ...goodSwap, data: { ...goodSwap.data, fiatAmount: '1.00', fiatCurrency: 'NGN' } }],
-      ['a swap without its wallet', swapCompleted, { ...goodSwap, data: { ...goodSwap.data, walletId: null } }],
+      ['a swap without its wallet', swapCompleted, { ...goodSwap, data: { ...goodSwap.data, walletId: undefined } }],
     ];
     for (const [what, message, payload] of variants) {
       const copy = JSON.parse(JSON.stringify(payload));

@@ -69,6 +69,17 @@ describe('Dockerfile', () => {
   const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').filter((line) => /^[A-Z]+\s/.test(line));
   const entrypoint: string[] = JSON.parse(instructions.find((line) => line.startsWith('ENTRYPOINT '))!.replace(/^ENTRYPOINT /, ''));
 
+  it('builds on a Node.js LTS pinned to one release, one that package.json engines accept beside the machines\' Node 20', () => {
+    const image = /^ARG NODE_IMAGE=node:(\d+)\.(\d+)\.(\d+)-[a-z]+-slim$/m.exec(dockerfile);
+    expect(image).not.toBeNull();
+    const major = Number(image![1]);
+    expect(major % 2).toBe(0); // even majors are the LTS lines
+    expect(major).toBeGreaterThanOrEqual(24);
+    const engines = (JSON.parse(text('package.json')) as { engines: { node: string } }).engines.node;
+    expect(engines).toContain(`^${major}.`);
+    expect(engines).toContain('^20.11');
+  });
+
   it('builds in one stage, installs production dependencies in another and runs from a third', () => {
     const stages = instructions.filter((line) => line.startsWith('FROM ')).map((line) => /\sAS\s+(\S+)/i.exec(line)?.[1]);
     expect(stages).toEqual(['build', 'prod-deps', 'runtime']);
@@ -223,7 +234,7 @@ describe('deploy/ (Kubernetes)', () => {
     const probe = (kind: string) => [container[kind].httpGet.path, portNumber(container[kind].httpGet.port)];
     expect(probe('livenessProbe')).toEqual(['/health/live', port]);
     expect(probe('readinessProbe')).toEqual(['/health/ready', port]);
-    // Every service serves /metrics beside its probes (libs/service-kit MetricsController).
+    // Every service serves /metrics beside its probes (libs/platform/service-kit MetricsController).
     expect(pod.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
 
     expect(container.resources.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });

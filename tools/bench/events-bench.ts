@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { rampEvents } from '@ramp/contracts';
 import { EventLog, eventStoreMigration, type EventMetadata } from '@ramp/event-store';
+import { evolveOfframp, initialOfframpState, offrampView, type OfframpEvent } from '@ramp/ramping';
 import { ApiClient, createKey, rebuildTransactions, startServices, stopAll } from '@ramp/testing';
 import { percentile, runAlone, type BenchSection } from './report';
 const DATABASE_URL = process.env.DATABASE_URL!;
@@ -55,7 +56,7 @@ async function appends(): Promise<BenchSection> {
   };
 }
 
-function offrampEvents(transactionId: string, at: string) {
+function offrampEvents(transactionId: string, at: string): OfframpEvent[] {
   const quote = {
     quoteId: 'qt_bench',
     expiresAt: at,
@@ -63,7 +64,7 @@ function offrampEvents(transactionId: string, at: string) {
     tokenSymbol: 'USDC',
     chain: 'base',
     fiatAmount: '149250.00',
-    fiatCurrency: 'NGN',
+    fiatCurrency: 'NGN' as const,
     rate: '1492.5',
     fees: { providerFee: '199.25', platformFee: '20.00', swapFee: '20.00', totalFee: '239.25' },
     payoutAmount: '149010.75',
@@ -90,8 +91,12 @@ async function rebuild(): Promise<BenchSection> {
   let total = 0;
   for (let t = 0; t < REBUILD_TRANSACTIONS; t++) {
     const transactionId = `txn_BENCH${String(t).padStart(21, '0')}`;
+    let state = initialOfframpState;
     offrampEvents(transactionId, at).forEach((event, i) => {
-      const stored = { globalPosition: String(total), eventId: randomUUID(), streamId: `offramp-${transactionId}`, streamVersion: i + 1, ...event, metadata, transactionId: '1', createdAt: at };
+      // As the ramp service publishes it: with the Transaction as it is after the event, which the read model applies.
+      state = evolveOfframp(state, event);
+      const carrying = { ...metadata, view: offrampView(state) };
+      const stored = { globalPosition: String(total), eventId: randomUUID(), streamId: `offramp-${transactionId}`, streamVersion: i + 1, ...event, metadata: carrying, transactionId: '1', createdAt: at };
       pending.push(js.publish(`${subjectPrefix}.${event.type}`, JSON.stringify(stored)));
       total += 1;
     });
@@ -128,7 +133,7 @@ async function rebuild(): Promise<BenchSection> {
     title: `Projection rebuild (${total} events of ${REBUILD_TRANSACTIONS} off-ramps)`,
     command: 'npm run bench:events (the rebuild is npm run projections:rebuild -- transactions)',
     rows: [
-      { measure: 'full rebuild: read, fold, write the read model, swap it in', baselineLabel: 'reading and parsing the stream only', baseline: readRate, result: report.eventsPerSecond, unit: 'events/s', better: 'higher', target: '≥ 20,000 events/s' },
+      { measure: 'full rebuild: read, apply the carried views, write the read model, swap it in', baselineLabel: 'reading and parsing the stream only', baseline: readRate, result: report.eventsPerSecond, unit: 'events/s', better: 'higher', target: '≥ 20,000 events/s' },
     ],
     notes: [`${report.events} events into ${report.transactions} transactions in ${report.seconds} s`],
   };

@@ -2,10 +2,11 @@ import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/
 import { APP_FILTER } from '@nestjs/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import Redis from 'ioredis';
+import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { ApiKeySchema, KeyCache, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { CoreModule, rpcClientProvider, databaseProviders, HealthRegistry, LOGGER, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, DatabaseModule, HealthRegistry, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { BanksHttpController } from './banks/banks.http.controller';
 import { ChainsHttpController } from './chains/chains.http.controller';
 import { ErrorFilter } from './edge/error.filter';
@@ -13,9 +14,12 @@ import { Forwarder } from './forwarding/forwarder';
 import { IdempotencyStore } from './forwarding/idempotency-store';
 import { KeysNatsController } from './keys/keys.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
+import { Migration20261124000001 } from './migrations/Migration20261124000001';
+import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { OfframpHttpController } from './offramp/offramp.http.controller';
 import { OnrampHttpController } from './onramp/onramp.http.controller';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
+import { SandboxHttpController } from './sandbox/sandbox.http.controller';
 import { SwapsHttpController } from './swaps/swaps.http.controller';
 import { TransactionsHttpController } from './transactions/transactions.http.controller';
 import { WalletsHttpController } from './wallets/wallets.http.controller';
@@ -24,7 +28,7 @@ import { WebhooksHttpController } from './webhooks/webhooks.http.controller';
 export const GATEWAY_DATABASE: DatabaseSpec = {
   schema: 'gateway',
   entities: [OrganizationSchema, ApiKeySchema],
-  migrations: [Migration20261122000001],
+  migrations: [Migration20261122000001, Migration20261124000001, Migration20261125000001],
 };
 
 @Injectable()
@@ -42,10 +46,21 @@ class GatewayConnectionsCloser implements OnApplicationShutdown {
 }
 
 @Module({
-  imports: [CoreModule.forService('gateway')],
-  controllers: [QuotesHttpController, BanksHttpController, ChainsHttpController, WalletsHttpController, OfframpHttpController, OnrampHttpController, SwapsHttpController, TransactionsHttpController, WebhooksHttpController],
+  imports: [CoreModule.forService('gateway'), DatabaseModule.forService(GATEWAY_DATABASE)],
+  controllers: [
+    QuotesHttpController,
+    BanksHttpController,
+    ChainsHttpController,
+    WalletsHttpController,
+    OfframpHttpController,
+    OnrampHttpController,
+    SwapsHttpController,
+    SandboxHttpController,
+    TransactionsHttpController,
+    WebhooksHttpController,
+    KeysNatsController,
+  ],
   providers: [
-    ...databaseProviders(GATEWAY_DATABASE),
     { provide: APP_FILTER, useClass: ErrorFilter },
     {
       provide: Redis,
@@ -94,11 +109,10 @@ class GatewayConnectionsCloser implements OnApplicationShutdown {
     GatewayConnectionsCloser,
     { provide: RedisRateLimiter, inject: [Redis], useFactory: (redis: Redis) => new RedisRateLimiter(redis) },
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
-    { provide: KeyStore, inject: [MikroORM, SecretBox], useFactory: (orm: MikroORM, box: SecretBox) => new KeyStore(orm.em, box) },
+    { provide: KeyStore, inject: [MikroORM, PG_POOL, SecretBox], useFactory: (orm: MikroORM, pool: Pool, box: SecretBox) => new KeyStore(orm.em, pool, box) },
     rpcClientProvider,
     IdempotencyStore,
     Forwarder,
-    KeysNatsController,
   ],
 })
 export class GatewayModule {}

@@ -6,7 +6,7 @@ import { Config } from '@ramp/config';
 import { KeyCache } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { createLogger, handleShutdown, LOGGER, migrateAndExit, type Logger } from '@ramp/service-kit';
+import { createLogger, handleShutdown, LOGGER, migrateAndExit, startTransports, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
 import { answerBeforeEdge, answerClientError, installEdge, checkQueryAndPath } from './edge/edge';
 import { parseJsonBody } from './edge/json-body';
@@ -97,6 +97,8 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway', config.string('logLevel'));
   try {
     const app = await createGateway(config);
+    // The gateway answers one request/reply subject itself (the API secret that signs a tenant's callbacks).
+    await startTransports(app);
     const port = config.int('port', 0, 65535);
     await app.listen(port, config.string('host'));
     handleShutdown(app, 'gateway');

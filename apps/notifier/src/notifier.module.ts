@@ -3,12 +3,13 @@ import { Module } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { KeySigningSecret } from '@ramp/contracts';
-import { Waker } from '@ramp/event-store';
+import { Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
-import { CoreModule, rpcClientProvider, databaseProviders, LOGGER, PG_POOL, pgPoolProviders, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
+import { DeliveriesEventsController } from './deliveries/deliveries.events.controller';
 import { DeliveryHost } from './deliveries/delivery-host';
 import { DeliveryStore } from './deliveries/delivery-store';
 import { DeliveryMetrics } from './deliveries/delivery-metrics';
@@ -16,36 +17,26 @@ import { DeliveryWorker, systemClock } from './deliveries/delivery-worker';
 import { HttpsSender } from './deliveries/https-sender';
 import { SigningSecrets } from './deliveries/signing-secrets';
 import { Migration20261123100001 } from './migrations/Migration20261123100001';
+import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { WebhookRegistry } from './webhooks/webhook-registry';
 import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
 /** The notifier service owns the `notifier` schema: webhooks, deliveries, their attempts and its consumer's inbox. */
-export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001] };
+export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001] };
 
 /** A delivery's lease outlives its send timeout by this much, so that a slow receiver is never sent it twice at once. */
 const LEASE_MARGIN_MS = 15_000;
 
 @Module({
-  imports: [CoreModule.forService('notifier')],
+  imports: [CoreModule.forService('notifier'), DatabaseModule.forService(NOTIFIER_DATABASE)],
+  controllers: [WebhooksNatsController, DeliveriesEventsController],
   providers: [
-    ...databaseProviders(NOTIFIER_DATABASE),
-    ...pgPoolProviders(20),
+    jetStreamTransport(NOTIFIER_DATABASE.schema),
     rpcClientProvider,
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
-    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts')) },
+    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },
     { provide: Waker, useFactory: () => new Waker() },
-    {
-      provide: DeliveryStore,
-      inject: [Config],
-      useFactory: (config: Config) => {
-        // The worker's own pool commits without waiting for the disk: a claim or an attempt's record lost in a
-        // PostgreSQL crash only means the delivery is sent again (at least once), never that it is lost. Deliveries
-        // are created in the consumer's transactions on PG_POOL, which wait as usual.
-        const pool = new Pool({ connectionString: config.string('databaseUrl'), max: 10, application_name: 'notifier-worker', options: '-c synchronous_commit=off' });
-        pool.on('error', () => undefined);
-        return new DeliveryStore(pool);
-      },
-    },
+    { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
     {
       provide: HttpsSender,
       inject: [Config, AllowedHosts],
@@ -88,7 +79,6 @@ const LEASE_MARGIN_MS = 15_000;
       useFactory: (pool: Pool, box: SecretBox, allowed: AllowedHosts) => new WebhookRegistry(pool, box, allowed),
     },
     DeliveryHost,
-    WebhooksNatsController,
   ],
 })
 export class NotifierModule {}

@@ -107,7 +107,7 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
         await sleep(PROFILE.pauseMs);
         await stack('up');
         const limited = await eventually(() => api.get('/transfer/chains'), (response) => response.status === 200 && response.headers.get('x-ratelimit-limit') !== null, 10_000, 100);
-        expect(limited.headers.get('x-ratelimit-limit')).toBe('6000');
+        expect(limited.headers.get('x-ratelimit-policy')).toBe('6000;w=60, 500;w=1');
       }
       await sleep(PROFILE.pauseMs);
       await load.stop();

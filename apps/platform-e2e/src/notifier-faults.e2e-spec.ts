@@ -46,12 +46,8 @@ describe('faults - kill -9 the notifier with 500 deliveries pending', () => {
             amount: '10',
             tokenSymbol: 'USDC',
             chain: 'base',
-            transactionHash: null,
-            fiatAmount: null,
-            fiatCurrency: null,
-            walletId: null,
             metadata: { eventId },
-            ...(outcome === 'failed' ? { errorMessage: 'sandbox failure' } : {}),
+            ...(outcome === 'failed' ? { errorMessage: 'sandbox failure', failureReason: 'TRANSACTION_FAILED' as const } : {}),
           },
         };
         const h = natsHeaders();

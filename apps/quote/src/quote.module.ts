@@ -1,21 +1,22 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@ramp/config';
 import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
-import { CoreModule, databaseProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, DatabaseModule, type DatabaseSpec } from '@ramp/service-kit';
 import { BanksNatsController } from './banks/banks.nats.controller';
 import { ChainsNatsController } from './chains/chains.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
+import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { QuoteSchema } from './quotes/quote.entity';
 import { QuotePricer } from './quotes/quote-pricer';
 import { QuoteStore } from './quotes/quote-store';
 import { QuotesNatsController } from './quotes/quotes.nats.controller';
 
-export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001] };
+export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001, Migration20261125000001] };
 
 @Module({
-  imports: [CoreModule.forService('quote')],
+  imports: [CoreModule.forService('quote'), DatabaseModule.forService(QUOTE_DATABASE)],
+  controllers: [QuotesNatsController, BanksNatsController, ChainsNatsController],
   providers: [
-    ...databaseProviders(QUOTE_DATABASE),
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
     {
       provide: BANK_DIRECTORY,
@@ -25,9 +26,6 @@ export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteS
     { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
     QuotePricer,
     QuoteStore,
-    QuotesNatsController,
-    BanksNatsController,
-    ChainsNatsController,
   ],
 })
 export class QuoteModule {}

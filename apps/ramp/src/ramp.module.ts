@@ -3,12 +3,13 @@ import { rampEvents } from '@ramp/contracts';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { RAMP_KINDS } from '@ramp/ramping';
-import { CoreModule, rpcClientProvider, databaseProviders, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
+import { IntegrationEventsController } from './process/integration.events.controller';
 import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
@@ -16,10 +17,10 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001] };
 
 @Module({
-  imports: [CoreModule.forService('ramp')],
+  imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
+  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController],
   providers: [
-    ...databaseProviders(RAMP_DATABASE),
-    ...pgPoolProviders(),
+    jetStreamTransport(RAMP_DATABASE.schema),
     rpcClientProvider,
     // `events.ramp.<event type>` in the RAMP_EVENTS stream; integration events for on-ramps and off-ramps.
     ...processProviders({ service: 'ramp', log: RAMP_LOG, events: rampEvents, kinds: RAMP_KINDS }),
@@ -31,11 +32,8 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     },
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
     OfframpService,
-    OfframpNatsController,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
     OnrampService,
-    OnrampNatsController,
-    TransactionsNatsController,
   ],
 })
 export class RampModule {}

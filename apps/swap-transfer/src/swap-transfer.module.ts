@@ -3,8 +3,9 @@ import { swapTransferEvents } from '@ramp/contracts';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, SandboxPriceFeed, SandboxRouteProvider, SandboxRouteRails } from '@ramp/providers';
 import { ROUTE_KINDS } from '@ramp/routing';
-import { CoreModule, rpcClientProvider, databaseProviders, pgPoolProviders, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
+import { IntegrationEventsController } from './process/integration.events.controller';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
 import { SwapNatsController } from './swap/swap.nats.controller';
@@ -15,10 +16,10 @@ import { TransferNatsController } from './transfer/transfer.nats.controller';
 export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001] };
 
 @Module({
-  imports: [CoreModule.forService('swap-transfer')],
+  imports: [CoreModule.forService('swap-transfer'), DatabaseModule.forService(SWAPTRANSFER_DATABASE)],
+  controllers: [SwapNatsController, TransferNatsController, TransactionsNatsController, IntegrationEventsController],
   providers: [
-    ...databaseProviders(SWAPTRANSFER_DATABASE),
-    ...pgPoolProviders(),
+    jetStreamTransport(SWAPTRANSFER_DATABASE.schema),
     rpcClientProvider,
     // `events.swap-transfer.<event type>` in the SWAP_TRANSFER_EVENTS stream; integration events for swaps and transfers.
     ...processProviders({ service: 'swap-transfer', log: SWAP_TRANSFER_LOG, events: swapTransferEvents, kinds: ROUTE_KINDS }),
@@ -27,9 +28,6 @@ export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', en
     { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
     RouteService,
-    SwapNatsController,
-    TransferNatsController,
-    TransactionsNatsController,
   ],
 })
 export class SwapTransferModule {}

@@ -1,4 +1,5 @@
 export * from './errors/app-error';
+export * from './errors/reasons';
 export * from './errors/envelope';
 export * from './rpc/tenant';
 export * from './rpc/rpc';
@@ -10,3 +11,4 @@ export * from './events/streams';
 export * from './swaps/swaps';
 export * from './pagination';
 export * from './webhooks/webhooks';
+export * from './transactions/transactions';

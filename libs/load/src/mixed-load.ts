@@ -9,7 +9,7 @@ export type FlowKind = 'onramp' | 'offramp' | 'offramp-noncustodial' | 'swap' | 
 interface Flow {
   kind: FlowKind;
   amount: string;
-  /** Sandbox magic that makes the transaction fail (see the README's sandbox table). */
+  /** Sandbox magic that makes the transaction fail (see the magic values of docs/api/sandbox.md). */
   fails?: boolean;
 }
 
@@ -210,7 +210,7 @@ export class MixedLoad {
 
 /**
  * An answer that does not say whether the request ran: none at all, a 5xx, or CONFLICT "still being processed" (an
- * SDK retry meeting the claim its first attempt left when the gateway died under it; see the README's Idempotency).
+ * SDK retry meeting the claim its first attempt left when the gateway died under it; see docs/api/idempotency.md).
  */
 function outcomeUnknown(error: unknown): boolean {
   if (!(error instanceof RampError)) return true;

@@ -20,6 +20,7 @@ import type {
   ResponseData,
   SandboxDepositRequest,
   SandboxPaymentRequest,
+  SandboxReset,
   SwapInitiateRequest,
   SwapQuote,
   SwapQuoteRequest,
@@ -172,5 +173,10 @@ export class RampClient {
     /** The NGN payment of an on-ramp arrives (by default the expected amount). */
     payOnramp: (transactionId: string, body: SandboxPaymentRequest = {}, options?: RequestOptions): Promise<Transaction> =>
       this.post('/sandbox/onramp/{transactionId}/pay', body, options, { transactionId }),
+    /**
+     * Empties your organization's test environment: wallets, balances, transactions, webhooks, quotes and stored
+     * Idempotency-Key responses are gone for every test key of the organization once this resolves.
+     */
+    reset: (options?: RequestOptions): Promise<SandboxReset> => this.post('/sandbox/reset', {}, options),
   };
 }

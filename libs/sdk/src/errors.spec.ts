@@ -10,6 +10,15 @@ import {
   RateLimitError,
   ServiceUnavailableError,
 } from './errors';
+import type { ErrorReason as PlatformReason, FailureReason as PlatformFailureReason } from '@ramp/contracts';
+import type { ErrorReason, FailureReason } from './types';
+
+// The SDK's reason unions (generated from the OpenAPI document) are exactly the platform's catalogues, both ways
+// (checked by the type check): a reason added on one side only fails the build.
+const _reasonToSdk = (reason: PlatformReason): ErrorReason => reason;
+const _reasonToPlatform = (reason: ErrorReason): PlatformReason => reason;
+const _failureToSdk = (reason: PlatformFailureReason): FailureReason => reason;
+const _failureToPlatform = (reason: FailureReason): PlatformFailureReason => reason;
 
 const envelope = (code: string, message: string, field?: string) => JSON.stringify({ success: false, error: { code, message, ...(field ? { field } : {}) } });
 
@@ -30,6 +39,14 @@ describe('errors - the envelope becomes a typed error', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ code, status, message: `${code} happened`, requestId: 'req_1', name: Class.name });
     expect(error.rawBody).toBeUndefined();
+  });
+
+  it('carries the reason, typed, for programs to branch on', () => {
+    const text = JSON.stringify({ success: false, error: { code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', message: 'quoteId: the quote expired', field: 'quoteId' } });
+    const error = errorFromResponse({ status: 400, text });
+    const reason: ErrorReason | undefined = error.reason;
+    expect(reason).toBe('QUOTE_EXPIRED');
+    expect(errorFromResponse({ status: 502, text: '<html>bad gateway</html>' }).reason).toBeUndefined();
   });
 
   it('carries the field at fault and Retry-After', () => {

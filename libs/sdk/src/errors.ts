@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from './types';
+import type { ApiErrorCode, ErrorReason } from './types';
 
 /**
  * The codes a RampError can carry: the API's own (from the error envelope, or inferred from the HTTP status when a
@@ -9,6 +9,8 @@ export type RampErrorCode = ApiErrorCode | 'NETWORK_ERROR' | 'INVALID_RESPONSE';
 
 export interface RampErrorDetails {
   code: RampErrorCode;
+  /** The API's `error.reason`; undefined when the answer was not the API's envelope (or no answer came). */
+  reason?: ErrorReason;
   message: string;
   /** The HTTP status; undefined when no response arrived. */
   status?: number;
@@ -26,6 +28,11 @@ export interface RampErrorDetails {
 /** Every error the SDK throws for a request; `code` says what went wrong, the subclass says the same for `instanceof`. */
 export class RampError extends Error {
   readonly code: RampErrorCode;
+  /**
+   * The precise cause from the API (`QUOTE_EXPIRED`, `INSUFFICIENT_BALANCE`, ...), to branch on; undefined when the
+   * answer was not the API's envelope. A reason newer than this SDK still arrives here as its string.
+   */
+  readonly reason: ErrorReason | undefined;
   readonly status: number | undefined;
   readonly field: string | undefined;
   readonly requestId: string | undefined;
@@ -36,6 +43,7 @@ export class RampError extends Error {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.code = details.code;
+    this.reason = details.reason;
     this.status = details.status;
     this.field = details.field;
     this.requestId = details.requestId;
@@ -119,13 +127,13 @@ export interface ErrorResponse {
 export function errorFromResponse(response: ErrorResponse): RampError {
   const envelope = parseErrorEnvelope(response.text);
   const common = { status: response.status, requestId: response.requestId, retryAfter: response.retryAfter };
-  if (envelope) return makeError({ ...common, code: envelope.code as RampErrorCode, message: envelope.message, field: envelope.field });
+  if (envelope) return makeError({ ...common, code: envelope.code as RampErrorCode, reason: envelope.reason as ErrorReason | undefined, message: envelope.message, field: envelope.field });
   const rawBody = response.text.slice(0, 2048);
   const reason = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   return makeError({ ...common, code: codeForStatus(response.status), message: `HTTP ${reason} without the API's error envelope`, rawBody });
 }
 
-function parseErrorEnvelope(text: string): { code: string; message: string; field?: string } | undefined {
+function parseErrorEnvelope(text: string): { code: string; reason?: string; message: string; field?: string } | undefined {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -135,7 +143,7 @@ function parseErrorEnvelope(text: string): { code: string; message: string; fiel
   if (typeof body !== 'object' || body === null || (body as { success?: unknown }).success !== false) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, field } = error as { code?: unknown; message?: unknown; field?: unknown };
+  const { code, reason, message, field } = error as { code?: unknown; reason?: unknown; message?: unknown; field?: unknown };
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  return { code, message, ...(typeof field === 'string' ? { field } : {}) };
+  return { code, message, ...(typeof reason === 'string' ? { reason } : {}), ...(typeof field === 'string' ? { field } : {}) };
 }

@@ -14,6 +14,7 @@ export {
   type RampErrorCode,
 } from './errors';
 export { isFinished, WaitTimeoutError, type WaitOptions } from './polling';
+export { SANDBOX_BANK_ACCOUNTS, type SandboxAccountBehaviour, type SandboxBankAccount } from './sandbox';
 export { backoffDelay, DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelay, type RetryOptions } from './retry';
 export type { AttemptInfo, FetchLike, RequestOptions, ResponseInfo, RetryInfo } from './transport';
 export * from './types';

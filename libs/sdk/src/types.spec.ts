@@ -3,6 +3,7 @@ import { dirname, resolve } from 'path';
 import ts from 'typescript';
 import { RampClient } from './client';
 import type { Page, Transaction } from './types';
+import type { WebhookEvent } from './webhooks';
 
 /**
  * The methods' types come from the OpenAPI document. These calls are never made: the test below compiles this file,
@@ -28,7 +29,15 @@ async function misuses(ramp: RampClient): Promise<void> {
   void [payout, missing, status];
 }
 
-describe('SDK types - request bodies, queries and answers come from the OpenAPI document', () => {
+/** A delivery's body is typed as well: `metadata.eventId` is the string to deduplicate by. */
+function webhookFields(event: WebhookEvent): void {
+  const eventId: string = event.data.metadata.eventId;
+  // @ts-expect-error the event id is a string (and neither `unknown` nor `any`)
+  const numeric: number = event.data.metadata.eventId;
+  void [eventId, numeric];
+}
+
+describe('SDK types - request bodies, queries and answers come from the OpenAPI document, webhook bodies are typed', () => {
   it('refuse every misuse above at compile time and accept the correct calls', () => {
     const configFile = resolve(__dirname, '../../../tsconfig.json');
     const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
@@ -40,7 +49,7 @@ describe('SDK types - request bodies, queries and answers come from the OpenAPI 
       .map((diagnostic) => `${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
     expect(problems).toEqual([]);
     // The misuses are all still there to be refused.
-    expect(readFileSync(__filename, 'utf8').match(/^\s*\/\/ @ts-expect-error /gm)).toHaveLength(6);
-    expect(typeof misuses).toBe('function');
+    expect(readFileSync(__filename, 'utf8').match(/^\s*\/\/ @ts-expect-error /gm)).toHaveLength(7);
+    expect([typeof misuses, typeof webhookFields]).toEqual(['function', 'function']);
   });
 });

@@ -33,6 +33,8 @@ type Schemas = components['schemas'];
 /** `{ success: false, error }`: `code` is one of the API's error codes; `field` names the field at fault. */
 export type ErrorEnvelope = Schemas['ErrorEnvelopeSchema'];
 export type ApiErrorCode = Schemas['ErrorBodySchema']['code'];
+/** `error.reason`: the precise cause, stable for programs to branch on (each always comes with the same code). */
+export type ErrorReason = Schemas['ErrorBodySchema']['reason'];
 export type PaginationMeta = Schemas['PaginationMetaSchema'];
 
 /** A page of a list: `data` and the pagination `meta` (page, limit, total, totalPages). */
@@ -44,6 +46,8 @@ export interface Page<T> {
 export type Transaction = Schemas['TransactionSchema'];
 export type TransactionStatus = Transaction['status'];
 export type TransactionType = Transaction['type'];
+/** Why a failed transaction failed (`failureReason`, on the Transaction and its failed webhook event). */
+export type FailureReason = NonNullable<Transaction['failureReason']>;
 export type TransactionListQuery = QueryParameters<'/transactions', 'get'>;
 
 export type OnrampQuoteRequest = RequestBody<'/onramp/quote', 'post'>;
@@ -64,6 +68,7 @@ export type TransferInitiateRequest = RequestBody<'/transfer/initiate', 'post'>;
 export type SandboxPaymentRequest = RequestBody<'/sandbox/onramp/{transactionId}/pay', 'post'>;
 export type SandboxDepositRequest = RequestBody<'/sandbox/offramp/{transactionId}/deposit', 'post'>;
 export type WalletFundRequest = RequestBody<'/sandbox/wallets/{walletId}/fund', 'post'>;
+export type SandboxReset = ResponseData<'/sandbox/reset', 'post'>;
 
 export type Bank = Schemas['BankSchema'];
 export type BankVerifyRequest = RequestBody<'/onramp/banks/verify', 'post'>;

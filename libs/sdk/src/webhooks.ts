@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import type { FailureReason } from './types';
 
 /** The header carrying the lowercase hex HMAC-SHA256 of the raw body. */
 export const SIGNATURE_HEADER = 'x-service-signature';
@@ -15,26 +16,35 @@ export type WebhookEventName =
 
 /**
  * The body of a delivery. Deliver-at-least-once: deduplicate by `data.transactionId` plus `event` (or by
- * `data.metadata.eventId`, the `x-service-event-id` header). Swaps and transfers have null `fiatAmount` and `fiatCurrency`.
+ * `data.metadata.eventId`, the `x-service-event-id` header). A field with no value is absent, never null: swaps and
+ * transfers have no `fiatAmount` or `fiatCurrency`; a transaction without a caller reference has no `reference`.
  */
 export interface WebhookEvent {
   event: WebhookEventName;
   timestamp: string;
   data: {
     transactionId: string;
-    reference: string | null;
+    reference?: string;
     type: 'onramp' | 'offramp' | 'swap' | 'transfer';
     status: 'completed' | 'failed';
     amount: string;
     tokenSymbol: string;
     chain: string;
-    transactionHash: string | null;
-    fiatAmount: string | null;
-    fiatCurrency: string | null;
-    walletId: string | null;
-    metadata: Record<string, unknown>;
-    /** On failed events: why. */
+    transactionHash?: string;
+    fiatAmount?: string;
+    fiatCurrency?: string;
+    /** Off-ramps: the NGN the bank account received (`fiatAmount` less the fees). */
+    payoutAmount?: string;
+    walletId?: string;
+    metadata: {
+      /** The id of the event this delivery is for: the same on every retry, and in the `x-service-event-id` header. */
+      eventId: string;
+      [key: string]: unknown;
+    };
+    /** On failed events: what happened, for people. */
     errorMessage?: string;
+    /** On failed events: why, for programs to branch on. */
+    failureReason?: FailureReason;
   };
 }
 

@@ -1,15 +1,20 @@
-import { AppError } from '@ramp/contracts';
+import { AppError, ERROR_REASONS, isErrorReason, type ErrorReason } from '@ramp/contracts';
 import type { ApiResponse } from './http';
 
-/** Asserts an error envelope: status, code, and (for INVALID_REQUEST) the field named in `error.field` and the message. */
-export function expectError(response: ApiResponse, status: number, code: string, field?: string): void {
+/**
+ * Asserts an error envelope: status, code, a reason of the catalogue that belongs to the code (the one given, if
+ * any), and (for INVALID_REQUEST) the field named in `error.field` and the message.
+ */
+export function expectError(response: ApiResponse, status: number, code: string, field?: string, reason?: ErrorReason): void {
   const context = `${response.status} ${response.text}`;
   if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${context}`);
-  const body = response.body as { success?: unknown; error?: { code?: unknown; message?: unknown; field?: unknown } } | undefined;
+  const body = response.body as { success?: unknown; error?: { code?: unknown; reason?: unknown; message?: unknown; field?: unknown } } | undefined;
   if (body?.success !== false || typeof body.error?.message !== 'string' || body.error.message === '') {
     throw new Error(`not an error envelope: ${context}`);
   }
   if (body.error.code !== code) throw new Error(`expected code ${code}, got ${context}`);
+  if (!isErrorReason(body.error.reason) || ERROR_REASONS[body.error.reason].code !== code) throw new Error(`no reason of ${code} in the catalogue: ${context}`);
+  if (reason !== undefined && body.error.reason !== reason) throw new Error(`expected reason ${reason}, got ${context}`);
   if (field !== undefined) {
     if (body.error.field !== field) throw new Error(`expected field ${field}, got ${context}`);
     if (!body.error.message.startsWith(`${field}: `)) throw new Error(`message does not name ${field}: ${context}`);

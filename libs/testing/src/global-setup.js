@@ -8,8 +8,9 @@ module.exports = async () => {
   const root = path.resolve(__dirname, '../../..');
   process.env.DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL || 'silent';
-  // Streams and durable consumers of their own, apart from a developer's running stack on the same NATS.
-  process.env.EVENTS_NAMESPACE = 'test';
+  // Streams and durable consumers of their own, apart from a developer's running stack on the same NATS (and, with
+  // TEST_EVENTS_NAMESPACE and TEST_DATABASE_URL, apart from another checkout's test run on the same machine).
+  process.env.EVENTS_NAMESPACE = process.env.TEST_EVENTS_NAMESPACE || 'test';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
   const freshStackModule = path.join(root, 'dist/libs/testing/src/fresh-stack.js');
   if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js')) || !fs.existsSync(freshStackModule)) {

@@ -10,3 +10,5 @@ export * from './platform-checks';
 export * from './stack';
 export * from './fresh-stack';
 export * from './operator';
+export * from './fuzz/route-table';
+export * from './fuzz/hostile-input';

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BankList, BankVerify } from '@ramp/contracts';
 import { BodyPipe, RequiredString } from '../edge/validation';
@@ -7,8 +7,8 @@ import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
 export class BankVerifyRequest {
-  @ApiProperty({ example: '058' }) @RequiredString(10) bankCode!: string;
-  @ApiProperty({ example: '0123456789' }) @RequiredString(20) accountNumber!: string;
+  @ApiProperty({ description: 'Bank code from GET /onramp/banks.', example: '058' }) @RequiredString(10) bankCode!: string;
+  @ApiProperty({ description: '10-digit NUBAN account number, its check digit valid for the bank.', example: '0123456785' }) @RequiredString(20) accountNumber!: string;
 }
 
 export class BankSchema {
@@ -17,29 +17,42 @@ export class BankSchema {
 }
 
 export class VerifiedAccountSchema {
-  @ApiProperty({ example: '0123456789' }) accountNumber!: string;
-  @ApiProperty({ example: 'ADAEZE OKONKWO' }) accountName!: string;
+  @ApiProperty({ example: '0123456785' }) accountNumber!: string;
+  @ApiProperty({ example: 'NGOZI OKONKWO' }) accountName!: string;
   @ApiProperty({ example: '058' }) bankCode!: string;
   @ApiProperty({ example: 'Guaranty Trust Bank' }) bankName!: string;
 }
 
 const BANKS: ForwardOptions = { status: 200, needsProviders: true };
 
-@ApiTags('Banks')
 @Controller('onramp/banks')
 export class BanksHttpController {
   constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
 
   @Get()
-  @ApiEndpoint({ summary: 'List Nigerian banks and their codes', status: 200, data: [BankSchema], errors: ['FORBIDDEN'] })
+  @ApiEndpoint({
+    operationId: 'listBanks',
+    tag: 'Banks',
+    summary: 'List Nigerian banks and their codes',
+    description:
+      'Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. ' +
+      'Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.',
+    status: 200,
+    data: [BankSchema],
+    errors: ['FORBIDDEN'],
+  })
   async list(@Req() request: FastifyRequest) {
     return this.forwarder.get(BankList.contract, request, {}, BANKS);
   }
 
   @Post('verify')
   @ApiEndpoint({
+    operationId: 'verifyBankAccount',
+    tag: 'Banks',
     summary: 'Verify a bank account and return the holder\'s name',
-    description: 'The account number must be 10 digits with a valid NUBAN check digit for the bank; then the bank directory resolves the name.',
+    description:
+      'Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); ' +
+      'then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.',
     status: 200,
     data: VerifiedAccountSchema,
     errors: ['INVALID_REQUEST', 'FORBIDDEN'],

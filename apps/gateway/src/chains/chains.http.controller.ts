@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ChainList } from '@ramp/contracts';
+import { CHAIN_TYPES, ChainList } from '@ramp/contracts';
 import { Forwarder } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
@@ -18,18 +18,27 @@ export class ChainSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: 8453 }) chainId!: number;
   @ApiProperty({ example: 'Base' }) name!: string;
-  @ApiProperty({ enum: ['primary', 'secondary'], description: '`primary` marks the chains where managed wallets operate.' }) type!: string;
+  @ApiProperty({ enum: CHAIN_TYPES, description: '`primary` marks the chains where managed wallets operate.' }) type!: string;
   @ApiProperty({ example: 'https://basescan.org' }) explorerUrl!: string;
   @ApiProperty({ type: [TokenSchema] }) tokens!: TokenSchema[];
 }
 
-@ApiTags('Chains')
 @Controller('transfer/chains')
 export class ChainsHttpController {
   constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
 
   @Get()
-  @ApiEndpoint({ summary: 'List supported chains with their tokens', status: 200, data: [ChainSchema], errors: [] })
+  @ApiEndpoint({
+    operationId: 'listChains',
+    tag: 'Chains',
+    summary: 'List supported chains with their tokens',
+    description:
+      'The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. ' +
+      'Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.',
+    status: 200,
+    data: [ChainSchema],
+    errors: [],
+  })
   async list(@Req() request: FastifyRequest) {
     return this.forwarder.get(ChainList.contract, request, {}, { status: 200, needsProviders: false });
   }

@@ -2,105 +2,142 @@ import 'reflect-metadata';
 import { Config } from '@ramp/config';
 import { ENVIRONMENTS, type Environment } from '@ramp/contracts';
 import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
-import { KeyStore, PLANS, SecretBox, type Plan } from '@ramp/keys';
+import { KeyStore, OrganizationNameTaken, PLANS, SecretBox, type Plan } from '@ramp/keys';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
 const USAGE = `Usage:
-  npm run keys -- create --org NAME --env test|live [--plan free|growth|enterprise]
+  npm run keys -- create --org NAME --env test|live [--org-id ORG_ID] [--plan free|growth|enterprise]
                          [--rate-per-minute N --burst N]   (enterprise only)
                          [--allow-ip CIDR]...              (repeatable; restricts the key to these addresses)
+      Issues a key and its API secret, printed once. NAME must be new (regardless of case), unless --org-id
+      names the existing organization called NAME: the key then joins it (rotation, a live key beside a test one).
   npm run keys -- revoke KEY_ID
-  npm run keys -- list
+      Revokes a key; when the command returns, every gateway replica refuses it.
+  npm run keys -- list [--org ORG_ID|NAME]
+      Lists keys (never the key or the secret): all of them, or one organization's.
+  npm run keys -- help   (or --help, -h, or no command): prints this.
 Prints JSON on standard output; messages go to standard error. Needs only PostgreSQL (DATABASE_URL).`;
 
+/** Bad usage: exit code 2, the message and the usage on standard error. */
 class UsageError extends Error {}
 
-interface Parsed {
-  command: string;
-  positional: string[];
-  flags: Map<string, string[]>;
-}
+type Flags = Map<string, string[]>;
 
-function parse(argv: string[]): Parsed {
+/** What each command accepts: options (each taking a value) and how many positional arguments. */
+const COMMANDS: Readonly<Record<string, { options: readonly string[]; positional: number }>> = {
+  create: { options: ['org', 'org-id', 'env', 'plan', 'rate-per-minute', 'burst', 'allow-ip'], positional: 0 },
+  revoke: { options: [], positional: 1 },
+  list: { options: ['org'], positional: 0 },
+};
+
+const HELP_FLAGS = ['--help', '-h'];
+
+/** The command and its arguments, or 'help'. Every unknown command, option or argument is a UsageError naming it. */
+function parse(argv: string[]): { command: string; positional: string[]; flags: Flags } | 'help' {
+  // A value of an option never starts with '-' (use --org=-name for that), so --help and -h are always the flag.
+  if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => HELP_FLAGS.includes(arg))) return 'help';
   const [command = '', ...rest] = argv;
+  if (command.startsWith('-')) {
+    const known = Object.values(COMMANDS).some(({ options }) => options.includes(command.replace(/^--|=.*$/g, '')));
+    throw new UsageError(known ? `the command (create, revoke or list) comes first, before ${command}` : `unknown option ${command}`);
+  }
+  const accepts = COMMANDS[command];
+  if (!accepts) throw new UsageError(`unknown command "${command}"`);
   const positional: string[] = [];
-  const flags = new Map<string, string[]>();
+  const flags: Flags = new Map();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
-    if (!arg.startsWith('--')) {
+    if (!arg.startsWith('-')) {
+      if (positional.length === accepts.positional) throw new UsageError(`unexpected argument "${arg}" for ${command}`);
       positional.push(arg);
       continue;
     }
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    const value = inline ?? rest[++i];
+    const [name, inline] = (arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [arg]) as [string, string | undefined];
+    if (!arg.startsWith('--') || !accepts.options.includes(name)) throw new UsageError(`unknown option ${arg.split('=')[0]} for ${command}`);
+    const next = rest[i + 1];
+    const value = inline ?? (next === undefined || next.startsWith('-') ? undefined : rest[++i]);
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
   return { command, positional, flags };
 }
 
-function one(flags: Map<string, string[]>, name: string): string | undefined {
+function one(flags: Flags, name: string): string | undefined {
   const values = flags.get(name);
   if (values && values.length > 1) throw new UsageError(`--${name} may be given once`);
   return values?.[0];
 }
 
-function wholeNumber(flags: Map<string, string[]>, name: string): number | undefined {
+function wholeNumber(flags: Flags, name: string): number | undefined {
   const raw = one(flags, name);
   if (raw === undefined) return undefined;
   if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw new UsageError(`--${name} must be a whole number of at least 1`);
   return Number(raw);
 }
 
-async function run(argv: string[]): Promise<unknown> {
-  const { command, positional, flags } = parse(argv);
-  if (command === '' || command === 'help' || flags.has('help')) throw new UsageError('');
-  const config = new Config();
-  const url = config.string('databaseUrl');
-  await ensureDatabase(url);
-  const orm = await openDatabase({ ...GATEWAY_DATABASE, url, poolMax: 2 });
-  try {
-    await applyMigrations(orm, GATEWAY_DATABASE.schema);
-    const store = new KeyStore(orm.em, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction));
-    switch (command) {
-      case 'create': {
-        const known = new Set(['org', 'env', 'plan', 'rate-per-minute', 'burst', 'allow-ip']);
-        for (const name of flags.keys()) if (!known.has(name)) throw new UsageError(`unknown option --${name}`);
-        const organizationName = one(flags, 'org');
-        if (!organizationName) throw new UsageError('--org NAME is required');
-        const environment = one(flags, 'env');
-        if (!environment || !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new UsageError('--env must be test or live');
-        const plan = one(flags, 'plan') ?? 'free';
-        if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError('--plan must be free, growth or enterprise');
-        return await store.create({
-          organizationName,
-          environment: environment as Environment,
-          plan: plan as Plan,
-          perMinute: wholeNumber(flags, 'rate-per-minute'),
-          burstPerSecond: wholeNumber(flags, 'burst'),
-          allowedIps: flags.get('allow-ip') ?? [],
+/** Checks the usage of a command without touching the database, and returns what running it does with the store. */
+function plan(command: string, positional: string[], flags: Flags): (store: KeyStore) => Promise<unknown> {
+  switch (command) {
+    case 'create': {
+      const organizationName = one(flags, 'org');
+      if (!organizationName) throw new UsageError('--org NAME is required');
+      const environment = one(flags, 'env');
+      if (!environment || !(ENVIRONMENTS as readonly string[]).includes(environment)) throw new UsageError('--env must be test or live');
+      const keyPlan = one(flags, 'plan') ?? 'free';
+      if (!(PLANS as readonly string[]).includes(keyPlan)) throw new UsageError('--plan must be free, growth or enterprise');
+      const input = {
+        organizationName,
+        organizationId: one(flags, 'org-id'),
+        environment: environment as Environment,
+        plan: keyPlan as Plan,
+        perMinute: wholeNumber(flags, 'rate-per-minute'),
+        burstPerSecond: wholeNumber(flags, 'burst'),
+        allowedIps: flags.get('allow-ip') ?? [],
+      };
+      return (store) =>
+        store.create(input).catch((error: unknown) => {
+          if (!(error instanceof OrganizationNameTaken)) throw error;
+          const { id } = error.existing;
+          throw new Error(`${error.message}. To add a key to it, run the command again with --org-id ${id}; for a new organization, choose another name.`);
         });
-      }
-      case 'revoke': {
-        const keyId = positional[0];
-        if (!keyId) throw new UsageError('revoke needs a KEY_ID (see `npm run keys -- list`)');
+    }
+    case 'revoke': {
+      const keyId = positional[0];
+      if (!keyId) throw new UsageError('revoke needs a KEY_ID (see `npm run keys -- list`)');
+      return async (store) => {
         const revoked = await store.revoke(keyId);
         if (!revoked) throw new Error(`no key with id ${keyId}`);
         return revoked;
-      }
-      case 'list':
-        return await store.list();
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+      };
     }
+    default: {
+      const organization = one(flags, 'org');
+      return (store) => store.list({ organization });
+    }
+  }
+}
+
+/** Runs the command line; resolves with the text for standard output (JSON, or the usage when asked for help). */
+async function run(argv: string[]): Promise<string> {
+  const parsed = parse(argv);
+  if (parsed === 'help') return USAGE;
+  const execute = plan(parsed.command, parsed.positional, parsed.flags);
+  const config = new Config();
+  const url = config.string('databaseUrl');
+  await ensureDatabase(url);
+  const database = await openDatabase({ ...GATEWAY_DATABASE, url, poolMax: 2, applicationName: 'keys' });
+  try {
+    await applyMigrations(database, GATEWAY_DATABASE.schema);
+    const result = await execute(new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)));
+    return JSON.stringify(result, null, 2);
   } finally {
-    await orm.close();
+    await database.close();
   }
 }
 
 run(process.argv.slice(2)).then(
-  (result) => {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  (output) => {
+    process.stdout.write(`${output}\n`);
   },
   (error: unknown) => {
     if (error instanceof UsageError) {

@@ -1,5 +1,10 @@
 import { randomBytes } from 'crypto';
-import { ApiClient, createKey, expectError, freePort, keysCommand, rawRequest, startServices, stopAll, ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, expectError, freePort, keysCommand, rawRequest, startServices, stopAll, ServiceProcess, type ApiResponse, type TestKey } from '@ramp/testing';
+
+/** The X-RateLimit-* headers of a response, by their last word. */
+function rateLimitHeaders(response: ApiResponse): Record<string, string | null> {
+  return Object.fromEntries(['limit', 'remaining', 'reset', 'policy'].map((name) => [name, response.headers.get(`x-ratelimit-${name}`)]));
+}
 
 describe('gateway edge - authentication, envelope, limits', () => {
   let services: Map<string, ServiceProcess>;
@@ -66,12 +71,12 @@ describe('gateway edge - authentication, envelope, limits', () => {
     const origin = services.get('gateway')!.url;
     const headers: [string, string][] = [['x-api-key', key.apiKey]];
     const malformedEscape = await rawRequest(origin, { method: 'GET', path: '/v1/offramp/%zz', headers });
-    expect([malformedEscape.status, malformedEscape.body?.error]).toEqual([400, { code: 'INVALID_REQUEST', field: 'path', message: 'path: is not a valid URL (a malformed %-escape)' }]);
+    expect([malformedEscape.status, malformedEscape.body?.error]).toEqual([400, { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'path', message: 'path: is not a valid URL (a malformed %-escape)' }]);
     expect(malformedEscape.headers['x-request-id']).toMatch(/^req_/);
     const longId = await rawRequest(origin, { method: 'GET', path: `/v1/offramp/txn_${'1'.repeat(200)}`, headers });
     expect([longId.status, longId.body?.error?.field]).toEqual([400, 'path']);
     const hugeHeader = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['x-padding', 'p'.repeat(20_000)]] });
-    expect([hugeHeader.status, hugeHeader.body?.error]).toEqual([431, { code: 'INVALID_REQUEST', field: 'headers', message: 'headers: are larger than the 16 KiB accepted' }]);
+    expect([hugeHeader.status, hugeHeader.body?.error]).toEqual([431, { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'headers', message: 'headers: are larger than the 16 KiB accepted' }]);
     const noHost = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['host', '']] });
     expect([noHost.status, noHost.body?.error?.field]).toEqual([400, 'Host']);
   });
@@ -94,10 +99,11 @@ describe('gateway edge - authentication, envelope, limits', () => {
       expect(Number(response.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
       expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
       expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+      expect(response.headers.get('x-ratelimit-policy')).toMatch(/^\d+;w=60, \d+;w=1$/);
     }
   });
 
-  it('limits a free key to its burst of 10 per second, with Retry-After and the seconds in the message', async () => {
+  it('limits a free key to its burst of 10 per second; a refusal\'s headers describe the burst, a pass\'s the tighter limit', async () => {
     const free = await createKey({ plan: 'free' });
     const client = api.withKey(free.apiKey);
     const responses = await Promise.all(Array.from({ length: 14 }, () => client.get('/transfer/chains')));
@@ -106,8 +112,31 @@ describe('gateway edge - authentication, envelope, limits', () => {
     expect(limited).toHaveLength(4);
     expectError(limited[0]!, 429, 'RATE_LIMITED');
     expect(limited[0]!.body.error.message).toMatch(/retry in \d+ seconds?/);
-    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited[0]!.headers.get('x-ratelimit-limit')).toBe('60');
+
+    // Refused by the burst (10/s) with 50 of the minute's 60 still left: the headers describe the burst.
+    for (const response of limited) {
+      const retryAfter = response.headers.get('retry-after');
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(rateLimitHeaders(response)).toEqual({ limit: '10', remaining: '0', reset: retryAfter, policy: '60;w=60, 10;w=1' });
+    }
+    // Passed with fewer left of the burst (9 down to 0) than of the minute (59 down to 50): the burst, full again within a second.
+    const passed = responses.filter((response) => response.status === 200).map(rateLimitHeaders);
+    expect(passed.map((h) => Number(h['remaining'])).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(passed.every((h) => h['limit'] === '10' && h['reset'] === '1' && h['policy'] === '60;w=60, 10;w=1')).toBe(true);
+  });
+
+  it('shows the per-minute limit when it is the tighter, and when it refuses', async () => {
+    // 5 a minute, 10 a second: after one request 4 are left of the minute and 9 of the burst, so the minute shows;
+    // the 6th request is refused by the minute, for about the 12 seconds one request costs.
+    const client = api.withKey((await createKey({ plan: 'enterprise', extra: ['--rate-per-minute', '5', '--burst', '10'] })).apiKey);
+    const first = await client.get('/transfer/chains');
+    expect([first.status, rateLimitHeaders(first)]).toEqual([200, { limit: '5', remaining: '4', reset: '12', policy: '5;w=60, 10;w=1' }]);
+    for (let i = 0; i < 4; i++) expect((await client.get('/transfer/chains')).status).toBe(200);
+    const refused = await client.get('/transfer/chains');
+    expectError(refused, 429, 'RATE_LIMITED');
+    const retryAfter = refused.headers.get('retry-after');
+    expect(Number(retryAfter)).toBeGreaterThan(10);
+    expect(rateLimitHeaders(refused)).toEqual({ limit: '5', remaining: '0', reset: retryAfter, policy: '5;w=60, 10;w=1' });
   });
 
   it('refuses a key used from an address outside its allowlist', async () => {
@@ -157,7 +186,11 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
       expect(statuses).toEqual([401, 401, 429, 429, 429]);
       const limited = await anonymous.get('/transfer/chains', client);
       expectError(limited, 429, 'RATE_LIMITED');
-      expect(limited.headers.get('x-ratelimit-limit')).toBe('12');
+      // Refused by the burst of 2, not by the minute's 12: the headers describe the burst.
+      expect(limited.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(limited.headers.get('x-ratelimit-reset')).toBe(limited.headers.get('retry-after'));
+      expect(limited.headers.get('x-ratelimit-policy')).toBe('12;w=60, 2;w=1');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
 
       const key = await createKey();

@@ -56,14 +56,14 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     if (PROBES.test(request.url)) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
       // (a trusted proxy) they do not exist.
-      if (client.viaProxy) throw new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
+      if (client.viaProxy) throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
       return;
     }
 
     // HTTP/1.1 requires Host (Node would answer a bare 400 without it; see createGateway); HTTP/1.0 does not.
     if (!request.headers.host && request.raw.httpVersion !== '1.0') throw invalidField('Host', 'header is required (HTTP/1.1)');
     if (!client.https && !options.allowInsecureHttp && !(options.allowLoopbackHttp && ClientResolver.isLoopback(client.address))) {
-      throw new AppError('FORBIDDEN', 'HTTPS is required; requests over plain HTTP are refused');
+      throw new AppError('HTTPS_REQUIRED', 'HTTPS is required; requests over plain HTTP are refused');
     }
 
     const presented = headerValue(request.headers['x-api-key']);
@@ -72,10 +72,10 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
 
     if (PUBLIC_DOCS.test(request.url)) return;
     if (!key) {
-      throw new AppError('UNAUTHORIZED', presented ? 'The API key is invalid or has been revoked' : 'The x-api-key header is missing');
+      throw presented ? new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked') : new AppError('API_KEY_MISSING', 'The x-api-key header is missing');
     }
     if (!new IpAllowlist(key.allowedIps).allows(client.address)) {
-      throw new AppError('FORBIDDEN', `This API key may not be used from ${client.address}; it is restricted to allowlisted addresses`);
+      throw new AppError('IP_NOT_ALLOWED', `This API key may not be used from ${client.address}; it is restricted to allowlisted addresses`);
     }
     request.ctx.key = key;
   });
@@ -94,6 +94,9 @@ async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, op
     options.metrics.limiterUnavailable.inc();
     return;
   }
+  // Both limits, in the IETF RateLimit draft's policy syntax; Limit, Remaining and Reset describe one of them: the one
+  // that refused the request (Reset then equals Retry-After), or else the one with fewer requests left (see gcraDecide).
+  void reply.header('X-RateLimit-Policy', `${policy.perMinute};w=60, ${policy.burstPerSecond};w=1`);
   void reply.header('X-RateLimit-Limit', String(decision.limit));
   void reply.header('X-RateLimit-Remaining', String(decision.remaining));
   void reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
@@ -101,7 +104,7 @@ async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, op
     options.metrics.rateLimited.inc({ scope: key ? 'key' : 'address' });
     void reply.header('Retry-After', String(decision.retryAfterSeconds));
     const unit = decision.retryAfterSeconds === 1 ? 'second' : 'seconds';
-    throw new AppError('RATE_LIMITED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} ${unit}`);
+    throw new AppError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} ${unit}`);
   }
 }
 
@@ -153,10 +156,10 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   const [status, reason, body]: [number, string, ErrorBody] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', { code: 'INVALID_REQUEST', message: 'headers: are larger than the 16 KiB accepted', field: 'headers' }]
+      ? [431, 'Request Header Fields Too Large', new AppError('MALFORMED_REQUEST', 'headers: are larger than the 16 KiB accepted', 'headers').toBody()]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', { code: 'INVALID_REQUEST', message: 'The request was not received in time' }]
-        : [400, 'Bad Request', { code: 'INVALID_REQUEST', message: 'The request is not valid HTTP/1.1' }];
+        ? [408, 'Request Timeout', new AppError('MALFORMED_REQUEST', 'The request was not received in time').toBody()]
+        : [400, 'Bad Request', new AppError('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1').toBody()];
   const text = JSON.stringify({ success: false, error: body });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +

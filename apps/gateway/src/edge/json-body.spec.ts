@@ -13,9 +13,14 @@ function refusal(text: string): string {
 }
 
 describe('parseJsonBody', () => {
-  it('parses what JSON.parse parses, when every key is given once and nothing is nested too deep', () => {
+  it('refuses anything but an object at the top: null is no body (only an absent body counts as {})', () => {
+    for (const text of ['null', '[]', '"text"', '1', 'true']) expect(() => parseJsonBody(text)).toThrow('body: must be a JSON object');
+    expect(parseJsonBody('{"amount":"1"}')).toEqual({ amount: '1' });
+  });
+
+  it('parses the objects JSON.parse parses, when every key is given once and nothing is nested too deep', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: MAX_BODY_DEPTH - 1 }), (value) => {
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: MAX_BODY_DEPTH - 2 })), (value) => {
         const text = JSON.stringify(value);
         fc.pre(!text.includes('"__proto__"'));
         expect(parseJsonBody(text)).toEqual(JSON.parse(text));

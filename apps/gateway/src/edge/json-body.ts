@@ -5,6 +5,7 @@ export const MAX_BODY_DEPTH = 16;
 
 /**
  * Parses a request body as JSON and refuses what JSON.parse alone would let through:
+ * - anything but an object (`null`, `[]`, `"text"`, `1`);
  * - a key given twice in one object (`{"amount":"1","amount":"1000"}`): parsers disagree on which one counts (a log,
  *   a proxy and the service could each read another value), so neither is taken;
  * - `__proto__` as a key anywhere (prototype pollution of whatever merges the value later);
@@ -13,13 +14,15 @@ export const MAX_BODY_DEPTH = 16;
  * Every refusal is INVALID_REQUEST naming `body`, or the field holding the bad text.
  */
 export function parseJsonBody(text: string, maxDepth = MAX_BODY_DEPTH): unknown {
-  if (text.trim() === '') throw invalidField('body', 'must be a JSON object, and it is empty');
+  if (text.trim() === '') throw invalidField('body', 'must be a JSON object, and it is empty', 'MALFORMED_REQUEST');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalidField('body', 'is not valid JSON');
+    throw invalidField('body', 'is not valid JSON', 'MALFORMED_REQUEST');
   }
+  // A body is an object: `null`, an array or a bare value is no request, whatever the route (only an absent body counts as {}).
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidField('body', 'must be a JSON object', 'MALFORMED_REQUEST');
   inspect(text, maxDepth);
   const bad = badText(value);
   if (bad !== undefined) throw invalidField(bad || 'body', TEXT_RULE);
@@ -58,7 +61,7 @@ function inspect(text: string, maxDepth: number): void {
     const char = text[i];
     if (char === '{' || char === '[') {
       open.push(char === '{' ? new Set() : null);
-      if (open.length > maxDepth) throw invalidField('body', `is nested deeper than ${maxDepth} levels`);
+      if (open.length > maxDepth) throw invalidField('body', `is nested deeper than ${maxDepth} levels`, 'MALFORMED_REQUEST');
       expectKey = char === '{';
     } else if (char === '}' || char === ']') {
       open.pop();

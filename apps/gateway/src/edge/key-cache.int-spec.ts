@@ -1,6 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
+import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabase } from '@ramp/database';
 import { KEY_CACHE_LEASE_MS, KeyCache, KeyStore, SecretBox, type AuthenticatedKey } from '@ramp/keys';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
@@ -25,8 +24,8 @@ async function until(condition: () => boolean, ms = 5000): Promise<void> {
 }
 
 describe('gateway key cache - no query per request, and never a revoked key', () => {
-  let orm: MikroORM;
-  let operatorOrm: MikroORM;
+  let database: ServiceDatabase;
+  let operatorDatabase: ServiceDatabase;
   let store: KeyStore;
   let operator: KeyStore;
   const caches: KeyCache[] = [];
@@ -40,19 +39,19 @@ describe('gateway key cache - no query per request, and never a revoked key', ()
 
   beforeAll(async () => {
     await ensureDatabase(DATABASE_URL);
-    orm = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 2 });
-    await applyMigrations(orm, GATEWAY_DATABASE.schema);
-    // The operator's command runs in its own process with its own connections: a second ORM stands for it.
-    operatorOrm = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 1 });
+    database = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 2 });
+    await applyMigrations(database, GATEWAY_DATABASE.schema);
+    // The operator's command runs in its own process with its own connections: a second database stands for it.
+    operatorDatabase = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 2 });
     const box = new SecretBox('', false);
-    store = new KeyStore(orm.em, box);
-    operator = new KeyStore(operatorOrm.em, box);
+    store = new KeyStore(database.orm.em, database.pool, box);
+    operator = new KeyStore(operatorDatabase.orm.em, operatorDatabase.pool, box);
   });
 
   afterAll(async () => {
     await Promise.all(caches.map((cache) => cache.stop()));
-    await orm.close();
-    await operatorOrm.close();
+    await database.close();
+    await operatorDatabase.close();
   });
 
   const issue = () => operator.create({ organizationName: `Cache Org ${Date.now()}`, environment: 'test', plan: 'growth' });

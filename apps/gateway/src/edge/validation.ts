@@ -62,7 +62,7 @@ const validation = new ValidationPipe({
 export class BodyPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const body = value === undefined || value === null ? {} : value;
-    if (typeof body !== 'object' || Array.isArray(body)) throw invalidField('body', 'must be a JSON object');
+    if (typeof body !== 'object' || Array.isArray(body)) throw invalidField('body', 'must be a JSON object', 'MALFORMED_REQUEST');
     // Checked on the body as parsed: class-transformer drops some names (`prototype`) before the whitelist sees them.
     if (metadata.metatype) {
       const fields = fieldsOf(metadata.metatype);
@@ -84,3 +84,6 @@ function fieldsOf(type: NonNullable<ArgumentMetadata['metatype']>): Set<string> 
   }
   return fields;
 }
+
+/** The body of operations that take none (resend, test, sandbox reset): send `{}` or nothing; any field is refused. */
+export class NoFieldsRequest {}

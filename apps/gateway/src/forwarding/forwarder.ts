@@ -48,7 +48,7 @@ export class Forwarder {
   async list<C extends RpcContract<unknown, { data: unknown[]; meta: unknown }>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
     const tenant = this.tenantOf(request, options);
     const result = (await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId })) as { data: unknown[]; meta: unknown };
-    return { success: true as const, data: result.data, meta: result.meta };
+    return { success: true as const, data: withoutNulls(result.data), meta: result.meta };
   }
 
   async post<C extends RpcContract<unknown, unknown>>(
@@ -58,11 +58,24 @@ export class Forwarder {
     data: RequestOf<C>,
     options: ForwardOptions,
   ): Promise<void> {
+    await this.idempotent(request, reply, options, (tenant) => this.call(contract, tenant, request, data));
+  }
+
+  /**
+   * Answers a POST with what `run` gives, under the Idempotency-Key rules (see the class); `run` gets the caller's
+   * tenant and the request's key, if any. For the gateway's own operations; services' go through {@link post}.
+   */
+  async idempotent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: ForwardOptions,
+    run: (tenant: Tenant, key: string | undefined) => Promise<{ success: true; data: unknown }>,
+  ): Promise<void> {
     const tenant = this.tenantOf(request, options);
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' && header !== '' ? IdempotencyStore.validateKey(header) : undefined;
     if (!key) {
-      await reply.status(options.status).send(await this.call(contract, tenant, request, data));
+      await reply.status(options.status).send(await run(tenant, undefined));
       return;
     }
 
@@ -74,7 +87,7 @@ export class Forwarder {
       return;
     }
     try {
-      const body = await this.call(contract, tenant, request, data);
+      const body = await run(tenant, key);
       await this.idempotency.complete(tenant, key, { status: options.status, body: this.mapFields(body, options, (value) => this.secrets.seal(value)) });
       await reply.status(options.status).send(body);
     } catch (error) {
@@ -101,15 +114,27 @@ export class Forwarder {
   }
 
   private async call<C extends RpcContract<unknown, unknown>>(contract: C, tenant: Tenant, request: FastifyRequest, data: RequestOf<C>) {
-    return { success: true as const, data: await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId }) };
+    return { success: true as const, data: withoutNulls(await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId })) };
   }
 
   private tenantOf(request: FastifyRequest, options: ForwardOptions): Tenant {
     const key = request.ctx.key;
-    if (!key) throw new AppError('UNAUTHORIZED', 'The x-api-key header is missing');
+    if (!key) throw new AppError('API_KEY_MISSING', 'The x-api-key header is missing');
     if (options.needsProviders && key.tenant.environment === 'live' && !this.liveProvidersEnabled) {
-      throw new AppError('FORBIDDEN', 'Live mode is not enabled for this platform yet: use a test key (service_test_) against the sandbox');
+      throw new AppError('LIVE_MODE_DISABLED', 'Live mode is not enabled for this platform yet: use a test key (service_test_) against the sandbox');
     }
     return key.tenant;
   }
+}
+
+/**
+ * A service's answer as the API shows it: a field with no value is absent, never null (the spec types optional fields
+ * as strings, so a client generated from it would reject null). Services may keep null in their own records.
+ */
+export function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== null) kept[key] = withoutNulls(field);
+  return kept as T;
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { AppError, invalidField, type Tenant } from '@ramp/contracts';
+import { PG_POOL } from '@ramp/service-kit';
 
 export interface StoredResponse {
   status: number;
@@ -31,7 +32,7 @@ export class IdempotencyStore {
   private readonly waitMs: number;
 
   constructor(
-    @Inject(MikroORM) private readonly orm: MikroORM,
+    @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(Config) config: Config,
   ) {
     this.ttlMs = config.int('idempotencyTtlHours', 1, 24 * 30) * 3_600_000;
@@ -53,7 +54,7 @@ export class IdempotencyStore {
       const inserted = await this.execute(
         `insert into gateway.idempotency_keys
            (organization_id, environment, idempotency_key, request_hash, state, created_at, expires_at)
-         values (?, ?, ?, ?, 'in_progress', now(), now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}))
+         values ($1, $2, $3, $4, 'in_progress', now(), now() + make_interval(secs => ${CLAIM_LEASE_SECONDS}))
          on conflict (organization_id, environment, idempotency_key) do update
            set request_hash = excluded.request_hash, state = 'in_progress', response_status = null, response_body = null,
                created_at = excluded.created_at, expires_at = excluded.expires_at
@@ -64,18 +65,18 @@ export class IdempotencyStore {
       if (inserted.length > 0) return { kind: 'claimed' };
       const [existing] = await this.execute(
         `select request_hash, state, response_status, response_body from gateway.idempotency_keys
-          where organization_id = ? and environment = ? and idempotency_key = ?`,
+          where organization_id = $1 and environment = $2 and idempotency_key = $3`,
         [tenant.organizationId, tenant.environment, key],
       );
       if (!existing) continue; // released between our insert and select: claim again
       if (existing['request_hash'] !== fingerprint) {
-        throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
+        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request; use a new key for a new request');
       }
       if (existing['state'] === 'done') {
         return { kind: 'replay', response: { status: Number(existing['response_status']), body: existing['response_body'] } };
       }
       if (Date.now() > deadline) {
-        throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed, or its outcome is not known yet: look the result up, or retry in a minute');
+        throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed, or its outcome is not known yet: look the result up, or retry in a minute');
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     }
@@ -84,8 +85,8 @@ export class IdempotencyStore {
   /** Records the response, replayed for the key's whole lifetime (IDEMPOTENCY_TTL_HOURS). */
   async complete(tenant: Tenant, key: string, response: StoredResponse): Promise<void> {
     await this.execute(
-      `update gateway.idempotency_keys set state = 'done', response_status = ?, response_body = ?, expires_at = now() + make_interval(secs => ?)
-        where organization_id = ? and environment = ? and idempotency_key = ?`,
+      `update gateway.idempotency_keys set state = 'done', response_status = $1, response_body = $2, expires_at = now() + make_interval(secs => $3)
+        where organization_id = $4 and environment = $5 and idempotency_key = $6`,
       [response.status, JSON.stringify(response.body), this.ttlMs / 1000, tenant.organizationId, tenant.environment, key],
     );
   }
@@ -93,12 +94,21 @@ export class IdempotencyStore {
   /** Forgets a claim whose request never reached a service, so that a retry with the same key runs it. */
   async release(tenant: Tenant, key: string): Promise<void> {
     await this.execute(
-      `delete from gateway.idempotency_keys where organization_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+      `delete from gateway.idempotency_keys where organization_id = $1 and environment = $2 and idempotency_key = $3 and state = 'in_progress'`,
       [tenant.organizationId, tenant.environment, key],
     );
   }
 
-  private execute(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    return this.orm.em.getConnection().execute<Record<string, unknown>[]>(sql, params as never[]);
+  /** Forgets every stored response of a tenant's environment (POST /sandbox/reset), but that of `keep`: the reset's own. */
+  async forgetAll(tenant: Pick<Tenant, 'organizationId' | 'environment'>, keep?: string): Promise<void> {
+    await this.execute(`delete from gateway.idempotency_keys where organization_id = $1 and environment = $2 and idempotency_key <> $3`, [
+      tenant.organizationId,
+      tenant.environment,
+      keep ?? '',
+    ]);
+  }
+
+  private async execute(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return (await this.pool.query<Record<string, unknown>>(sql, params)).rows;
   }
 }

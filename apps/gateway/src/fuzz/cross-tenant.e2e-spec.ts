@@ -1,7 +1,20 @@
 import { makeNuban } from '@ramp/banking';
 import { OUTSIDE_ADDRESS } from '@ramp/load';
-import { ApiClient, createKey, eventually, makeTestCertificates, rawRequest, startServices, stopAll, WebhookReceiver, type ServiceProcess, type TestKey } from '@ramp/testing';
-import { apiRoutes, exampleEntries } from './route-table';
+import {
+  apiRoutes,
+  ApiClient,
+  createKey,
+  eventually,
+  exampleEntries,
+  makeTestCertificates,
+  rawRequest,
+  startServices,
+  stopAll,
+  WebhookReceiver,
+  type ServiceProcess,
+  type TestKey,
+} from '@ramp/testing';
+import { createGateway, servedRoutes } from '../main';
 
 /** The transaction type a route's `:transactionId` names, from its path (`/transactions/:id` takes any). */
 function typesOf(path: string): string[] {
@@ -31,7 +44,7 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
 
   it('refuses every id of the owner to another organization, and to the owner\'s live environment, and changes nothing', async () => {
     const gatewayUrl = services.get('gateway')!.url;
-    const routes = await apiRoutes(gatewayUrl);
+    const routes = await apiRoutes(gatewayUrl, { create: createGateway, routes: servedRoutes });
 
     // The owner: one of everything that has an id.
     const ownerOrganization = `Owner ${Date.now()}`;
@@ -100,7 +113,7 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     }
     // The owner's own organization in live mode: nothing of test mode is visible. NOT_FOUND, or FORBIDDEN on the
     // routes live mode cannot use until real providers are enabled (refused before any lookup).
-    const live = await createKey({ org: ownerOrganization, env: 'live' });
+    const live = await createKey({ org: ownerOrganization, env: 'live', extra: ['--org-id', ownerKey.organizationId] });
     expect(live.organizationId).toBe(ownerKey.organizationId);
     for (const c of cases) {
       const response = await send(live, c);

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { HTTP_STATUS_OF, isErrorCode } from '@ramp/contracts';
-import { createKey, rawRequest, startServices, stopAll, type RawResponse, type ServiceProcess } from '@ramp/testing';
-import { hostileCases, type HostileCase } from './hostile-input';
-import { apiRoutes, type ApiRoute } from './route-table';
+import { apiRoutes, createKey, hostileCases, rawRequest, startServices, stopAll, type ApiRoute, type HostileCase, type RawResponse, type ServiceProcess } from '@ramp/testing';
+import { createGateway, servedRoutes } from '../main';
 
 /** Runs per kind of hostile case and route: `npm test` a few, `npm run test:fuzz` (FUZZ_RUNS) many. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
@@ -46,7 +45,7 @@ describe('fuzz - every route of the gateway with malformed and hostile input', (
       ANONYMOUS_RATE_PER_MINUTE: '100000000',
     });
     key = (await createKey({ plan: 'enterprise', extra: ['--rate-per-minute', '100000000', '--burst', '10000000'] })).apiKey;
-    routes = await apiRoutes(services.get('gateway')!.url);
+    routes = await apiRoutes(services.get('gateway')!.url, { create: createGateway, routes: servedRoutes });
     served = new Set(routes.map((route) => `${route.method} ${route.path}`));
   });
 

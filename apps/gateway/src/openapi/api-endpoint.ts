@@ -1,17 +1,31 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_DESCRIPTIONS, ErrorEnvelopeSchema, PaginationMetaSchema, type DocumentedError } from './envelopes';
+import type { ApiTag } from './tags';
 
 export const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the per-minute allowance is full again.', schema: { type: 'integer' } },
+  'X-RateLimit-Policy': {
+    description: 'Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them.',
+    schema: { type: 'string', example: '60;w=60, 10;w=1' },
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left under that limit; 0 on a 429.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until that limit is full again; on a 429, equal to Retry-After.', schema: { type: 'integer' } },
   'x-request-id': { description: 'The request id (echoed when the client sent one); quote it to support.', schema: { type: 'string' } },
 };
 
 export interface EndpointDoc {
+  /** Stable and unique: SDK generators name methods after it, so it never follows a class or method rename. */
+  operationId: string;
+  /** The reference's group for the operation. */
+  tag: ApiTag;
   summary: string;
-  description?: string;
+  /** What the operation does, what it needs, and its notable errors. */
+  description: string;
   status: number;
   /** The `data` schema: a class, or `[Class]` for an array. */
   data: Type<unknown> | [Type<unknown>];
@@ -29,7 +43,8 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const [item, isArray] = Array.isArray(doc.data) ? [doc.data[0], true] : [doc.data, false];
   const dataSchema = isArray ? { type: 'array', items: { $ref: getSchemaPath(item) } } : { $ref: getSchemaPath(item) };
   const decorators = [
-    ApiOperation({ summary: doc.summary, description: doc.description }),
+    ApiOperation({ operationId: doc.operationId, summary: doc.summary, description: doc.description }),
+    ApiTags(doc.tag),
     ApiSecurity('apiKey'),
     ApiExtraModels(item, ErrorEnvelopeSchema, PaginationMetaSchema),
     ApiHeader({ name: 'x-request-id', required: false, description: 'Your id for this request; echoed back and logged.' }),
@@ -51,7 +66,7 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
         ApiResponse({
           status: ERROR_DESCRIPTIONS[code].status,
           description: `${code}: ${ERROR_DESCRIPTIONS[code].description}`,
-          headers: code === 'RATE_LIMITED' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
+          headers: code === 'RATE_LIMITED' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait until both limits allow a request.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
           type: ErrorEnvelopeSchema,
           example: { success: false, error: ERROR_DESCRIPTIONS[code].example },
         }),

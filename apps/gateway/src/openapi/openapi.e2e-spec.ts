@@ -37,6 +37,7 @@ const ROUTES: [string, string][] = [
   ['get', '/webhooks/{webhookId}/deliveries'],
   ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry'],
   ['delete', '/webhooks/{webhookId}'],
+  ['post', '/sandbox/reset'],
 ];
 
 /** Served by the gateway but not operations of the API: the document itself and the reference page that reads it. */
@@ -45,7 +46,7 @@ const DOCUMENT_ROUTES = ['GET /v1/openapi.json', 'GET /v1/docs', 'GET /v1/docs/i
 const ERROR_STATUSES = ['401', '403', '429', '500', '503'];
 /** POST bodies can be invalid (400) and an Idempotency-Key can be reused with another body (409). */
 const POST_ERROR_STATUSES = ['400', '409'];
-const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /** Checks a value against an OpenAPI schema: types, required properties, no undocumented properties. */
 function conformance(document: Json, schema: Json, value: unknown, path = '$'): string[] {
@@ -307,6 +308,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ['get', '/webhooks/{webhookId}/deliveries', () => api.get(`/webhooks/${webhookId}/deliveries`)],
       ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry', () => api.post(`/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, {})],
       ['delete', '/webhooks/{webhookId}', () => api.delete(`/webhooks/${webhookId}`)],
+      // Last: it empties this key's test environment.
+      ['post', '/sandbox/reset', () => api.post('/sandbox/reset', {})],
     ];
     expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map(([method, path]) => `${method} ${path}`));
     for (const [method, path, call] of calls) {
@@ -315,7 +318,10 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       expect({ path, status: response.status }).toEqual({ path, status: Number(success) });
       const schema = document.paths[path][method].responses[success].content['application/json'].schema;
       expect({ path, problems: conformance(document, schema, response.body) }).toEqual({ path, problems: [] });
+      // Absent means absent: no field of any answer is null (conformance refuses null too, as no schema is nullable).
+      expect({ path, nulls: JSON.stringify(response.body).match(/"[^"]+":null/g) ?? [] }).toEqual({ path, nulls: [] });
     }
+    expect(JSON.stringify(document)).not.toContain('"nullable":true');
   });
 
   it('describes the error envelope the gateway really sends', async () => {

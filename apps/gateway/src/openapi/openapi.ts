@@ -4,28 +4,43 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelopeSchema, PaginationMetaSchema } from './envelopes';
+import { API_TAGS } from './tags';
+import { OFFRAMP_COMPLETED_EVENT, webhookExtensions, WebhookEventSchema } from './webhook-events';
 
 /** The OpenAPI 3 document, generated from the controllers and DTOs of the gateway. */
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Ramp, Swap and Cross-Chain Transfer API')
     .setVersion('1.0.0')
     .setDescription(
       [
         'On-ramp (buy crypto with NGN), off-ramp (sell crypto for NGN paid to a bank account), swaps and cross-chain transfers.',
         'Every request carries `x-api-key`. Amounts are decimal strings. Every response is an envelope: `{ success: true, data }`',
-        'or `{ success: false, error: { code, message, field? } }`. Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`,',
-        '`X-RateLimit-Reset` and `x-request-id`. POST requests accept `Idempotency-Key`.',
+        'or `{ success: false, error: { code, reason, message, field? } }` (`reason`: a stable name of the cause to branch on). Every response carries `X-RateLimit-Policy` (the per-minute limit',
+        'and the per-second burst), `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (the limit that refused a 429,',
+        'otherwise the tighter of the two), and `x-request-id`. POST requests accept `Idempotency-Key`.',
       ].join(' '),
     )
     .addServer('/v1', 'This server')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'service_test_… (sandbox) or service_live_… (production).' }, 'apiKey')
-    .build();
-  const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true, extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema] });
-  // Probes and metrics are served at the root, not under the /v1 server.
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'service_test_… (sandbox) or service_live_… (production).' }, 'apiKey');
+  for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
+  const { examples, xWebhooks } = webhookExtensions();
+  builder.addExtension('x-webhooks', xWebhooks);
+  // Tags come from each operation (ApiEndpoint), never from a controller's name.
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    ignoreGlobalPrefix: true,
+    autoTagControllers: false,
+    extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema, WebhookEventSchema],
+  });
+  const schemas = document.components?.schemas ?? {};
+  schemas['WebhookEvent'] = { ...schemas['WebhookEvent'], example: OFFRAMP_COMPLETED_EVENT };
+  document.components = { ...document.components, schemas, examples };
+  // Probes and metrics are served at the root, not under the /v1 server, and need no key.
   for (const [path, item] of Object.entries(document.paths)) {
-    const operations = Object.values(item).filter((operation): operation is { tags?: string[] } => typeof operation === 'object' && operation !== null && 'responses' in operation);
-    if (operations.some((operation) => operation.tags?.includes('operations'))) document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };
+    const operations = Object.values(item).filter((operation): operation is { tags?: string[]; security?: unknown[] } => typeof operation === 'object' && operation !== null && 'responses' in operation);
+    if (!operations.some((operation) => operation.tags?.includes('Operations'))) continue;
+    for (const operation of operations) operation.security = [];
+    document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };
   }
   return document;
 }

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CHAIN_NAMES, OFFRAMP_TOKENS, PRIMARY_CHAINS } from '@ramp/chains';
+import { FIAT_CURRENCY } from '@ramp/contracts';
 import { OptionalNumber, OptionalString, RequiredString } from '../edge/validation';
-
-const PRIMARY = ['base', 'bsc'];
-const ALL_CHAINS = ['base', 'bsc', 'ethereum', 'polygon', 'arbitrum', 'avalanche', 'solana'];
 
 export class OnrampQuoteRequest {
   @ApiProperty({ description: 'Naira to pay, a decimal string with at most 2 places.', example: '50000' })
@@ -11,7 +10,7 @@ export class OnrampQuoteRequest {
   @ApiProperty({ description: 'Token to buy (see GET /transfer/chains).', example: 'USDC' })
   @RequiredString(20)
   tokenSymbol!: string;
-  @ApiProperty({ enum: PRIMARY, example: 'base' })
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' })
   @RequiredString(20)
   chain!: string;
 }
@@ -20,16 +19,16 @@ export class OfframpQuoteRequest {
   @ApiProperty({ description: 'Crypto to sell, a decimal string with at most the token\'s decimals.', example: '100' })
   @RequiredString(60)
   amount!: string;
-  @ApiProperty({ enum: ['CNGN', 'USDC', 'ETH', 'cbBTC', 'BNB', 'USDT'], example: 'USDC' })
+  @ApiProperty({ enum: OFFRAMP_TOKENS, example: 'USDC' })
   @RequiredString(20)
   tokenSymbol!: string;
   @ApiProperty({ description: 'Bank code from GET /onramp/banks.', example: '058' })
   @RequiredString(10)
   bankCode!: string;
-  @ApiProperty({ description: '10-digit NUBAN account number.', example: '0123456789' })
+  @ApiProperty({ description: '10-digit NUBAN account number, its check digit valid for the bank.', example: '0123456785' })
   @RequiredString(20)
   accountNumber!: string;
-  @ApiProperty({ enum: PRIMARY, example: 'base' })
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' })
   @RequiredString(20)
   chain!: string;
 }
@@ -38,16 +37,16 @@ export class SwapQuoteRequest {
   @ApiProperty({ example: 'USDC' }) @RequiredString(20) fromToken!: string;
   @ApiProperty({ example: 'ETH' }) @RequiredString(20) toToken!: string;
   @ApiProperty({ description: 'Amount of fromToken.', example: '250' }) @RequiredString(60) amount!: string;
-  @ApiProperty({ enum: PRIMARY, example: 'base' }) @RequiredString(20) fromChain!: string;
-  @ApiProperty({ enum: PRIMARY, example: 'bsc', description: 'Differs from fromChain for a cross-chain swap.' }) @RequiredString(20) toChain!: string;
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' }) @RequiredString(20) fromChain!: string;
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'bsc', description: 'Differs from fromChain for a cross-chain swap.' }) @RequiredString(20) toChain!: string;
   @ApiPropertyOptional({ description: 'Maximum slippage in percent, greater than 0 and at most 50. Default 0.5.', example: 0.5 })
   @OptionalNumber()
   slippage?: number;
 }
 
 export class TransferQuoteRequest {
-  @ApiProperty({ enum: PRIMARY, example: 'base' }) @RequiredString(20) fromChain!: string;
-  @ApiProperty({ enum: ALL_CHAINS, example: 'arbitrum' }) @RequiredString(20) toChain!: string;
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' }) @RequiredString(20) fromChain!: string;
+  @ApiProperty({ enum: CHAIN_NAMES, example: 'arbitrum' }) @RequiredString(20) toChain!: string;
   @ApiProperty({ example: 'USDC' }) @RequiredString(20) token!: string;
   @ApiProperty({ example: '100' }) @RequiredString(60) amount!: string;
   @ApiPropertyOptional({ description: 'Destination token when it differs from token (bridge plus swap).', example: 'ETH' })
@@ -75,14 +74,14 @@ export class SwapFeesSchema {
 export class BankAccountSchema {
   @ApiProperty({ example: 'Guaranty Trust Bank' }) bankName!: string;
   @ApiProperty({ example: '058' }) bankCode!: string;
-  @ApiProperty({ example: '0123456789' }) accountNumber!: string;
-  @ApiProperty({ example: 'ADAEZE OKONKWO' }) accountName!: string;
+  @ApiProperty({ example: '0123456785' }) accountNumber!: string;
+  @ApiProperty({ example: 'NGOZI OKONKWO' }) accountName!: string;
 }
 
 export class OnrampQuoteSchema {
   @ApiProperty({ example: 'qt_01JDX3J1W5Z8Q4N6V7M2K9P0RS' }) quoteId!: string;
   @ApiProperty({ example: '50000.00' }) fiatAmount!: string;
-  @ApiProperty({ enum: ['NGN'] }) fiatCurrency!: string;
+  @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
   @ApiProperty({ example: '33.088061' }) cryptoAmount!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
   @ApiProperty({ example: 'base' }) chain!: string;
@@ -97,7 +96,7 @@ export class OfframpQuoteSchema {
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: '149250.00', description: 'The crypto\'s value at the rate, before fees.' }) fiatAmount!: string;
-  @ApiProperty({ enum: ['NGN'] }) fiatCurrency!: string;
+  @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
   @ApiProperty({ example: '1492.5', description: 'NGN per token.' }) rate!: string;
   @ApiProperty({ type: RampFeesSchema }) fees!: RampFeesSchema;
   @ApiProperty({ example: '149010.75', description: 'What the bank account receives: fiatAmount minus totalFee.' }) payoutAmount!: string;
@@ -142,7 +141,7 @@ export class TransferQuoteSchema {
   @ApiProperty({ example: 'USDC' }) toToken!: string;
   @ApiProperty({ example: '100' }) fromAmount!: string;
   @ApiProperty({ example: '99.2' }) toAmount!: string;
-  @ApiProperty({ type: String, nullable: true, example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress!: string | null;
+  @ApiPropertyOptional({ type: String, example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress?: string;
   @ApiProperty({ type: SwapFeesSchema }) fees!: SwapFeesSchema;
   @ApiProperty({ type: TransferRouteSchema }) route!: TransferRouteSchema;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) expiresAt!: string;

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RouteTransactionGet, SwapInitiate, TransferInitiate } from '@ramp/contracts';
 import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
-import { TransactionSchema } from '../transactions/transaction.schema';
+import { InitiatedTransactionSchema, TransactionSchema } from '../transactions/transaction.schema';
 
 export class TransferInitiateRequest {
   @ApiProperty({ description: 'A quote of yours of this kind that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
@@ -38,20 +38,21 @@ const FAILURES =
   'Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, one on another chain, an insufficient balance, a missing or invalid destinationAddress) are 4xx and leave the quote unused. ' +
   'Later failures (the price moved beyond the slippage tolerance, a bridge that fails) unwind the legs that ran and give the wallet back its whole amount before the transaction ends as failed with errorMessage.';
 
-@ApiTags('Swaps and transfers')
 @Controller()
 export class SwapsHttpController {
   constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
 
   @Post('swap/initiate')
   @ApiEndpoint({
+    operationId: 'initiateSwap',
+    tag: 'Swaps',
     summary: 'Execute a swap quote from a managed wallet, on one chain or across chains',
     description:
       'Holds fromAmount of fromToken in the wallet (before answering), then runs the quoted route leg by leg: a DEX swap on one chain; or a source swap, a bridge and a destination swap, each when needed. ' +
       'Each swap reverts if it would give less than the quote\'s slippage allows. Answers 201 with the pending Transaction; `route.steps` shows each leg with its status and hash. ' +
       FAILURES,
     status: 201,
-    data: TransactionSchema,
+    data: InitiatedTransactionSchema,
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
     idempotent: true,
   })
@@ -61,19 +62,31 @@ export class SwapsHttpController {
 
   @Get('swap/:transactionId')
   @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
-  @ApiEndpoint({ summary: 'A swap transaction', status: 200, data: TransactionSchema, errors: ['NOT_FOUND'] })
+  @ApiEndpoint({
+    operationId: 'getSwap',
+    tag: 'Swaps',
+    summary: 'A swap transaction',
+    description:
+      'Read from the swap-transfer service itself, so current at once: `status`, `swap` with the amounts (quoted while pending, delivered once completed), `route.steps` with each leg\'s status and hash, and `errorMessage` when failed. ' +
+      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+    status: 200,
+    data: TransactionSchema,
+    errors: ['NOT_FOUND'],
+  })
   async getSwap(@Param('transactionId') transactionId: string, @Req() request: FastifyRequest) {
     return this.forwarder.get(RouteTransactionGet.contract, request, { transactionId, type: 'swap' }, READ);
   }
 
   @Post('transfer/initiate')
   @ApiEndpoint({
+    operationId: 'initiateTransfer',
+    tag: 'Transfers',
     summary: 'Execute a transfer quote: move tokens from a managed wallet to another chain, optionally converting them there',
     description:
       'Holds fromAmount of the token in the wallet (before answering), bridges it to the quote\'s destinationAddress on toChain and, with a toToken, swaps it there (at most 0.5% below the quoted toAmount). Answers 201 with the pending Transaction. ' +
       FAILURES,
     status: 201,
-    data: TransactionSchema,
+    data: InitiatedTransactionSchema,
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
     idempotent: true,
   })
@@ -83,7 +96,17 @@ export class SwapsHttpController {
 
   @Get('transfer/:transactionId')
   @ApiParam({ name: 'transactionId', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
-  @ApiEndpoint({ summary: 'A cross-chain transfer', status: 200, data: TransactionSchema, errors: ['NOT_FOUND'] })
+  @ApiEndpoint({
+    operationId: 'getTransfer',
+    tag: 'Transfers',
+    summary: 'A cross-chain transfer',
+    description:
+      'Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg\'s status and hash, and `errorMessage` when failed. ' +
+      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+    status: 200,
+    data: TransactionSchema,
+    errors: ['NOT_FOUND'],
+  })
   async getTransfer(@Param('transactionId') transactionId: string, @Req() request: FastifyRequest) {
     return this.forwarder.get(RouteTransactionGet.contract, request, { transactionId, type: 'transfer' }, READ);
   }

@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FAILURE_REASON_NAMES, FAILURE_REASONS, FIAT_CURRENCY, ROUTE_STEP_KINDS, ROUTE_STEP_STATUSES, TRANSACTION_STATUSES, TRANSACTION_TYPES, type FailureReason } from '@ramp/contracts';
+import { catalogue } from '../openapi/envelopes';
 
 export class PaymentInstructionsSchema {
   @ApiProperty({ example: 'Wema Bank' }) bankName!: string;
@@ -18,9 +20,9 @@ export class BankAccountSchema {
 
 export class RampDetailsSchema {
   @ApiProperty({ example: '149250.00' }) fiatAmount!: string;
-  @ApiProperty({ enum: ['NGN'] }) fiatCurrency!: string;
+  @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
   @ApiProperty({ type: BankAccountSchema }) bankAccount!: BankAccountSchema;
-  @ApiPropertyOptional({ description: 'Extra: what the bank account receives.', example: '149010.75' }) payoutAmount?: string;
+  @ApiPropertyOptional({ description: 'Extra, off-ramps: the NGN the bank account receives (`fiatAmount` less `fees.totalFee`).', example: '149010.75' }) payoutAmount?: string;
   @ApiPropertyOptional({ description: 'Extra: the quoted rate, NGN per token.', example: '1492.5' }) rate?: string;
 }
 
@@ -56,7 +58,7 @@ export class TransferDetailsSchema {
 
 export class RouteStepSchema {
   @ApiProperty({ description: 'From 1, in the order the steps run.', example: 1 }) step!: number;
-  @ApiProperty({ enum: ['swap', 'bridge'] }) kind!: string;
+  @ApiProperty({ enum: ROUTE_STEP_KINDS }) kind!: string;
   @ApiProperty({ example: 'Aerodrome' }) provider!: string;
   @ApiProperty({ example: 'base' }) fromChain!: string;
   @ApiProperty({ example: 'base' }) toChain!: string;
@@ -64,9 +66,9 @@ export class RouteStepSchema {
   @ApiProperty({ example: 'ETH' }) toToken!: string;
   @ApiProperty({ example: '99.7' }) amountIn!: string;
   @ApiProperty({ description: 'Expected until the step has run, then what it gave.', example: '0.03115625' }) amountOut!: string;
-  @ApiProperty({ enum: ['pending', 'completed', 'failed', 'reversed', 'skipped'] }) status!: string;
-  @ApiProperty({ type: String, nullable: true, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'When a failure unwound the step: the hash that gave its funds back.', example: null }) reversalHash?: string | null;
+  @ApiProperty({ enum: ROUTE_STEP_STATUSES }) status!: string;
+  @ApiPropertyOptional({ type: String, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
+  @ApiPropertyOptional({ type: String, description: 'When a failure unwound the step: the hash that gave its funds back.', example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a' }) reversalHash?: string;
 }
 
 export class RouteSchema {
@@ -75,26 +77,33 @@ export class RouteSchema {
 
 export class TransactionSchema {
   @ApiProperty({ example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
-  @ApiProperty({ enum: ['onramp', 'offramp', 'swap', 'transfer'] }) type!: string;
-  @ApiProperty({ enum: ['pending', 'completed', 'failed'] }) status!: string;
+  @ApiProperty({ enum: TRANSACTION_TYPES }) type!: string;
+  @ApiProperty({ enum: TRANSACTION_STATUSES }) status!: string;
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: '100' }) amount!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'The latest on-chain hash of the transaction (null before any).', example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'payout-7781' }) reference!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string | null;
+  @ApiPropertyOptional({ type: String, description: 'The latest on-chain hash of the transaction; absent before the first.', example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
+  @ApiPropertyOptional({ type: String, example: 'payout-7781' }) reference?: string;
+  @ApiPropertyOptional({ type: String, example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId?: string;
   @ApiProperty({ type: TransactionFeesSchema }) fees!: TransactionFeesSchema;
   @ApiPropertyOptional({ type: RampDetailsSchema }) ramp?: RampDetailsSchema;
   @ApiPropertyOptional({ type: SwapDetailsSchema, description: 'Swaps.' }) swap?: SwapDetailsSchema;
   @ApiPropertyOptional({ type: TransferDetailsSchema, description: 'Cross-chain transfers.' }) transfer?: TransferDetailsSchema;
   @ApiPropertyOptional({ type: RouteSchema, description: 'Extra, swaps and transfers: each step of the route with its own status and hash.' }) route?: RouteSchema;
   @ApiPropertyOptional({ type: PaymentInstructionsSchema, description: 'Extra, on-ramps: the virtual account to pay the NGN into.' }) paymentInstructions?: PaymentInstructionsSchema;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string | null;
-  @ApiPropertyOptional({ description: 'Present when status is failed: why, and that what was taken was given back.', example: 'The bank rejected the payout; the crypto was returned to the source address.' }) errorMessage?: string;
+  @ApiPropertyOptional({ type: String, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress?: string;
+  @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string;
+  @ApiPropertyOptional({ type: String, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string;
+  @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string;
+  @ApiPropertyOptional({ description: 'Present when status is failed: what happened, for people, and that what was taken was given back.', example: 'The bank payout was rejected: the beneficiary bank rejected the credit' }) errorMessage?: string;
+  @ApiPropertyOptional({ enum: FAILURE_REASON_NAMES, description: `Present when status is failed: why, for programs to branch on.\n\n${catalogue(FAILURE_REASONS)}`, example: 'PAYOUT_REJECTED' }) failureReason?: FailureReason;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:02:41.000Z' }) updatedAt!: string;
 }
 
+
+/** What the on-ramp, swap and transfer initiations answer: the pending Transaction, with its id as `transactionId` too. */
+export class InitiatedTransactionSchema extends TransactionSchema {
+  @ApiProperty({ description: 'The new transaction\'s id (the same as `id`), as every initiation answers it.', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  transactionId!: string;
+}

@@ -1,13 +1,15 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
+import { PRIMARY_CHAINS } from '@ramp/chains';
+import { AppError, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
 import { BodyPipe, OptionalString, queryParameters, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
+import { spelled } from '../openapi/wording';
 
 export class WalletCreateRequest {
-  @ApiProperty({ enum: ['base', 'bsc'], example: 'base' }) @RequiredString(20) chain!: string;
+  @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' }) @RequiredString(20) chain!: string;
   @ApiPropertyOptional({ description: 'Your name for the wallet (at most 100 characters).', example: 'Treasury' }) @OptionalString(100) label?: string;
 }
 
@@ -24,10 +26,10 @@ export class WalletBalanceSchema {
 
 export class WalletSchema {
   @ApiProperty({ example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string;
-  @ApiProperty({ enum: ['base', 'bsc'] }) chain!: string;
+  @ApiProperty({ enum: PRIMARY_CHAINS }) chain!: string;
   @ApiProperty({ description: 'The smart account\'s address (EIP-55), the same for the wallet\'s whole life.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
   address!: string;
-  @ApiProperty({ type: String, nullable: true, example: 'Treasury' }) label!: string | null;
+  @ApiPropertyOptional({ type: String, example: 'Treasury' }) label?: string;
   @ApiProperty({ type: [WalletBalanceSchema], description: 'Every token of the wallet\'s chain.' }) balances!: WalletBalanceSchema[];
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdAt!: string;
 }
@@ -36,15 +38,18 @@ export class WalletSchema {
 const READ: ForwardOptions = { status: 200, needsProviders: true };
 const CREATE: ForwardOptions = { status: 201, needsProviders: true };
 
-@ApiTags('Wallets')
 @Controller()
 export class WalletsHttpController {
   constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
 
   @Post('wallets')
   @ApiEndpoint({
+    operationId: 'createWallet',
+    tag: 'Wallets',
     summary: 'Create a managed wallet',
-    description: 'A gas-sponsored smart account on base or bsc. Its address is deterministic: it never changes.',
+    description:
+      `A gas-sponsored smart account on \`chain\` (${spelled(PRIMARY_CHAINS)}), with a \`label\` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. ` +
+      `Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than ${spelled(PRIMARY_CHAINS)}, a label over 100 characters.`,
     status: 201,
     data: WalletSchema,
     errors: ['INVALID_REQUEST'],
@@ -55,16 +60,33 @@ export class WalletsHttpController {
   }
 
   @Get('wallets')
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
-  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
-  @ApiEndpoint({ summary: 'List your managed wallets, newest first', status: 200, data: [WalletSchema], errors: ['INVALID_REQUEST'], paginated: true })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).', example: 1 })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).', example: 20 })
+  @ApiEndpoint({
+    operationId: 'listWallets',
+    tag: 'Wallets',
+    summary: 'List your managed wallets, newest first',
+    description: 'The wallets of your API key with their balances, in the list envelope (`data` and `meta`). INVALID_REQUEST names a page or limit out of range, or a parameter it does not take.',
+    status: 200,
+    data: [WalletSchema],
+    errors: ['INVALID_REQUEST'],
+    paginated: true,
+  })
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
     return this.forwarder.list(WalletList.contract, request, queryParameters(query, ['page', 'limit']), READ);
   }
 
   @Get('wallets/:walletId')
   @ApiParam({ name: 'walletId', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
-  @ApiEndpoint({ summary: 'A managed wallet with its balances', status: 200, data: WalletSchema, errors: ['NOT_FOUND'] })
+  @ApiEndpoint({
+    operationId: 'getWallet',
+    tag: 'Wallets',
+    summary: 'A managed wallet with its balances',
+    description: 'Every token of the wallet\'s chain with `available` (spendable) and `held` (reserved for transactions in flight). NOT_FOUND for an unknown id or another API key\'s wallet.',
+    status: 200,
+    data: WalletSchema,
+    errors: ['NOT_FOUND'],
+  })
   async get(@Param('walletId') walletId: string, @Req() request: FastifyRequest) {
     return this.forwarder.get(WalletGet.contract, request, { walletId }, READ);
   }
@@ -72,8 +94,12 @@ export class WalletsHttpController {
   @Post('sandbox/wallets/:walletId/fund')
   @ApiParam({ name: 'walletId', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiEndpoint({
+    operationId: 'sandboxFundWallet',
+    tag: 'Sandbox',
     summary: 'Sandbox: credit a managed wallet',
-    description: 'Test keys only (a live key gets NOT_FOUND). Credits the wallet as if tokens had arrived, so that flows that debit it can be tried.',
+    description:
+      'Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. ' +
+      'INVALID_REQUEST names the field: a token the wallet\'s chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.',
     status: 200,
     data: WalletSchema,
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
@@ -85,7 +111,7 @@ export class WalletsHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw notFound('Sandbox endpoints exist for test keys only');
+    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
     await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false });
   }
 }

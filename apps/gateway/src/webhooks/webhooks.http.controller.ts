@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DELIVERY_STATUSES, INTEGRATION_EVENT_NAMES, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
-import { BodyPipe, OptionalString, queryParameters, RequiredString, RequiredStringArray } from '../edge/validation';
+import { BodyPipe, NoFieldsRequest, OptionalString, queryParameters, RequiredString, RequiredStringArray } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
@@ -10,8 +10,9 @@ const EVENT_NAMES = [...INTEGRATION_EVENT_NAMES, '*'];
 
 export class WebhookCreateRequest {
   @ApiProperty({
-    description: 'HTTPS URL with a valid certificate that receives POST requests. Hosts that resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses are refused.',
-    example: 'https://hooks.example.com/ramp',
+    description:
+      'HTTPS URL with a valid certificate that receives POST requests: a public host name that resolves. Credentials or a fragment in the URL, and hosts that are or resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses, are refused.',
+    example: 'https://example.com/hooks/ramp',
   })
   @RequiredString(2048)
   url!: string;
@@ -23,10 +24,10 @@ export class WebhookCreateRequest {
 
 export class WebhookSchema {
   @ApiProperty({ example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) id!: string;
-  @ApiProperty({ example: 'https://hooks.example.com/ramp' }) url!: string;
+  @ApiProperty({ example: 'https://example.com/hooks/ramp' }) url!: string;
   @ApiProperty({ type: [String], example: ['offramp.completed', 'offramp.failed'] }) events!: string[];
   @ApiProperty({ example: true }) isActive!: boolean;
-  @ApiProperty({ type: String, nullable: true, example: 'Payouts service' }) description!: string | null;
+  @ApiPropertyOptional({ type: String, example: 'Payouts service' }) description?: string;
   @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
 }
 
@@ -46,9 +47,9 @@ export class WebhookDeletedSchema {
 export class DeliveryAttemptSchema {
   @ApiProperty({ example: 1 }) attempt!: number;
   @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) at!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came (timeout, refused connection, TLS error).', example: 500 }) statusCode!: number | null;
+  @ApiPropertyOptional({ type: Number, description: 'Absent when no answer came (timeout, refused connection, TLS error).', example: 500 }) statusCode?: number;
   @ApiProperty({ example: 84 }) durationMs!: number;
-  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500: upstream unavailable' }) error!: string | null;
+  @ApiPropertyOptional({ type: String, example: 'HTTP 500: upstream unavailable' }) error?: string;
 }
 
 export class DeliverySchema {
@@ -56,29 +57,30 @@ export class DeliverySchema {
   @ApiProperty({ example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) webhookId!: string;
   @ApiProperty({ example: 'offramp.completed' }) event!: string;
   @ApiProperty({ description: 'x-service-event-id of the delivery.', example: '5f0c6c1e-3b9b-4a53-9d61-1f1a3c0b8e7d' }) eventId!: string;
-  @ApiProperty({ type: String, nullable: true, example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string | null;
+  @ApiPropertyOptional({ type: String, example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId?: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status!: string;
   @ApiProperty({ type: [DeliveryAttemptSchema] }) attempts!: DeliveryAttemptSchema[];
-  @ApiProperty({ type: String, nullable: true, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' }) nextAttemptAt!: string | null;
+  @ApiPropertyOptional({ type: String, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' }) nextAttemptAt?: string;
   @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) updatedAt!: string;
 }
 
-/** The body of the resend and test operations: no fields (send `{}` or nothing); any field is refused. */
-export class NoFieldsRequest {}
 
 /** Webhooks are not provider calls: live keys may manage them before live mode is enabled. */
 const READ: ForwardOptions = { status: 200, needsProviders: false };
 
-@ApiTags('Webhooks')
 @Controller()
 export class WebhooksHttpController {
   constructor(@Inject(Forwarder) private readonly forwarder: Forwarder) {}
 
   @Post('webhooks')
   @ApiEndpoint({
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
     summary: 'Register a webhook',
-    description: 'At most 10 per API key. Deliveries are signed with the returned `secret`, retried 1 m, 5 m, 30 m, 2 h and 24 h after a failed attempt, then marked failed.',
+    description:
+      'Subscribes `url` to `events` (or `*`). Answers the webhook with its `secret` (`whsec_…`), shown only here: store it to verify deliveries (see the Webhooks tag). ' +
+      'At most 10 per API key. INVALID_REQUEST on `url`: not https://, credentials or a fragment, a host that does not resolve or that is or resolves to a loopback, private or metadata address; on `events`: an unknown name; and the eleventh webhook.',
     status: 201,
     data: WebhookCreatedSchema,
     errors: ['INVALID_REQUEST'],
@@ -89,7 +91,15 @@ export class WebhooksHttpController {
   }
 
   @Get('webhooks')
-  @ApiEndpoint({ summary: 'List your webhooks (never their secrets)', status: 200, data: [WebhookSchema], errors: [] })
+  @ApiEndpoint({
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'List your webhooks (never their secrets)',
+    description: 'Every webhook of your API key (keys of one organization and environment share them), without secrets: a lost secret means deleting the webhook and registering it again.',
+    status: 200,
+    data: [WebhookSchema],
+    errors: [],
+  })
   async list(@Req() request: FastifyRequest) {
     return this.forwarder.get(WebhookList.contract, request, {}, READ);
   }
@@ -97,7 +107,15 @@ export class WebhooksHttpController {
   @Delete('webhooks/:webhookId')
   @HttpCode(200)
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
-  @ApiEndpoint({ summary: 'Delete a webhook', description: 'It receives nothing more: its pending deliveries are cancelled.', status: 200, data: WebhookDeletedSchema, errors: ['NOT_FOUND'] })
+  @ApiEndpoint({
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    description: 'It receives nothing more: its pending deliveries are cancelled (one already being sent may still arrive). Answers `{ id, deleted: true }`. NOT_FOUND for an unknown, deleted or another API key\'s webhook.',
+    status: 200,
+    data: WebhookDeletedSchema,
+    errors: ['NOT_FOUND'],
+  })
   async delete(@Param('webhookId') webhookId: string, @Req() request: FastifyRequest) {
     return this.forwarder.get(WebhookDelete.contract, request, { webhookId }, READ);
   }
@@ -105,10 +123,15 @@ export class WebhooksHttpController {
   @Get('webhooks/:webhookId/deliveries')
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiQuery({ name: 'status', required: false, enum: DELIVERY_STATUSES })
-  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).' })
-  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).' })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1).', example: 1 })
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: '1 to 100 (default 20).', example: 20 })
   @ApiEndpoint({
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
     summary: 'List a webhook\'s deliveries with every attempt, newest first',
+    description:
+      'Each delivery with its status (pending, succeeded, failed, cancelled), every attempt (when, the answer\'s status code, duration, error) and when the next attempt is due, optionally filtered by `status`. ' +
+      'INVALID_REQUEST names an invalid filter, page or limit; NOT_FOUND: an unknown webhook.',
     status: 200,
     data: [DeliverySchema],
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
@@ -123,8 +146,11 @@ export class WebhooksHttpController {
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiParam({ name: 'deliveryId', example: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiEndpoint({
+    operationId: 'retryWebhookDelivery',
+    tag: 'Webhooks',
     summary: 'Resend one delivery now',
-    description: 'A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails).',
+    description:
+      'A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails). The body is empty (`{}` or nothing). Answers the delivery. NOT_FOUND: an unknown webhook, or a delivery that is not its own.',
     status: 200,
     data: DeliverySchema,
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
@@ -143,8 +169,11 @@ export class WebhooksHttpController {
   @Post('webhooks/:webhookId/test')
   @ApiParam({ name: 'webhookId', example: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @ApiEndpoint({
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
     summary: 'Send a signed test event to this webhook',
-    description: 'Body `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.',
+    description:
+      'To check your receiver: queues a delivery to this webhook only, answered 201 with the delivery (follow it with the deliveries list). The body sent is `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.',
     status: 201,
     data: DeliverySchema,
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
 import { Journal } from '../journal/journal';
@@ -12,17 +11,15 @@ import { LEDGER_DATABASE } from '../ledger.module';
 async function main(): Promise<void> {
   const url = new Config().string('databaseUrl');
   await ensureDatabase(url);
-  const orm = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2 });
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const database = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2, applicationName: 'ledger-check' });
   try {
-    await applyMigrations(orm, LEDGER_DATABASE.schema);
-    const report = await new Journal().check(pool);
+    await applyMigrations(database, LEDGER_DATABASE.schema);
+    const report = await new Journal().check(database.pool);
     const ok = report.unbalancedAssets.length === 0 && report.driftedBalances.length === 0 && report.negative.length === 0;
     process.stdout.write(`${JSON.stringify({ ok, ...report }, null, 2)}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {
-    await pool.end();
-    await orm.close();
+    await database.close();
   }
 }
 

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { connect } from 'nats';
-import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
-import { ensureStream, withTransaction, type StoredEvent } from '@ramp/event-store';
+import { applyMigrations, ensureDatabase, openDatabase, withTransaction } from '@ramp/database';
+import { type StoredEvent } from '@ramp/event-store';
+import { ensureStream } from '@ramp/messaging';
 import { LEDGER_DATABASE } from '../ledger.module';
 import { transactionEventStreams } from '@ramp/contracts';
 import { projectTransactionEvents } from '../transactions/transactions-projection';
@@ -26,10 +26,9 @@ async function main(): Promise<void> {
   const config = new Config();
   const url = config.string('databaseUrl');
   await ensureDatabase(url);
-  const orm = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2 });
-  await applyMigrations(orm, LEDGER_DATABASE.schema);
-  await orm.close();
-  const pool = new Pool({ connectionString: url, max: 4 });
+  const database = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 4, applicationName: 'projections-rebuild' });
+  await applyMigrations(database, LEDGER_DATABASE.schema);
+  const { pool } = database;
   const nc = await connect({ servers: config.string('natsUrl').split(','), name: 'projections-rebuild' });
   const names = transactionEventStreams(config.string('eventsNamespace'));
   const streams = names.map(({ stream }) => stream);
@@ -90,7 +89,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await nc.drain();
-    await pool.end();
+    await database.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { AppError } from '@ramp/contracts';
-import type { Sql } from '@ramp/event-store';
+import type { Sql } from '@ramp/database';
 import { assertBalanced, mayGoNegative, netChanges, type Leg } from '@ramp/bookkeeping';
 
 export interface Imbalance {
@@ -79,5 +79,5 @@ export class Journal {
 }
 
 export function insufficient(available: string, tokenSymbol: string): AppError {
-  return new AppError('INVALID_REQUEST', `amount: exceeds the wallet's available balance of ${available} ${tokenSymbol}`, 'amount');
+  return new AppError('INSUFFICIENT_BALANCE', `amount: exceeds the wallet's available balance of ${available} ${tokenSymbol}`, 'amount');
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { isChainName } from '@ramp/chains';
-import { invalidField, isIdOf, notFound, type Tenant, type TransactionList, type TransactionRecord } from '@ramp/contracts';
+import { AppError, generationOf, invalidField, isIdOf, type Tenant, type TransactionList, type TransactionRecord } from '@ramp/contracts';
 import { PG_POOL } from '@ramp/service-kit';
 import { pageMeta, parsePage } from '@ramp/contracts';
 
@@ -16,27 +16,28 @@ export class TransactionsQuery {
 
   async list(tenant: Tenant, request: TransactionList.Request): Promise<TransactionList.Response> {
     const page = parsePage(request);
-    const where = ['organization_id = $1', 'environment = $2'];
-    const values: unknown[] = [tenant.organizationId, tenant.environment];
-    const add = (sql: string, value: unknown) => {
+    const where = ['organization_id = $1', 'environment = $2', 'generation = $3'];
+    const values: unknown[] = [tenant.organizationId, tenant.environment, generationOf(tenant)];
+    /** `column operator $n`, with the value as parameter n. */
+    const add = (condition: string, value: unknown) => {
       values.push(value);
-      where.push(sql.replace('?', `$${values.length}`));
+      where.push(`${condition} $${values.length}`);
     };
-    if (request.type !== undefined) add('type = ?', oneOf(request.type, 'type', TYPES));
-    if (request.status !== undefined) add('status = ?', oneOf(request.status, 'status', STATUSES));
+    if (request.type !== undefined) add('type =', oneOf(request.type, 'type', TYPES));
+    if (request.status !== undefined) add('status =', oneOf(request.status, 'status', STATUSES));
     if (request.chain !== undefined) {
-      if (!isChainName(request.chain)) throw invalidField('chain', 'must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana');
-      add('chain = ?', request.chain);
+      if (!isChainName(request.chain)) throw invalidField('chain', 'must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana', 'UNSUPPORTED_CHAIN');
+      add('chain =', request.chain);
     }
     if (request.walletId !== undefined) {
       if (!isIdOf('wal', request.walletId)) throw invalidField('walletId', 'must be a wallet id (wal_…)');
-      add('wallet_id = ?', request.walletId);
+      add('wallet_id =', request.walletId);
     }
     const from = request.from !== undefined ? dateTime(request.from, 'from') : undefined;
     const to = request.to !== undefined ? dateTime(request.to, 'to') : undefined;
     if (from && to && from > to) throw invalidField('to', 'must not be before from');
-    if (from) add('created_at >= ?', from);
-    if (to) add('created_at <= ?', to);
+    if (from) add('created_at >=', from);
+    if (to) add('created_at <=', to);
     const filter = where.join(' and ');
     const [{ rows: counted }, { rows }] = await Promise.all([
       this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.transactions where ${filter}`, values),
@@ -50,12 +51,12 @@ export class TransactionsQuery {
   }
 
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionRecord> {
-    if (!isIdOf('txn', transactionId)) throw notFound(`Transaction ${String(transactionId)} was not found`);
+    if (!isIdOf('txn', transactionId)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${String(transactionId)} was not found`);
     const { rows } = await this.pool.query<{ view: TransactionRecord }>(
-      `select view from ledger.transactions where id = $1 and organization_id = $2 and environment = $3`,
-      [transactionId, tenant.organizationId, tenant.environment],
+      `select view from ledger.transactions where id = $1 and organization_id = $2 and environment = $3 and generation = $4`,
+      [transactionId, tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
-    if (!rows[0]) throw notFound(`Transaction ${transactionId} was not found`);
+    if (!rows[0]) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${transactionId} was not found`);
     return rows[0].view;
   }
 }

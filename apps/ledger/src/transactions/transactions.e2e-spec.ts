@@ -106,7 +106,7 @@ describe('transactions read model - GET /transactions and its filters, and a reb
   });
 
   it('rebuilds the read model from the event streams into exactly the live one', async () => {
-    const snapshot = async () => (await pool.query(`select id, stream_version, status, view, state from ledger.transactions order by id`)).rows;
+    const snapshot = async () => (await pool.query(`select id, organization_id, environment, generation, stream_version, status, view from ledger.transactions order by id`)).rows;
     const live = await snapshot();
     const report = await rebuildTransactions();
     expect(report).toMatchObject({ projection: 'transactions', transactions: live.length });

@@ -1,20 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { TransactionGet, TransactionList, type TransactionRecord } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { TransactionGet, TransactionList, type Tenant, type TransactionRecord } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { TransactionsQuery } from './transactions-query';
 
-@Injectable()
+@Controller()
 export class TransactionsNatsController {
   constructor(@Inject(TransactionsQuery) private readonly query: TransactionsQuery) {}
 
-  @RpcHandler(TransactionList.contract)
-  async list(request: TransactionList.Request, { tenant }: RpcContext): Promise<TransactionList.Response> {
+  @Handles(TransactionList.contract)
+  async list(@RequestData() request: TransactionList.Request, @CallerTenant() tenant: Tenant): Promise<TransactionList.Response> {
     return this.query.list(tenant, request);
   }
 
-  @RpcHandler(TransactionGet.contract)
-  async get(request: TransactionGet.Request, { tenant }: RpcContext): Promise<TransactionRecord> {
+  @Handles(TransactionGet.contract)
+  async get(@RequestData() request: TransactionGet.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
     return this.query.get(tenant, request.transactionId);
   }
 }

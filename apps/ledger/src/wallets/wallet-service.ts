@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { getChain, parseChain, parseToken } from '@ramp/chains';
-import { AppError, isIdOf, newId, notFound, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletList, type WalletView } from '@ramp/contracts';
-import { withTransaction, type Sql } from '@ramp/event-store';
+import { getChain, parseChain, parseToken, PRIMARY_CHAINS, type PrimaryChainName } from '@ramp/chains';
+import { AppError, generationOf, isIdOf, newId, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletList, type WalletView } from '@ramp/contracts';
+import { withTransaction, type Sql } from '@ramp/database';
 import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
@@ -42,13 +42,13 @@ export class WalletService {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
-    const chain = parseChain(request.chain, 'chain', ['base', 'bsc']) as 'base' | 'bsc';
+    const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS) as PrimaryChainName;
     if (request.label !== undefined && (typeof request.label !== 'string' || request.label.length > 100)) throw invalidField('label', 'must be a string of at most 100 characters');
     const id = newId('wal');
     const { rows } = await this.pool.query<WalletRow>(
-      `insert into ledger.wallets (id, organization_id, environment, chain, address, label, created_at) values ($1, $2, $3, $4, $5, $6, now())
+      `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at) values ($1, $2, $3, $4, $5, $6, $7, now())
        returning id, chain, address, label, created_at`,
-      [id, tenant.organizationId, tenant.environment, chain, smartAccountAddress(chain, id), (request.label as string | undefined) ?? null],
+      [id, tenant.organizationId, tenant.environment, generationOf(tenant), chain, smartAccountAddress(chain, id), (request.label as string | undefined) ?? null],
     );
     return this.view(this.pool, rows[0]!);
   }
@@ -56,14 +56,15 @@ export class WalletService {
   async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {
     const page = parsePage(request);
     const [{ rows: counted }, { rows }] = await Promise.all([
-      this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2`, [
+      this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3`, [
         tenant.organizationId,
         tenant.environment,
+        generationOf(tenant),
       ]),
       this.pool.query<WalletRow>(
-        `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2
+        `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
-        [tenant.organizationId, tenant.environment],
+        [tenant.organizationId, tenant.environment, generationOf(tenant)],
       ),
     ]);
     const total = counted[0]?.total ?? 0;
@@ -76,7 +77,7 @@ export class WalletService {
 
   /** Sandbox funding: credits the wallet from {@link SANDBOX_FUNDING}. Test keys only (the gateway checks too). */
   async fund(tenant: Tenant, request: { walletId: unknown; tokenSymbol: unknown; amount: unknown }): Promise<WalletView> {
-    if (tenant.environment !== 'test') throw notFound('Sandbox endpoints exist for test keys only');
+    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
     const wallet = await this.walletOf(this.pool, tenant, request.walletId);
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);
@@ -114,7 +115,7 @@ export class WalletService {
         if (inserted.rowCount === 0) {
           const existing = await this.holdOf(tx, tenant, request.holdId);
           if (existing.wallet_id !== wallet.id || existing.asset !== asset || !dec(existing.amount).eq(amount)) {
-            throw new AppError('CONFLICT', `Hold ${request.holdId} exists with other terms`);
+            throw new AppError('TRANSACTION_STATE_CONFLICT', `Hold ${request.holdId} exists with other terms`);
           }
           return this.holdView(existing);
         }
@@ -150,7 +151,7 @@ export class WalletService {
       const hold = await this.holdOf(tx, tenant, request.holdId, true);
       const wanted = request.outcome === 'capture' ? 'captured' : 'released';
       if (hold.status !== 'held') {
-        if (hold.status !== wanted) throw new AppError('CONFLICT', `Hold ${hold.id} is already ${hold.status}`);
+        if (hold.status !== wanted) throw new AppError('TRANSACTION_STATE_CONFLICT', `Hold ${hold.id} is already ${hold.status}`);
         return this.holdView(hold);
       }
       const legs = request.outcome === 'capture' ? this.captureLegs(hold, request) : move(heldAccount(hold.wallet_id), walletAccount(hold.wallet_id), hold.asset, hold.amount);
@@ -194,12 +195,12 @@ export class WalletService {
   }
 
   private async walletOf(db: Sql, tenant: Tenant, walletId: unknown): Promise<WalletRow> {
-    if (!isIdOf('wal', walletId)) throw notFound(`Wallet ${String(walletId)} was not found`);
+    if (!isIdOf('wal', walletId)) throw new AppError('WALLET_NOT_FOUND', `Wallet ${String(walletId)} was not found`);
     const { rows } = await db.query<WalletRow>(
-      `select id, chain, address, label, created_at from ledger.wallets where id = $1 and organization_id = $2 and environment = $3`,
-      [walletId, tenant.organizationId, tenant.environment],
+      `select id, chain, address, label, created_at from ledger.wallets where id = $1 and organization_id = $2 and environment = $3 and generation = $4`,
+      [walletId, tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
-    if (!rows[0]) throw notFound(`Wallet ${walletId} was not found`);
+    if (!rows[0]) throw new AppError('WALLET_NOT_FOUND', `Wallet ${walletId} was not found`);
     return rows[0];
   }
 
@@ -208,7 +209,7 @@ export class WalletService {
       `select * from ledger.holds where id = $1 and organization_id = $2 and environment = $3${lock ? ' for update' : ''}`,
       [holdId, tenant.organizationId, tenant.environment],
     );
-    if (!rows[0]) throw notFound(`Hold ${holdId} was not found`);
+    if (!rows[0]) throw new AppError('RESOURCE_NOT_FOUND', `Hold ${holdId} was not found`);
     return rows[0];
   }
 

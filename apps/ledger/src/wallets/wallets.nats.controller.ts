@@ -1,45 +1,44 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { HoldPlace, HoldSettle, WalletCreate, WalletCredit, WalletFund, WalletGet, WalletList, type WalletView } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { HoldPlace, HoldSettle, WalletCreate, WalletCredit, WalletFund, WalletGet, WalletList, type Tenant, type WalletView } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { WalletService } from './wallet-service';
 
-@Injectable()
+@Controller()
 export class WalletsNatsController {
   constructor(@Inject(WalletService) private readonly wallets: WalletService) {}
 
-  @RpcHandler(WalletCreate.contract)
-  async create(request: WalletCreate.Request, { tenant }: RpcContext): Promise<WalletView> {
+  @Handles(WalletCreate.contract)
+  async create(@RequestData() request: WalletCreate.Request, @CallerTenant() tenant: Tenant): Promise<WalletView> {
     return this.wallets.create(tenant, request);
   }
 
-  @RpcHandler(WalletList.contract)
-  async list(request: WalletList.Request, { tenant }: RpcContext): Promise<WalletList.Response> {
+  @Handles(WalletList.contract)
+  async list(@RequestData() request: WalletList.Request, @CallerTenant() tenant: Tenant): Promise<WalletList.Response> {
     return this.wallets.list(tenant, request);
   }
 
-  @RpcHandler(WalletGet.contract)
-  async get(request: WalletGet.Request, { tenant }: RpcContext): Promise<WalletView> {
+  @Handles(WalletGet.contract)
+  async get(@RequestData() request: WalletGet.Request, @CallerTenant() tenant: Tenant): Promise<WalletView> {
     return this.wallets.get(tenant, request.walletId);
   }
 
-  @RpcHandler(WalletFund.contract)
-  async fund(request: WalletFund.Request, { tenant }: RpcContext): Promise<WalletView> {
+  @Handles(WalletFund.contract)
+  async fund(@RequestData() request: WalletFund.Request, @CallerTenant() tenant: Tenant): Promise<WalletView> {
     return this.wallets.fund(tenant, request);
   }
 
-  @RpcHandler(HoldPlace.contract)
-  async placeHold(request: HoldPlace.Request, { tenant }: RpcContext): Promise<HoldPlace.Response> {
+  @Handles(HoldPlace.contract)
+  async placeHold(@RequestData() request: HoldPlace.Request, @CallerTenant() tenant: Tenant): Promise<HoldPlace.Response> {
     return this.wallets.placeHold(tenant, request);
   }
 
-  @RpcHandler(HoldSettle.contract)
-  async settleHold(request: HoldSettle.Request, { tenant }: RpcContext): Promise<HoldPlace.Response> {
+  @Handles(HoldSettle.contract)
+  async settleHold(@RequestData() request: HoldSettle.Request, @CallerTenant() tenant: Tenant): Promise<HoldPlace.Response> {
     return this.wallets.settleHold(tenant, request);
   }
 
-  @RpcHandler(WalletCredit.contract)
-  async credit(request: WalletCredit.Request, { tenant }: RpcContext): Promise<{ entryId: string; applied: boolean }> {
+  @Handles(WalletCredit.contract)
+  async credit(@RequestData() request: WalletCredit.Request, @CallerTenant() tenant: Tenant): Promise<{ entryId: string; applied: boolean }> {
     return this.wallets.credit(tenant, request);
   }
 }

@@ -1,6 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { withTransaction } from '@ramp/database';
 import { newId, type Environment } from '@ramp/contracts';
-import type { ConsumedEvent } from '@ramp/event-store';
+import type { ConsumedEvent } from '@ramp/messaging';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, type AttemptOutcome } from '@ramp/webhooks';
 
 /** A tenant's webhooks and a callback. */
@@ -24,6 +25,8 @@ export interface IncomingEvent extends ConsumedEvent {
   transactionId: string | null;
   organizationId: string;
   environment: Environment;
+  /** The sandbox generation the transaction started in: only that generation's webhooks receive the event. */
+  generation: number;
   /** The key that initiated the transaction; its API secret signs the callback. */
   keyId: string | null;
   callbackUrl: string | null;
@@ -77,11 +80,6 @@ interface ClaimRow {
 export class DeliveryStore {
   constructor(private readonly pool: Pool) {}
 
-  /** Closes the store's pool (when it has its own). */
-  async close(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
-  }
-
   /**
    * Inside the consumer's transaction: one pending delivery for every active webhook of the tenant subscribed to the
    * event (or `*`), and one for the callback URL, all due now. A redelivered event adds nothing (unique per event and
@@ -96,7 +94,7 @@ export class DeliveryStore {
       `with active as (
          -- FOR SHARE: a DELETE of one of these waits for this transaction, then cancels the deliveries it wrote.
          select id, url from notifier.webhooks
-          where organization_id = $1 and environment = $2 and deleted_at is null and is_active and events && array['*', $3]::text[]
+          where organization_id = $1 and environment = $2 and generation = $13 and deleted_at is null and is_active and events && array['*', $3]::text[]
           for share
        ),
        subscribed as (select id, url, row_number() over (order by id) as n from active),
@@ -126,6 +124,7 @@ export class DeliveryStore {
         MAX_ATTEMPTS,
         now,
         DELIVERIES_CHANNEL,
+        incoming.generation,
       ],
     );
     return result.rows[0]?.n ?? 0;
@@ -137,7 +136,7 @@ export class DeliveryStore {
    * delivery is sent again: at least once.
    */
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-    const result = await this.pool.query<ClaimRow>(
+    const result = await this.unsynced<ClaimRow>(
       `with due as (
          select id from notifier.deliveries
           where status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1)
@@ -216,7 +215,7 @@ export class DeliveryStore {
       return `($${p + 1}::text, $${p + 2}::int, $${p + 3}::timestamptz, $${p + 4}::int, $${p + 5}::int, $${p + 6}::text, $${p + 7}::text, $${p + 8}::timestamptz, $${p + 9}::timestamptz, $${p + 10}::uuid)`;
     });
     try {
-      await this.pool.query(
+      await this.unsynced(
         `with r (id, attempt, started_at, duration_ms, status_code, error, status, next_attempt_at, now, lease_token) as (values ${rows.join(', ')}),
          attempts as (
            insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
@@ -240,10 +239,19 @@ export class DeliveryStore {
 
   /** Gives a delivery back without an attempt (its signing secret could not be fetched): tried again at `at`. */
   async postpone(delivery: ClaimedDelivery, at: Date): Promise<void> {
-    await this.pool.query(
+    await this.unsynced(
       `update notifier.deliveries set next_attempt_at = $2, lease_until = null, lease_token = null, updated_at = $2
         where id = $1 and lease_token = $3 and status = 'pending'`,
       [delivery.id, at, delivery.leaseToken],
     );
+  }
+
+  /**
+   * A statement of the workers, committed without waiting for the disk: a claim or an attempt's record lost in a
+   * PostgreSQL crash only means the delivery is sent again (at least once), never that it is lost. Deliveries are
+   * created in the consumer's transactions (recordEvent), which wait as usual.
+   */
+  private unsynced<R extends QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<R>> {
+    return withTransaction(this.pool, (tx) => tx.query<R>(text, values), { synchronousCommit: false });
   }
 }

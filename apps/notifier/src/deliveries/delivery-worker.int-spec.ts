@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import { Pool } from 'pg';
-import { withTransaction, Waker } from '@ramp/event-store';
+import { withTransaction, Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
 import { makeTestCertificates, WebhookReceiver } from '@ramp/testing';
 import { AllowedHosts } from '@ramp/webhooks';
@@ -62,7 +62,7 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
       const eventId = crypto.randomUUID();
       const body = JSON.stringify({ event: 'offramp.completed', timestamp: at.toISOString(), data: { transactionId: `txn_${webhookPath}_${i}`, metadata: { eventId } } });
       await withTransaction(pool, (tx) =>
-        store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', keyId: null, callbackUrl: null }, at),
+        store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
       );
       ids.push(eventId);
     }
@@ -184,7 +184,7 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
       const body = JSON.stringify({ event: 'offramp.completed', timestamp: new Date().toISOString(), data: { transactionId: 'txn_race', metadata: { eventId } } });
       const at = new Date();
       expect(
-        await store.recordEvent(client, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', keyId: null, callbackUrl: null }, at),
+        await store.recordEvent(client, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
       ).toBe(1);
       // The consumer's transaction is still open when the integrator deletes the webhook.
       let deleted = false;

@@ -1,4 +1,4 @@
-import { Waker } from '@ramp/event-store';
+import { Waker } from '@ramp/database';
 import { afterAttempt, deliveryHeaders, isDelivered } from '@ramp/webhooks';
 import type { DeliveryMetrics } from './delivery-metrics';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';

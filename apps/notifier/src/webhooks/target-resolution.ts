@@ -12,7 +12,7 @@ const LOOKUP_TIMEOUT_MS = 2000;
  */
 export async function checkWebhookUrl(raw: string, allowed: AllowedHosts, field = 'url'): Promise<string> {
   const check = checkTargetUrl(raw, allowed);
-  if (!check.ok) throw invalidField(field, check.message);
+  if (!check.ok) throw invalidField(field, check.message, 'WEBHOOK_TARGET_REFUSED');
   if (!check.needsLookup) return check.url.toString();
   const host = check.url.hostname;
   let addresses: string[];
@@ -21,10 +21,10 @@ export async function checkWebhookUrl(raw: string, allowed: AllowedHosts, field 
     addresses = (await Promise.race([lookup(host, { all: true, verbatim: true }), timeout])).map((entry) => entry.address);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalidField(field, `host ${host} does not resolve`);
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw invalidField(field, `host ${host} does not resolve`, 'WEBHOOK_TARGET_REFUSED');
     return check.url.toString();
   }
   const reason = forbiddenResolution(host, addresses);
-  if (reason) throw invalidField(field, `must not target a private or internal address: ${reason}`);
+  if (reason) throw invalidField(field, allowed.refusal(`must not target a private or internal address: ${reason}`, host), 'WEBHOOK_TARGET_REFUSED');
   return check.url.toString();
 }

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
-import { AppError, DELIVERY_STATUSES, invalidField, isIdOf, newId, notFound, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
-import { withTransaction } from '@ramp/event-store';
+import { AppError, DELIVERY_STATUSES, generationOf, invalidField, isIdOf, newId, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
+import { withTransaction } from '@ramp/database';
 import type { SecretBox } from '@ramp/keys';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-store';
@@ -70,18 +70,18 @@ export class WebhookRegistry {
     const row = await withTransaction(this.pool, async (tx) => {
       // One registration at a time per tenant, so that the limit holds under concurrent requests.
       await tx.query(`select pg_advisory_xact_lock(hashtext('notifier.webhooks:' || $1 || ':' || $2))`, [tenant.organizationId, tenant.environment]);
-      const count = await tx.query<{ n: number }>(`select count(*)::int as n from notifier.webhooks where organization_id = $1 and environment = $2 and deleted_at is null`, [
-        tenant.organizationId,
-        tenant.environment,
-      ]);
+      const count = await tx.query<{ n: number }>(
+        `select count(*)::int as n from notifier.webhooks where organization_id = $1 and environment = $2 and generation = $3 and deleted_at is null`,
+        [tenant.organizationId, tenant.environment, generationOf(tenant)],
+      );
       if ((count.rows[0]?.n ?? 0) >= MAX_WEBHOOKS_PER_TENANT) {
-        throw invalidField('url', `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`);
+        throw invalidField('url', `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`, 'WEBHOOK_LIMIT_REACHED');
       }
       const inserted = await tx.query<WebhookRow>(
-        `insert into notifier.webhooks (id, organization_id, environment, url, events, description, secret_sealed, is_active, created_at)
-         values ($1, $2, $3, $4, $5, $6, $7, true, now())
+        `insert into notifier.webhooks (id, organization_id, environment, generation, url, events, description, secret_sealed, is_active, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, true, now())
          returning id, url, events, description, is_active, created_at`,
-        [newId('wh'), tenant.organizationId, tenant.environment, url, selection.events, description, this.box.seal(secret)],
+        [newId('wh'), tenant.organizationId, tenant.environment, generationOf(tenant), url, selection.events, description, this.box.seal(secret)],
       );
       return inserted.rows[0]!;
     });
@@ -91,8 +91,8 @@ export class WebhookRegistry {
   async list(tenant: Tenant): Promise<WebhookView[]> {
     const result = await this.pool.query<WebhookRow>(
       `select id, url, events, description, is_active, created_at from notifier.webhooks
-        where organization_id = $1 and environment = $2 and deleted_at is null order by created_at, id`,
-      [tenant.organizationId, tenant.environment],
+        where organization_id = $1 and environment = $2 and generation = $3 and deleted_at is null order by created_at, id`,
+      [tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
     return result.rows.map(webhookView);
   }
@@ -102,8 +102,8 @@ export class WebhookRegistry {
     await withTransaction(this.pool, async (tx) => {
       const deleted = await tx.query(
         `update notifier.webhooks set deleted_at = now(), is_active = false
-          where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`,
-        [this.webhookId(webhookId), tenant.organizationId, tenant.environment],
+          where id = $1 and organization_id = $2 and environment = $3 and generation = $4 and deleted_at is null`,
+        [this.webhookId(webhookId), tenant.organizationId, tenant.environment, generationOf(tenant)],
       );
       if (deleted.rowCount !== 1) throw this.webhookNotFound(webhookId);
       await tx.query(`update notifier.deliveries set status = 'cancelled', next_attempt_at = null, updated_at = now() where webhook_id = $1 and status = 'pending'`, [webhookId]);
@@ -141,7 +141,7 @@ export class WebhookRegistry {
         where id = $1 and webhook_id = $2 and status <> 'cancelled'`,
       [deliveryId, own],
     );
-    if (updated.rowCount !== 1) throw notFound(`Delivery ${String(deliveryId).slice(0, 40)} not found for webhook ${own}`);
+    if (updated.rowCount !== 1) throw new AppError('DELIVERY_NOT_FOUND', `Delivery ${String(deliveryId).slice(0, 40)} not found for webhook ${own}`);
     await this.pool.query(`select pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
     return this.delivery(deliveryId);
   }
@@ -181,8 +181,8 @@ export class WebhookRegistry {
   private async ownWebhookWithUrl(tenant: Tenant, webhookId: unknown): Promise<{ id: string; url: string }> {
     const id = this.webhookId(webhookId);
     const found = await this.pool.query<{ url: string }>(
-      `select url from notifier.webhooks where id = $1 and organization_id = $2 and environment = $3 and deleted_at is null`,
-      [id, tenant.organizationId, tenant.environment],
+      `select url from notifier.webhooks where id = $1 and organization_id = $2 and environment = $3 and generation = $4 and deleted_at is null`,
+      [id, tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
     if (!found.rows[0]) throw this.webhookNotFound(id);
     return { id, url: found.rows[0].url };
@@ -194,6 +194,6 @@ export class WebhookRegistry {
   }
 
   private webhookNotFound(value: unknown): AppError {
-    return notFound(`Webhook ${String(value).slice(0, 40)} not found`);
+    return new AppError('WEBHOOK_NOT_FOUND', `Webhook ${String(value).slice(0, 40)} not found`);
   }
 }

@@ -1,40 +1,39 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest, type DeliveryView, type WebhookView } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest, type DeliveryView, type Tenant, type WebhookView } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { WebhookRegistry } from './webhook-registry';
 
-@Injectable()
+@Controller()
 export class WebhooksNatsController {
   constructor(@Inject(WebhookRegistry) private readonly registry: WebhookRegistry) {}
 
-  @RpcHandler(WebhookCreate.contract)
-  create(request: WebhookCreate.Request, { tenant }: RpcContext): Promise<WebhookView> {
+  @Handles(WebhookCreate.contract)
+  create(@RequestData() request: WebhookCreate.Request, @CallerTenant() tenant: Tenant): Promise<WebhookView> {
     return this.registry.create(tenant, request);
   }
 
-  @RpcHandler(WebhookList.contract)
-  list(_request: unknown, { tenant }: RpcContext): Promise<WebhookView[]> {
+  @Handles(WebhookList.contract)
+  list(@CallerTenant() tenant: Tenant): Promise<WebhookView[]> {
     return this.registry.list(tenant);
   }
 
-  @RpcHandler(WebhookDelete.contract)
-  delete(request: WebhookDelete.Request, { tenant }: RpcContext): Promise<{ id: string; deleted: true }> {
+  @Handles(WebhookDelete.contract)
+  delete(@RequestData() request: WebhookDelete.Request, @CallerTenant() tenant: Tenant): Promise<{ id: string; deleted: true }> {
     return this.registry.delete(tenant, request.webhookId);
   }
 
-  @RpcHandler(WebhookDeliveries.contract)
-  deliveries(request: WebhookDeliveries.Request, { tenant }: RpcContext): Promise<WebhookDeliveries.Response> {
+  @Handles(WebhookDeliveries.contract)
+  deliveries(@RequestData() request: WebhookDeliveries.Request, @CallerTenant() tenant: Tenant): Promise<WebhookDeliveries.Response> {
     return this.registry.deliveries(tenant, request);
   }
 
-  @RpcHandler(WebhookRetry.contract)
-  retry(request: WebhookRetry.Request, { tenant }: RpcContext): Promise<DeliveryView> {
+  @Handles(WebhookRetry.contract)
+  retry(@RequestData() request: WebhookRetry.Request, @CallerTenant() tenant: Tenant): Promise<DeliveryView> {
     return this.registry.retry(tenant, request.webhookId, request.deliveryId);
   }
 
-  @RpcHandler(WebhookTest.contract)
-  test(request: WebhookTest.Request, { tenant }: RpcContext): Promise<DeliveryView> {
+  @Handles(WebhookTest.contract)
+  test(@RequestData() request: WebhookTest.Request, @CallerTenant() tenant: Tenant): Promise<DeliveryView> {
     return this.registry.test(tenant, request.webhookId);
   }
 }

@@ -1,21 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { NIGERIAN_BANKS, verifyAccountNumberFormat } from '@ramp/banking';
 import { BankList, BankVerify } from '@ramp/contracts';
-import { RpcHandler } from '@ramp/service-kit';
+import { Handles, RequestData } from '@ramp/messaging';
 import { BANK_DIRECTORY, type BankDirectory } from '@ramp/providers';
 
 /** The bank list and account verification (NUBAN check first, then the bank directory). */
-@Injectable()
+@Controller()
 export class BanksNatsController {
   constructor(@Inject(BANK_DIRECTORY) private readonly directory: BankDirectory) {}
 
-  @RpcHandler(BankList.contract)
+  @Handles(BankList.contract)
   async list(): Promise<BankList.Response> {
     return NIGERIAN_BANKS.map(({ code, name }) => ({ code, name }));
   }
 
-  @RpcHandler(BankVerify.contract)
-  async verify(request: BankVerify.Request): Promise<BankVerify.Response> {
+  @Handles(BankVerify.contract)
+  async verify(@RequestData() request: BankVerify.Request): Promise<BankVerify.Response> {
     const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
     const { accountName } = await this.directory.resolveAccount(bank.code, request.accountNumber);
     return { accountNumber: request.accountNumber, accountName, bankCode: bank.code, bankName: bank.name };

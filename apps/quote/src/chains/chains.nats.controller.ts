@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { CHAINS } from '@ramp/chains';
 import { ChainList } from '@ramp/contracts';
-import { RpcHandler } from '@ramp/service-kit';
+import { Handles } from '@ramp/messaging';
 
-@Injectable()
+@Controller()
 export class ChainsNatsController {
-  @RpcHandler(ChainList.contract)
+  @Handles(ChainList.contract)
   async list(): Promise<ChainList.Response> {
     return CHAINS.map((chain) => ({ ...chain, tokens: chain.tokens.map((token) => ({ ...token })) }));
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyAccountNumberFormat } from '@ramp/banking';
-import { findToken, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, type ChainName } from '@ramp/chains';
+import { findToken, OFFRAMP_TOKENS, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, type ChainName } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type TransferQuote } from '@ramp/contracts';
 import { NGN_DECIMALS, parseAmount } from '@ramp/money';
@@ -20,9 +20,6 @@ import {
   type SwapFeeSchedule,
 } from '@ramp/pricing';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
-
-/** The tokens the spec lets a business sell for Naira. */
-export const OFFRAMP_TOKENS = ['CNGN', 'USDC', 'ETH', 'cbBTC', 'BNB', 'USDT'] as const;
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
 
@@ -62,7 +59,7 @@ export class QuotePricer {
   async offramp(request: OfframpQuote.Request): Promise<Priced<OfframpQuote.Response>> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS);
     if (!(OFFRAMP_TOKENS as readonly unknown[]).includes(request.tokenSymbol)) {
-      throw invalidField('tokenSymbol', `must be one of ${OFFRAMP_TOKENS.join(', ')}`);
+      throw invalidField('tokenSymbol', `must be one of ${OFFRAMP_TOKENS.join(', ')}`, 'UNSUPPORTED_TOKEN');
     }
     const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
     const cryptoAmount = parseAmount(request.amount, 'amount', token.decimals);
@@ -126,7 +123,7 @@ export class QuotePricer {
     const from = parseToken(fromChain, request.token, 'token');
     const toSymbol = request.toToken ?? from.symbol;
     const to = request.toToken === undefined ? findToken(toChain, from.symbol) : parseToken(toChain, request.toToken, 'toToken');
-    if (!to) throw invalidField('toToken', `${from.symbol} is not available on ${toChain}; name a toToken that is (see GET /transfer/chains)`);
+    if (!to) throw invalidField('toToken', `${from.symbol} is not available on ${toChain}; name a toToken that is (see GET /transfer/chains)`, 'UNSUPPORTED_TOKEN');
     const crossChain = fromChain !== toChain;
     if (!crossChain && to.symbol === from.symbol) throw invalidField('toChain', 'must differ from fromChain, or toToken from token');
     let destinationAddress: string | null = null;

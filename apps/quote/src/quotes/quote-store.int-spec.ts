@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import { AppError, OfframpQuote, OnrampQuote, QuoteConsume, type Tenant } from '@ramp/contracts';
-import { connectNats, RpcClient } from '@ramp/messaging';
+import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { startServices, stopAll, type ServiceProcess, rpcFailure } from '@ramp/testing';
 
 const tenant = (organizationId: string): Tenant => ({ organizationId, environment: 'test', keyId: 'key_test' });
@@ -16,7 +16,7 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
   beforeAll(async () => {
     services = await startServices(['quote'], { QUOTE_TTL_SECONDS: '2' });
     nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'quote-store-test');
-    rpc = new RpcClient(nc, 5000);
+    rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 5000);
   });
 
   afterAll(async () => {

@@ -5,6 +5,7 @@ export interface QuoteRecord {
   id: string;
   organizationId: string;
   environment: Environment;
+  generation: number;
   kind: QuoteKind;
   request: object;
   response: object;
@@ -21,6 +22,7 @@ export const QuoteSchema = new EntitySchema<QuoteRecord>({
     id: { type: 'string', primary: true },
     organizationId: { type: 'string', fieldName: 'organization_id' },
     environment: { type: 'string' },
+    generation: { type: 'integer' },
     kind: { type: 'string' },
     request: { type: 'json' },
     response: { type: 'json' },

@@ -1,20 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { OfframpInitiate, SandboxDeposit, type TransactionRecord } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { OfframpInitiate, SandboxDeposit, type Tenant, type TransactionRecord } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData, RequestId } from '@ramp/messaging';
 import { OfframpService } from './offramp.service';
 
-@Injectable()
+@Controller()
 export class OfframpNatsController {
   constructor(@Inject(OfframpService) private readonly offramps: OfframpService) {}
 
-  @RpcHandler(OfframpInitiate.contract)
-  async initiate(request: OfframpInitiate.Request, { tenant, requestId }: RpcContext): Promise<OfframpInitiate.Response> {
+  @Handles(OfframpInitiate.contract)
+  async initiate(@RequestData() request: OfframpInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<OfframpInitiate.Response> {
     return this.offramps.initiate(tenant, request, requestId);
   }
 
-  @RpcHandler(SandboxDeposit.contract)
-  async deposit(request: SandboxDeposit.Request, { tenant }: RpcContext): Promise<TransactionRecord> {
+  @Handles(SandboxDeposit.contract)
+  async deposit(@RequestData() request: SandboxDeposit.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
     return (await this.offramps.sandboxDeposit(tenant, request.transactionId, request.amount)) as unknown as TransactionRecord;
   }
 }

@@ -55,7 +55,8 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
     const q = await quote('20000', 'CNGN');
     const started = await api.post('/onramp/initiate', { quoteId: q.quoteId, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
     expect(started.status).toBe(201);
-    expect(started.body.data).toMatchObject({ walletId: null, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    expect(started.body.data).toMatchObject({ transactionId: started.body.data.id, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    expect(started.body.data).not.toHaveProperty('walletId');
     await api.post(`/sandbox/onramp/${started.body.data.id}/pay`, {});
     expect((await settled(started.body.data.id)).status).toBe('completed');
   });

@@ -1,20 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { OnrampInitiate, SandboxPayment, type TransactionRecord } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { OnrampInitiate, SandboxPayment, type Tenant, type TransactionRecord } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData, RequestId } from '@ramp/messaging';
 import { OnrampService } from './onramp.service';
 
-@Injectable()
+@Controller()
 export class OnrampNatsController {
   constructor(@Inject(OnrampService) private readonly onramps: OnrampService) {}
 
-  @RpcHandler(OnrampInitiate.contract)
-  async initiate(request: OnrampInitiate.Request, { tenant, requestId }: RpcContext): Promise<TransactionRecord> {
-    return (await this.onramps.initiate(tenant, request as unknown as Record<string, unknown>, requestId)) as unknown as TransactionRecord;
+  @Handles(OnrampInitiate.contract)
+  async initiate(@RequestData() request: OnrampInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<OnrampInitiate.Response> {
+    return (await this.onramps.initiate(tenant, request as unknown as Record<string, unknown>, requestId)) as unknown as OnrampInitiate.Response;
   }
 
-  @RpcHandler(SandboxPayment.contract)
-  async pay(request: SandboxPayment.Request, { tenant }: RpcContext): Promise<TransactionRecord> {
+  @Handles(SandboxPayment.contract)
+  async pay(@RequestData() request: SandboxPayment.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
     return (await this.onramps.sandboxPayment(tenant, request.transactionId, request.amount)) as unknown as TransactionRecord;
   }
 }

@@ -59,6 +59,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect(started.status).toBe(201);
     expect(started.body.data).toMatchObject({ type: 'swap', status: 'pending', chain: 'base', amount: '100', tokenSymbol: 'USDC', reference: 'swap-1', walletId });
     expect(started.body.data.id).toMatch(/^txn_[0-9A-Z]{26}$/);
+    expect(started.body.data.transactionId).toBe(started.body.data.id); // one shape for every initiation
     // Debited through the ledger before the answer: the 100 USDC are held at once.
     expect((await balances(walletId)).USDC).toEqual({ available: '400', held: '100' });
 
@@ -121,7 +122,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: tight.quoteId, walletId })).body.data.id);
     expect(failed.status).toBe('failed');
     expect(failed.errorMessage).toMatch(/^Slippage exceeded: .* less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/);
-    expect(failed.route.steps[0]).toMatchObject({ status: 'failed', transactionHash: null });
+    expect(failed.route.steps[0]).toMatchObject({ status: 'failed' });
+    expect(failed.route.steps[0]).not.toHaveProperty('transactionHash');
+    expect(failed).toMatchObject({ failureReason: 'SLIPPAGE_EXCEEDED' });
     expect(await balances(walletId)).toMatchObject({ USDC: { available: '100', held: '0' }, ETH: { available: '0', held: '0' } });
 
     const wide = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base', slippage: 3 });
@@ -214,6 +217,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     const walletId = await wallet('base', { USDC: '300' });
     const quote = await transferQuote({ fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '200', destinationAddress: RECIPIENT });
     const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId, reference: 'treasury-1' });
+    expect(started.body.data.transactionId).toBe(started.body.data.id);
     expect(started.status).toBe(201);
     expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '200' });
     const done = await settled('transfer', started.body.data.id);
@@ -258,7 +262,8 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
 
     const bridging = await transferQuote({ fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT });
     const unbridged = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id);
-    expect(unbridged).toMatchObject({ status: 'failed', transactionHash: null });
+    expect(unbridged).toMatchObject({ status: 'failed', failureReason: 'BRIDGE_FAILED' });
+    expect(unbridged).not.toHaveProperty('transactionHash');
     expect(unbridged.errorMessage).toMatch(/^The Across bridge of USDC from base to ethereum failed: .*refunded it on base/);
     expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
     await booksBalance();
@@ -289,8 +294,11 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     const events = await eventually(() => integrationEventsFor(nc, ids), (found) => found.length >= 2);
     expect(events.map((event) => event.event).sort()).toEqual(['swap.completed', 'transfer.completed']);
     expect(events.find((event) => event.event === 'swap.completed')).toMatchObject({
-      data: { transactionId: ids[0], reference: 'r-swap', type: 'swap', status: 'completed', amount: '10', tokenSymbol: 'USDC', chain: 'base', walletId, fiatAmount: null },
+      data: { transactionId: ids[0], reference: 'r-swap', type: 'swap', status: 'completed', amount: '10', tokenSymbol: 'USDC', chain: 'base', walletId },
     });
+    // A swap has no Naira side, and a transfer sent without a reference has none: absent, never null.
+    expect(events.find((event) => event.event === 'swap.completed')!.data).not.toHaveProperty('fiatAmount');
+    expect(events.find((event) => event.event === 'transfer.completed')!.data).not.toHaveProperty('reference');
     await new Promise((wait) => setTimeout(wait, 500));
     expect(await integrationEventsFor(nc, ids)).toHaveLength(2);
   });

@@ -1,15 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { SwapInitiate, type TransactionRecord } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { SwapInitiate, type InitiatedTransaction, type Tenant } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData, RequestId } from '@ramp/messaging';
 import { RouteService } from '../route/route.service';
 
-@Injectable()
+@Controller()
 export class SwapNatsController {
   constructor(@Inject(RouteService) private readonly routes: RouteService) {}
 
-  @RpcHandler(SwapInitiate.contract)
-  async initiate(request: SwapInitiate.Request, { tenant, requestId }: RpcContext): Promise<TransactionRecord> {
-    return (await this.routes.initiateSwap(tenant, { ...request }, requestId)) as unknown as TransactionRecord;
+  @Handles(SwapInitiate.contract)
+  async initiate(@RequestData() request: SwapInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<InitiatedTransaction> {
+    return (await this.routes.initiateSwap(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
   }
 }

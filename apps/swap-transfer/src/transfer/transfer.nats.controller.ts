@@ -1,15 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { TransferInitiate, type TransactionRecord } from '@ramp/contracts';
-import type { RpcContext } from '@ramp/messaging';
-import { RpcHandler } from '@ramp/service-kit';
+import { Controller, Inject } from '@nestjs/common';
+import { TransferInitiate, type InitiatedTransaction, type Tenant } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData, RequestId } from '@ramp/messaging';
 import { RouteService } from '../route/route.service';
 
-@Injectable()
+@Controller()
 export class TransferNatsController {
   constructor(@Inject(RouteService) private readonly routes: RouteService) {}
 
-  @RpcHandler(TransferInitiate.contract)
-  async initiate(request: TransferInitiate.Request, { tenant, requestId }: RpcContext): Promise<TransactionRecord> {
-    return (await this.routes.initiateTransfer(tenant, { ...request }, requestId)) as unknown as TransactionRecord;
+  @Handles(TransferInitiate.contract)
+  async initiate(@RequestData() request: TransferInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<InitiatedTransaction> {
+    return (await this.routes.initiateTransfer(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
   }
 }

@@ -1,3 +1,5 @@
+import { ERROR_REASONS, GENERIC_REASON_OF, isErrorReason, type ErrorReason } from './reasons';
+
 /** Error codes of the response envelope: the spec's four plus the ones DESIGN.md §4 adds. */
 export const ERROR_CODES = [
   'INVALID_REQUEST',
@@ -27,43 +29,47 @@ export const HTTP_STATUS_OF: Readonly<Record<ErrorCode, number>> = {
 /** The error object of the envelope: `{ success: false, error: ErrorBody }`. */
 export interface ErrorBody {
   code: ErrorCode;
+  /** A stable name of the precise cause, from ERROR_REASONS, for programs to branch on. */
+  reason: ErrorReason;
   message: string;
   /** The request field at fault, for INVALID_REQUEST. */
   field?: string;
 }
 
 /**
- * A typed, expected failure: it crosses NATS as data and becomes the envelope at the gateway.
- * Anything thrown that is not an AppError is a bug and is reported as INTERNAL_ERROR without its message.
+ * A typed, expected failure: it crosses NATS as data and becomes the envelope at the gateway. It is made from its
+ * reason, which decides its code. Anything thrown that is not an AppError is a bug and is reported as
+ * INTERNAL_ERROR without its message.
  */
 export class AppError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
-    readonly code: ErrorCode,
+    readonly reason: ErrorReason,
     message: string,
     readonly field?: string,
   ) {
     super(message);
     this.name = 'AppError';
+    this.code = ERROR_REASONS[reason].code;
   }
 
   toBody(): ErrorBody {
-    return this.field === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, field: this.field };
+    const body: ErrorBody = { code: this.code, reason: this.reason, message: this.message };
+    if (this.field !== undefined) body.field = this.field;
+    return body;
   }
 
-  static fromBody(body: ErrorBody): AppError {
-    return new AppError(body.code, body.message, body.field);
+  /** Back from the wire: a reason this peer does not know (a newer one) falls back to its code's generic reason. */
+  static fromBody(body: Pick<ErrorBody, 'code' | 'message' | 'field'> & { reason?: unknown }): AppError {
+    const reason = isErrorReason(body.reason) && ERROR_REASONS[body.reason].code === body.code ? body.reason : GENERIC_REASON_OF[body.code];
+    return new AppError(reason, body.message, body.field);
   }
 }
 
 /** INVALID_REQUEST naming the field and the rule it broke: `amount: must be greater than zero`. */
-export function invalidField(field: string, rule: string): AppError {
-  return new AppError('INVALID_REQUEST', `${field}: ${rule}`, field);
-}
-
-export function notFound(message: string): AppError {
-  return new AppError('NOT_FOUND', message);
+export function invalidField(field: string, rule: string, reason: ErrorReason = 'INVALID_FIELD'): AppError {
+  return new AppError(reason, `${field}: ${rule}`, field);
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

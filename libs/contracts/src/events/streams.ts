@@ -1,3 +1,6 @@
+import type { FailureReason } from '../errors/reasons';
+import { TRANSACTION_OUTCOMES, TRANSACTION_TYPES, type TransactionOutcome, type TransactionType } from '../transactions/transactions';
+
 /**
  * Where each service's events live in JetStream. `namespace` (EVENTS_NAMESPACE, empty in production) keeps
  * environments that share one NATS server apart: the tests use `test`, so a developer's running stack and the test
@@ -37,38 +40,57 @@ export function integrationEvents(namespace = ''): EventStreamName {
     : { stream: 'INTEGRATION_EVENTS', subjectPrefix: 'integration' };
 }
 
-/** The spec's eight event names, in its order: what webhooks subscribe to and what the integration stream carries. */
-export const INTEGRATION_EVENT_NAMES = [
-  'onramp.completed',
-  'onramp.failed',
-  'offramp.completed',
-  'offramp.failed',
-  'swap.completed',
-  'swap.failed',
-  'transfer.completed',
-  'transfer.failed',
-] as const;
+/** A logical stream: its name and subjects under an EVENTS_NAMESPACE (`rampEvents`, `integrationEvents`, ...). */
+export type EventStreamOf = (namespace?: string) => EventStreamName;
 
-export type IntegrationEventName = (typeof INTEGRATION_EVENT_NAMES)[number];
+/** Every stream the platform's services consume, for a transport to resolve a handler's pattern to its stream. */
+export const EVENT_STREAMS: readonly EventStreamOf[] = [rampEvents, swapTransferEvents, integrationEvents];
 
-/** The spec's delivery payload. `data.errorMessage` is added on failed events (the spec leaves it open). */
+/**
+ * Every subject of a logical stream as production names it (`events.ramp.>`): the pattern of a JetStream handler, which
+ * the transport resolves to the namespaced stream and subject filter when it binds the handler.
+ */
+export function everyEventOf(stream: EventStreamOf): string {
+  return `${stream().subjectPrefix}.>`;
+}
+
+export type IntegrationEventName = `${TransactionType}.${TransactionOutcome}`;
+
+/**
+ * The spec's eight event names, `<type>.<outcome>` in its order (`onramp.completed`, `onramp.failed`, `offramp.completed`,
+ * …): what webhooks subscribe to and what the integration stream carries.
+ */
+export const INTEGRATION_EVENT_NAMES: readonly IntegrationEventName[] = TRANSACTION_TYPES.flatMap((type) =>
+  TRANSACTION_OUTCOMES.map((outcome): IntegrationEventName => `${type}.${outcome}`),
+);
+
+/**
+ * The spec's delivery payload. A field with no value is absent, never null; `data.errorMessage` and `data.failureReason`
+ * are added on failed events (the spec leaves them open), `data.payoutAmount` on off-ramps.
+ */
 export interface IntegrationEvent {
   event: IntegrationEventName;
   timestamp: string;
   data: {
     transactionId: string;
-    reference: string | null;
-    type: 'onramp' | 'offramp' | 'swap' | 'transfer';
-    status: 'completed' | 'failed';
+    reference?: string;
+    type: TransactionType;
+    status: TransactionOutcome;
     amount: string;
     tokenSymbol: string;
     chain: string;
-    transactionHash: string | null;
-    fiatAmount: string | null;
-    fiatCurrency: string | null;
-    walletId: string | null;
-    metadata: Record<string, unknown>;
+    transactionHash?: string;
+    fiatAmount?: string;
+    fiatCurrency?: string;
+    /** Off-ramps: the NGN the bank account received (`fiatAmount` less the fees). */
+    payoutAmount?: string;
+    walletId?: string;
+    /** `eventId` (the domain event's id) lets a receiver deduplicate; the SDK's WebhookEvent types it too. */
+    metadata: { eventId: string; [key: string]: unknown };
+    /** Failed events: what happened, for people. */
     errorMessage?: string;
+    /** Failed events: why, for programs (FAILURE_REASONS). */
+    failureReason?: FailureReason;
   };
 }
 
@@ -86,4 +108,6 @@ export const INTEGRATION_HEADERS = {
   correlationId: 'Ramp-Correlation-Id',
   /** The x-request-id of the request that started the transaction, when there was one. */
   requestId: 'Ramp-Request-Id',
+  /** The sandbox generation of a test tenant (see Tenant.generation), when it is not 0: webhooks of other generations get nothing. */
+  generation: 'Ramp-Sandbox-Generation',
 } as const;

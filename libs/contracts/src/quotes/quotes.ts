@@ -1,4 +1,5 @@
 import { rpc } from '../rpc/rpc';
+import { TRANSACTION_TYPES, type FiatCurrency } from '../transactions/transactions';
 
 /** Every quote carries an id (`qt_…`) and an expiry; a quote is used at most once, by its tenant. */
 export interface QuoteBase {
@@ -28,7 +29,7 @@ export namespace OnrampQuote {
   }
   export interface Response extends QuoteBase {
     fiatAmount: string;
-    fiatCurrency: 'NGN';
+    fiatCurrency: FiatCurrency;
     cryptoAmount: string;
     tokenSymbol: string;
     chain: string;
@@ -51,7 +52,7 @@ export namespace OfframpQuote {
     tokenSymbol: string;
     chain: string;
     fiatAmount: string;
-    fiatCurrency: 'NGN';
+    fiatCurrency: FiatCurrency;
     rate: string;
     fees: RampFees;
     /** What the bank account receives: fiatAmount minus totalFee. */
@@ -131,6 +132,9 @@ export namespace BankVerify {
   export const contract = rpc<Request, Response>('quote.v1.banks.verify');
 }
 
+/** `primary`: where managed wallets operate, and the source chains of swaps, transfers and off-ramps. */
+export const CHAIN_TYPES = ['primary', 'secondary'] as const;
+
 export namespace ChainList {
   export type Request = Record<string, never>;
   export interface TokenDescriptor {
@@ -145,7 +149,7 @@ export namespace ChainList {
     chain: string;
     chainId: number;
     name: string;
-    type: 'primary' | 'secondary';
+    type: (typeof CHAIN_TYPES)[number];
     explorerUrl: string;
     tokens: TokenDescriptor[];
   }
@@ -153,7 +157,8 @@ export namespace ChainList {
   export const contract = rpc<Request, Response>('quote.v1.chains.list');
 }
 
-export const QUOTE_KINDS = ['onramp', 'offramp', 'swap', 'transfer'] as const;
+/** A quote of each transaction type. */
+export const QUOTE_KINDS = TRANSACTION_TYPES;
 export type QuoteKind = (typeof QUOTE_KINDS)[number];
 
 /**

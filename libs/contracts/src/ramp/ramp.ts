@@ -1,8 +1,12 @@
 import type { PaginationMeta } from '../errors/envelope';
 import { rpc } from '../rpc/rpc';
+import type { TransactionStatus } from '../transactions/transactions';
 
-/** The spec's Transaction as the services answer it (see TransactionView in libs/transactions for every field). */
-export type TransactionRecord = Record<string, unknown> & { id: string; type: string; status: 'pending' | 'completed' | 'failed' };
+/** The spec's Transaction as the services answer it (see TransactionView in libs/domain/transactions for every field). */
+export type TransactionRecord = Record<string, unknown> & { id: string; type: string; status: TransactionStatus };
+
+/** What an initiation answers: the pending transaction, with its id also as `transactionId` (as the off-ramp's). */
+export type InitiatedTransaction = TransactionRecord & { transactionId: string };
 
 export namespace OfframpInitiate {
   export interface Request {
@@ -32,7 +36,7 @@ export namespace OnrampInitiate {
     callbackUrl?: string;
   }
   /** The pending transaction, with `paymentInstructions`: the virtual account to pay the NGN into. */
-  export type Response = TransactionRecord;
+  export type Response = InitiatedTransaction;
   export const contract = rpc<Request, Response>('ramp.v1.onramp.initiate');
 }
 

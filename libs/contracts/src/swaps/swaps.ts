@@ -1,5 +1,5 @@
 import { rpc } from '../rpc/rpc';
-import type { TransactionRecord } from '../ramp/ramp';
+import type { InitiatedTransaction, TransactionRecord } from '../ramp/ramp';
 
 /** `POST /swap/initiate`: executes a swap quote from a managed wallet; answers the pending Transaction. */
 export namespace SwapInitiate {
@@ -11,7 +11,7 @@ export namespace SwapInitiate {
     reference?: string;
     callbackUrl?: string;
   }
-  export const contract = rpc<Request, TransactionRecord>('swap-transfer.v1.swap.initiate');
+  export const contract = rpc<Request, InitiatedTransaction>('swap-transfer.v1.swap.initiate');
 }
 
 /** `POST /transfer/initiate`: executes a transfer quote from a managed wallet; answers the pending Transaction. */
@@ -22,7 +22,7 @@ export namespace TransferInitiate {
     reference?: string;
     callbackUrl?: string;
   }
-  export const contract = rpc<Request, TransactionRecord>('swap-transfer.v1.transfer.initiate');
+  export const contract = rpc<Request, InitiatedTransaction>('swap-transfer.v1.transfer.initiate');
 }
 
 /** `GET /swap/{id}` and `GET /transfer/{id}`: the transaction folded from its events, for its own tenant only. */

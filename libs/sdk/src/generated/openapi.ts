@@ -8,174 +8,229 @@ export interface paths {
   "/onramp/quote": {
     /**
      * Quote buying crypto with Naira
-     * @description Valid for 5 minutes and usable once. A token other than CNGN adds the 20 NGN swap fee.
+     * @description Prices `amount` NGN into `tokenSymbol` on `chain`: the fees (platform 20 NGN; processing 0.1% capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN) come off the Naira, the rest buys the token at `rate`. Valid for 5 minutes and usable once, by POST /onramp/initiate. INVALID_REQUEST names the field: an amount outside the limits (NGN 1,000 to 50,000,000) or with more than 2 decimals, a token the chain does not have.
      */
-    post: operations["QuotesHttpController_onramp"];
+    post: operations["quoteOnramp"];
   };
   "/offramp/quote": {
     /**
      * Quote selling crypto for Naira paid to a bank account
-     * @description Verifies the bank account (NUBAN check digit, then the bank directory) and returns the account name. Fees: platform 20 NGN; processing 0.1% of fiatAmount capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN. providerFee is processing plus stamp duty; the bank account receives payoutAmount = fiatAmount - totalFee.
+     * @description Valid for 5 minutes and usable once, by POST /offramp/initiate. Verifies the bank account (NUBAN check digit, then the bank directory) and returns the account name. Fees: platform 20 NGN; processing 0.1% of fiatAmount capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN. providerFee is processing plus stamp duty; the bank account receives payoutAmount = fiatAmount - totalFee. INVALID_REQUEST names the field: an amount outside the token's limits, an unknown bank, an account number whose check digit is wrong or that the bank does not have.
      */
-    post: operations["QuotesHttpController_offramp"];
+    post: operations["quoteOfframp"];
   };
   "/swap/quote": {
-    /** Quote a swap on one chain or across chains */
-    post: operations["QuotesHttpController_swap"];
+    /**
+     * Quote a swap on one chain or across chains
+     * @description Prices `amount` of fromToken on fromChain into toToken on toChain (base or bsc; different chains make it cross-chain, through a bridge) along the route the router finds. Fees: platform 0.3% of the amount, plus across chains a bridge fee of 0.05% (at least 0.50 USD), both in fromToken. `minimumToAmount` is what the swap executes for at worst, given `slippage` (percent, default 0.5, above 0 and at most 50). Valid for 5 minutes and usable once, by POST /swap/initiate. INVALID_REQUEST names the field: a token the chain does not have, an amount outside its limits, a slippage out of range.
+     */
+    post: operations["quoteSwap"];
   };
   "/transfer/quote": {
-    /** Quote moving tokens to another chain, optionally converting them there */
-    post: operations["QuotesHttpController_transfer"];
+    /**
+     * Quote moving tokens to another chain, optionally converting them there
+     * @description Prices moving `amount` of `token` from base or bsc to `destinationAddress` on any supported chain (required across chains, and valid for toChain: EVM hex, or base58 on Solana), with `toToken` swapped there when given. Fees as for swaps (platform 0.3%, bridge 0.05% with a 0.50 USD floor), in the source token. Valid for 5 minutes and usable once, by POST /transfer/initiate. INVALID_REQUEST names the field: an unsupported chain or token, an invalid destination address, an amount outside its limits.
+     */
+    post: operations["quoteTransfer"];
   };
   "/onramp/banks": {
-    /** List Nigerian banks and their codes */
-    get: operations["BanksHttpController_list"];
+    /**
+     * List Nigerian banks and their codes
+     * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.
+     */
+    get: operations["listBanks"];
   };
   "/onramp/banks/verify": {
     /**
      * Verify a bank account and return the holder's name
-     * @description The account number must be 10 digits with a valid NUBAN check digit for the bank; then the bank directory resolves the name.
+     * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.
      */
-    post: operations["BanksHttpController_verify"];
+    post: operations["verifyBankAccount"];
   };
   "/transfer/chains": {
-    /** List supported chains with their tokens */
-    get: operations["ChainsHttpController_list"];
+    /**
+     * List supported chains with their tokens
+     * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.
+     */
+    get: operations["listChains"];
   };
   "/wallets": {
-    /** List your managed wallets, newest first */
-    get: operations["WalletsHttpController_list"];
+    /**
+     * List your managed wallets, newest first
+     * @description The wallets of your API key with their balances, in the list envelope (`data` and `meta`). INVALID_REQUEST names a page or limit out of range, or a parameter it does not take.
+     */
+    get: operations["listWallets"];
     /**
      * Create a managed wallet
-     * @description A gas-sponsored smart account on base or bsc. Its address is deterministic: it never changes.
+     * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters.
      */
-    post: operations["WalletsHttpController_create"];
+    post: operations["createWallet"];
   };
   "/wallets/{walletId}": {
-    /** A managed wallet with its balances */
-    get: operations["WalletsHttpController_get"];
+    /**
+     * A managed wallet with its balances
+     * @description Every token of the wallet's chain with `available` (spendable) and `held` (reserved for transactions in flight). NOT_FOUND for an unknown id or another API key's wallet.
+     */
+    get: operations["getWallet"];
   };
   "/sandbox/wallets/{walletId}/fund": {
     /**
      * Sandbox: credit a managed wallet
-     * @description Test keys only (a live key gets NOT_FOUND). Credits the wallet as if tokens had arrived, so that flows that debit it can be tried.
+     * @description Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.
      */
-    post: operations["WalletsHttpController_fund"];
+    post: operations["sandboxFundWallet"];
   };
   "/offramp/initiate": {
     /**
      * Start an off-ramp: crypto to NGN paid to the quoted bank account
-     * @description Custodial (walletId): the tokens are held in the managed wallet, swapped to CNGN unless CNGN, sent to the off-ramp provider and paid out in NGN. Non-custodial (sourceAddress): send the crypto to depositAddress; then the same. The quote is used once. Errors before anything moved (expired or used quote, unknown wallet, insufficient balance) are 4xx; later failures end the transaction as failed, with everything given back.
+     * @description Needs an off-ramp quote of yours and exactly one of walletId and sourceAddress. Custodial (walletId): the tokens are held in the managed wallet, swapped to CNGN unless CNGN, sent to the off-ramp provider and paid out in NGN. Non-custodial (sourceAddress): send the crypto to depositAddress; then the same. The quote is used once. Errors before anything moved (expired or used quote, unknown wallet, insufficient balance) are 4xx; later failures end the transaction as failed, with everything given back.
      */
-    post: operations["OfframpHttpController_initiate"];
+    post: operations["initiateOfframp"];
   };
   "/offramp/{transactionId}": {
-    /** An off-ramp transaction */
-    get: operations["OfframpHttpController_get"];
+    /**
+     * An off-ramp transaction
+     * @description Read from the ramp service itself, so current at once: `status` (pending, completed, failed), `ramp` with the bank account and amounts, `transactionHash`, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+     */
+    get: operations["getOfframp"];
   };
   "/sandbox/offramp/{transactionId}/deposit": {
     /**
      * Sandbox: the crypto of a non-custodial off-ramp arrives
-     * @description Test keys only (a live key gets NOT_FOUND). Answers the transaction.
+     * @description Test keys only (a live key gets NOT_FOUND). Plays the user's deposit to the off-ramp's depositAddress, after which it runs on its own; answers the transaction. Another `amount` than the quoted one is sent back to the source address and fails the off-ramp. NOT_FOUND: an unknown off-ramp; CONFLICT: a custodial one, which takes no deposit.
      */
-    post: operations["OfframpHttpController_deposit"];
+    post: operations["sandboxDepositOfframp"];
   };
   "/onramp/initiate": {
     /**
      * Start an on-ramp: NGN paid into a virtual account buys crypto for a wallet or an address
-     * @description Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it.
+     * @description Needs an on-ramp quote of yours and exactly one of walletId (a managed wallet on the quote's chain) and destinationAddress. Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, an invalid address) are 4xx and leave the quote unused.
      */
-    post: operations["OnrampHttpController_initiate"];
+    post: operations["initiateOnramp"];
   };
   "/onramp/{transactionId}": {
-    /** An on-ramp transaction */
-    get: operations["OnrampHttpController_get"];
+    /**
+     * An on-ramp transaction
+     * @description Read from the ramp service itself, so current at once: `status`, `paymentInstructions` while the NGN is awaited, `ramp` with the amounts, `transactionHash`, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+     */
+    get: operations["getOnramp"];
   };
   "/sandbox/onramp/{transactionId}/pay": {
     /**
      * Sandbox: the NGN payment of an on-ramp arrives
-     * @description Test keys only (a live key gets NOT_FOUND). Answers the transaction.
+     * @description Test keys only (a live key gets NOT_FOUND). Plays the payment into the on-ramp's virtual account, after which it runs on its own; answers the transaction. Another `amount` than `paymentInstructions.amount` is refunded and fails the on-ramp. NOT_FOUND: an unknown on-ramp.
      */
-    post: operations["OnrampHttpController_pay"];
+    post: operations["sandboxPayOnramp"];
   };
   "/swap/initiate": {
     /**
      * Execute a swap quote from a managed wallet, on one chain or across chains
      * @description Holds fromAmount of fromToken in the wallet (before answering), then runs the quoted route leg by leg: a DEX swap on one chain; or a source swap, a bridge and a destination swap, each when needed. Each swap reverts if it would give less than the quote's slippage allows. Answers 201 with the pending Transaction; `route.steps` shows each leg with its status and hash. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, one on another chain, an insufficient balance, a missing or invalid destinationAddress) are 4xx and leave the quote unused. Later failures (the price moved beyond the slippage tolerance, a bridge that fails) unwind the legs that ran and give the wallet back its whole amount before the transaction ends as failed with errorMessage.
      */
-    post: operations["SwapsHttpController_initiateSwap"];
+    post: operations["initiateSwap"];
   };
   "/swap/{transactionId}": {
-    /** A swap transaction */
-    get: operations["SwapsHttpController_getSwap"];
+    /**
+     * A swap transaction
+     * @description Read from the swap-transfer service itself, so current at once: `status`, `swap` with the amounts (quoted while pending, delivered once completed), `route.steps` with each leg's status and hash, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+     */
+    get: operations["getSwap"];
   };
   "/transfer/initiate": {
     /**
      * Execute a transfer quote: move tokens from a managed wallet to another chain, optionally converting them there
      * @description Holds fromAmount of the token in the wallet (before answering), bridges it to the quote's destinationAddress on toChain and, with a toToken, swaps it there (at most 0.5% below the quoted toAmount). Answers 201 with the pending Transaction. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, one on another chain, an insufficient balance, a missing or invalid destinationAddress) are 4xx and leave the quote unused. Later failures (the price moved beyond the slippage tolerance, a bridge that fails) unwind the legs that ran and give the wallet back its whole amount before the transaction ends as failed with errorMessage.
      */
-    post: operations["SwapsHttpController_initiateTransfer"];
+    post: operations["initiateTransfer"];
   };
   "/transfer/{transactionId}": {
-    /** A cross-chain transfer */
-    get: operations["SwapsHttpController_getTransfer"];
+    /**
+     * A cross-chain transfer
+     * @description Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg's status and hash, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+     */
+    get: operations["getTransfer"];
+  };
+  "/sandbox/reset": {
+    /**
+     * Empty your test environment
+     * @description Test keys only (a live key gets NOT_FOUND). Afterwards the test environment of your organization starts empty: no wallets (so no balances), no transactions in the lists or by id, no webhooks, no quotes, no stored Idempotency-Key responses. Transactions still in flight finish in the background and reach only their own `callbackUrl`. Every test key of the organization sees the empty environment as soon as this answers. The body is empty (`{}` or nothing); sent again with its `Idempotency-Key`, the reset is answered from the first one (it is the one stored response kept).
+     */
+    post: operations["sandboxReset"];
   };
   "/transactions": {
     /**
      * Your transactions of every type, newest first
-     * @description A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.
+     * @description Newest first (by createdAt, then id), filtered by any of type, status, chain, walletId and a createdAt range (from, to: inclusive). It follows the services' event streams, so a transaction appears within milliseconds of its change. A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.
      */
-    get: operations["TransactionsHttpController_list"];
+    get: operations["listTransactions"];
   };
   "/transactions/{transactionId}": {
-    /** One transaction of any type */
-    get: operations["TransactionsHttpController_get"];
+    /**
+     * One transaction of any type
+     * @description From the read model of every transaction (it follows the services within milliseconds; the per-type endpoints read the owning service directly). NOT_FOUND for an unknown id or another API key's transaction.
+     */
+    get: operations["getTransaction"];
   };
   "/webhooks": {
-    /** List your webhooks (never their secrets) */
-    get: operations["WebhooksHttpController_list"];
+    /**
+     * List your webhooks (never their secrets)
+     * @description Every webhook of your API key (keys of one organization and environment share them), without secrets: a lost secret means deleting the webhook and registering it again.
+     */
+    get: operations["listWebhooks"];
     /**
      * Register a webhook
-     * @description At most 10 per API key. Deliveries are signed with the returned `secret`, retried 1 m, 5 m, 30 m, 2 h and 24 h after a failed attempt, then marked failed.
+     * @description Subscribes `url` to `events` (or `*`). Answers the webhook with its `secret` (`whsec_…`), shown only here: store it to verify deliveries (see the Webhooks tag). At most 10 per API key. INVALID_REQUEST on `url`: not https://, credentials or a fragment, a host that does not resolve or that is or resolves to a loopback, private or metadata address; on `events`: an unknown name; and the eleventh webhook.
      */
-    post: operations["WebhooksHttpController_create"];
+    post: operations["createWebhook"];
   };
   "/webhooks/{webhookId}": {
     /**
      * Delete a webhook
-     * @description It receives nothing more: its pending deliveries are cancelled.
+     * @description It receives nothing more: its pending deliveries are cancelled (one already being sent may still arrive). Answers `{ id, deleted: true }`. NOT_FOUND for an unknown, deleted or another API key's webhook.
      */
-    delete: operations["WebhooksHttpController_delete"];
+    delete: operations["deleteWebhook"];
   };
   "/webhooks/{webhookId}/deliveries": {
-    /** List a webhook's deliveries with every attempt, newest first */
-    get: operations["WebhooksHttpController_deliveries"];
+    /**
+     * List a webhook's deliveries with every attempt, newest first
+     * @description Each delivery with its status (pending, succeeded, failed, cancelled), every attempt (when, the answer's status code, duration, error) and when the next attempt is due, optionally filtered by `status`. INVALID_REQUEST names an invalid filter, page or limit; NOT_FOUND: an unknown webhook.
+     */
+    get: operations["listWebhookDeliveries"];
   };
   "/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
     /**
      * Resend one delivery now
-     * @description A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails).
+     * @description A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails). The body is empty (`{}` or nothing). Answers the delivery. NOT_FOUND: an unknown webhook, or a delivery that is not its own.
      */
-    post: operations["WebhooksHttpController_retry"];
+    post: operations["retryWebhookDelivery"];
   };
   "/webhooks/{webhookId}/test": {
     /**
      * Send a signed test event to this webhook
-     * @description Body `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.
+     * @description To check your receiver: queues a delivery to this webhook only, answered 201 with the delivery (follow it with the deliveries list). The body sent is `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.
      */
-    post: operations["WebhooksHttpController_test"];
+    post: operations["testWebhook"];
   };
   "/health/live": {
-    /** Liveness: the process answers (for probes; no key, not under /v1). */
-    get: operations["HealthController_live"];
+    /**
+     * Liveness: the process answers (for probes; no key, not under /v1).
+     * @description Always 200 `{ "status": "ok" }` while the process runs: for the liveness probe, which restarts a process that stops answering.
+     */
+    get: operations["getLiveness"];
   };
   "/health/ready": {
-    /** Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1). */
-    get: operations["HealthController_ready"];
+    /**
+     * Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).
+     * @description For the readiness probe: `{ status, checks }` with each dependency's result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache's listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.
+     */
+    get: operations["getReadiness"];
   };
   "/metrics": {
-    /** Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1). */
-    get: operations["MetricsController_scrape"];
+    /**
+     * Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).
+     * @description The service's metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.
+     */
+    get: operations["getMetrics"];
   };
 }
 
@@ -230,6 +285,51 @@ export interface components {
        * @enum {string}
        */
       code: "INVALID_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+      /**
+       * @description The precise cause, stable for programs to branch on; each reason always comes with the same code. New reasons may be added within /v1 (treat an unknown one by its code).
+       *
+       * - `INVALID_FIELD` (INVALID_REQUEST): A field, parameter or header is missing or breaks a rule; `error.field` names it and the message states the rule.
+       * - `MALFORMED_REQUEST` (INVALID_REQUEST): The request cannot be read: the body is not a JSON object, the content type is not JSON, or the path or HTTP is malformed.
+       * - `BODY_TOO_LARGE` (INVALID_REQUEST): The body is larger than the accepted limit (HTTP 413).
+       * - `UNKNOWN_BANK` (INVALID_REQUEST): `bankCode` is not a Nigerian bank of GET /onramp/banks.
+       * - `INVALID_CHECK_DIGIT` (INVALID_REQUEST): `accountNumber` fails the CBN NUBAN check digit for the bank: a typo, or the account is at another bank.
+       * - `ACCOUNT_NOT_FOUND` (INVALID_REQUEST): The bank has no account with this number.
+       * - `AMOUNT_TOO_SMALL` (INVALID_REQUEST): The amount is below the token's minimum, or too small to pay its fees.
+       * - `AMOUNT_TOO_LARGE` (INVALID_REQUEST): The amount is above the token's maximum.
+       * - `UNSUPPORTED_CHAIN` (INVALID_REQUEST): The chain is not one this operation accepts.
+       * - `UNSUPPORTED_TOKEN` (INVALID_REQUEST): The token is not available on the chain, or not for this operation (see GET /transfer/chains).
+       * - `NO_ROUTE` (INVALID_REQUEST): No route exists between these tokens and chains.
+       * - `INVALID_ADDRESS` (INVALID_REQUEST): An address is not a valid address of its chain.
+       * - `CHAIN_MISMATCH` (INVALID_REQUEST): The wallet is on another chain than the quote's.
+       * - `INSUFFICIENT_BALANCE` (INVALID_REQUEST): The wallet's available balance is below the amount.
+       * - `QUOTE_EXPIRED` (INVALID_REQUEST): The quote has expired (quotes live 5 minutes): request a new one.
+       * - `QUOTE_KIND_MISMATCH` (INVALID_REQUEST): The quote is of another kind (an off-ramp quote given to a swap, say).
+       * - `WEBHOOK_LIMIT_REACHED` (INVALID_REQUEST): The tenant has 10 webhooks already: delete one first.
+       * - `WEBHOOK_TARGET_REFUSED` (INVALID_REQUEST): The webhook or callback URL is refused: not https, credentials or a fragment in it, a name that does not resolve, or a private, loopback or internal address.
+       * - `API_KEY_MISSING` (UNAUTHORIZED): No `x-api-key` header.
+       * - `API_KEY_INVALID` (UNAUTHORIZED): The API key is unknown or revoked.
+       * - `HTTPS_REQUIRED` (FORBIDDEN): The request came over plain HTTP.
+       * - `IP_NOT_ALLOWED` (FORBIDDEN): The client address is outside the key's IP allowlist.
+       * - `LIVE_MODE_DISABLED` (FORBIDDEN): A live key, before live mode is enabled on this platform: use a test key.
+       * - `ROUTE_NOT_FOUND` (NOT_FOUND): No such route (or method) under /v1.
+       * - `TRANSACTION_NOT_FOUND` (NOT_FOUND): No such transaction for this key (or not of the type the path names).
+       * - `WALLET_NOT_FOUND` (NOT_FOUND): No such wallet for this key.
+       * - `QUOTE_NOT_FOUND` (NOT_FOUND): No such quote for this key.
+       * - `WEBHOOK_NOT_FOUND` (NOT_FOUND): No such webhook for this key.
+       * - `DELIVERY_NOT_FOUND` (NOT_FOUND): No such delivery of this webhook.
+       * - `SANDBOX_ONLY` (NOT_FOUND): A sandbox route called with a live key.
+       * - `RESOURCE_NOT_FOUND` (NOT_FOUND): Something the request refers to does not exist.
+       * - `QUOTE_ALREADY_USED` (CONFLICT): The quote was used by another initiation: quotes are single-use.
+       * - `IDEMPOTENCY_KEY_REUSED` (CONFLICT): The Idempotency-Key was used with another request: use a new key for a new request.
+       * - `IDEMPOTENCY_KEY_IN_PROGRESS` (CONFLICT): A request with this Idempotency-Key is still running or its outcome is unknown: look the result up, or retry in a minute.
+       * - `TRANSACTION_STATE_CONFLICT` (CONFLICT): The transaction is past the point where this can happen, or was changed concurrently: read it and retry if it still applies.
+       * - `RATE_LIMIT_EXCEEDED` (RATE_LIMITED): Too many requests: wait the seconds of Retry-After.
+       * - `INTERNAL_ERROR` (INTERNAL_ERROR): An unexpected fault, logged: retry with the same Idempotency-Key, quoting x-request-id to support if it persists.
+       * - `SERVICE_UNAVAILABLE` (SERVICE_UNAVAILABLE): A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).
+       * @example INVALID_FIELD
+       * @enum {string}
+       */
+      reason: "INVALID_FIELD" | "MALFORMED_REQUEST" | "BODY_TOO_LARGE" | "UNKNOWN_BANK" | "INVALID_CHECK_DIGIT" | "ACCOUNT_NOT_FOUND" | "AMOUNT_TOO_SMALL" | "AMOUNT_TOO_LARGE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "INVALID_ADDRESS" | "CHAIN_MISMATCH" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "QUOTE_KIND_MISMATCH" | "WEBHOOK_LIMIT_REACHED" | "WEBHOOK_TARGET_REFUSED" | "API_KEY_MISSING" | "API_KEY_INVALID" | "HTTPS_REQUIRED" | "IP_NOT_ALLOWED" | "LIVE_MODE_DISABLED" | "ROUTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "WALLET_NOT_FOUND" | "QUOTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "SANDBOX_ONLY" | "RESOURCE_NOT_FOUND" | "QUOTE_ALREADY_USED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_STATE_CONFLICT" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
       /** @example amount: must be greater than zero */
       message: string;
       /**
@@ -275,9 +375,9 @@ export interface components {
       bankName: string;
       /** @example 058 */
       bankCode: string;
-      /** @example 0123456789 */
+      /** @example 0123456785 */
       accountNumber: string;
-      /** @example ADAEZE OKONKWO */
+      /** @example NGOZI OKONKWO */
       accountName: string;
     };
     OfframpQuoteSchema: {
@@ -331,8 +431,8 @@ export interface components {
        */
       bankCode: string;
       /**
-       * @description 10-digit NUBAN account number.
-       * @example 0123456789
+       * @description 10-digit NUBAN account number, its check digit valid for the bank.
+       * @example 0123456785
        */
       accountNumber: string;
       /**
@@ -463,7 +563,7 @@ export interface components {
       /** @example 99.2 */
       toAmount: string;
       /** @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed */
-      destinationAddress: string | null;
+      destinationAddress?: string;
       fees: components["schemas"]["SwapFeesSchema"];
       route: components["schemas"]["TransferRouteSchema"];
       /**
@@ -508,9 +608,9 @@ export interface components {
       name: string;
     };
     VerifiedAccountSchema: {
-      /** @example 0123456789 */
+      /** @example 0123456785 */
       accountNumber: string;
-      /** @example ADAEZE OKONKWO */
+      /** @example NGOZI OKONKWO */
       accountName: string;
       /** @example 058 */
       bankCode: string;
@@ -518,9 +618,15 @@ export interface components {
       bankName: string;
     };
     BankVerifyRequest: {
-      /** @example 058 */
+      /**
+       * @description Bank code from GET /onramp/banks.
+       * @example 058
+       */
       bankCode: string;
-      /** @example 0123456789 */
+      /**
+       * @description 10-digit NUBAN account number, its check digit valid for the bank.
+       * @example 0123456785
+       */
       accountNumber: string;
     };
     TokenSchema: {
@@ -578,7 +684,7 @@ export interface components {
        */
       address: string;
       /** @example Treasury */
-      label: string | null;
+      label?: string;
       /** @description Every token of the wallet's chain. */
       balances: components["schemas"]["WalletBalanceSchema"][];
       /** @example 2026-11-22T10:00:00.000Z */
@@ -612,14 +718,14 @@ export interface components {
       /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
       transactionId: string;
       /** @example payout-7781 */
-      reference: string | null;
+      reference?: string;
       /** @enum {string} */
       status: "pending";
       /**
-       * @description Non-custodial only: where to send the crypto (null when custodial).
+       * @description Non-custodial only: where to send the crypto (absent when custodial).
        * @example 0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359
        */
-      depositAddress: string | null;
+      depositAddress?: string;
       /**
        * @description NGN the bank account should receive (the quote's payoutAmount).
        * @example 149010.75
@@ -635,12 +741,12 @@ export interface components {
        */
       quoteId: string;
       /**
-       * @description Custodial: the managed wallet to debit (on the quote's chain). Give this or sourceAddress.
+       * @description Custodial: the managed wallet to debit (on the quote's chain). Give exactly one of walletId and sourceAddress.
        * @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V
        */
       walletId?: string;
       /**
-       * @description Non-custodial: the address the crypto comes from; the answer gives the depositAddress to send it to.
+       * @description Non-custodial: the address the crypto comes from, valid for the quote's chain; the answer gives the depositAddress to send it to. Give exactly one of walletId and sourceAddress.
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
       sourceAddress?: string;
@@ -650,7 +756,7 @@ export interface components {
        */
       reference?: string;
       /**
-       * @description Receives this transaction's events, signed with your API secret.
+       * @description Receives this transaction's events, signed with your API secret: an https:// URL of a public host.
        * @example https://example.com/hooks/ramp
        */
       callbackUrl?: string;
@@ -691,7 +797,7 @@ export interface components {
       fiatCurrency: "NGN";
       bankAccount: components["schemas"]["BankAccountSchema"];
       /**
-       * @description Extra: what the bank account receives.
+       * @description Extra, off-ramps: the NGN the bank account receives (`fiatAmount` less `fees.totalFee`).
        * @example 149010.75
        */
       payoutAmount?: string;
@@ -772,12 +878,12 @@ export interface components {
       /** @enum {string} */
       status: "pending" | "completed" | "failed" | "reversed" | "skipped";
       /** @example 0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8 */
-      transactionHash: string | null;
+      transactionHash?: string;
       /**
        * @description When a failure unwound the step: the hash that gave its funds back.
-       * @example null
+       * @example 0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a
        */
-      reversalHash?: string | null;
+      reversalHash?: string;
     };
     RouteSchema: {
       steps: components["schemas"]["RouteStepSchema"][];
@@ -817,14 +923,14 @@ export interface components {
       /** @example USDC */
       tokenSymbol: string;
       /**
-       * @description The latest on-chain hash of the transaction (null before any).
+       * @description The latest on-chain hash of the transaction; absent before the first.
        * @example 0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
        */
-      transactionHash: string | null;
+      transactionHash?: string;
       /** @example payout-7781 */
-      reference: string | null;
+      reference?: string;
       /** @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
-      walletId: string | null;
+      walletId?: string;
       fees: components["schemas"]["TransactionFeesSchema"];
       ramp?: components["schemas"]["RampDetailsSchema"];
       /** @description Swaps. */
@@ -839,28 +945,45 @@ export interface components {
        * @description Extra, on-ramps, swaps and transfers: where the crypto goes.
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
-      destinationAddress?: string | null;
+      destinationAddress?: string;
       /**
        * @description Extra, non-custodial off-ramps: where the crypto goes.
        * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
        */
-      depositAddress?: string | null;
+      depositAddress?: string;
       /**
        * Format: date-time
        * @description Extra: until when the deposit address waits.
        * @example 2026-11-23T10:05:00.000Z
        */
-      depositExpiresAt?: string | null;
+      depositExpiresAt?: string;
       /**
        * @description Extra, non-custodial off-ramps: where the crypto comes from.
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
-      sourceAddress?: string | null;
+      sourceAddress?: string;
       /**
-       * @description Present when status is failed: why, and that what was taken was given back.
-       * @example The bank rejected the payout; the crypto was returned to the source address.
+       * @description Present when status is failed: what happened, for people, and that what was taken was given back.
+       * @example The bank payout was rejected: the beneficiary bank rejected the credit
        */
       errorMessage?: string;
+      /**
+       * @description Present when status is failed: why, for programs to branch on.
+       *
+       * - `INSUFFICIENT_BALANCE`: The wallet could not be debited: its available balance no longer covered the amount when the transaction started.
+       * - `DEPOSIT_EXPIRED`: No deposit reached the deposit address before it expired.
+       * - `DEPOSIT_AMOUNT_MISMATCH`: The deposit was not the quoted amount; it is sent back to the sender.
+       * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
+       * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
+       * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
+       * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
+       * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
+       * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
+       * - `TRANSACTION_FAILED`: Any other failure; `errorMessage` says what happened.
+       * @example PAYOUT_REJECTED
+       * @enum {string}
+       */
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
@@ -879,6 +1002,97 @@ export interface components {
        */
       amount?: string;
     };
+    InitiatedTransactionSchema: {
+      /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      id: string;
+      /** @enum {string} */
+      type: "onramp" | "offramp" | "swap" | "transfer";
+      /** @enum {string} */
+      status: "pending" | "completed" | "failed";
+      /** @example base */
+      chain: string;
+      /** @example 100 */
+      amount: string;
+      /** @example USDC */
+      tokenSymbol: string;
+      /**
+       * @description The latest on-chain hash of the transaction; absent before the first.
+       * @example 0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      transactionHash?: string;
+      /** @example payout-7781 */
+      reference?: string;
+      /** @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      walletId?: string;
+      fees: components["schemas"]["TransactionFeesSchema"];
+      ramp?: components["schemas"]["RampDetailsSchema"];
+      /** @description Swaps. */
+      swap?: components["schemas"]["SwapDetailsSchema"];
+      /** @description Cross-chain transfers. */
+      transfer?: components["schemas"]["TransferDetailsSchema"];
+      /** @description Extra, swaps and transfers: each step of the route with its own status and hash. */
+      route?: components["schemas"]["RouteSchema"];
+      /** @description Extra, on-ramps: the virtual account to pay the NGN into. */
+      paymentInstructions?: components["schemas"]["PaymentInstructionsSchema"];
+      /**
+       * @description Extra, on-ramps, swaps and transfers: where the crypto goes.
+       * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+       */
+      destinationAddress?: string;
+      /**
+       * @description Extra, non-custodial off-ramps: where the crypto goes.
+       * @example 0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984
+       */
+      depositAddress?: string;
+      /**
+       * Format: date-time
+       * @description Extra: until when the deposit address waits.
+       * @example 2026-11-23T10:05:00.000Z
+       */
+      depositExpiresAt?: string;
+      /**
+       * @description Extra, non-custodial off-ramps: where the crypto comes from.
+       * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+       */
+      sourceAddress?: string;
+      /**
+       * @description Present when status is failed: what happened, for people, and that what was taken was given back.
+       * @example The bank payout was rejected: the beneficiary bank rejected the credit
+       */
+      errorMessage?: string;
+      /**
+       * @description Present when status is failed: why, for programs to branch on.
+       *
+       * - `INSUFFICIENT_BALANCE`: The wallet could not be debited: its available balance no longer covered the amount when the transaction started.
+       * - `DEPOSIT_EXPIRED`: No deposit reached the deposit address before it expired.
+       * - `DEPOSIT_AMOUNT_MISMATCH`: The deposit was not the quoted amount; it is sent back to the sender.
+       * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
+       * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
+       * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
+       * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
+       * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
+       * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
+       * - `TRANSACTION_FAILED`: Any other failure; `errorMessage` says what happened.
+       * @example PAYOUT_REJECTED
+       * @enum {string}
+       */
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      /**
+       * Format: date-time
+       * @example 2026-11-23T10:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-23T10:02:41.000Z
+       */
+      updatedAt: string;
+      /**
+       * @description The new transaction's id (the same as `id`), as every initiation answers it.
+       * @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V
+       */
+      transactionId: string;
+    };
     OnrampInitiateRequest: {
       /**
        * @description An on-ramp quote of yours that has not expired or been used.
@@ -886,12 +1100,12 @@ export interface components {
        */
       quoteId: string;
       /**
-       * @description The managed wallet to credit (on the quote's chain). Give this or destinationAddress.
+       * @description The managed wallet to credit (on the quote's chain). Give exactly one of walletId and destinationAddress.
        * @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V
        */
       walletId?: string;
       /**
-       * @description An address on the quote's chain to send the crypto to.
+       * @description An address on the quote's chain to send the crypto to (EIP-55 checksummed or lowercase hex). Give exactly one of walletId and destinationAddress.
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
       destinationAddress?: string;
@@ -901,7 +1115,7 @@ export interface components {
        */
       reference?: string;
       /**
-       * @description Receives this transaction's events, signed with your API secret.
+       * @description Receives this transaction's events, signed with your API secret: an https:// URL of a public host.
        * @example https://example.com/hooks/ramp
        */
       callbackUrl?: string;
@@ -962,10 +1176,23 @@ export interface components {
        */
       callbackUrl?: string;
     };
+    SandboxResetSchema: {
+      /** @enum {boolean} */
+      reset: true;
+      /** @enum {string} */
+      environment: "test";
+      /**
+       * Format: date-time
+       * @description When the new, empty sandbox began.
+       * @example 2026-11-23T10:00:00.000Z
+       */
+      resetAt: string;
+    };
+    NoFieldsRequest: Record<string, never>;
     WebhookCreatedSchema: {
       /** @example wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
       id: string;
-      /** @example https://hooks.example.com/ramp */
+      /** @example https://example.com/hooks/ramp */
       url: string;
       /**
        * @example [
@@ -977,7 +1204,7 @@ export interface components {
       /** @example true */
       isActive: boolean;
       /** @example Payouts service */
-      description: string | null;
+      description?: string;
       /** @example 2026-11-23T10:00:00.000Z */
       createdAt: string;
       /**
@@ -988,8 +1215,8 @@ export interface components {
     };
     WebhookCreateRequest: {
       /**
-       * @description HTTPS URL with a valid certificate that receives POST requests. Hosts that resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses are refused.
-       * @example https://hooks.example.com/ramp
+       * @description HTTPS URL with a valid certificate that receives POST requests: a public host name that resolves. Credentials or a fragment in the URL, and hosts that are or resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses, are refused.
+       * @example https://example.com/hooks/ramp
        */
       url: string;
       /**
@@ -1009,7 +1236,7 @@ export interface components {
     WebhookSchema: {
       /** @example wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
       id: string;
-      /** @example https://hooks.example.com/ramp */
+      /** @example https://example.com/hooks/ramp */
       url: string;
       /**
        * @example [
@@ -1021,7 +1248,7 @@ export interface components {
       /** @example true */
       isActive: boolean;
       /** @example Payouts service */
-      description: string | null;
+      description?: string;
       /** @example 2026-11-23T10:00:00.000Z */
       createdAt: string;
     };
@@ -1037,14 +1264,14 @@ export interface components {
       /** @example 2026-11-23T10:00:01.000Z */
       at: string;
       /**
-       * @description null when no answer came (timeout, refused connection, TLS error).
+       * @description Absent when no answer came (timeout, refused connection, TLS error).
        * @example 500
        */
-      statusCode: number | null;
+      statusCode?: number;
       /** @example 84 */
       durationMs: number;
       /** @example HTTP 500: upstream unavailable */
-      error: string | null;
+      error?: string;
     };
     DeliverySchema: {
       /** @example dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
@@ -1059,7 +1286,7 @@ export interface components {
        */
       eventId: string;
       /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
-      transactionId: string | null;
+      transactionId?: string;
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed" | "cancelled";
       attempts: components["schemas"]["DeliveryAttemptSchema"][];
@@ -1067,13 +1294,119 @@ export interface components {
        * @description When the next attempt is due (pending only).
        * @example 2026-11-23T10:01:01.000Z
        */
-      nextAttemptAt: string | null;
+      nextAttemptAt?: string;
       /** @example 2026-11-23T10:00:00.000Z */
       createdAt: string;
       /** @example 2026-11-23T10:00:01.000Z */
       updatedAt: string;
     };
-    NoFieldsRequest: Record<string, never>;
+    WebhookEventMetadata: {
+      /**
+       * @description The event's id, also sent as `x-service-event-id`: the same for every webhook and on every attempt.
+       * @example 3433cb0e-1369-4c96-b823-2d9e6e99388c
+       */
+      eventId: string;
+    };
+    /** @description The transaction as it ended. A field without a value is absent (never null). */
+    WebhookEventData: {
+      /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      transactionId: string;
+      /**
+       * @description Your reference from the initiation.
+       * @example payout-7781
+       */
+      reference?: string;
+      /** @enum {string} */
+      type: "onramp" | "offramp" | "swap" | "transfer";
+      /** @enum {string} */
+      status: "completed" | "failed";
+      /**
+       * @description The crypto amount (for swaps and transfers: the source side).
+       * @example 100
+       */
+      amount: string;
+      /**
+       * @description For swaps and transfers: the source token.
+       * @example USDC
+       */
+      tokenSymbol: string;
+      /**
+       * @description For swaps and transfers: the source chain.
+       * @example base
+       */
+      chain: string;
+      /**
+       * @description The latest on-chain hash of the transaction, once there is one.
+       * @example 0xd5fe3d774d59b2bbfea67d095d6b0a0b8b87ded76e86c482d1abc239478ee96d
+       */
+      transactionHash?: string;
+      /**
+       * @description On-ramps and off-ramps: the NGN amount.
+       * @example 149250.00
+       */
+      fiatAmount?: string;
+      /**
+       * @description On-ramps and off-ramps.
+       * @example NGN
+       */
+      fiatCurrency?: string;
+      /**
+       * @description Off-ramps: the NGN the bank account receives (fiatAmount less the fees).
+       * @example 149010.75
+       */
+      payoutAmount?: string;
+      /**
+       * @description The managed wallet, when one was used.
+       * @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V
+       */
+      walletId?: string;
+      metadata: components["schemas"]["WebhookEventMetadata"];
+      /**
+       * @description Failed events: what happened, for people.
+       * @example The bank payout was rejected: the beneficiary bank rejected the credit (sandbox magic account)
+       */
+      errorMessage?: string;
+      /**
+       * @description Failed events: a stable name of the cause, for programs to branch on (for example PAYOUT_REJECTED, SLIPPAGE_EXCEEDED).
+       * @example PAYOUT_REJECTED
+       */
+      failureReason?: string;
+    };
+    /**
+     * @description The body of a webhook delivery and of a per-transaction callback: one event of a transaction that ended (see the Webhooks tag for headers, signatures and retries).
+     * @example {
+     *   "event": "offramp.completed",
+     *   "timestamp": "2026-11-23T10:00:20.000Z",
+     *   "data": {
+     *     "transactionId": "txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V",
+     *     "reference": "payout-7781",
+     *     "type": "offramp",
+     *     "status": "completed",
+     *     "amount": "100",
+     *     "tokenSymbol": "USDC",
+     *     "chain": "base",
+     *     "transactionHash": "0xd5fe3d774d59b2bbfea67d095d6b0a0b8b87ded76e86c482d1abc239478ee96d",
+     *     "fiatAmount": "149250.00",
+     *     "fiatCurrency": "NGN",
+     *     "payoutAmount": "149010.75",
+     *     "walletId": "wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V",
+     *     "metadata": {
+     *       "eventId": "3433cb0e-1369-4c96-b823-2d9e6e99388c"
+     *     }
+     *   }
+     * }
+     */
+    WebhookEvent: {
+      /** @enum {string} */
+      event: "onramp.completed" | "onramp.failed" | "offramp.completed" | "offramp.failed" | "swap.completed" | "swap.failed" | "transfer.completed" | "transfer.failed";
+      /**
+       * Format: date-time
+       * @description When the transaction ended.
+       * @example 2026-11-23T10:00:20.000Z
+       */
+      timestamp: string;
+      data: components["schemas"]["WebhookEventData"];
+    };
   };
   responses: never;
   parameters: never;
@@ -1090,9 +1423,9 @@ export interface operations {
 
   /**
    * Quote buying crypto with Naira
-   * @description Valid for 5 minutes and usable once. A token other than CNGN adds the 20 NGN swap fee.
+   * @description Prices `amount` NGN into `tokenSymbol` on `chain`: the fees (platform 20 NGN; processing 0.1% capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN) come off the Naira, the rest buys the token at `rate`. Valid for 5 minutes and usable once, by POST /onramp/initiate. INVALID_REQUEST names the field: an amount outside the limits (NGN 1,000 to 50,000,000) or with more than 2 decimals, a token the chain does not have.
    */
-  QuotesHttpController_onramp: {
+  quoteOnramp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1110,11 +1443,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1130,11 +1465,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1146,11 +1483,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1162,11 +1501,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1178,11 +1519,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1194,15 +1537,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1212,11 +1557,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1228,11 +1575,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1245,9 +1594,9 @@ export interface operations {
   };
   /**
    * Quote selling crypto for Naira paid to a bank account
-   * @description Verifies the bank account (NUBAN check digit, then the bank directory) and returns the account name. Fees: platform 20 NGN; processing 0.1% of fiatAmount capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN. providerFee is processing plus stamp duty; the bank account receives payoutAmount = fiatAmount - totalFee.
+   * @description Valid for 5 minutes and usable once, by POST /offramp/initiate. Verifies the bank account (NUBAN check digit, then the bank directory) and returns the account name. Fees: platform 20 NGN; processing 0.1% of fiatAmount capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN. providerFee is processing plus stamp duty; the bank account receives payoutAmount = fiatAmount - totalFee. INVALID_REQUEST names the field: an amount outside the token's limits, an unknown bank, an account number whose check digit is wrong or that the bank does not have.
    */
-  QuotesHttpController_offramp: {
+  quoteOfframp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1265,11 +1614,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1285,11 +1636,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1301,11 +1654,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1317,11 +1672,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1333,11 +1690,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1349,15 +1708,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1367,11 +1728,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1383,11 +1746,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1398,8 +1763,11 @@ export interface operations {
       };
     };
   };
-  /** Quote a swap on one chain or across chains */
-  QuotesHttpController_swap: {
+  /**
+   * Quote a swap on one chain or across chains
+   * @description Prices `amount` of fromToken on fromChain into toToken on toChain (base or bsc; different chains make it cross-chain, through a bridge) along the route the router finds. Fees: platform 0.3% of the amount, plus across chains a bridge fee of 0.05% (at least 0.50 USD), both in fromToken. `minimumToAmount` is what the swap executes for at worst, given `slippage` (percent, default 0.5, above 0 and at most 50). Valid for 5 minutes and usable once, by POST /swap/initiate. INVALID_REQUEST names the field: a token the chain does not have, an amount outside its limits, a slippage out of range.
+   */
+  quoteSwap: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1417,11 +1785,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1437,11 +1807,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1453,11 +1825,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1469,11 +1843,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1485,11 +1861,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1501,15 +1879,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1519,11 +1899,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1535,11 +1917,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1550,8 +1934,11 @@ export interface operations {
       };
     };
   };
-  /** Quote moving tokens to another chain, optionally converting them there */
-  QuotesHttpController_transfer: {
+  /**
+   * Quote moving tokens to another chain, optionally converting them there
+   * @description Prices moving `amount` of `token` from base or bsc to `destinationAddress` on any supported chain (required across chains, and valid for toChain: EVM hex, or base58 on Solana), with `toToken` swapped there when given. Fees as for swaps (platform 0.3%, bridge 0.05% with a 0.50 USD floor), in the source token. Valid for 5 minutes and usable once, by POST /transfer/initiate. INVALID_REQUEST names the field: an unsupported chain or token, an invalid destination address, an amount outside its limits.
+   */
+  quoteTransfer: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1569,11 +1956,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1589,11 +1978,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1605,11 +1996,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1621,11 +2014,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1637,11 +2032,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1653,15 +2050,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1671,11 +2070,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1687,11 +2088,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1702,8 +2105,11 @@ export interface operations {
       };
     };
   };
-  /** List Nigerian banks and their codes */
-  BanksHttpController_list: {
+  /**
+   * List Nigerian banks and their codes
+   * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.
+   */
+  listBanks: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1714,11 +2120,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1734,11 +2142,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1750,11 +2160,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1766,15 +2178,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1784,11 +2198,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1800,11 +2216,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1817,9 +2235,9 @@ export interface operations {
   };
   /**
    * Verify a bank account and return the holder's name
-   * @description The account number must be 10 digits with a valid NUBAN check digit for the bank; then the bank directory resolves the name.
+   * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.
    */
-  BanksHttpController_verify: {
+  verifyBankAccount: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1837,11 +2255,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1857,11 +2277,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1873,11 +2295,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1889,11 +2313,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1905,11 +2331,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1921,15 +2349,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -1939,11 +2369,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1955,11 +2387,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -1970,8 +2404,11 @@ export interface operations {
       };
     };
   };
-  /** List supported chains with their tokens */
-  ChainsHttpController_list: {
+  /**
+   * List supported chains with their tokens
+   * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.
+   */
+  listChains: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -1982,11 +2419,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2002,11 +2441,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2018,11 +2459,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2034,15 +2477,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2052,11 +2497,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2068,11 +2515,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2083,8 +2532,11 @@ export interface operations {
       };
     };
   };
-  /** List your managed wallets, newest first */
-  WalletsHttpController_list: {
+  /**
+   * List your managed wallets, newest first
+   * @description The wallets of your API key with their balances, in the list envelope (`data` and `meta`). INVALID_REQUEST names a page or limit out of range, or a parameter it does not take.
+   */
+  listWallets: {
     parameters: {
       query?: {
         /** @description 1 to 100 (default 20). */
@@ -2101,11 +2553,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2122,11 +2576,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2138,11 +2594,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2154,11 +2612,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2170,15 +2630,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2188,11 +2650,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2204,11 +2668,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2221,9 +2687,9 @@ export interface operations {
   };
   /**
    * Create a managed wallet
-   * @description A gas-sponsored smart account on base or bsc. Its address is deterministic: it never changes.
+   * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters.
    */
-  WalletsHttpController_create: {
+  createWallet: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -2241,11 +2707,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2261,11 +2729,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2277,11 +2747,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2293,11 +2765,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2309,11 +2783,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2325,15 +2801,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2343,11 +2821,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2359,11 +2839,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2374,8 +2856,11 @@ export interface operations {
       };
     };
   };
-  /** A managed wallet with its balances */
-  WalletsHttpController_get: {
+  /**
+   * A managed wallet with its balances
+   * @description Every token of the wallet's chain with `available` (spendable) and `held` (reserved for transactions in flight). NOT_FOUND for an unknown id or another API key's wallet.
+   */
+  getWallet: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -2389,11 +2874,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2409,11 +2896,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2425,11 +2914,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2441,11 +2932,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2457,15 +2950,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2475,11 +2970,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2491,11 +2988,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2508,9 +3007,9 @@ export interface operations {
   };
   /**
    * Sandbox: credit a managed wallet
-   * @description Test keys only (a live key gets NOT_FOUND). Credits the wallet as if tokens had arrived, so that flows that debit it can be tried.
+   * @description Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.
    */
-  WalletsHttpController_fund: {
+  sandboxFundWallet: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -2531,11 +3030,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2551,11 +3052,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2567,11 +3070,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2583,11 +3088,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2599,11 +3106,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2615,11 +3124,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2631,15 +3142,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2649,11 +3162,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2665,11 +3180,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2682,9 +3199,9 @@ export interface operations {
   };
   /**
    * Start an off-ramp: crypto to NGN paid to the quoted bank account
-   * @description Custodial (walletId): the tokens are held in the managed wallet, swapped to CNGN unless CNGN, sent to the off-ramp provider and paid out in NGN. Non-custodial (sourceAddress): send the crypto to depositAddress; then the same. The quote is used once. Errors before anything moved (expired or used quote, unknown wallet, insufficient balance) are 4xx; later failures end the transaction as failed, with everything given back.
+   * @description Needs an off-ramp quote of yours and exactly one of walletId and sourceAddress. Custodial (walletId): the tokens are held in the managed wallet, swapped to CNGN unless CNGN, sent to the off-ramp provider and paid out in NGN. Non-custodial (sourceAddress): send the crypto to depositAddress; then the same. The quote is used once. Errors before anything moved (expired or used quote, unknown wallet, insufficient balance) are 4xx; later failures end the transaction as failed, with everything given back.
    */
-  OfframpHttpController_initiate: {
+  initiateOfframp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -2702,11 +3219,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2722,11 +3241,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2738,11 +3259,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2754,11 +3277,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2770,11 +3295,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2786,11 +3313,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2802,15 +3331,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2820,11 +3351,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2836,11 +3369,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2851,8 +3386,11 @@ export interface operations {
       };
     };
   };
-  /** An off-ramp transaction */
-  OfframpHttpController_get: {
+  /**
+   * An off-ramp transaction
+   * @description Read from the ramp service itself, so current at once: `status` (pending, completed, failed), `ramp` with the bank account and amounts, `transactionHash`, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+   */
+  getOfframp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -2866,11 +3404,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2886,11 +3426,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2902,11 +3444,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2918,11 +3462,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2934,15 +3480,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -2952,11 +3500,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2968,11 +3518,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -2985,9 +3537,9 @@ export interface operations {
   };
   /**
    * Sandbox: the crypto of a non-custodial off-ramp arrives
-   * @description Test keys only (a live key gets NOT_FOUND). Answers the transaction.
+   * @description Test keys only (a live key gets NOT_FOUND). Plays the user's deposit to the off-ramp's depositAddress, after which it runs on its own; answers the transaction. Another `amount` than the quoted one is sent back to the source address and fails the off-ramp. NOT_FOUND: an unknown off-ramp; CONFLICT: a custodial one, which takes no deposit.
    */
-  OfframpHttpController_deposit: {
+  sandboxDepositOfframp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3008,11 +3560,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3028,11 +3582,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3044,11 +3600,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3060,11 +3618,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3076,11 +3636,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3092,11 +3654,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3108,15 +3672,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3126,11 +3692,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3142,11 +3710,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3159,9 +3729,9 @@ export interface operations {
   };
   /**
    * Start an on-ramp: NGN paid into a virtual account buys crypto for a wallet or an address
-   * @description Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it.
+   * @description Needs an on-ramp quote of yours and exactly one of walletId (a managed wallet on the quote's chain) and destinationAddress. Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, an invalid address) are 4xx and leave the quote unused.
    */
-  OnrampHttpController_initiate: {
+  initiateOnramp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3179,11 +3749,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3192,18 +3764,20 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: components["schemas"]["TransactionSchema"];
+            data: components["schemas"]["InitiatedTransactionSchema"];
           };
         };
       };
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3215,11 +3789,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3231,11 +3807,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3247,11 +3825,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3263,11 +3843,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3279,15 +3861,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3297,11 +3881,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3313,11 +3899,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3328,8 +3916,11 @@ export interface operations {
       };
     };
   };
-  /** An on-ramp transaction */
-  OnrampHttpController_get: {
+  /**
+   * An on-ramp transaction
+   * @description Read from the ramp service itself, so current at once: `status`, `paymentInstructions` while the NGN is awaited, `ramp` with the amounts, `transactionHash`, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+   */
+  getOnramp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3343,11 +3934,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3363,11 +3956,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3379,11 +3974,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3395,11 +3992,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3411,15 +4010,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3429,11 +4030,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3445,11 +4048,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3462,9 +4067,9 @@ export interface operations {
   };
   /**
    * Sandbox: the NGN payment of an on-ramp arrives
-   * @description Test keys only (a live key gets NOT_FOUND). Answers the transaction.
+   * @description Test keys only (a live key gets NOT_FOUND). Plays the payment into the on-ramp's virtual account, after which it runs on its own; answers the transaction. Another `amount` than `paymentInstructions.amount` is refunded and fails the on-ramp. NOT_FOUND: an unknown on-ramp.
    */
-  OnrampHttpController_pay: {
+  sandboxPayOnramp: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3485,11 +4090,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3505,11 +4112,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3521,11 +4130,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3537,11 +4148,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3553,11 +4166,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3569,11 +4184,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3585,15 +4202,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3603,11 +4222,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3619,11 +4240,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3638,7 +4261,7 @@ export interface operations {
    * Execute a swap quote from a managed wallet, on one chain or across chains
    * @description Holds fromAmount of fromToken in the wallet (before answering), then runs the quoted route leg by leg: a DEX swap on one chain; or a source swap, a bridge and a destination swap, each when needed. Each swap reverts if it would give less than the quote's slippage allows. Answers 201 with the pending Transaction; `route.steps` shows each leg with its status and hash. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, one on another chain, an insufficient balance, a missing or invalid destinationAddress) are 4xx and leave the quote unused. Later failures (the price moved beyond the slippage tolerance, a bridge that fails) unwind the legs that ran and give the wallet back its whole amount before the transaction ends as failed with errorMessage.
    */
-  SwapsHttpController_initiateSwap: {
+  initiateSwap: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3656,11 +4279,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3669,18 +4294,20 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: components["schemas"]["TransactionSchema"];
+            data: components["schemas"]["InitiatedTransactionSchema"];
           };
         };
       };
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3692,11 +4319,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3708,11 +4337,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3724,11 +4355,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3740,11 +4373,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3756,15 +4391,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3774,11 +4411,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3790,11 +4429,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3805,8 +4446,11 @@ export interface operations {
       };
     };
   };
-  /** A swap transaction */
-  SwapsHttpController_getSwap: {
+  /**
+   * A swap transaction
+   * @description Read from the swap-transfer service itself, so current at once: `status`, `swap` with the amounts (quoted while pending, delivered once completed), `route.steps` with each leg's status and hash, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+   */
+  getSwap: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3820,11 +4464,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3840,11 +4486,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3856,11 +4504,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3872,11 +4522,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3888,15 +4540,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -3906,11 +4560,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3922,11 +4578,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3941,7 +4599,7 @@ export interface operations {
    * Execute a transfer quote: move tokens from a managed wallet to another chain, optionally converting them there
    * @description Holds fromAmount of the token in the wallet (before answering), bridges it to the quote's destinationAddress on toChain and, with a toToken, swaps it there (at most 0.5% below the quoted toAmount). Answers 201 with the pending Transaction. Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, one on another chain, an insufficient balance, a missing or invalid destinationAddress) are 4xx and leave the quote unused. Later failures (the price moved beyond the slippage tolerance, a bridge that fails) unwind the legs that ran and give the wallet back its whole amount before the transaction ends as failed with errorMessage.
    */
-  SwapsHttpController_initiateTransfer: {
+  initiateTransfer: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -3959,11 +4617,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3972,18 +4632,20 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: components["schemas"]["TransactionSchema"];
+            data: components["schemas"]["InitiatedTransactionSchema"];
           };
         };
       };
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -3995,11 +4657,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4011,11 +4675,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4027,11 +4693,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4043,11 +4711,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4059,15 +4729,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4077,11 +4749,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4093,11 +4767,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4108,8 +4784,11 @@ export interface operations {
       };
     };
   };
-  /** A cross-chain transfer */
-  SwapsHttpController_getTransfer: {
+  /**
+   * A cross-chain transfer
+   * @description Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg's status and hash, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
+   */
+  getTransfer: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -4123,11 +4802,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4143,11 +4824,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4159,11 +4842,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4175,11 +4860,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4191,15 +4878,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4209,11 +4898,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4225,11 +4916,202 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+    };
+  };
+  /**
+   * Empty your test environment
+   * @description Test keys only (a live key gets NOT_FOUND). Afterwards the test environment of your organization starts empty: no wallets (so no balances), no transactions in the lists or by id, no webhooks, no quotes, no stored Idempotency-Key responses. Transactions still in flight finish in the background and reach only their own `callbackUrl`. Every test key of the organization sees the empty environment as soon as this answers. The body is empty (`{}` or nothing); sent again with its `Idempotency-Key`, the reset is answered from the first one (it is the one stored response kept).
+   */
+  sandboxReset: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request; echoed back and logged. */
+        "x-request-id"?: string;
+        /** @description Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT. */
+        "Idempotency-Key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NoFieldsRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["SandboxResetSchema"];
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
+      400: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
+      403: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
+      404: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
+      409: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
+      429: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+          /** @description Seconds to wait until both limits allow a request. */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
+      500: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
+      503: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4242,9 +5124,9 @@ export interface operations {
   };
   /**
    * Your transactions of every type, newest first
-   * @description A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.
+   * @description Newest first (by createdAt, then id), filtered by any of type, status, chain, walletId and a createdAt range (from, to: inclusive). It follows the services' event streams, so a transaction appears within milliseconds of its change. A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.
    */
-  TransactionsHttpController_list: {
+  listTransactions: {
     parameters: {
       query?: {
         /** @description ISO 8601 date or date-time: created at or before. */
@@ -4269,11 +5151,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4290,11 +5174,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4306,11 +5192,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4322,11 +5210,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4338,15 +5228,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4356,11 +5248,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4372,11 +5266,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4387,8 +5283,11 @@ export interface operations {
       };
     };
   };
-  /** One transaction of any type */
-  TransactionsHttpController_get: {
+  /**
+   * One transaction of any type
+   * @description From the read model of every transaction (it follows the services within milliseconds; the per-type endpoints read the owning service directly). NOT_FOUND for an unknown id or another API key's transaction.
+   */
+  getTransaction: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -4402,11 +5301,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4422,11 +5323,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4438,11 +5341,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4454,11 +5359,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4470,15 +5377,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4488,11 +5397,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4504,11 +5415,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4519,8 +5432,11 @@ export interface operations {
       };
     };
   };
-  /** List your webhooks (never their secrets) */
-  WebhooksHttpController_list: {
+  /**
+   * List your webhooks (never their secrets)
+   * @description Every webhook of your API key (keys of one organization and environment share them), without secrets: a lost secret means deleting the webhook and registering it again.
+   */
+  listWebhooks: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -4531,11 +5447,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4551,11 +5469,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4567,11 +5487,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4583,15 +5505,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4601,11 +5525,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4617,11 +5543,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4634,9 +5562,9 @@ export interface operations {
   };
   /**
    * Register a webhook
-   * @description At most 10 per API key. Deliveries are signed with the returned `secret`, retried 1 m, 5 m, 30 m, 2 h and 24 h after a failed attempt, then marked failed.
+   * @description Subscribes `url` to `events` (or `*`). Answers the webhook with its `secret` (`whsec_…`), shown only here: store it to verify deliveries (see the Webhooks tag). At most 10 per API key. INVALID_REQUEST on `url`: not https://, credentials or a fragment, a host that does not resolve or that is or resolves to a loopback, private or metadata address; on `events`: an unknown name; and the eleventh webhook.
    */
-  WebhooksHttpController_create: {
+  createWebhook: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -4654,11 +5582,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4674,11 +5604,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4690,11 +5622,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4706,11 +5640,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4722,11 +5658,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4738,15 +5676,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4756,11 +5696,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4772,11 +5714,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4789,9 +5733,9 @@ export interface operations {
   };
   /**
    * Delete a webhook
-   * @description It receives nothing more: its pending deliveries are cancelled.
+   * @description It receives nothing more: its pending deliveries are cancelled (one already being sent may still arrive). Answers `{ id, deleted: true }`. NOT_FOUND for an unknown, deleted or another API key's webhook.
    */
-  WebhooksHttpController_delete: {
+  deleteWebhook: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -4805,11 +5749,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4825,11 +5771,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4841,11 +5789,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4857,11 +5807,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4873,15 +5825,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -4891,11 +5845,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4907,11 +5863,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4922,8 +5880,11 @@ export interface operations {
       };
     };
   };
-  /** List a webhook's deliveries with every attempt, newest first */
-  WebhooksHttpController_deliveries: {
+  /**
+   * List a webhook's deliveries with every attempt, newest first
+   * @description Each delivery with its status (pending, succeeded, failed, cancelled), every attempt (when, the answer's status code, duration, error) and when the next attempt is due, optionally filtered by `status`. INVALID_REQUEST names an invalid filter, page or limit; NOT_FOUND: an unknown webhook.
+   */
+  listWebhookDeliveries: {
     parameters: {
       query?: {
         /** @description 1 to 100 (default 20). */
@@ -4944,11 +5905,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4965,11 +5928,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4981,11 +5946,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -4997,11 +5964,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5013,11 +5982,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5029,15 +6000,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -5047,11 +6020,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5063,11 +6038,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5080,9 +6057,9 @@ export interface operations {
   };
   /**
    * Resend one delivery now
-   * @description A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails).
+   * @description A pending delivery is brought forward; a succeeded or failed one gets one more attempt (failed again if it fails). The body is empty (`{}` or nothing). Answers the delivery. NOT_FOUND: an unknown webhook, or a delivery that is not its own.
    */
-  WebhooksHttpController_retry: {
+  retryWebhookDelivery: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -5104,11 +6081,13 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5124,11 +6103,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5140,11 +6121,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5156,11 +6139,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5172,11 +6157,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5188,11 +6175,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5204,15 +6193,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -5222,11 +6213,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5238,11 +6231,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5255,9 +6250,9 @@ export interface operations {
   };
   /**
    * Send a signed test event to this webhook
-   * @description Body `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.
+   * @description To check your receiver: queues a delivery to this webhook only, answered 201 with the delivery (follow it with the deliveries list). The body sent is `{ event: "webhook.test", timestamp, data: { webhookId, message, metadata: { test: true } } }`, signed and retried like any delivery.
    */
-  WebhooksHttpController_test: {
+  testWebhook: {
     parameters: {
       header?: {
         /** @description Your id for this request; echoed back and logged. */
@@ -5278,11 +6273,13 @@ export interface operations {
       /** @description Success */
       201: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5298,11 +6295,13 @@ export interface operations {
       /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
       400: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5314,11 +6313,13 @@ export interface operations {
       /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
       401: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5330,11 +6331,13 @@ export interface operations {
       /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
       403: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5346,11 +6349,13 @@ export interface operations {
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5362,11 +6367,13 @@ export interface operations {
       /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
       409: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5378,15 +6385,17 @@ export interface operations {
       /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
       429: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
-          /** @description Seconds to wait. */
+          /** @description Seconds to wait until both limits allow a request. */
           "Retry-After"?: number;
         };
         content: {
@@ -5396,11 +6405,13 @@ export interface operations {
       /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
       500: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5412,11 +6423,13 @@ export interface operations {
       /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
       503: {
         headers: {
-          /** @description Requests allowed per minute for this key. */
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
           "X-RateLimit-Limit"?: number;
-          /** @description Requests left in the current minute. */
+          /** @description Requests left under that limit; 0 on a 429. */
           "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the per-minute allowance is full again. */
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
           "X-RateLimit-Reset"?: number;
           /** @description The request id (echoed when the client sent one); quote it to support. */
           "x-request-id"?: string;
@@ -5427,24 +6440,33 @@ export interface operations {
       };
     };
   };
-  /** Liveness: the process answers (for probes; no key, not under /v1). */
-  HealthController_live: {
+  /**
+   * Liveness: the process answers (for probes; no key, not under /v1).
+   * @description Always 200 `{ "status": "ok" }` while the process runs: for the liveness probe, which restarts a process that stops answering.
+   */
+  getLiveness: {
     responses: {
       200: {
         content: never;
       };
     };
   };
-  /** Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1). */
-  HealthController_ready: {
+  /**
+   * Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).
+   * @description For the readiness probe: `{ status, checks }` with each dependency's result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache's listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.
+   */
+  getReadiness: {
     responses: {
       200: {
         content: never;
       };
     };
   };
-  /** Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1). */
-  MetricsController_scrape: {
+  /**
+   * Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).
+   * @description The service's metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.
+   */
+  getMetrics: {
     responses: {
       200: {
         content: never;

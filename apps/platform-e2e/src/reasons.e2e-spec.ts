@@ -1,0 +1,303 @@
+import { randomBytes } from 'crypto';
+import { makeNuban } from '@ramp/banking';
+import { ERROR_REASON_NAMES, ERROR_REASONS, FAILURE_REASON_NAMES, type ErrorReason, type FailureReason } from '@ramp/contracts';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  expectError,
+  makeTestCertificates,
+  startServices,
+  stopAll,
+  WebhookReceiver,
+  type ApiResponse,
+  type ServiceProcess,
+} from '@ramp/testing';
+
+/**
+ * The error reasons no request from outside can produce without breaking the platform (stopping a service, a bug),
+ * each with why. Every other reason of ERROR_REASONS must be produced below: a reason added to the catalogue without
+ * a request here fails the last test.
+ */
+const UNPRODUCIBLE_ERRORS: Partial<Record<ErrorReason, string>> = {
+  NO_ROUTE: 'every pair a quote accepts has a route of at least one leg (the same token on the same chain is refused at quoting), so the guard before the quote is used never fires',
+  RESOURCE_NOT_FOUND: 'the generic NOT_FOUND, thrown only by internal calls (a key\'s signing secret, a ledger hold) that no route reaches with an id of the caller\'s',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'needs a first request whose outcome is unknown (the gateway timed out or died mid-request), which takes a hung or killed service',
+  INTERNAL_ERROR: 'only a bug answers it',
+  SERVICE_UNAVAILABLE: 'needs a service or a dependency stopped or hung, not a request (edge.e2e-spec.ts stops the quote service for it)',
+};
+
+/** The same for FAILURE_REASONS: how a transaction can fail only if the platform itself misbehaves. */
+const UNPRODUCIBLE_FAILURES: Partial<Record<FailureReason, string>> = {
+  TRANSACTION_FAILED: 'the fallback for a failure without a precise reason (a hold the ledger refuses for another cause than the balance, or finds already settled by a racing failure); no sandbox value leads to it',
+};
+
+const GTB = makeNuban('058', '012345678');
+const REJECTING = makeNuban('058', '888888888');
+const NO_SUCH_ACCOUNT = makeNuban('058', '999999999');
+const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+/** Well-formed ids that belong to nobody. */
+const UNKNOWN = { quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V', delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' };
+/** Seconds a quote lives, and a non-custodial off-ramp or an on-ramp waits for its money: short, so that expiry is quick. */
+const QUOTE_TTL_SECONDS = 3;
+const MONEY_WINDOW_SECONDS = 3;
+
+describe('reasons - every error reason and failure reason produced by a real request through HTTP', () => {
+  const certificates = makeTestCertificates();
+  const secrets = new Map<string, string>();
+  const receiver = new WebhookReceiver(certificates, { secretFor: (path) => secrets.get(path) });
+  const produced = new Set<ErrorReason>();
+  const failed = new Set<FailureReason>();
+  /**
+   * Requests without a valid key are limited per client address, and the loopback address's count in Redis is
+   * shared with every other test run on this machine: this suite's anonymous client comes through the trusted
+   * proxy from an address of its own.
+   */
+  const anonymous = { 'x-forwarded-for': `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`, 'x-forwarded-proto': 'https' };
+  let services: Map<string, ServiceProcess>;
+  let gateway: ApiClient;
+  let api: ApiClient;
+  let live: ApiClient;
+  /** Keys restricted to an allowlist and to one request a minute, and another tenant's for the webhook limit. */
+  let restricted: ApiClient;
+  let limited: ApiClient;
+  let crowded: ApiClient;
+
+  beforeAll(async () => {
+    await receiver.start();
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], {
+      SANDBOX_STEP_DELAY_MS: '20',
+      SANDBOX_DEPOSIT_WINDOW_SECONDS: String(MONEY_WINDOW_SECONDS),
+      QUOTE_TTL_SECONDS: String(QUOTE_TTL_SECONDS),
+      WEBHOOK_ALLOW_HOSTS: 'localhost',
+      WEBHOOK_CA_FILE: certificates.caFile,
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+    });
+    gateway = new ApiClient(`${services.get('gateway')!.url}/v1`);
+    [api, live, restricted, limited, crowded] = (
+      await Promise.all([
+        createKey(),
+        createKey({ env: 'live' }),
+        createKey({ extra: ['--allow-ip', '203.0.113.0/24'] }),
+        createKey({ extra: ['--rate-per-minute', '1', '--burst', '1'] }),
+        createKey(),
+      ])
+    ).map((key) => gateway.withKey(key.apiKey)) as [ApiClient, ApiClient, ApiClient, ApiClient, ApiClient];
+  });
+
+  afterAll(async () => {
+    await stopAll(services.values());
+    await receiver.stop();
+  });
+
+  /** Asserts the error envelope of `reason` (its code, and for INVALID_REQUEST the field) and records it as produced. */
+  const expectReason = (response: ApiResponse, status: number, reason: ErrorReason, field?: string) => {
+    if (ERROR_REASONS[reason].code === 'INVALID_REQUEST' && field === undefined) throw new Error(`${reason}: name the field the error must name`);
+    expectError(response, status, ERROR_REASONS[reason].code, field, reason);
+    produced.add(reason);
+  };
+
+  const wallet = async (chain: 'base' | 'bsc', funds: Record<string, string> = {}) => {
+    const created = await api.post('/wallets', { chain });
+    expect(created.status).toBe(201);
+    for (const [tokenSymbol, amount] of Object.entries(funds)) {
+      expect((await api.post(`/sandbox/wallets/${created.body.data.walletId}/fund`, { tokenSymbol, amount })).status).toBe(200);
+    }
+    return created.body.data.walletId as string;
+  };
+  const quote = async (path: string, body: Record<string, unknown>) => {
+    const response = await api.post(path, body);
+    expect(response.status).toBe(200);
+    return response.body.data.quoteId as string;
+  };
+  const offrampQuote = (amount: string, accountNumber = GTB) => quote('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber, chain: 'base' });
+  const onrampQuote = (amount: string) => quote('/onramp/quote', { amount, tokenSymbol: 'USDC', chain: 'base' });
+  const initiate = async (type: 'offramp' | 'onramp' | 'swap' | 'transfer', body: Record<string, unknown>) => {
+    const response = await api.post(`/${type}/initiate`, body);
+    expect(response.status).toBe(201);
+    return response.body.data.transactionId as string;
+  };
+  const settled = async (type: string, transactionId: string) =>
+    (await eventually(() => api.get(`/${type}/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+
+  it('edge: no key, an unknown key, plain HTTP, an address off the allowlist, a live key, a sandbox route, too many requests', async () => {
+    expectReason(await gateway.get('/wallets', anonymous), 401, 'API_KEY_MISSING');
+    expectReason(await gateway.withKey(`service_test_${randomBytes(24).toString('base64url')}`).get('/wallets', anonymous), 401, 'API_KEY_INVALID');
+    // Plain HTTP passes from loopback in development only: a trusted proxy forwarding a client elsewhere without
+    // X-Forwarded-Proto: https is what a plain-HTTP request from outside looks like behind the TLS terminator.
+    expectReason(await api.get('/wallets', { 'x-forwarded-for': anonymous['x-forwarded-for'] }), 403, 'HTTPS_REQUIRED');
+    expectReason(await restricted.get('/wallets'), 403, 'IP_NOT_ALLOWED');
+    expectReason(await live.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' }), 403, 'LIVE_MODE_DISABLED');
+    expectReason(await live.post(`/sandbox/wallets/${UNKNOWN.wallet}/fund`, { tokenSymbol: 'USDC', amount: '10' }), 404, 'SANDBOX_ONLY');
+
+    expect((await limited.get('/wallets')).status).toBe(200);
+    const refused = await limited.get('/wallets');
+    expectReason(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('requests that cannot be read: an unknown route, a body that is not JSON, one too large, a field that breaks a rule', async () => {
+    expectReason(await api.get('/nowhere'), 404, 'ROUTE_NOT_FOUND');
+    expectReason(await api.raw('POST', '/wallets', '{"chain": "base",', { 'content-type': 'application/json' }), 400, 'MALFORMED_REQUEST', 'body');
+    const oversized = JSON.stringify({ chain: 'base', label: 'x'.repeat(100_000) });
+    expectReason(await api.raw('POST', '/wallets', oversized, { 'content-type': 'application/json' }), 413, 'BODY_TOO_LARGE', 'body');
+    expectReason(await api.post('/wallets', { chain: 'base', colour: 'red' }), 400, 'INVALID_FIELD', 'colour');
+  });
+
+  it('quotes: an unknown bank, a mistyped or missing account, amounts out of limits, a token or chain not offered, a bad address', async () => {
+    const offramp = { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: GTB, chain: 'base' };
+    const mistyped = GTB.slice(0, 9) + String((Number(GTB[9]) + 1) % 10);
+    expectReason(await api.post('/offramp/quote', { ...offramp, bankCode: '999' }), 400, 'UNKNOWN_BANK', 'bankCode');
+    expectReason(await api.post('/offramp/quote', { ...offramp, accountNumber: mistyped }), 400, 'INVALID_CHECK_DIGIT', 'accountNumber');
+    expectReason(await api.post('/offramp/quote', { ...offramp, accountNumber: NO_SUCH_ACCOUNT }), 400, 'ACCOUNT_NOT_FOUND', 'accountNumber');
+    expectReason(await api.post('/offramp/quote', { ...offramp, amount: '0.5' }), 400, 'AMOUNT_TOO_SMALL', 'amount');
+    expectReason(await api.post('/offramp/quote', { ...offramp, amount: '50001' }), 400, 'AMOUNT_TOO_LARGE', 'amount');
+    expectReason(await api.post('/offramp/quote', { ...offramp, tokenSymbol: 'SOL' }), 400, 'UNSUPPORTED_TOKEN', 'tokenSymbol');
+    expectReason(await api.post('/offramp/quote', { ...offramp, chain: 'solana' }), 400, 'UNSUPPORTED_CHAIN', 'chain');
+    const transfer = { fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '10', destinationAddress: '0x1234' };
+    expectReason(await api.post('/transfer/quote', transfer), 400, 'INVALID_ADDRESS', 'destinationAddress');
+  });
+
+  it('initiations: quotes unknown, of another kind, used or expired; wallets on another chain, too poor or unknown; state and key conflicts', async () => {
+    // Quoted first, so that its few seconds run out while the rest of this test runs.
+    const expiring = await offrampQuote('10');
+    const [funded, empty, onBsc] = await Promise.all([wallet('base', { USDC: '100' }), wallet('base'), wallet('bsc', { USDC: '100' })]);
+
+    expectReason(await api.post('/offramp/initiate', { quoteId: UNKNOWN.quote, walletId: funded }), 404, 'QUOTE_NOT_FOUND');
+    expectReason(await api.post('/offramp/initiate', { quoteId: await onrampQuote('50000'), walletId: funded }), 400, 'QUOTE_KIND_MISMATCH', 'quoteId');
+    expectReason(await api.post('/offramp/initiate', { quoteId: await offrampQuote('10'), walletId: onBsc }), 400, 'CHAIN_MISMATCH', 'walletId');
+    expectReason(await api.post('/offramp/initiate', { quoteId: await offrampQuote('10'), walletId: empty }), 400, 'INSUFFICIENT_BALANCE', 'walletId');
+
+    const used = await offrampQuote('10');
+    const custodial = await initiate('offramp', { quoteId: used, walletId: funded });
+    expectReason(await api.post('/offramp/initiate', { quoteId: used, walletId: funded }), 409, 'QUOTE_ALREADY_USED');
+    // A custodial off-ramp takes its tokens from the wallet: the sandbox deposit does not apply to it.
+    expectReason(await api.post(`/sandbox/offramp/${custodial}/deposit`, {}), 409, 'TRANSACTION_STATE_CONFLICT');
+
+    expectReason(await api.get(`/wallets/${UNKNOWN.wallet}`), 404, 'WALLET_NOT_FOUND');
+    expectReason(await api.get(`/transactions/${UNKNOWN.transaction}`), 404, 'TRANSACTION_NOT_FOUND');
+    const idempotencyKey = { 'idempotency-key': `reasons-${randomBytes(8).toString('hex')}` };
+    expect((await api.post('/wallets', { chain: 'base' }, idempotencyKey)).status).toBe(201);
+    expectReason(await api.post('/wallets', { chain: 'bsc' }, idempotencyKey), 409, 'IDEMPOTENCY_KEY_REUSED');
+
+    // The empty wallet is refused for its balance until the quote has expired, which is checked first: nothing is used.
+    const expired = await eventually(
+      () => api.post('/offramp/initiate', { quoteId: expiring, walletId: empty }),
+      (response) => response.body?.error?.reason !== 'INSUFFICIENT_BALANCE',
+      (QUOTE_TTL_SECONDS + 5) * 1000,
+      200,
+    );
+    expectReason(expired, 400, 'QUOTE_EXPIRED', 'quoteId');
+  });
+
+  it('webhooks: a refused target, the eleventh webhook, an unknown webhook, an unknown delivery', async () => {
+    expectReason(await api.post('/webhooks', { url: 'http://localhost/hook', events: ['*'] }), 400, 'WEBHOOK_TARGET_REFUSED', 'url');
+
+    // Another tenant, so that its ten webhooks do not receive this suite's events.
+    const ten = await Promise.all(Array.from({ length: 10 }, (_, i) => crowded.post('/webhooks', { url: receiver.url(`/crowded/${i}`), events: ['*'] })));
+    expect(ten.map((response) => response.status)).toEqual(Array(10).fill(201));
+    expectReason(await crowded.post('/webhooks', { url: receiver.url('/crowded/10'), events: ['*'] }), 400, 'WEBHOOK_LIMIT_REACHED', 'url');
+    const [first] = (await crowded.get('/webhooks')).body.data;
+
+    expectReason(await api.delete(`/webhooks/${UNKNOWN.webhook}`), 404, 'WEBHOOK_NOT_FOUND');
+    expectReason(await crowded.post(`/webhooks/${first.id}/deliveries/${UNKNOWN.delivery}/retry`, {}), 404, 'DELIVERY_NOT_FOUND');
+  });
+
+  it('failure reasons: each magic value of the sandbox fails its transaction with its reason, on every read and in the webhook', async () => {
+    const registered = await api.post('/webhooks', { url: receiver.url('/failures'), events: ['offramp.failed'] });
+    expect(registered.status).toBe(201);
+    secrets.set('/failures', registered.body.data.secret);
+
+    // The ones that fail by waiting start first, so that their windows run out while the others run.
+    const expecting: [FailureReason, string, Promise<string>][] = [
+      ['DEPOSIT_EXPIRED', 'offramp', offrampQuote('25').then((quoteId) => initiate('offramp', { quoteId, sourceAddress: RECIPIENT }))],
+      ['PAYMENT_EXPIRED', 'onramp', onrampQuote('50000').then((quoteId) => initiate('onramp', { quoteId, destinationAddress: RECIPIENT }))],
+      [
+        'DEPOSIT_AMOUNT_MISMATCH',
+        'offramp',
+        offrampQuote('25').then(async (quoteId) => {
+          const id = await initiate('offramp', { quoteId, sourceAddress: RECIPIENT });
+          expect((await api.post(`/sandbox/offramp/${id}/deposit`, { amount: '24' })).status).toBe(200);
+          return id;
+        }),
+      ],
+      [
+        'PAYMENT_AMOUNT_MISMATCH',
+        'onramp',
+        onrampQuote('50000').then(async (quoteId) => {
+          const id = await initiate('onramp', { quoteId, destinationAddress: RECIPIENT });
+          expect((await api.post(`/sandbox/onramp/${id}/pay`, { amount: '40000' })).status).toBe(200);
+          return id;
+        }),
+      ],
+      ['PAYOUT_REJECTED', 'offramp', wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('20', REJECTING), walletId }))],
+      ['SWAP_FAILED', 'offramp', wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('13.13'), walletId }))],
+      [
+        'SLIPPAGE_EXCEEDED',
+        'swap',
+        wallet('base', { USDC: '50' }).then(async (walletId) =>
+          initiate('swap', { quoteId: await quote('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base' }), walletId }),
+        ),
+      ],
+      [
+        'BRIDGE_FAILED',
+        'transfer',
+        wallet('base', { USDC: '50' }).then(async (walletId) =>
+          initiate('transfer', { quoteId: await quote('/transfer/quote', { fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT }), walletId }),
+        ),
+      ],
+    ];
+    const outcomes = await Promise.all(
+      expecting.map(async ([reason, type, started]) => {
+        const id = await started;
+        return { reason, id, own: await settled(type, id) };
+      }),
+    );
+    for (const { reason, id, own } of outcomes) {
+      expect({ reason, status: own.status, failureReason: own.failureReason }).toEqual({ reason, status: 'failed', failureReason: reason });
+      expect(own.errorMessage).toEqual(expect.stringMatching(/\S/));
+      // The list's read model follows the event stream: the same reason and message there.
+      const shared = await eventually(() => api.get(`/transactions/${id}`), (response) => response.body?.data?.status === 'failed');
+      expect(shared.body.data).toMatchObject({ failureReason: reason, errorMessage: own.errorMessage });
+      failed.add(reason);
+    }
+
+    // The integration event reaches a real HTTPS receiver, signed, with the same reason.
+    const rejected = outcomes.find((outcome) => outcome.reason === 'PAYOUT_REJECTED')!;
+    const [delivery] = await eventually(
+      async () => receiver.on('/failures').filter((received) => received.body?.data?.transactionId === rejected.id),
+      (deliveries) => deliveries.length > 0,
+    );
+    expect(delivery!.signatureValid).toBe(true);
+    expect(delivery!.body).toMatchObject({ event: 'offramp.failed', data: { status: 'failed', failureReason: 'PAYOUT_REJECTED', errorMessage: rejected.own.errorMessage } });
+  });
+
+  it('failure reason INSUFFICIENT_BALANCE: initiations racing for one balance all pass its check, and the ledger holds it for one only', async () => {
+    // Off-ramps hold their tokens after answering, so concurrent initiations all see the whole balance. Which of them
+    // are accepted before the first hold lands is up to timing: a few rounds make sure one is accepted, then fails.
+    for (let round = 0; round < 5 && !failed.has('INSUFFICIENT_BALANCE'); round++) {
+      const walletId = await wallet('base', { USDC: '10' });
+      const quoteIds = await Promise.all(Array.from({ length: 4 }, () => offrampQuote('10')));
+      const responses = await Promise.all(quoteIds.map((quoteId) => api.post('/offramp/initiate', { quoteId, walletId })));
+      for (const response of responses.filter((r) => r.status !== 201)) expectError(response, 400, 'INVALID_REQUEST', 'walletId', 'INSUFFICIENT_BALANCE');
+      const ends = await Promise.all(responses.filter((r) => r.status === 201).map((r) => settled('offramp', r.body.data.transactionId)));
+      expect(ends.filter((end) => end.status === 'completed')).toHaveLength(1);
+      for (const end of ends.filter((e) => e.status !== 'completed')) {
+        expect(end).toMatchObject({ status: 'failed', failureReason: 'INSUFFICIENT_BALANCE', errorMessage: expect.stringMatching(/balance/) });
+        failed.add('INSUFFICIENT_BALANCE');
+      }
+      expect((await api.get(`/wallets/${walletId}`)).body.data.balances.find((b: any) => b.tokenSymbol === 'USDC')).toMatchObject({ available: '0', held: '0' });
+    }
+    expect(failed.has('INSUFFICIENT_BALANCE')).toBe(true);
+  });
+
+  it('covers the catalogues: every reason is produced above, or listed with why it cannot be', () => {
+    const untested = (names: readonly string[], seen: ReadonlySet<string>, unproducible: object) => names.filter((name) => !seen.has(name) && !(name in unproducible));
+    expect({ errorReasonsNeitherProducedNorListed: untested(ERROR_REASON_NAMES, produced, UNPRODUCIBLE_ERRORS) }).toEqual({ errorReasonsNeitherProducedNorListed: [] });
+    expect({ failureReasonsNeitherProducedNorListed: untested(FAILURE_REASON_NAMES, failed, UNPRODUCIBLE_FAILURES) }).toEqual({ failureReasonsNeitherProducedNorListed: [] });
+    // The lists stay honest: nothing in them was produced after all, and each names a reason of its catalogue.
+    const overlisted = (unproducible: object, seen: ReadonlySet<string>, names: readonly string[]) => Object.keys(unproducible).filter((name) => seen.has(name) || !names.includes(name));
+    expect({ listedButProducedOrUnknown: overlisted(UNPRODUCIBLE_ERRORS, produced, ERROR_REASON_NAMES) }).toEqual({ listedButProducedOrUnknown: [] });
+    expect({ listedButProducedOrUnknown: overlisted(UNPRODUCIBLE_FAILURES, failed, FAILURE_REASON_NAMES) }).toEqual({ listedButProducedOrUnknown: [] });
+  });
+});

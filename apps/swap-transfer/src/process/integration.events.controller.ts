@@ -1,0 +1,17 @@
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { everyEventOf, swapTransferEvents } from '@ramp/contracts';
+import type { StoredEvent } from '@ramp/event-store';
+import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
+import { IntegrationPublisher } from '@ramp/process-kit';
+
+/** Publishes the integration event of each swap and transfer that ends, from the service's own stream, once. */
+@Controller()
+export class IntegrationEventsController {
+  constructor(@Inject(IntegrationPublisher) private readonly publisher: IntegrationPublisher) {}
+
+  @JetStreamEventPattern(everyEventOf(swapTransferEvents), { durable: 'swap_transfer_integration' })
+  async publish(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+    await this.publisher.publish(event, context.tx);
+  }
+}

@@ -1,0 +1,33 @@
+import { AppError, ERROR_CODES, HTTP_STATUS_OF, invalidField } from './app-error';
+import { ERROR_REASONS, ERROR_REASON_NAMES, FAILURE_REASON_NAMES, GENERIC_REASON_OF } from './reasons';
+
+describe('error reasons - one catalogue, each reason under one code', () => {
+  it('names every reason in UPPER_SNAKE under a code of the envelope, with a description', () => {
+    for (const name of [...ERROR_REASON_NAMES, ...FAILURE_REASON_NAMES]) expect(name).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
+    for (const [name, entry] of Object.entries(ERROR_REASONS)) {
+      expect(ERROR_CODES).toContain(entry.code);
+      expect(entry.description.length).toBeGreaterThan(10);
+      expect(new AppError(name as keyof typeof ERROR_REASONS, 'x').code).toBe(entry.code);
+    }
+  });
+
+  it('has the reasons integrators branch on', () => {
+    const required = ['QUOTE_EXPIRED', 'QUOTE_ALREADY_USED', 'QUOTE_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'INVALID_CHECK_DIGIT', 'ACCOUNT_NOT_FOUND', 'WALLET_NOT_FOUND', 'CHAIN_MISMATCH', 'AMOUNT_TOO_SMALL', 'AMOUNT_TOO_LARGE', 'UNSUPPORTED_TOKEN', 'IDEMPOTENCY_KEY_REUSED', 'WEBHOOK_LIMIT_REACHED', 'WEBHOOK_TARGET_REFUSED', 'IP_NOT_ALLOWED', 'LIVE_MODE_DISABLED'];
+    expect(ERROR_REASON_NAMES).toEqual(expect.arrayContaining(required));
+    expect(FAILURE_REASON_NAMES).toEqual(expect.arrayContaining(['PAYOUT_REJECTED', 'SLIPPAGE_EXCEEDED', 'DEPOSIT_EXPIRED', 'DEPOSIT_AMOUNT_MISMATCH', 'BRIDGE_FAILED']));
+  });
+
+  it('gives every code a generic reason of that code, for errors nothing more precise is known of', () => {
+    for (const code of ERROR_CODES) expect(ERROR_REASONS[GENERIC_REASON_OF[code]].code).toBe(code);
+  });
+
+  it('crosses the wire with its reason, and falls back to the generic reason for one it does not know', () => {
+    const error = invalidField('quoteId', 'the quote expired', 'QUOTE_EXPIRED');
+    expect(error.toBody()).toEqual({ code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', message: 'quoteId: the quote expired', field: 'quoteId' });
+    expect(AppError.fromBody(error.toBody())).toMatchObject({ code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', field: 'quoteId' });
+    expect(AppError.fromBody({ code: 'CONFLICT', reason: 'FROM_THE_FUTURE', message: 'x' })).toMatchObject({ code: 'CONFLICT', reason: 'TRANSACTION_STATE_CONFLICT' });
+    // A reason that does not belong to the code is not believed.
+    expect(AppError.fromBody({ code: 'NOT_FOUND', reason: 'QUOTE_EXPIRED', message: 'x' })).toMatchObject({ code: 'NOT_FOUND', reason: 'RESOURCE_NOT_FOUND' });
+    expect(HTTP_STATUS_OF[new AppError('RATE_LIMIT_EXCEEDED', 'slow down').code]).toBe(429);
+  });
+});

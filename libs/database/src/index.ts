@@ -1,3 +1,0 @@
-export * from './group-writer';
-export * from './orm';
-export { Migration } from '@mikro-orm/migrations';

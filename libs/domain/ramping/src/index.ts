@@ -1,0 +1,5 @@
+export * from './offramp';
+export * from './onramp';
+export * from './transaction-view';
+export * from './kinds';
+

@@ -1,0 +1,204 @@
+import type { OfframpQuote } from '@ramp/contracts';
+import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
+
+const at = '2026-11-22T10:00:00.000Z';
+const quote = (tokenSymbol = 'USDC', cryptoAmount = '100'): OfframpQuote.Response => ({
+  quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
+  expiresAt: at,
+  cryptoAmount,
+  tokenSymbol,
+  chain: 'base',
+  fiatAmount: '149250.00',
+  fiatCurrency: 'NGN',
+  rate: '1492.5',
+  fees: { providerFee: '199.25', platformFee: '20.00', swapFee: tokenSymbol === 'CNGN' ? '0.00' : '20.00', totalFee: '239.25' },
+  payoutAmount: '149010.75',
+  bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber: '0123456789', accountName: 'ADA OBI' },
+});
+
+const initiated = (custodial: boolean, tokenSymbol = 'USDC'): OfframpEvent => ({
+  type: 'offramp.initiated',
+  data: {
+    transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+    tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
+    quote: quote(tokenSymbol),
+    walletId: custodial ? 'wal_01M82JKS0653T6WKTARA9RFX7D' : null,
+    sourceAddress: custodial ? null : '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    depositAddress: custodial ? null : '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    depositExpiresAt: custodial ? null : '2026-11-22T10:30:00.000Z',
+    reference: 'order-1',
+    callbackUrl: null,
+    at,
+  },
+});
+
+const fold = (events: OfframpEvent[]): OfframpState => events.reduce(evolveOfframp, initialOfframpState);
+
+/** given events, when a command, then these events (or this error), and the process's next step. */
+function given(events: OfframpEvent[]) {
+  return {
+    when(command: OfframpCommand) {
+      const state = fold(events);
+      return {
+        then(expected: Partial<OfframpEvent>[], nextStep?: string) {
+          const decided = decideOfframp(command, state);
+          expect(decided).toEqual(expected.map((event) => expect.objectContaining(event)));
+          if (nextStep) expect(nextOfframpStep(decided.reduce(evolveOfframp, state)).kind).toBe(nextStep);
+        },
+        thenRefused(code: string) {
+          expect(() => decideOfframp(command, state)).toThrow(expect.objectContaining({ code }));
+        },
+      };
+    },
+  };
+}
+
+const held: OfframpEvent = { type: 'offramp.funds_held', data: { at } };
+const swapped: OfframpEvent = { type: 'offramp.swapped', data: { cngnAmount: '149250.00', transactionHash: '0xswap', at } };
+const paid: OfframpEvent = { type: 'offramp.paid_out', data: { transactionHash: '0xsend', payoutReference: 'NIP-1', at } };
+
+describe('off-ramp, custodial', () => {
+  it('starts by holding the wallet\'s tokens', () => {
+    given([]).when({ type: 'initiate', data: initiated(true).data as never }).then([{ type: 'offramp.initiated' }], 'placeHold');
+  });
+
+  it('initiating twice (a retried request) records it once', () => {
+    given([initiated(true)]).when({ type: 'initiate', data: initiated(true).data as never }).then([]);
+  });
+
+  it('swaps to CNGN after the hold unless the token is CNGN, then pays out', () => {
+    given([initiated(true)]).when({ type: 'recordFundsHeld', at }).then([{ type: 'offramp.funds_held' }], 'swapToCngn');
+    given([initiated(true, 'CNGN')]).when({ type: 'recordFundsHeld', at }).then([{ type: 'offramp.funds_held' }], 'payout');
+    given([initiated(true), held]).when({ type: 'recordSwap', ok: true, cngnAmount: '149250.00', transactionHash: '0xswap', at }).then([{ type: 'offramp.swapped' }], 'payout');
+  });
+
+  it('captures the hold after the payout, then completes', () => {
+    given([initiated(true), held, swapped]).when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at }).then([{ type: 'offramp.paid_out' }], 'captureHold');
+    given([initiated(true), held, swapped, paid]).when({ type: 'complete', at }).then([{ type: 'offramp.completed' }], 'none');
+  });
+
+  it('releases the hold when the swap fails, and only then fails with the reason', () => {
+    given([initiated(true), held]).when({ type: 'recordSwap', ok: false, reason: 'slippage', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+    const failing: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'The swap to CNGN failed: slippage', failureReason: 'SWAP_FAILED', at } };
+    given([initiated(true), held, failing]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).then([]);
+    given([initiated(true), held, failing]).when({ type: 'recordFundsReleased', at }).then([{ type: 'offramp.funds_released' }], 'fail');
+    given([initiated(true), held, failing, { type: 'offramp.funds_released', data: { at } }])
+      .when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at })
+      .then([{ type: 'offramp.failed', data: { errorMessage: 'The swap to CNGN failed: slippage', failureReason: 'SWAP_FAILED', at } }], 'none');
+  });
+
+  it('releases the hold even when its placement was refused, so that a placement still in flight takes nothing, then fails', () => {
+    given([initiated(true)]).when({ type: 'fail', reason: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+    const refused: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at } };
+    given([initiated(true), refused]).when({ type: 'recordFundsReleased', at }).then([{ type: 'offramp.funds_released' }], 'fail');
+    given([initiated(true), refused, { type: 'offramp.funds_released', data: { at } }])
+      .when({ type: 'fail', reason: 'again', failureReason: 'TRANSACTION_FAILED', at })
+      .then([{ type: 'offramp.failed', data: { errorMessage: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at } }], 'none');
+  });
+
+  it('releases the hold when the payout is rejected', () => {
+    given([initiated(true), held, swapped]).when({ type: 'recordPayout', ok: false, reason: 'account closed', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+  });
+
+  it('cannot fail once the NGN is paid out, and ignores late duplicates of finished steps', () => {
+    given([initiated(true), held, swapped, paid]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).thenRefused('CONFLICT');
+    given([initiated(true), held, swapped]).when({ type: 'recordSwap', ok: true, cngnAmount: '1', transactionHash: '0x', at }).then([]);
+    given([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }]).when({ type: 'recordPayout', ok: false, reason: 'x', at }).then([]);
+  });
+
+  it('refuses commands for a transaction that does not exist', () => {
+    given([]).when({ type: 'recordFundsHeld', at }).thenRefused('NOT_FOUND');
+  });
+});
+
+describe('off-ramp, non-custodial', () => {
+  it('waits for the deposit until the address expires', () => {
+    expect(nextOfframpStep(fold([initiated(false)]))).toEqual({ kind: 'awaitDeposit', until: '2026-11-22T10:30:00.000Z' });
+  });
+
+  it('continues as custodial once the quoted amount arrives, and completes without a hold to capture', () => {
+    given([initiated(false)]).when({ type: 'recordDeposit', amount: '100.0', transactionHash: '0xdep', at }).then([{ type: 'offramp.deposit_received' }], 'swapToCngn');
+    const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
+    given([initiated(false), deposit, swapped]).when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at }).then([{ type: 'offramp.paid_out' }], 'complete');
+  });
+
+  it('returns a deposit of the wrong amount to its sender, then fails', () => {
+    given([initiated(false)])
+      .when({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', at })
+      .then([{ type: 'offramp.deposit_received' }, { type: 'offramp.failing' }], 'refundDeposit');
+  });
+
+  it('fails when no deposit came before expiry, and still returns one that comes later', () => {
+    given([initiated(false)]).when({ type: 'expireDeposit', at }).then([{ type: 'offramp.failing' }], 'fail');
+    const failed: OfframpEvent[] = [
+      initiated(false),
+      { type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
+      { type: 'offramp.failed', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
+    ];
+    given(failed).when({ type: 'recordDeposit', amount: '100', transactionHash: '0xlate', at }).then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
+    const late: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xlate', at } };
+    given([...failed, late]).when({ type: 'recordDepositRefunded', transactionHash: '0xback', at }).then([{ type: 'offramp.deposit_refunded' }], 'none');
+  });
+
+  it('ignores an expiry after the deposit arrived', () => {
+    const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
+    given([initiated(false), deposit]).when({ type: 'expireDeposit', at }).then([]);
+  });
+});
+
+describe('the Transaction view', () => {
+  it('shows the spec fields, the ramp object and the error only when failed', () => {
+    const pending = offrampView(fold([initiated(true), held]));
+    expect(pending).toMatchObject({
+      id: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+      type: 'offramp',
+      status: 'pending',
+      chain: 'base',
+      amount: '100',
+      tokenSymbol: 'USDC',
+      reference: 'order-1',
+      walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+      fees: { platformFee: '20.00', providerFee: '199.25', totalFee: '239.25' },
+      ramp: { fiatAmount: '149250.00', fiatCurrency: 'NGN', bankAccount: { bankName: 'Guaranty Trust Bank', accountNumber: '0123456789', accountName: 'ADA OBI' } },
+    });
+    expect(pending).not.toHaveProperty('errorMessage');
+    const failed = offrampView(fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]));
+    expect(failed).toMatchObject({ status: 'failed', errorMessage: 'nope' });
+    expect(offrampView(fold([initiated(true), held, swapped, paid])).transactionHash).toBe('0xsend');
+  });
+});
+
+describe('integration events', () => {
+  const { integrationEventOf } = jest.requireActual('@ramp/transactions') as typeof import('@ramp/transactions');
+
+  it('stands for completed and failed only, with the webhook payload and the reason when failed', () => {
+    const done = offrampView(fold([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }]));
+    expect(integrationEventOf(done, 'offramp.completed', 'evt-1', at)).toEqual({
+      event: 'offramp.completed',
+      timestamp: at,
+      data: {
+        transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+        reference: 'order-1',
+        type: 'offramp',
+        status: 'completed',
+        amount: '100',
+        tokenSymbol: 'USDC',
+        chain: 'base',
+        transactionHash: '0xsend',
+        fiatAmount: '149250.00',
+        fiatCurrency: 'NGN',
+        payoutAmount: '149010.75',
+        walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+        metadata: { eventId: 'evt-1' },
+      },
+    });
+    const failing: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED', at } };
+    const failed = offrampView(fold([initiated(true), failing, { type: 'offramp.failed', data: { errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED', at } }]));
+    expect(integrationEventOf(failed, 'offramp.failed', 'evt-2', at)?.data).toMatchObject({ status: 'failed', errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED' });
+    // Recorded before failure reasons existed: a failure all the same, with the generic reason.
+    const legacy = offrampView(fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]));
+    expect(integrationEventOf(legacy, 'offramp.failed', 'evt-5', at)?.data).toMatchObject({ errorMessage: 'nope', failureReason: 'TRANSACTION_FAILED' });
+    expect(integrationEventOf(done, 'offramp.paid_out', 'evt-3', at)).toBeUndefined();
+    expect(integrationEventOf(done, 'onramp.completed', 'evt-4', at)).toBeUndefined();
+  });
+});

@@ -1,0 +1,210 @@
+import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
+import { dec } from '@ramp/money';
+
+/**
+ * An off-ramp as an event-sourced transaction: the events, the state they fold into (`evolve`), the decisions on
+ * commands (`decide`) and the next step the process must take (`nextStep`). All pure.
+ *
+ * Custodial (walletId): hold the wallet's tokens, swap them to CNGN unless they are CNGN, send the CNGN to the
+ * off-ramp provider and pay the NGN out, capture the hold, complete. Non-custodial (sourceAddress): wait for the
+ * deposit at `depositAddress` until it expires, then the same from the swap on. Any failure records why, gives back
+ * what was taken (releases the hold, or returns the deposit to its sender) and only then fails the transaction. A
+ * custodial failure releases the hold even when none was recorded, as swaps and transfers do: the ledger records a hold
+ * that was never placed as released, so a placement still in flight (a race, a late reply) finds it settled.
+ */
+
+export type OfframpEvent =
+  | {
+      type: 'offramp.initiated';
+      data: {
+        transactionId: string;
+        tenant: Tenant;
+        quote: OfframpQuote.Response;
+        walletId: string | null;
+        sourceAddress: string | null;
+        depositAddress: string | null;
+        depositExpiresAt: string | null;
+        reference: string | null;
+        callbackUrl: string | null;
+        at: string;
+      };
+    }
+  | { type: 'offramp.funds_held'; data: { at: string } }
+  | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; at: string } }
+  | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
+  | { type: 'offramp.paid_out'; data: { transactionHash: string; payoutReference: string; at: string } }
+  | { type: 'offramp.completed'; data: { at: string } }
+  | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
+  | { type: 'offramp.funds_released'; data: { at: string } }
+  | { type: 'offramp.deposit_refunded'; data: { transactionHash: string; at: string } }
+  | { type: 'offramp.failed'; data: { errorMessage: string; failureReason?: FailureReason; at: string } };
+
+export type OfframpEventType = OfframpEvent['type'];
+
+export type Stage = 'funding' | 'swap' | 'payout';
+
+export type OfframpCommand =
+  | { type: 'initiate'; data: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'] }
+  | { type: 'recordFundsHeld'; at: string }
+  | { type: 'recordDeposit'; amount: string; transactionHash: string; at: string }
+  | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string }
+  | { type: 'recordSwap'; at: string; ok: false; reason: string }
+  | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
+  | { type: 'recordPayout'; at: string; ok: false; reason: string }
+  | { type: 'fail'; at: string; reason: string; failureReason: FailureReason }
+  | { type: 'expireDeposit'; at: string }
+  | { type: 'recordFundsReleased'; at: string }
+  | { type: 'recordDepositRefunded'; at: string; transactionHash: string }
+  | { type: 'complete'; at: string };
+
+export type OfframpStatus = 'pending' | 'completed' | 'failed';
+
+export interface OfframpState {
+  exists: boolean;
+  initiated?: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'];
+  status: OfframpStatus;
+  fundsHeld: boolean;
+  deposit?: { amount: string; transactionHash: string };
+  swap?: { cngnAmount: string; transactionHash: string };
+  payout?: { transactionHash: string; payoutReference: string };
+  failing?: string;
+  /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
+  failureReason?: FailureReason;
+  fundsReleased: boolean;
+  depositRefund?: string;
+  errorMessage?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export const initialOfframpState: OfframpState = { exists: false, status: 'pending', fundsHeld: false, fundsReleased: false };
+
+export function evolveOfframp(state: OfframpState, event: OfframpEvent): OfframpState {
+  const at = event.data.at;
+  const next: OfframpState = { ...state, updatedAt: at };
+  switch (event.type) {
+    case 'offramp.initiated':
+      return { ...next, exists: true, initiated: event.data, createdAt: at };
+    case 'offramp.funds_held':
+      return { ...next, fundsHeld: true };
+    case 'offramp.deposit_received':
+      return { ...next, deposit: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
+    case 'offramp.swapped':
+      return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
+    case 'offramp.paid_out':
+      return { ...next, payout: { transactionHash: event.data.transactionHash, payoutReference: event.data.payoutReference } };
+    case 'offramp.completed':
+      return { ...next, status: 'completed' };
+    case 'offramp.failing':
+      return { ...next, failing: event.data.errorMessage, failureReason: event.data.failureReason };
+    case 'offramp.funds_released':
+      return { ...next, fundsReleased: true };
+    case 'offramp.deposit_refunded':
+      return { ...next, depositRefund: event.data.transactionHash };
+    case 'offramp.failed':
+      return { ...next, status: 'failed', errorMessage: event.data.errorMessage, failureReason: event.data.failureReason ?? state.failureReason };
+  }
+}
+
+export const isCustodial = (state: OfframpState): boolean => Boolean(state.initiated?.walletId);
+const isFunded = (state: OfframpState): boolean => (isCustodial(state) ? state.fundsHeld : state.deposit !== undefined);
+const needsSwap = (state: OfframpState): boolean => state.initiated?.quote.tokenSymbol !== 'CNGN';
+
+/** What the process does next for a transaction in this state; `none` when it waits for the outside or is done. */
+export type OfframpStep =
+  | { kind: 'placeHold' }
+  | { kind: 'awaitDeposit'; until: string }
+  | { kind: 'swapToCngn' }
+  | { kind: 'payout' }
+  | { kind: 'captureHold' }
+  | { kind: 'complete' }
+  | { kind: 'releaseHold' }
+  | { kind: 'refundDeposit' }
+  | { kind: 'fail' }
+  | { kind: 'none' };
+
+export function nextOfframpStep(state: OfframpState): OfframpStep {
+  // A deposit that arrived after the transaction failed (an expired address) is still given back.
+  if (state.status === 'failed' && state.deposit && state.depositRefund === undefined) return { kind: 'refundDeposit' };
+  if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
+  if (state.failing !== undefined) {
+    // Released even when no hold was recorded (see above): nothing can stay held after a failure.
+    if (isCustodial(state) && !state.fundsReleased) return { kind: 'releaseHold' };
+    if (!isCustodial(state) && state.deposit && state.depositRefund === undefined) return { kind: 'refundDeposit' };
+    return { kind: 'fail' };
+  }
+  if (!isFunded(state)) {
+    return isCustodial(state) ? { kind: 'placeHold' } : { kind: 'awaitDeposit', until: state.initiated.depositExpiresAt ?? state.initiated.at };
+  }
+  if (needsSwap(state) && !state.swap) return { kind: 'swapToCngn' };
+  if (!state.payout) return { kind: 'payout' };
+  return isCustodial(state) ? { kind: 'captureHold' } : { kind: 'complete' };
+}
+
+function refuse(message: string): never {
+  throw new AppError('TRANSACTION_STATE_CONFLICT', message);
+}
+
+/**
+ * Decisions. A command that arrives again after it took effect (a retried step) decides nothing new, so replays are
+ * harmless; a command that makes no sense in the state is refused with CONFLICT (a bug or a late duplicate).
+ */
+export function decideOfframp(command: OfframpCommand, state: OfframpState): OfframpEvent[] {
+  if (command.type === 'initiate') {
+    if (state.exists) return [];
+    if (!command.data.walletId === !command.data.sourceAddress) throw new AppError('INVALID_FIELD', 'walletId: give either walletId or sourceAddress', 'walletId');
+    return [{ type: 'offramp.initiated', data: command.data }];
+  }
+  if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (state.status !== 'pending') {
+    // Late news for a finished transaction: a deposit after expiry must be given back, everything else is a replay.
+    if (command.type === 'recordDeposit' && !state.deposit && state.status === 'failed') {
+      return [{ type: 'offramp.deposit_received', data: { amount: command.amount, transactionHash: command.transactionHash, at: command.at } }];
+    }
+    if (command.type === 'recordDepositRefunded' && nextOfframpStep(state).kind === 'refundDeposit') {
+      return [{ type: 'offramp.deposit_refunded', data: { transactionHash: command.transactionHash, at: command.at } }];
+    }
+    return [];
+  }
+  const at = command.at;
+  const step = nextOfframpStep(state);
+  switch (command.type) {
+    case 'recordFundsHeld':
+      return state.fundsHeld ? [] : [{ type: 'offramp.funds_held', data: { at } }];
+    case 'recordDeposit': {
+      if (isCustodial(state)) refuse('A custodial off-ramp takes no deposit');
+      if (state.deposit) return [];
+      const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: { amount: command.amount, transactionHash: command.transactionHash, at } }];
+      const expected = state.initiated!.quote.cryptoAmount;
+      if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
+        events.push({ type: 'offramp.failing', data: { errorMessage: `The deposit was ${command.amount} ${state.initiated!.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`, failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } });
+      }
+      return events;
+    }
+    case 'expireDeposit':
+      if (isCustodial(state) || state.deposit || state.failing !== undefined) return [];
+      return [{ type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', failureReason: 'DEPOSIT_EXPIRED', at } }];
+    case 'recordSwap':
+      if (state.swap || step.kind !== 'swapToCngn') return [];
+      return command.ok
+        ? [{ type: 'offramp.swapped', data: { cngnAmount: command.cngnAmount, transactionHash: command.transactionHash, at } }]
+        : [{ type: 'offramp.failing', data: { errorMessage: `The swap to CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
+    case 'recordPayout':
+      if (state.payout || step.kind !== 'payout') return [];
+      return command.ok
+        ? [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }]
+        : [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
+    case 'fail':
+      if (state.failing !== undefined) return step.kind === 'fail' ? [{ type: 'offramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }] : [];
+      if (state.payout) refuse('The NGN was paid out: the off-ramp can no longer fail');
+      return [{ type: 'offramp.failing', data: { errorMessage: command.reason, failureReason: command.failureReason, at } }];
+    case 'recordFundsReleased':
+      return state.fundsReleased || step.kind !== 'releaseHold' ? [] : [{ type: 'offramp.funds_released', data: { at } }];
+    case 'recordDepositRefunded':
+      return state.depositRefund !== undefined || step.kind !== 'refundDeposit' ? [] : [{ type: 'offramp.deposit_refunded', data: { transactionHash: command.transactionHash, at } }];
+    case 'complete':
+      return step.kind === 'complete' || step.kind === 'captureHold' ? [{ type: 'offramp.completed', data: { at } }] : [];
+  }
+}
+
+export const offrampDecider = { initialState: initialOfframpState, evolve: evolveOfframp, decide: decideOfframp };

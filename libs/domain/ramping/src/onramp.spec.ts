@@ -1,0 +1,104 @@
+import type { OnrampQuote } from '@ramp/contracts';
+import { viewAtVersion } from '@ramp/transactions';
+import { decideOnramp, evolveOnramp, initialOnrampState, nextOnrampStep, onrampView, RAMP_KINDS, type OnrampCommand, type OnrampEvent } from './index';
+
+const at = '2026-11-22T10:00:00.000Z';
+const quote = (tokenSymbol = 'USDC'): OnrampQuote.Response => ({
+  quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
+  expiresAt: at,
+  fiatAmount: '50000',
+  fiatCurrency: 'NGN',
+  cryptoAmount: tokenSymbol === 'CNGN' ? '49910' : '33.1',
+  tokenSymbol,
+  chain: 'base',
+  rate: '1507.5',
+  fees: { providerFee: '100.00', platformFee: '20.00', swapFee: '20.00', totalFee: '140.00' },
+});
+const initiated = (toWallet: boolean, tokenSymbol = 'USDC'): OnrampEvent => ({
+  type: 'onramp.initiated',
+  data: {
+    transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D',
+    tenant: { organizationId: 'org_a', environment: 'test', keyId: 'key_a' },
+    quote: quote(tokenSymbol),
+    walletId: toWallet ? 'wal_01M82JKS0653T6WKTARA9RFX7D' : null,
+    destinationAddress: toWallet ? null : '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    virtualAccount: { bankName: 'Wema Bank', bankCode: '035', accountNumber: '0123456789', accountName: 'RAMP CHECKOUT', amount: '50000', expiresAt: '2026-11-22T10:30:00.000Z' },
+    reference: null,
+    callbackUrl: null,
+    at,
+  },
+});
+const paid: OnrampEvent = { type: 'onramp.payment_received', data: { amount: '50000.00', payerReference: 'NIP1', at } };
+const minted: OnrampEvent = { type: 'onramp.cngn_minted', data: { amount: '49860', transactionHash: '0xmint', at } };
+
+function given(events: OnrampEvent[]) {
+  const state = events.reduce(evolveOnramp, initialOnrampState);
+  return {
+    when: (command: OnrampCommand) => ({
+      then(expected: string[], nextStep?: string) {
+        const decided = decideOnramp(command, state);
+        expect(decided.map((event) => event.type)).toEqual(expected);
+        if (nextStep) expect(nextOnrampStep(decided.reduce(evolveOnramp, state)).kind).toBe(nextStep);
+      },
+    }),
+  };
+}
+
+describe('on-ramp', () => {
+  it('waits for the NGN payment until the virtual account expires', () => {
+    expect(nextOnrampStep([initiated(true)].reduce(evolveOnramp, initialOnrampState))).toEqual({ kind: 'awaitPayment', until: '2026-11-22T10:30:00.000Z' });
+  });
+
+  it('mints CNGN for the payment, swaps it unless CNGN was bought, delivers and completes', () => {
+    given([initiated(true)]).when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at }).then(['onramp.payment_received'], 'mintCngn');
+    given([initiated(true), paid]).when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }).then(['onramp.cngn_minted'], 'swapFromCngn');
+    given([initiated(true, 'CNGN'), paid]).when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }).then(['onramp.cngn_minted'], 'deliver');
+    given([initiated(true), paid, minted]).when({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }).then(['onramp.swapped'], 'deliver');
+    given([initiated(true, 'CNGN'), paid, minted]).when({ type: 'recordDelivery', transactionHash: '0xsend', at }).then(['onramp.delivered', 'onramp.completed'], 'none');
+  });
+
+  it('refunds a payment of the wrong amount, then fails', () => {
+    given([initiated(true)]).when({ type: 'recordPayment', amount: '40000', payerReference: 'NIP2', at }).then(['onramp.payment_received', 'onramp.failing'], 'refundPayment');
+    const failing: OnrampEvent = { type: 'onramp.failing', data: { errorMessage: 'wrong amount', at } };
+    given([initiated(true), paid, failing]).when({ type: 'recordRefund', refundReference: 'R1', at }).then(['onramp.payment_refunded'], 'fail');
+    given([initiated(true), paid, failing, { type: 'onramp.payment_refunded', data: { refundReference: 'R1', at } }]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).then(['onramp.failed'], 'none');
+  });
+
+  it('refunds the payment when the swap fails', () => {
+    given([initiated(true), paid, minted]).when({ type: 'recordSwap', ok: false, reason: 'no liquidity', at }).then(['onramp.failing'], 'refundPayment');
+  });
+
+  it('fails when nothing was paid before expiry, and refunds a payment that comes later', () => {
+    given([initiated(false)]).when({ type: 'expirePayment', at }).then(['onramp.failing'], 'fail');
+    const failed: OnrampEvent[] = [
+      initiated(false),
+      { type: 'onramp.failing', data: { errorMessage: 'expired', at } },
+      { type: 'onramp.failed', data: { errorMessage: 'expired', at } },
+    ];
+    given(failed).when({ type: 'recordPayment', amount: '50000', payerReference: 'NIP3', at }).then(['onramp.payment_received'], 'refundPayment');
+    given([initiated(false), paid]).when({ type: 'expirePayment', at }).then([]);
+  });
+
+  it('ignores replays and refuses to fail after delivery', () => {
+    given([initiated(true), paid]).when({ type: 'recordPayment', amount: '50000', payerReference: 'NIP1', at }).then([]);
+    const delivered: OnrampEvent[] = [initiated(true, 'CNGN'), paid, minted, { type: 'onramp.delivered', data: { transactionHash: '0xsend', at } }];
+    expect(() => decideOnramp({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }, delivered.reduce(evolveOnramp, initialOnrampState))).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+  });
+
+  it('shows the payment instructions and the ramp object in the Transaction', () => {
+    const view = onrampView([initiated(true), paid].reduce(evolveOnramp, initialOnrampState));
+    expect(view).toMatchObject({ type: 'onramp', status: 'pending', amount: '33.1', tokenSymbol: 'USDC', ramp: { fiatAmount: '50000', fiatCurrency: 'NGN' } });
+    expect(view.paymentInstructions).toMatchObject({ bankName: 'Wema Bank', amount: '50000' });
+  });
+});
+
+describe('ONRAMP_KIND: the on-ramp as the ramp service shows it at each version of its stream', () => {
+  const envelope = (version: number, event: OnrampEvent) => ({ streamVersion: version, ...event });
+
+  it('folds the stream up to the version asked for, with the on-ramp\'s own rules', () => {
+    const events = [envelope(1, initiated(true)), envelope(2, paid), envelope(3, minted)];
+    expect(viewAtVersion(RAMP_KINDS, events, 1)).toEqual(onrampView(evolveOnramp(initialOnrampState, initiated(true))));
+    expect(viewAtVersion(RAMP_KINDS, events, 3)).toEqual(onrampView([initiated(true), paid, minted].reduce(evolveOnramp, initialOnrampState)));
+    expect(viewAtVersion(RAMP_KINDS, [{ streamVersion: 1, type: 'swap.initiated', data: {} }], 1)).toBeUndefined();
+  });
+});

@@ -1,0 +1,164 @@
+import type { VirtualAccount } from '@ramp/transactions';
+import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
+import { dec } from '@ramp/money';
+
+/**
+ * An on-ramp as an event-sourced transaction, pure: the user pays NGN into a virtual account, CNGN is minted for it,
+ * swapped to the quoted token unless that is CNGN, and delivered to the managed wallet or the destination address.
+ * A payment that never comes fails the on-ramp when the account expires; a payment of the wrong amount, or a swap
+ * that fails, is refunded to the payer before the on-ramp fails.
+ */
+
+export type OnrampEvent =
+  | {
+      type: 'onramp.initiated';
+      data: {
+        transactionId: string;
+        tenant: Tenant;
+        quote: OnrampQuote.Response;
+        walletId: string | null;
+        destinationAddress: string | null;
+        virtualAccount: VirtualAccount;
+        reference: string | null;
+        callbackUrl: string | null;
+        at: string;
+      };
+    }
+  | { type: 'onramp.payment_received'; data: { amount: string; payerReference: string; at: string } }
+  | { type: 'onramp.cngn_minted'; data: { amount: string; transactionHash: string; at: string } }
+  | { type: 'onramp.swapped'; data: { amount: string; transactionHash: string; at: string } }
+  | { type: 'onramp.delivered'; data: { transactionHash: string; at: string } }
+  | { type: 'onramp.completed'; data: { at: string } }
+  | { type: 'onramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
+  | { type: 'onramp.payment_refunded'; data: { refundReference: string; at: string } }
+  | { type: 'onramp.failed'; data: { errorMessage: string; failureReason?: FailureReason; at: string } };
+
+export type OnrampCommand =
+  | { type: 'initiate'; data: Extract<OnrampEvent, { type: 'onramp.initiated' }>['data'] }
+  | { type: 'recordPayment'; amount: string; payerReference: string; at: string }
+  | { type: 'expirePayment'; at: string }
+  | { type: 'recordMint'; amount: string; transactionHash: string; at: string }
+  | { type: 'recordSwap'; at: string; ok: true; amount: string; transactionHash: string }
+  | { type: 'recordSwap'; at: string; ok: false; reason: string }
+  | { type: 'recordDelivery'; transactionHash: string; at: string }
+  | { type: 'recordRefund'; refundReference: string; at: string }
+  | { type: 'fail'; reason: string; failureReason: FailureReason; at: string };
+
+export interface OnrampState {
+  exists: boolean;
+  initiated?: Extract<OnrampEvent, { type: 'onramp.initiated' }>['data'];
+  status: 'pending' | 'completed' | 'failed';
+  payment?: { amount: string; payerReference: string };
+  mint?: { amount: string; transactionHash: string };
+  swap?: { amount: string; transactionHash: string };
+  delivery?: string;
+  failing?: string;
+  /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
+  failureReason?: FailureReason;
+  refund?: string;
+  errorMessage?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export const initialOnrampState: OnrampState = { exists: false, status: 'pending' };
+
+export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampState {
+  const next: OnrampState = { ...state, updatedAt: event.data.at };
+  switch (event.type) {
+    case 'onramp.initiated':
+      return { ...next, exists: true, initiated: event.data, createdAt: event.data.at };
+    case 'onramp.payment_received':
+      return { ...next, payment: { amount: event.data.amount, payerReference: event.data.payerReference } };
+    case 'onramp.cngn_minted':
+      return { ...next, mint: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
+    case 'onramp.swapped':
+      return { ...next, swap: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
+    case 'onramp.delivered':
+      return { ...next, delivery: event.data.transactionHash };
+    case 'onramp.completed':
+      return { ...next, status: 'completed' };
+    case 'onramp.failing':
+      return { ...next, failing: event.data.errorMessage, failureReason: event.data.failureReason };
+    case 'onramp.payment_refunded':
+      return { ...next, refund: event.data.refundReference };
+    case 'onramp.failed':
+      return { ...next, status: 'failed', errorMessage: event.data.errorMessage, failureReason: event.data.failureReason ?? state.failureReason };
+  }
+}
+
+/** The CNGN minted for an on-ramp's payment: the Naira paid less the fees (CNGN is 1:1 with NGN). */
+export function cngnToMint(quote: Pick<OnrampQuote.Response, 'fiatAmount' | 'fees'>): string {
+  return dec(quote.fiatAmount).sub(quote.fees.totalFee).toFixed();
+}
+
+export type OnrampStep =
+  | { kind: 'awaitPayment'; until: string }
+  | { kind: 'mintCngn' }
+  | { kind: 'swapFromCngn' }
+  | { kind: 'deliver' }
+  | { kind: 'refundPayment' }
+  | { kind: 'fail' }
+  | { kind: 'none' };
+
+export function nextOnrampStep(state: OnrampState): OnrampStep {
+  // A payment that arrived after the on-ramp failed (an expired account) is still refunded.
+  if (state.status === 'failed' && state.payment && state.refund === undefined) return { kind: 'refundPayment' };
+  if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
+  if (state.failing !== undefined) return state.payment && state.refund === undefined ? { kind: 'refundPayment' } : { kind: 'fail' };
+  if (!state.payment) return { kind: 'awaitPayment', until: state.initiated.virtualAccount.expiresAt };
+  if (!state.mint) return { kind: 'mintCngn' };
+  if (state.initiated.quote.tokenSymbol !== 'CNGN' && !state.swap) return { kind: 'swapFromCngn' };
+  // Delivery completes the on-ramp in the same decision, so nothing comes after it.
+  return state.delivery ? { kind: 'none' } : { kind: 'deliver' };
+}
+
+/** Decisions; a replayed command decides nothing new. */
+export function decideOnramp(command: OnrampCommand, state: OnrampState): OnrampEvent[] {
+  if (command.type === 'initiate') {
+    if (state.exists) return [];
+    if (!command.data.walletId === !command.data.destinationAddress) throw new AppError('INVALID_FIELD', 'walletId: give either walletId or destinationAddress', 'walletId');
+    return [{ type: 'onramp.initiated', data: command.data }];
+  }
+  if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  const at = command.at;
+  const step = nextOnrampStep(state);
+  if (state.status !== 'pending') {
+    if (command.type === 'recordPayment' && !state.payment && state.status === 'failed') {
+      return [{ type: 'onramp.payment_received', data: { amount: command.amount, payerReference: command.payerReference, at } }];
+    }
+    if (command.type === 'recordRefund' && step.kind === 'refundPayment') return [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }];
+    return [];
+  }
+  switch (command.type) {
+    case 'recordPayment': {
+      if (state.payment) return [];
+      const events: OnrampEvent[] = [{ type: 'onramp.payment_received', data: { amount: command.amount, payerReference: command.payerReference, at } }];
+      const expected = state.initiated!.virtualAccount.amount;
+      if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
+        events.push({ type: 'onramp.failing', data: { errorMessage: `The payment was ${command.amount} NGN, not the expected ${expected}; it is refunded to the payer`, failureReason: 'PAYMENT_AMOUNT_MISMATCH', at } });
+      }
+      return events;
+    }
+    case 'expirePayment':
+      if (state.payment || state.failing !== undefined) return [];
+      return [{ type: 'onramp.failing', data: { errorMessage: 'No payment was received before the virtual account expired', failureReason: 'PAYMENT_EXPIRED', at } }];
+    case 'recordMint':
+      return step.kind === 'mintCngn' ? [{ type: 'onramp.cngn_minted', data: { amount: command.amount, transactionHash: command.transactionHash, at } }] : [];
+    case 'recordSwap':
+      if (step.kind !== 'swapFromCngn') return [];
+      return command.ok
+        ? [{ type: 'onramp.swapped', data: { amount: command.amount, transactionHash: command.transactionHash, at } }]
+        : [{ type: 'onramp.failing', data: { errorMessage: `The swap from CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
+    case 'recordDelivery':
+      return step.kind === 'deliver' ? [{ type: 'onramp.delivered', data: { transactionHash: command.transactionHash, at } }, { type: 'onramp.completed', data: { at } }] : [];
+    case 'recordRefund':
+      return step.kind === 'refundPayment' ? [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }] : [];
+    case 'fail':
+      if (state.delivery) throw new AppError('TRANSACTION_STATE_CONFLICT', 'The crypto was delivered: the on-ramp can no longer fail');
+      if (state.failing !== undefined) return step.kind === 'fail' ? [{ type: 'onramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }] : [];
+      return [{ type: 'onramp.failing', data: { errorMessage: command.reason, failureReason: command.failureReason, at } }];
+  }
+}
+
+export const onrampDecider = { initialState: initialOnrampState, evolve: evolveOnramp, decide: decideOnramp };

@@ -1,0 +1,71 @@
+import type { OfframpState } from './offramp';
+import type { TransactionView } from '@ramp/transactions';
+import type { OnrampState } from './onramp';
+
+export function offrampView(state: OfframpState): TransactionView {
+  const initiated = state.initiated;
+  if (!initiated) throw new Error('offrampView of a transaction that does not exist');
+  const { quote } = initiated;
+  const view: TransactionView = {
+    id: initiated.transactionId,
+    type: 'offramp',
+    status: state.status,
+    chain: quote.chain,
+    amount: quote.cryptoAmount,
+    tokenSymbol: quote.tokenSymbol,
+    // The hash of the CNGN transfer to the off-ramp provider once sent; before, the deposit's (non-custodial).
+    transactionHash: state.payout?.transactionHash ?? state.swap?.transactionHash ?? state.deposit?.transactionHash,
+    reference: initiated.reference ?? undefined,
+    walletId: initiated.walletId ?? undefined,
+    fees: { ...quote.fees },
+    ramp: {
+      fiatAmount: quote.fiatAmount,
+      fiatCurrency: 'NGN',
+      bankAccount: { ...quote.bankAccount },
+      payoutAmount: quote.payoutAmount,
+      rate: quote.rate,
+    },
+    depositAddress: initiated.depositAddress ?? undefined,
+    depositExpiresAt: initiated.depositExpiresAt ?? undefined,
+    sourceAddress: initiated.sourceAddress ?? undefined,
+    createdAt: state.createdAt!,
+    updatedAt: state.updatedAt!,
+  };
+  if (state.status === 'failed') Object.assign(view, failureOf(state));
+  return view;
+}
+
+export function onrampView(state: OnrampState): TransactionView {
+  const initiated = state.initiated;
+  if (!initiated) throw new Error('onrampView of a transaction that does not exist');
+  const { quote, virtualAccount } = initiated;
+  const view: TransactionView = {
+    id: initiated.transactionId,
+    type: 'onramp',
+    status: state.status,
+    chain: quote.chain,
+    amount: quote.cryptoAmount,
+    tokenSymbol: quote.tokenSymbol,
+    transactionHash: state.delivery ?? state.swap?.transactionHash ?? state.mint?.transactionHash,
+    reference: initiated.reference ?? undefined,
+    walletId: initiated.walletId ?? undefined,
+    fees: { platformFee: quote.fees.platformFee, providerFee: quote.fees.providerFee, totalFee: quote.fees.totalFee, swapFee: quote.fees.swapFee },
+    ramp: {
+      fiatAmount: quote.fiatAmount,
+      fiatCurrency: 'NGN',
+      bankAccount: { bankName: virtualAccount.bankName, accountNumber: virtualAccount.accountNumber, accountName: virtualAccount.accountName, bankCode: virtualAccount.bankCode },
+      rate: quote.rate,
+    },
+    paymentInstructions: virtualAccount,
+    destinationAddress: initiated.destinationAddress ?? undefined,
+    createdAt: state.createdAt!,
+    updatedAt: state.updatedAt!,
+  };
+  if (state.status === 'failed') Object.assign(view, failureOf(state));
+  return view;
+}
+
+/** What a failed transaction says about why: the message for people and the reason for programs. */
+function failureOf(state: Pick<OfframpState, 'errorMessage' | 'failureReason'>): Pick<TransactionView, 'errorMessage' | 'failureReason'> {
+  return { errorMessage: state.errorMessage ?? 'The transaction failed', failureReason: state.failureReason ?? 'TRANSACTION_FAILED' };
+}

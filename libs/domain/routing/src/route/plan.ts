@@ -1,0 +1,107 @@
+import { tokenDecimals } from '@ramp/chains';
+import { invalidField } from '@ramp/contracts';
+import { dec, formatToken, ROUND_DOWN, type Decimal } from '@ramp/money';
+import type { RouteStepView } from '@ramp/transactions';
+
+/** One hop of a route as a router describes it: a swap on one chain, or a bridge between two. */
+export type RouteLegSpec =
+  | { kind: 'swap'; chain: string; fromToken: string; toToken: string; provider: string }
+  | { kind: 'bridge'; fromChain: string; toChain: string; token: string; provider: string };
+
+/** Every token a route passes through, once each: what its plan needs a price for. */
+export function tokensOf(legs: readonly RouteLegSpec[]): string[] {
+  return [...new Set(legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.fromToken, leg.toToken] : [leg.token])))];
+}
+
+/**
+ * A leg with the amounts the quote expects of it: `amountIn` goes in, `amountOut` should come out, and a swap leg
+ * reverts if it would give less than `minimumOut` (the slippage tolerance). Amounts are decimal strings.
+ */
+export type PlannedLeg = Pick<RouteStepView, 'kind' | 'provider' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'amountIn' | 'amountOut'> & {
+  minimumOut: string;
+};
+
+export interface RoutePlanInput {
+  legs: readonly RouteLegSpec[];
+  /** What enters the first leg: the quoted amount less the fees kept at the source. */
+  amountIn: string;
+  /** What the last leg delivers (the quote's toAmount) and the least it may deliver (after slippage). */
+  toAmount: string;
+  minimumToAmount: string;
+  /** Slippage tolerance in percent, for the intermediate swaps. */
+  slippagePercent: string;
+  /** US dollars per token, for the intermediate amounts. */
+  usdPrices: Readonly<Record<string, string>>;
+}
+
+/**
+ * The legs with their expected amounts, pure: a swap converts at the USD prices (cut down to the destination token's
+ * decimals) and may give `slippagePercent` less; a bridge carries the amount as is (its fee was taken at the source),
+ * cut down to the token's decimals on the destination chain.
+ * The last leg delivers exactly the quote's toAmount, and at worst its minimumToAmount.
+ */
+export function planRoute(input: RoutePlanInput): PlannedLeg[] {
+  // Before the quote is used: a route with nothing to execute is refused as the request's fault, never a 500.
+  if (input.legs.length === 0) throw invalidField('quoteId', 'the quote has no route to execute', 'NO_ROUTE');
+  const price = (symbol: string): Decimal => {
+    const value = input.usdPrices[symbol];
+    if (value === undefined) throw new Error(`no USD price for ${symbol}`);
+    return dec(value);
+  };
+  const keep = dec(1).sub(dec(input.slippagePercent).div(100));
+  let amount = dec(input.amountIn);
+  return input.legs.map((leg, index) => {
+    const last = index === input.legs.length - 1;
+    const amountIn = amount;
+    let planned: PlannedLeg;
+    if (leg.kind === 'swap') {
+      const decimals = tokenDecimals(leg.toToken, leg.chain);
+      const out = last ? dec(input.toAmount) : amountIn.mul(price(leg.fromToken)).div(price(leg.toToken)).toDecimalPlaces(decimals, ROUND_DOWN);
+      const minimum = last ? dec(input.minimumToAmount) : out.mul(keep).toDecimalPlaces(decimals, ROUND_DOWN);
+      planned = {
+        kind: 'swap',
+        provider: leg.provider,
+        fromChain: leg.chain,
+        toChain: leg.chain,
+        fromToken: leg.fromToken,
+        toToken: leg.toToken,
+        amountIn: amountIn.toFixed(),
+        amountOut: formatToken(out, decimals),
+        minimumOut: formatToken(minimum, decimals),
+      };
+      amount = out;
+    } else {
+      // A bridge carries the amount as is, cut down to what the token's decimals hold on the destination chain.
+      const out = last ? dec(input.toAmount) : amountIn.toDecimalPlaces(tokenDecimals(leg.token, leg.toChain, leg.fromChain), ROUND_DOWN);
+      planned = {
+        kind: 'bridge',
+        provider: leg.provider,
+        fromChain: leg.fromChain,
+        toChain: leg.toChain,
+        fromToken: leg.token,
+        toToken: leg.token,
+        amountIn: amountIn.toFixed(),
+        amountOut: out.toFixed(),
+        minimumOut: out.toFixed(),
+      };
+      amount = out;
+    }
+    return planned;
+  });
+}
+
+/**
+ * What a leg should give for `actualIn` when the plan expected `amountIn`: its expected output scaled, so that a leg
+ * after one that gave a little more or less expects proportionally more or less. An intermediate leg's minimum scales
+ * too; the last leg's never does: the quote's minimum is what the customer was promised. Cut down to the output
+ * token's decimals.
+ */
+export function scaleLeg(leg: PlannedLeg, actualIn: string, isLast: boolean): { amountIn: string; amountOut: string; minimumOut: string } {
+  const decimals = tokenDecimals(leg.toToken, leg.toChain, leg.fromChain);
+  const ratio = dec(actualIn).div(leg.amountIn);
+  return {
+    amountIn: dec(actualIn).toFixed(),
+    amountOut: formatToken(dec(leg.amountOut).mul(ratio), decimals),
+    minimumOut: isLast ? leg.minimumOut : formatToken(dec(leg.minimumOut).mul(ratio), decimals),
+  };
+}

@@ -1,0 +1,5 @@
+export * from './transaction-view';
+export * from './integration';
+export * from './initiation';
+export * from './kinds';
+export * from './projection';

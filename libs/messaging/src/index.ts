@@ -1,4 +1,0 @@
-export * from './connection';
-export * from './rpc-client';
-export * from './rpc-server';
-export * from './outage';

@@ -1,0 +1,172 @@
+/**
+ * Every setting of the platform, with its environment variable, default and meaning, in one place.
+ * docs/configuration.md is generated from this table (`node tools/run.js tools/print-config`), so the
+ * documentation cannot drift from the code.
+ */
+export interface SettingSpec {
+  env: string;
+  default: string;
+  description: string;
+  /** Services that read it; `all` for every service. */
+  services: readonly string[];
+}
+
+const ALL = ['all'] as const;
+
+export const SETTINGS = {
+  nodeEnv: {
+    env: 'NODE_ENV',
+    default: 'development',
+    description:
+      '`development` allows plain HTTP on loopback and a built-in secrets key; `production` requires SECRETS_ENCRYPTION_KEY and refuses plain HTTP unless ALLOW_INSECURE_HTTP is set.',
+    services: ALL,
+  },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    default: 'postgres://postgres@127.0.0.1:5432/ramp_platform',
+    description: 'PostgreSQL connection string. Each service owns its own schema in this database.',
+    services: ALL,
+  },
+  dbPoolMax: {
+    env: 'DB_POOL_MAX',
+    default: '20',
+    description:
+      'Most PostgreSQL connections of a service replica: its one pool, shared by MikroORM and the plain SQL (event log, journal, jobs, projections), beside a dedicated connection or two for LISTEN and the relay\'s leader lock. 20 is what its two former pools of 10 held. At least 2 (migrations take a lock on one connection and run on another).',
+    services: ALL,
+  },
+  natsUrl: { env: 'NATS_URL', default: 'nats://127.0.0.1:4222', description: 'NATS server(s), comma separated. JetStream must be enabled.', services: ALL },
+  redisUrl: { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', description: 'Redis for rate limits.', services: ['gateway'] },
+  logLevel: { env: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace, silent.', services: ALL },
+  secretsEncryptionKey: {
+    env: 'SECRETS_ENCRYPTION_KEY',
+    default: '',
+    description:
+      'Base64 of 32 random bytes; encrypts API secrets and webhook secrets at rest (AES-256-GCM). Required in production; development uses a fixed, documented key.',
+    services: ['gateway', 'notifier', 'keys'],
+  },
+  port: { env: 'PORT', default: '3000', description: 'Gateway HTTP port (the public API, health checks and metrics).', services: ['gateway'] },
+  host: { env: 'HOST', default: '127.0.0.1', description: 'Address the HTTP servers bind to. Use 0.0.0.0 in containers.', services: ALL },
+  healthPort: {
+    env: 'HEALTH_PORT',
+    default: '0',
+    description: 'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105).',
+    services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
+  },
+  allowInsecureHttp: {
+    env: 'ALLOW_INSECURE_HTTP',
+    default: '',
+    description: 'Set to `true` to accept plain HTTP. Unset: allowed only from loopback in development, refused (FORBIDDEN) otherwise.',
+    services: ['gateway'],
+  },
+  trustedProxies: {
+    env: 'TRUSTED_PROXIES',
+    default: '',
+    description: 'Comma-separated IPs or CIDRs of TLS-terminating proxies whose X-Forwarded-Proto and X-Forwarded-For are believed.',
+    services: ['gateway'],
+  },
+  rpcTimeoutMs: {
+    env: 'RPC_TIMEOUT_MS',
+    default: '5000',
+    description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another\'s).',
+    services: ['gateway', 'ramp', 'swap-transfer', 'notifier'],
+  },
+  keyCacheTtlMs: {
+    env: 'KEY_CACHE_TTL_MS',
+    default: '60000',
+    description:
+      'How long the gateway keeps a recognised API key in memory. Revocations empty every replica\'s cache at once (PostgreSQL LISTEN/NOTIFY); this is only a backstop. 0 turns the cache off.',
+    services: ['gateway'],
+  },
+  bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', default: '65536', description: 'Largest accepted request body; larger ones are refused with 413.', services: ['gateway'] },
+  anonymousPerMinute: {
+    env: 'ANONYMOUS_RATE_PER_MINUTE',
+    default: '60',
+    description: 'Per-minute limit for requests without a valid key, per client address (burst: a sixth of it).',
+    services: ['gateway'],
+  },
+  idempotencyTtlHours: { env: 'IDEMPOTENCY_TTL_HOURS', default: '24', description: 'How long a stored Idempotency-Key response is replayed.', services: ['gateway'] },
+  liveProvidersEnabled: {
+    env: 'LIVE_PROVIDERS_ENABLED',
+    default: '',
+    description: 'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN) on every route that needs a provider.',
+    services: ['gateway'],
+  },
+  quoteTtlSeconds: { env: 'QUOTE_TTL_SECONDS', default: '300', description: 'Lifetime of every quote kind (the spec: 5 minutes).', services: ['quote'] },
+  sandboxDelayMs: {
+    env: 'SANDBOX_DELAY_MS',
+    default: '0',
+    description: 'Artificial latency of sandbox provider calls made while quoting (bank name lookup).',
+    services: ['quote'],
+  },
+  offrampFees: {
+    env: 'OFFRAMP_FEES',
+    default: '',
+    description: 'JSON overriding the off-ramp fee schedule, e.g. {"platformFee":"20","processingRate":"0.001","processingCap":"200","stampDuty":"50","stampDutyThreshold":"10000","swapFee":"20"}.',
+    services: ['quote'],
+  },
+  onrampFees: { env: 'ONRAMP_FEES', default: '', description: 'JSON overriding the on-ramp fee schedule (same fields as OFFRAMP_FEES).', services: ['quote'] },
+  swapFees: {
+    env: 'SWAP_FEES',
+    default: '',
+    description: 'JSON overriding the swap and transfer fee schedule, e.g. {"platformFeeRate":"0.003","bridgeFeeRate":"0.0005","bridgeFeeMinUsd":"0.50"}.',
+    services: ['quote'],
+  },
+  eventsNamespace: {
+    env: 'EVENTS_NAMESPACE',
+    default: '',
+    description:
+      'Prefix of the JetStream streams and subjects of the events and of the request/reply subjects between services (empty in production). Lets several environments share one NATS server without answering each other; the tests use `test`.',
+    services: ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
+  },
+  jobLeaseMs: {
+    env: 'JOB_LEASE_MS',
+    default: '30000',
+    description: 'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
+    services: ['ramp', 'swap-transfer'],
+  },
+  sandboxStepDelayMs: {
+    env: 'SANDBOX_STEP_DELAY_MS',
+    default: '2000',
+    description: 'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, each leg of a swap or transfer, ...). 0 runs them back to back.',
+    services: ['ramp', 'swap-transfer'],
+  },
+  sandboxDepositWindowSeconds: {
+    env: 'SANDBOX_DEPOSIT_WINDOW_SECONDS',
+    default: '1800',
+    description: 'How long a non-custodial off-ramp\'s deposit address waits for the crypto before the off-ramp fails.',
+    services: ['ramp'],
+  },
+  amountLimits: {
+    env: 'AMOUNT_LIMITS',
+    default: '',
+    description: 'JSON overriding minimum and maximum amounts per symbol, e.g. {"USDC":{"min":"1","max":"50000"}}.',
+    services: ['quote'],
+  },
+  webhookAllowHosts: {
+    env: 'WEBHOOK_ALLOW_HOSTS',
+    default: '',
+    description:
+      'Comma-separated host names or IPs that webhooks and per-transaction callbacks may target although they are loopback or private (local testing only; never in production).',
+    services: ['notifier', 'ramp', 'swap-transfer'],
+  },
+  webhookCaFile: {
+    env: 'WEBHOOK_CA_FILE',
+    default: '',
+    description: 'PEM file of an extra CA trusted for webhook deliveries, besides the public roots (a test receiver, a private CA).',
+    services: ['notifier'],
+  },
+  webhookTimeoutMs: {
+    env: 'WEBHOOK_TIMEOUT_MS',
+    default: '30000',
+    description: 'How long a receiver has to answer a delivery with a 2xx (the spec: 30 seconds). A delivery is leased for this long plus 15 s.',
+    services: ['notifier'],
+  },
+  webhookConcurrency: {
+    env: 'WEBHOOK_CONCURRENCY',
+    default: '200',
+    description: 'Deliveries each notifier replica sends at once (its HTTPS connections are kept alive and reused per receiver).',
+    services: ['notifier'],
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingName = keyof typeof SETTINGS;

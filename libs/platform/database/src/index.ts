@@ -1,0 +1,6 @@
+export * from './group-writer';
+export * from './orm';
+export * from './pool-dialect';
+export * from './sql';
+export * from './waker';
+export { Migration } from '@mikro-orm/migrations';

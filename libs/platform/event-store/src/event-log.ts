@@ -1,0 +1,143 @@
+import { randomUUID } from 'crypto';
+import type { Pool } from 'pg';
+import { LOG_START, toStoredEvent, type EventMetadata, type EventRow, type LogCheckpoint, type NewEvent, type StoredEvent } from './events';
+import { schemaName, withTransaction, type Sql } from '@ramp/database';
+
+/** Another writer appended to the stream since it was read: the command must be decided again on fresh state. */
+export class StreamVersionConflict extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number,
+  ) {
+    super(`stream ${streamId} is no longer at version ${expectedVersion}`);
+  }
+}
+
+const COLUMNS = 'global_position, event_id, stream_id, stream_version, type, data, metadata, transaction_id, created_at';
+
+/**
+ * A service's append-only event log in PostgreSQL (see eventStoreMigration), in plain SQL with bind parameters on the
+ * caller's connection, so that an append commits or rolls back with the rest of the caller's transaction.
+ */
+export class EventLog {
+  /** The LISTEN/NOTIFY channel an append signals (at its commit) to wake the relay and projections. */
+  readonly channel: string;
+  private readonly table: string;
+  private lastNotifyAt = -Infinity;
+
+  /**
+   * @param notifyWindowMs appends of this process within this many milliseconds of one that notified do not notify
+   *   again: NOTIFY takes a database-wide lock at commit and would halve the append rate under load. The relay looks
+   *   again shortly after every wake-up, and polls as a fallback, so a skipped NOTIFY costs latency, never an event.
+   */
+  constructor(
+    readonly schema: string,
+    private readonly notifyWindowMs = 5,
+  ) {
+    this.table = `${schemaName(schema)}.events`;
+    this.channel = `${schema}_events`;
+  }
+
+  /**
+   * Appends events to a stream that must be at `expectedVersion` (0: the stream must not exist yet). The unique
+   * (stream, version) key makes the check atomic: a concurrent append of the same version waits for the other
+   * transaction and then fails with {@link StreamVersionConflict} (which aborts the caller's transaction).
+   * `metadata` is one for every event, or one per event (in the order of `events`).
+   */
+  async append(tx: Sql, streamId: string, expectedVersion: number, events: readonly NewEvent[], metadata: EventMetadata | readonly EventMetadata[]): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const metadataOf = (i: number): EventMetadata => (isPerEvent(metadata) ? metadata[i]! : metadata);
+    const values: unknown[] = [];
+    const tuples = events.map((event, i) => {
+      values.push(event.eventId ?? randomUUID(), streamId, expectedVersion + i + 1, event.type, JSON.stringify(event.data), JSON.stringify(metadataOf(i)));
+      const p = i * 6;
+      return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6})`;
+    });
+    const now = performance.now();
+    const notify = now - this.lastNotifyAt >= this.notifyWindowMs;
+    if (notify) {
+      this.lastNotifyAt = now;
+      values.push(this.channel);
+    }
+    const insert = `insert into ${this.table} (event_id, stream_id, stream_version, type, data, metadata) values ${tuples.join(', ')} returning ${COLUMNS}`;
+    let rows: EventRow[];
+    try {
+      // One statement: the insert and the wake-up of the relay (NOTIFY is sent at commit), so an append outside a
+      // transaction is a single round trip and still atomic.
+      ({ rows } = await tx.query<EventRow>(
+        notify
+          ? `with appended as (${insert}), notified as (select pg_notify($${values.length}, '')) select appended.* from appended, notified`
+          : insert,
+        values,
+      ));
+    } catch (error) {
+      if (isUniqueViolation(error, 'stream_version')) throw new StreamVersionConflict(streamId, expectedVersion);
+      throw error;
+    }
+    return rows.map(toStoredEvent).sort((a, b) => a.streamVersion - b.streamVersion);
+  }
+
+  async readStream(db: Sql, streamId: string): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventRow>(`select ${COLUMNS} from ${this.table} where stream_id = $1 order by stream_version`, [streamId]);
+    return rows.map(toStoredEvent);
+  }
+
+  /**
+   * The next events of the whole log after `after`, in (transaction id, position) order, and only from transactions
+   * older than every transaction still running. A transaction that commits late has a transaction id at least the
+   * oldest running one, so it is read in its turn instead of being skipped (positions alone would skip it: they are
+   * taken at insert time, not at commit). Call it outside a transaction that has written, or its own id holds it back.
+   */
+  async readAll(db: Sql, after: LogCheckpoint = LOG_START, limit = 500): Promise<StoredEvent[]> {
+    const { rows } = await db.query<EventRow>(
+      `select ${COLUMNS} from ${this.table}
+        where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by transaction_id, global_position
+        limit $3`,
+      [after.transactionId, after.globalPosition, limit],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  /**
+   * What the relay has yet to publish: the events after its checkpoint (counted up to 100,000, so that a large backlog
+   * costs a bounded index scan) and the age of the oldest of them in seconds (0 when there is none). Read on the
+   * service's pool, never the relay's own connection, and given up after a second so that a slow database is not
+   * loaded further by its monitoring.
+   */
+  async relayBacklog(pool: Pool): Promise<{ unpublished: number; oldestSeconds: number }> {
+    return withTransaction(pool, async (tx) => {
+      await tx.query(`set local statement_timeout = 1000`);
+      const { rows: checkpoints } = await tx.query<{ transaction_id: string; global_position: string }>(
+        `select transaction_id::text, global_position::text from ${schemaName(this.schema)}.relay_checkpoint where id = 1`,
+      );
+      const after = checkpoints[0] ?? { transaction_id: '0', global_position: '0' };
+      const bound = [after.transaction_id, after.global_position];
+      const after_ = `(transaction_id, global_position) > ($1::xid8, $2::bigint)`;
+      const { rows: counted } = await tx.query<{ unpublished: number }>(
+        `select count(*)::int as unpublished from (select 1 from ${this.table} where ${after_} limit 100000) backlog`,
+        bound,
+      );
+      const { rows: oldest } = await tx.query<{ seconds: number }>(
+        `select extract(epoch from now() - created_at)::float8 as seconds from ${this.table} where ${after_} order by transaction_id, global_position limit 1`,
+        bound,
+      );
+      return { unpublished: counted[0]?.unpublished ?? 0, oldestSeconds: Math.max(0, oldest[0]?.seconds ?? 0) };
+    });
+  }
+
+  /** The checkpoint just after an event. */
+  static checkpointOf(event: StoredEvent): LogCheckpoint {
+    return { transactionId: event.transactionId, globalPosition: event.globalPosition };
+  }
+}
+
+function isPerEvent(metadata: EventMetadata | readonly EventMetadata[]): metadata is readonly EventMetadata[] {
+  return Array.isArray(metadata);
+}
+
+export function isUniqueViolation(error: unknown, constraintPart?: string): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError?.code === '23505' && (constraintPart === undefined || (pgError.constraint ?? '').includes(constraintPart));
+}

@@ -1,0 +1,163 @@
+import { headers as natsHeaders, type JetStreamClient } from 'nats';
+import { Client, type ClientConfig, type Pool } from 'pg';
+import type { Metrics } from '@ramp/observability';
+import { EventLog } from './event-log';
+import type { LogCheckpoint, StoredEvent } from './events';
+import { schemaName, Waker } from '@ramp/database';
+
+/** How soon after activity the relay looks again, for appends that relied on a neighbour's NOTIFY. */
+const SETTLE_MS = 25;
+
+export interface RelayLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface RelayOptions {
+  /** A connection of its own: it holds the leader lock and the LISTEN for as long as the relay runs. */
+  connection: ClientConfig;
+  log: EventLog;
+  js: JetStreamClient;
+  /** The JetStream subject of an event. */
+  subjectOf: (event: StoredEvent) => string;
+  /** The fallback when no notification arrives (and how often a follower tries to become leader). */
+  pollMs?: number;
+  batchSize?: number;
+  logger: RelayLogger;
+  /** Reports which replica leads and, read on `pool` by the leader, the backlog (ramp_relay_*). */
+  metrics?: { metrics: Metrics; pool: Pool };
+}
+
+/**
+ * Publishes a service's committed events to JetStream, in log order, with `msgID` = event id so that the stream drops
+ * what a crash made it publish twice. One relay leads among the replicas (a session advisory lock: it passes to
+ * another replica when the leader's connection ends, crash included); the others wait. The leader wakes on the log's
+ * NOTIFY, polls as a fallback, reads with {@link EventLog.readAll} (so an event committed late is never skipped) and
+ * moves its checkpoint only after JetStream has acknowledged every event up to it.
+ */
+export class Relay {
+  private client: Client | undefined;
+  private stopped = false;
+  private readonly waker = new Waker();
+  private loop: Promise<void> | undefined;
+  private leading = false;
+  private notified = false;
+  private readonly lockKey: string;
+
+  constructor(private readonly options: RelayOptions) {
+    this.lockKey = `relay:${schemaName(options.log.schema)}`;
+  }
+
+  get isLeader(): boolean {
+    return this.leading;
+  }
+
+  start(): void {
+    this.loop = this.run();
+    const { metrics, log } = this.options;
+    // Only the leader reports the backlog (a follower's read gives nothing), so the series comes from one replica.
+    metrics?.metrics.watchRelay(log.schema, async () => (this.leading ? log.relayBacklog(metrics.pool) : undefined), () => this.leading);
+  }
+
+  async stop(): Promise<void> {
+    this.options.metrics?.metrics.unwatchRelay(this.options.log.schema);
+    this.stopped = true;
+    this.wakeAll();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const pollMs = this.options.pollMs ?? 1000;
+    while (!this.stopped) {
+      try {
+        await this.session(pollMs);
+      } catch (error) {
+        if (!this.stopped) this.options.logger.warn({ err: error, schema: this.options.log.schema }, 'relay session ended; retrying');
+      } finally {
+        this.leading = false;
+        const client = this.client;
+        this.client = undefined;
+        await client?.end().catch(() => undefined);
+      }
+      if (!this.stopped) await this.sleep(pollMs);
+    }
+  }
+
+  private async session(pollMs: number): Promise<void> {
+    const client = new Client({ ...this.options.connection, application_name: `relay-${this.options.log.schema}` });
+    this.client = client;
+    let lost: Error | undefined;
+    client.on('error', (error) => {
+      lost = error;
+      this.wakeAll();
+    });
+    client.on('notification', () => {
+      this.notified = true;
+      this.wakeAll();
+    });
+    await client.connect();
+    // Wait to lead: try the lock every poll interval.
+    while (!this.stopped && !lost) {
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [this.lockKey]);
+      if (rows[0]?.locked) break;
+      await this.sleep(pollMs);
+    }
+    if (this.stopped || lost) return;
+    this.leading = true;
+    await client.query(`listen ${this.options.log.channel}`);
+    this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
+    let settle = false;
+    while (!this.stopped) {
+      if (lost) throw lost;
+      this.notified = false;
+      const count = await this.publishBatch(client);
+      if (count > 0 || this.notified) {
+        settle = true;
+        continue;
+      }
+      // Appends close together share one NOTIFY (see EventLog), so look once more shortly after any activity.
+      await this.sleep(settle ? SETTLE_MS : pollMs);
+      settle = !settle;
+    }
+  }
+
+  private async publishBatch(client: Client): Promise<number> {
+    const checkpoint = await this.checkpoint(client);
+    const events = await this.options.log.readAll(client, checkpoint, this.options.batchSize ?? 500);
+    if (events.length === 0) return 0;
+    // Published together (one connection keeps their order in the stream), acknowledged before the checkpoint moves.
+    await Promise.all(
+      events.map((event) => {
+        const h = natsHeaders();
+        h.set('Event-Type', event.type);
+        h.set('Stream-Id', event.streamId);
+        return this.options.js.publish(this.options.subjectOf(event), JSON.stringify(event), { msgID: event.eventId, headers: h });
+      }),
+    );
+    const last = EventLog.checkpointOf(events[events.length - 1]!);
+    await client.query(`update ${schemaName(this.options.log.schema)}.relay_checkpoint set transaction_id = $1, global_position = $2, updated_at = now() where id = 1`, [
+      last.transactionId,
+      last.globalPosition,
+    ]);
+    return events.length;
+  }
+
+  private async checkpoint(client: Client): Promise<LogCheckpoint> {
+    const { rows } = await client.query<{ transaction_id: string; global_position: string }>(
+      `select transaction_id::text, global_position::text from ${schemaName(this.options.log.schema)}.relay_checkpoint where id = 1`,
+    );
+    const row = rows[0];
+    return row ? { transactionId: row.transaction_id, globalPosition: row.global_position } : { transactionId: '0', globalPosition: '0' };
+  }
+
+  /** Resolves after `ms`, or earlier on a notification or stop. */
+  private sleep(ms: number): Promise<void> {
+    return this.waker.sleep(ms);
+  }
+
+  private wakeAll(): void {
+    this.waker.wakeAll();
+  }
+
+}

@@ -1,0 +1,11 @@
+export * from './connection';
+export * from './rpc-wire';
+export * from './rpc-errors';
+export * from './rpc-client';
+export * from './rpc-server';
+export * from './rpc-handlers';
+export * from './outage';
+export * from './jetstream-handler';
+export * from './jetstream-server';
+export type { ConsumerLogger } from './durable-consumer';
+export * from './streams';

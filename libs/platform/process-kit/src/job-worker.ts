@@ -1,0 +1,79 @@
+import { WakeupListener, Waker } from '@ramp/database';
+import type { Job, JobQueue } from './jobs';
+
+const IDLE_POLL_MS = 1000;
+
+export interface JobWorkerOptions {
+  jobs: JobQueue;
+  databaseUrl: string;
+  /** Shown in pg_stat_activity for the LISTEN connection. */
+  applicationName: string;
+  leaseMs: number;
+  concurrency: number;
+  run(job: Job): Promise<void>;
+  logger: { warn(details: object, message: string): void };
+}
+
+/**
+ * Runs a service's jobs on every replica: wakes on NOTIFY when a job is written, sleeps until the next one is due,
+ * polls as a fallback. Runs up to `concurrency` jobs at once; a failed job is retried with exponential backoff
+ * (capped at a minute) for as long as it takes, because a step that gives money back must never be dropped.
+ */
+export class JobWorker {
+  private stopped = false;
+  private readonly waker = new Waker();
+  private readonly listener: WakeupListener;
+  private readonly loops: Promise<void>[] = [];
+
+  constructor(private readonly options: JobWorkerOptions) {
+    this.listener = new WakeupListener({
+      databaseUrl: options.databaseUrl,
+      applicationName: options.applicationName,
+      channel: options.jobs.channel,
+      waker: this.waker,
+      logger: options.logger,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.listener.start();
+    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  /** Stops claiming jobs, lets the ones running finish, and closes the listener. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.waker.wakeAll();
+    await Promise.allSettled(this.loops);
+    await this.listener.stop();
+  }
+
+  private async loop(): Promise<void> {
+    const { jobs, logger } = this.options;
+    while (!this.stopped) {
+      let job: Job | undefined;
+      try {
+        job = await jobs.claim(this.options.leaseMs);
+      } catch (error) {
+        logger.warn({ err: error }, 'could not claim a job');
+        await this.sleep(IDLE_POLL_MS);
+        continue;
+      }
+      if (!job) {
+        await this.sleep(await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
+        continue;
+      }
+      try {
+        await this.options.run(job);
+      } catch (error) {
+        const delay = Math.min(60_000, 250 * 2 ** Math.min(job.attempts, 8));
+        logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
+        await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return this.waker.sleep(Math.max(ms, 5));
+  }
+}

@@ -1,0 +1,93 @@
+import type { Pool } from 'pg';
+import type { Sql } from '@ramp/database';
+
+export interface Job {
+  id: string;
+  stream_id: string;
+  step: string;
+  decided_at_version: number;
+  attempts: number;
+}
+
+/** The `jobs` table of a service's schema, created by the service's migration. */
+export function jobsTableMigration(schema: string): string[] {
+  return [
+    `create table ${schema}.jobs (
+        id bigint generated always as identity primary key,
+        stream_id text not null,
+        step text not null,
+        -- The stream version the step was decided at: the same decision is never scheduled twice.
+        decided_at_version integer not null,
+        due_at timestamptz not null,
+        locked_until timestamptz,
+        attempts integer not null default 0,
+        last_error text,
+        created_at timestamptz not null default now(),
+        unique (stream_id, decided_at_version)
+      )`,
+    `create index jobs_due on ${schema}.jobs (due_at)`,
+  ];
+}
+
+/**
+ * The durable to-do list of a service's transactions: a transaction's next step is inserted in the same database
+ * transaction as the events that call for it, so a crash can lose neither. Workers on every replica claim due jobs
+ * with a lease (SKIP LOCKED: no two run the same job at once); a job whose worker died is claimed again when its lease
+ * runs out. Steps are idempotent, so running one twice is harmless.
+ */
+export class JobQueue {
+  /** The NOTIFY channel that wakes the workers when a job is written. */
+  readonly channel: string;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+  ) {
+    this.channel = `${schema}_jobs`;
+  }
+
+  async schedule(tx: Sql, streamId: string, step: string, version: number, dueAt: Date): Promise<void> {
+    await tx.query(
+      `insert into ${this.schema}.jobs (stream_id, step, decided_at_version, due_at) values ($1, $2, $3, $4) on conflict (stream_id, decided_at_version) do nothing`,
+      [streamId, step, version, dueAt],
+    );
+    await tx.query(`select pg_notify($1, '')`, [this.channel]);
+  }
+
+  /** Claims the oldest due job for `leaseMs`, or none. */
+  async claim(leaseMs: number): Promise<Job | undefined> {
+    const { rows } = await this.pool.query<Job>(
+      `update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), attempts = attempts + 1
+        where id = (
+          select id from ${this.schema}.jobs
+           where due_at <= now() and (locked_until is null or locked_until < now())
+           order by due_at
+           limit 1
+           for update skip locked)
+        returning id::text, stream_id, step, decided_at_version, attempts`,
+      [leaseMs],
+    );
+    return rows[0];
+  }
+
+  /** Removes a finished job; called in the transaction that records its outcome. */
+  async done(tx: Sql, jobId: string): Promise<void> {
+    await tx.query(`delete from ${this.schema}.jobs where id = $1`, [jobId]);
+  }
+
+  async retryLater(jobId: string, delayMs: number, error: string): Promise<void> {
+    await this.pool.query(
+      `update ${this.schema}.jobs set locked_until = null, due_at = now() + make_interval(secs => $2::double precision / 1000), last_error = $3 where id = $1`,
+      [jobId, delayMs, error.slice(0, 1000)],
+    );
+  }
+
+  /** Milliseconds until the next job is due (capped), to sleep no longer than needed. */
+  async msUntilNextDue(capMs: number): Promise<number> {
+    const { rows } = await this.pool.query<{ ms: number | null }>(
+      `select greatest(0, extract(epoch from (min(due_at) - now())) * 1000)::float8 as ms from ${this.schema}.jobs where locked_until is null or locked_until < now()`,
+    );
+    const ms = rows[0]?.ms;
+    return ms === null || ms === undefined ? capMs : Math.min(capMs, Math.ceil(ms));
+  }
+}

@@ -1,0 +1,85 @@
+import { headers as natsHeaders, type NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import { integrationEvents, type EventStreamName } from '@ramp/contracts';
+import type { Sql } from '@ramp/database';
+import { Relay, type EventLog, type RelayLogger, type StoredEvent } from '@ramp/event-store';
+import { ensureDeadLetterStream, ensureStream } from '@ramp/messaging';
+import type { Metrics } from '@ramp/observability';
+import type { AnyTransactionKind } from '@ramp/transactions';
+import { integrationMessageOf, isTerminalEvent } from './integration-message';
+
+export interface LogRelayOptions {
+  nc: NatsConnection;
+  pool: Pool;
+  databaseUrl: string;
+  log: EventLog;
+  /** The service's stream: `<subjectPrefix>.<event type>`, e.g. `events.ramp.offramp.completed`. */
+  events: EventStreamName;
+  logger: RelayLogger;
+  metrics?: Metrics;
+}
+
+/** Starts the relay of a service's log (one leader among the replicas); stop it with `relay.stop()`. */
+export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
+  const jsm = await options.nc.jetstreamManager();
+  const { stream, subjectPrefix } = options.events;
+  await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
+  // PostgreSQL is the record of truth: a stream that is empty (new, or lost) gets the whole log again. Event ids are
+  // the message ids, so what the stream still holds within its duplicate window is not duplicated.
+  if ((await jsm.streams.info(stream)).state.messages === 0) {
+    await options.pool.query(`update ${options.log.schema}.relay_checkpoint set transaction_id = '0', global_position = 0, updated_at = now() where id = 1`);
+  }
+  await ensureDeadLetterStream(jsm);
+  const relay = new Relay({
+    connection: { connectionString: options.databaseUrl },
+    log: options.log,
+    js: options.nc.jetstream(),
+    subjectOf: (event) => `${subjectPrefix}.${event.type}`,
+    pollMs: 1000,
+    logger: options.logger,
+    metrics: options.metrics && { metrics: options.metrics, pool: options.pool },
+  });
+  relay.start();
+  return relay;
+}
+
+/**
+ * Publishes `<type>.completed|failed` with the spec's webhook payload on `integration.<type>.<outcome>` (stream
+ * INTEGRATION_EVENTS) with the tenant, initiating key and callback URL in headers (INTEGRATION_HEADERS; see
+ * integrationMessageOf), for each terminal event of the service's own stream. The service's
+ * `integration.events.controller.ts` calls it from a durable consumer with an inbox, so each terminal event is published
+ * once; its event id is the message id, so a republication after a crash before the commit is dropped.
+ */
+export class IntegrationPublisher {
+  private readonly target: EventStreamName;
+
+  constructor(
+    private readonly options: {
+      nc: NatsConnection;
+      log: EventLog;
+      namespace: string;
+      /** The transaction kinds of the service's log, to show a transaction as it was at its terminal event. */
+      kinds: readonly AnyTransactionKind[];
+      logger: RelayLogger;
+    },
+  ) {
+    this.target = integrationEvents(options.namespace);
+  }
+
+  /** Creates the integration stream, or brings it up to date, before anything is published into it. */
+  async ensureTarget(): Promise<void> {
+    await ensureStream(await this.options.nc.jetstreamManager(), this.target.stream, [`${this.target.subjectPrefix}.>`]);
+  }
+
+  /** Publishes the integration event of `event` if it ends its transaction, reading its history in `tx`. */
+  async publish(event: StoredEvent, tx: Sql): Promise<void> {
+    if (!isTerminalEvent(event.type)) return;
+    const { log, kinds, nc, logger } = this.options;
+    const message = integrationMessageOf(kinds, await log.readStream(tx, event.streamId), event);
+    if (!message) return;
+    const h = natsHeaders();
+    for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
+    await nc.jetstream().publish(`${this.target.subjectPrefix}.${message.payload.event}`, JSON.stringify(message.payload), { msgID: message.msgID, headers: h });
+    logger.info({ event: message.payload.event }, 'integration event published');
+  }
+}

@@ -1,0 +1,128 @@
+import type { Pool } from 'pg';
+import { AppError, isIdOf, isSameTenant, type Tenant } from '@ramp/contracts';
+import { type Sql } from '@ramp/database';
+import { handleCommand, type Decider, type EventLog, type EventMetadata, type NewEvent, type StoredEvent } from '@ramp/event-store';
+import { withLogContext } from '@ramp/observability';
+import type { TransactionView } from '@ramp/transactions';
+import type { Job, JobQueue } from './jobs';
+
+export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+  /** Streams are `<prefix>-<transactionId>`. */
+  prefix: string;
+  /** The actor recorded on events a job appends, e.g. `system:ramp`. */
+  systemActor: string;
+  decider: Decider<State, Command, Event>;
+  nextStep(state: State): Step;
+  /** When a step should run: now, after a provider's delay, or at an expiry. */
+  dueAt(step: Step): Date;
+  tenantOf(state: State): Tenant | undefined;
+  /**
+   * The Transaction as the API shows it. Every event appended carries it as it is right after that event (its
+   * metadata's `view`), so that the ledger's read model applies it without this service's rules.
+   */
+  view(state: State): TransactionView;
+}
+
+export type Cause = Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>;
+
+/** What a step of a transaction gets to work with. */
+export interface StepContext<State, Step> {
+  transactionId: string;
+  state: State;
+  step: Step;
+  tenant: Tenant;
+}
+
+/**
+ * One kind of event-sourced transaction of a service: loads its state from the service's log, and applies a command
+ * with the job of its next step in the same database transaction (and the job that ran, if any, removed). Each event
+ * it appends carries the Transaction view as it is after it.
+ */
+export class StreamProcess<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+  constructor(
+    private readonly pool: Pool,
+    private readonly log: EventLog,
+    private readonly jobs: JobQueue,
+    readonly definition: ProcessDefinition<State, Command, Event, Step>,
+  ) {}
+
+  streamOf(transactionId: string): string {
+    return `${this.definition.prefix}-${transactionId}`;
+  }
+
+  owns(streamId: string): boolean {
+    return streamId.startsWith(`${this.definition.prefix}-`);
+  }
+
+  transactionOf(streamId: string): string {
+    return streamId.slice(this.definition.prefix.length + 1);
+  }
+
+  async load(db: Sql, transactionId: string): Promise<State> {
+    return this.fold(await this.log.readStream(db, this.streamOf(transactionId)));
+  }
+
+  private fold(events: readonly StoredEvent[]): State {
+    const { decider } = this.definition;
+    return events.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState);
+  }
+
+  /** The state of a transaction of this tenant; NOT_FOUND for a malformed id, an unknown one or another tenant's. */
+  async ownedBy(tenant: Tenant, transactionId: unknown): Promise<State> {
+    if (!isIdOf('txn', transactionId)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${String(transactionId)} was not found`);
+    const state = await this.load(this.pool, transactionId);
+    const owner = this.definition.tenantOf(state);
+    if (!owner || !isSameTenant(owner, tenant)) {
+      throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${transactionId} was not found`);
+    }
+    return state;
+  }
+
+  /**
+   * Runs a claimed job: performs the step the transaction needs now and records its outcome with the next step's job
+   * in one transaction (the job that ran is removed there too). A job whose step is no longer the next one is stale
+   * and only removed. Steps are idempotent, so a job run twice after a crash has one effect; an error from `perform`
+   * (a service down) propagates and the worker retries the job later.
+   */
+  runJob(job: Job, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
+    const transactionId = this.transactionOf(job.stream_id);
+    // The step's log lines, the requests it makes and the events it appends belong to the transaction.
+    return withLogContext({ correlationId: transactionId, causationId: `job:${job.id}` }, () => this.runStep(job, transactionId, perform), { fresh: true });
+  }
+
+  private async runStep(job: Job, transactionId: string, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
+    const events = await this.log.readStream(this.pool, this.streamOf(transactionId));
+    const state = this.fold(events);
+    const step = this.definition.nextStep(state);
+    const tenant = this.definition.tenantOf(state);
+    if (!tenant || step.kind !== job.step || step.kind === 'none') {
+      await this.jobs.done(this.pool, job.id);
+      return;
+    }
+    // The request that started the transaction stays findable from every later event and log line of it.
+    const requestId = events[0]?.metadata.requestId;
+    await withLogContext({ requestId }, async () => {
+      const command = await perform({ transactionId, state, step, tenant });
+      await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor, requestId }, job.id);
+    });
+  }
+
+  async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {
+    const streamId = this.streamOf(transactionId);
+    const { state } = await handleCommand(this.pool, this.log, {
+      streamId,
+      decider: this.definition.decider,
+      command,
+      metadata: { correlationId: transactionId, tenant, ...cause },
+      viewOf: (next) => this.definition.view(next),
+      alsoInTransaction: async (tx, appended, next) => {
+        if (jobId) await this.jobs.done(tx, jobId);
+        const last = appended[appended.length - 1];
+        if (!last) return;
+        const step = this.definition.nextStep(next);
+        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.definition.dueAt(step));
+      },
+    });
+    return state;
+  }
+}

@@ -1,0 +1,100 @@
+import { Controller, DynamicModule, Get, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider, Res } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Config } from '@ramp/config';
+import { connectNats, NatsRpcClient, NatsRpcServer, RpcClient } from '@ramp/messaging';
+import { Metrics } from '@ramp/observability';
+import type { FastifyReply } from 'fastify';
+import type { NatsConnection } from 'nats';
+import { HealthController, HealthRegistry } from './health';
+import { createLogger, type Logger } from './logger';
+import { LOGGER, NATS_CONNECTION, SERVICE_NAME } from './tokens';
+
+/**
+ * Drains the NATS connection last: app.close() has closed the transports before the shutdown hooks run, so the NATS
+ * server has answered the requests in flight by then.
+ */
+@Injectable()
+class NatsCloser implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** `/metrics`: the service's Prometheus metrics, beside its health checks on the same port (no key, like the probes). */
+@ApiTags('Operations')
+@Controller()
+export class MetricsController {
+  constructor(@Inject(Metrics) private readonly metrics: Metrics) {}
+
+  @Get('metrics')
+  @ApiOperation({
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).',
+    description: 'The service\'s metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.',
+  })
+  @ApiProduces('text/plain')
+  async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const { contentType, body } = await this.metrics.exposition();
+    void reply.header('content-type', contentType).header('cache-control', 'no-store');
+    return body;
+  }
+}
+
+/**
+ * An RpcClient for a service that calls others: Nest's NATS client on the service's connection, with RPC_TIMEOUT_MS
+ * and the service's metrics.
+ */
+export const rpcClientProvider: Provider = {
+  provide: RpcClient,
+  inject: [NATS_CONNECTION, Config, Metrics],
+  useFactory: (nc: NatsConnection, config: Config, metrics: Metrics) =>
+    new RpcClient(new NatsRpcClient(nc, config.string('eventsNamespace')), config.int('rpcTimeoutMs', 1), metrics),
+};
+
+/**
+ * What every service has: configuration, a pino logger, one NATS connection, the NATS transport that serves its
+ * `@Handles` handlers in the service's queue group (a `@nestjs/microservices` Server: startTransports starts it),
+ * Prometheus metrics at /metrics, and /health/live + /health/ready.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static forService(name: string): DynamicModule {
+    const providers: Provider[] = [
+      { provide: SERVICE_NAME, useValue: name },
+      { provide: Config, useValue: new Config() },
+      { provide: Metrics, useValue: new Metrics(name) },
+      { provide: LOGGER, inject: [Config], useFactory: (config: Config): Logger => createLogger(name, config.string('logLevel')) },
+      {
+        provide: NATS_CONNECTION,
+        inject: [Config, HealthRegistry],
+        useFactory: async (config: Config, health: HealthRegistry): Promise<NatsConnection> => {
+          const nc = await connectNats(config.string('natsUrl'), name);
+          health.add('nats', async () => {
+            if (nc.isClosed()) throw new Error('NATS connection closed');
+            await nc.flush();
+          });
+          return nc;
+        },
+      },
+      {
+        provide: NatsRpcServer,
+        inject: [NATS_CONNECTION, LOGGER, Metrics, Config],
+        useFactory: (connection: NatsConnection, logger: Logger, metrics: Metrics, config: Config) =>
+          new NatsRpcServer({ connection, service: name, namespace: config.string('eventsNamespace'), logger, metrics }),
+      },
+      HealthRegistry,
+      NatsCloser,
+    ];
+    return {
+      module: CoreModule,
+      imports: [DiscoveryModule],
+      controllers: [HealthController, MetricsController],
+      providers,
+      exports: [SERVICE_NAME, Config, LOGGER, NATS_CONNECTION, NatsRpcServer, HealthRegistry, Metrics],
+    };
+  }
+}

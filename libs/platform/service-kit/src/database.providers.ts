@@ -1,0 +1,75 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Config } from '@ramp/config';
+import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
+import { HealthRegistry } from './health';
+import { PG_POOL, SERVICE_DATABASE, SERVICE_NAME } from './tokens';
+
+export type DatabaseSpec = Omit<ServiceDatabaseOptions, 'url' | 'poolMax' | 'applicationName'>;
+
+/** Closes MikroORM and the pool, once, after the service's own shutdown hooks (see DatabaseModule). */
+@Injectable()
+class DatabaseCloser implements OnApplicationShutdown {
+  constructor(@Inject(SERVICE_DATABASE) private readonly database: ServiceDatabase) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.database.close();
+  }
+}
+
+/**
+ * The service's database: one `pg` Pool of DB_POOL_MAX connections ({@link PG_POOL}, for the plain SQL of the event
+ * log, the journal, jobs, projections) and MikroORM on the same connections (entities, migrations). The database is
+ * created if missing and the service's migrations applied at start-up (under an advisory lock); readiness checks
+ * PostgreSQL through the pool.
+ *
+ * A module of its own, imported beside CoreModule, so that Nest closes it after the service module's providers have
+ * stopped: the work they finish on the way out still has its connections.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forService(spec: DatabaseSpec): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        {
+          provide: SERVICE_DATABASE,
+          inject: [Config, HealthRegistry, SERVICE_NAME],
+          useFactory: async (config: Config, health: HealthRegistry, service: string): Promise<ServiceDatabase> => {
+            const url = config.string('databaseUrl');
+            await ensureDatabase(url);
+            const database = await openDatabase({ ...spec, url, poolMax: config.int('dbPoolMax', 2, 1000), applicationName: service });
+            try {
+              await applyMigrations(database, spec.schema);
+            } catch (error) {
+              await database.close();
+              throw error;
+            }
+            health.add('postgres', async () => {
+              await database.pool.query('select 1');
+            });
+            return database;
+          },
+        },
+        { provide: PG_POOL, inject: [SERVICE_DATABASE], useFactory: (database: ServiceDatabase) => database.pool },
+        { provide: MikroORM, inject: [SERVICE_DATABASE], useFactory: (database: ServiceDatabase) => database.orm },
+        DatabaseCloser,
+      ],
+      exports: [SERVICE_DATABASE, PG_POOL, MikroORM],
+    };
+  }
+}
+
+/** `node main.js migrate`: applies the service's migrations and exits (the Kubernetes migration Job uses this). */
+export async function migrateAndExit(spec: DatabaseSpec): Promise<void> {
+  const url = new Config().string('databaseUrl');
+  await ensureDatabase(url);
+  const database = await openDatabase({ ...spec, url, poolMax: 2, applicationName: `${spec.schema}-migrate` });
+  try {
+    const applied = await applyMigrations(database, spec.schema);
+    process.stdout.write(`${JSON.stringify({ schema: spec.schema, applied })}\n`);
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,83 @@
+import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { withTimeout } from '@ramp/observability';
+import type { FastifyReply } from 'fastify';
+
+export type HealthCheck = () => Promise<void>;
+
+export interface HealthCheckOptions {
+  /**
+   * false for a dependency the service can serve without (the gateway's Redis: rate limiting fails open). Its failure
+   * shows in the checks and turns the status to `degraded`, but readiness stays 200 so that Kubernetes does not pull
+   * every replica out of the Service because of it.
+   */
+  critical?: boolean;
+}
+
+/** Readiness checks of a service's own dependencies; each throws when its dependency is unusable. */
+@Injectable()
+export class HealthRegistry {
+  private readonly checks = new Map<string, { check: HealthCheck; critical: boolean }>();
+  private shuttingDown = false;
+
+  add(name: string, check: HealthCheck, options: HealthCheckOptions = {}): void {
+    this.checks.set(name, { check, critical: options.critical ?? true });
+  }
+
+  markShuttingDown(): void {
+    this.shuttingDown = true;
+  }
+
+  async readiness(): Promise<{ ready: boolean; degraded: boolean; checks: Record<string, string> }> {
+    const results: Record<string, string> = {};
+    let ready = !this.shuttingDown;
+    let degraded = false;
+    await Promise.all(
+      [...this.checks].map(async ([name, { check, critical }]) => {
+        try {
+          await withTimeout(check(), 2000);
+          results[name] = 'ok';
+        } catch (error) {
+          results[name] = error instanceof Error && error.message ? error.message : 'failed';
+          if (critical) ready = false;
+          else degraded = true;
+        }
+      }),
+    );
+    if (this.shuttingDown) results['shutdown'] = 'shutting down';
+    return { ready, degraded, checks: results };
+  }
+}
+
+/**
+ * `/health/live`: the process answers. `/health/ready`: its critical dependencies answer too (503 otherwise);
+ * a non-critical one that fails gives 200 with status `degraded`.
+ */
+@ApiTags('Operations')
+@Controller('health')
+export class HealthController {
+  constructor(@Inject(HealthRegistry) private readonly registry: HealthRegistry) {}
+
+  @Get('live')
+  @ApiOperation({
+    operationId: 'getLiveness',
+    summary: 'Liveness: the process answers (for probes; no key, not under /v1).',
+    description: 'Always 200 `{ "status": "ok" }` while the process runs: for the liveness probe, which restarts a process that stops answering.',
+  })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).',
+    description:
+      'For the readiness probe: `{ status, checks }` with each dependency\'s result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache\'s listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.',
+  })
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
+    const { ready, degraded, checks } = await this.registry.readiness();
+    reply.status(ready ? 200 : 503);
+    return { status: ready ? (degraded ? 'degraded' : 'ok') : 'unavailable', checks };
+  }
+}

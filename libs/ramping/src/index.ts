@@ -1,5 +1,0 @@
-export * from './offramp';
-export * from './onramp';
-export * from './transaction-view';
-export * from './projection';
-

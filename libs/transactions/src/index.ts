@@ -1,3 +1,0 @@
-export * from './transaction-view';
-export * from './integration';
-export * from './projection';
