@@ -1,4 +1,5 @@
 import { concat, encodeDeployData, getContractAddress, keccak256, toHex, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
 import { Forwarder, ForwarderFactory, TestToken, WrappedNative } from './artifacts.generated';
 
 /**
@@ -47,6 +48,21 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
   return {
     contracts: { tokens: Object.fromEntries(tokens.map((token) => [token.name, token.address])), wrappedNative: wrapped.address, forwarderFactory: factory.address },
     all: [...tokens, wrapped, factory],
+  };
+}
+
+/**
+ * The test contracts of a chain of the registry: a test token per token it lists, with that chain's decimals (USDT has
+ * 6 on Base and 18 on BSC), and the wrapped native coin (WETH, WBNB).
+ */
+export function testContractsOf(chain: ChainDescriptor, faucet: Address, hotWallet: Address): PlatformContractsSpec {
+  const native = chain.tokens.find((token) => token.contractAddress === EVM_NATIVE_ADDRESS);
+  if (!native) throw new Error(`${chain.chain} has no native coin in the registry: not an EVM chain`);
+  return {
+    tokens: chain.tokens.filter((token) => token !== native).map((token) => ({ symbol: token.symbol, name: token.name, decimals: token.decimals })),
+    wrappedNative: { symbol: `W${native.symbol}`, name: `Wrapped ${native.name}` },
+    faucet,
+    hotWallet,
   };
 }
 

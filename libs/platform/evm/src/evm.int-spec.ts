@@ -103,13 +103,6 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await client.getBalance({ address: hot.address })).toBeGreaterThanOrEqual(parseEther('10'));
   });
 
-  it('custody hands out signers that sign, and nothing that prints a key or the seed', () => {
-    const printed = JSON.stringify({ custody, hot }) + String(Object.keys(hot));
-    expect(printed).not.toContain('casual');
-    expect(Object.keys(hot).sort()).toEqual(['address', 'signTransaction']);
-    expect(() => evmPath('m/0/1')).toThrow('BIP-44');
-  });
-
   it('sends once per idempotency key, confirmed with a successful receipt and its gas cost', async () => {
     const q = queue();
     const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });

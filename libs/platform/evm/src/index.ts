@@ -5,3 +5,4 @@ export * from './deposit-watcher';
 export * from './revert-reason';
 export * from './rpc-errors';
 export * from './send-queue';
+export * from './chain-settings';
