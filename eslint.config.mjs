@@ -76,4 +76,21 @@ export default [
       ],
     },
   },
+  {
+    // Platform libraries' integration tests start real infrastructure (an anvil node) through the testing helpers.
+    files: ['libs/platform/**/*.int-spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            ...DEP_CONSTRAINTS.filter((constraint) => constraint.sourceTag !== 'type:platform'),
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:domain', 'type:contracts'] },
+          ],
+        },
+      ],
+    },
+  },
 ];

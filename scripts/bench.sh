@@ -11,5 +11,6 @@ esac
 ensure_dependencies
 ensure_stack
 build
+ensure_chains
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ramp_platform_bench}"
 node -r ./tools/register-paths.js "$script"

@@ -55,6 +55,28 @@ ensure_stack() {
   ensure_nats
 }
 
+# The local test chains (TEST_CHAINS entries with a localPort): one anvil node each, from the pinned npm package, started
+# when nothing listens on its port yet and left running like the other services. `persist` keeps each chain's state in
+# .local/chains/<chain>.json (npm start: balances and contracts survive a restart); without it a node starts empty.
+# Tests that need a chain of their own (reorgs, outages) start their own nodes on free ports (libs/testing AnvilNode).
+ANVIL="$ROOT/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
+ensure_chains() { # [persist]
+  [ -x "$ANVIL" ] || fail "anvil is missing: npm install puts it in node_modules/@foundry-rs/anvil-linux-amd64"
+  local chains
+  chains="$(node tools/run.js tools/chains)" || fail "TEST_CHAINS is not valid (see docs/configuration.md)"
+  mkdir -p .local/chains
+  while read -r chain port chain_id; do
+    [ -n "$chain" ] || continue
+    port_open 127.0.0.1 "$port" && continue
+    local state=()
+    [ "${1:-}" = persist ] && state=(--state ".local/chains/$chain.json" --state-interval 10)
+    log "starting the local $chain chain (anvil, chain id $chain_id) on 127.0.0.1:$port"
+    nohup "$ANVIL" --host 127.0.0.1 --port "$port" --chain-id "$chain_id" --silent "${state[@]}" >".local/chains/$chain.log" 2>&1 &
+    disown
+    wait_for_port 127.0.0.1 "$port" "anvil ($chain)"
+  done <<<"$chains"
+}
+
 wait_for_port_closed() { # host port name
   for _ in $(seq 1 150); do port_open "$1" "$2" || return 0; sleep 0.2; done
   fail "$3 still listens on $1:$2"

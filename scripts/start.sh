@@ -5,6 +5,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_dependencies
 ensure_stack
 build
+ensure_chains persist
 export NODE_ENV="${NODE_ENV:-development}"
 for app in "${APPS[@]}"; do
   node -r ./tools/register-paths.js "dist/apps/$app/src/main.js" migrate >/dev/null || fail "migrations of $app failed"

@@ -12,3 +12,4 @@ export * from './fresh-stack';
 export * from './operator';
 export * from './fuzz/route-table';
 export * from './fuzz/hostile-input';
+export * from './anvil';

@@ -1,2 +1,3 @@
 export * from './decimal';
 export * from './amount';
+export * from './base-units';

@@ -167,6 +167,27 @@ export const SETTINGS = {
     description: 'Deliveries each notifier replica sends at once (its HTTPS connections are kept alive and reused per receiver).',
     services: ['notifier'],
   },
+  testChains: {
+    env: 'TEST_CHAINS',
+    default: '',
+    description:
+      'JSON of the chains test keys use, merged over the local defaults field by field: base (chain id 84532, http://127.0.0.1:8545), bsc (97, :8546) and arbitrum (421614, :8547), each with `confirmations` 2 and a `hotWalletPath` (m/44\'/60\'/1\'/0/0, 2\', 3\'). A chain with a `localPort` is an anvil node the scripts start and the platform deploys its test contracts on; giving a chain another `rpcUrl` (e.g. {"base":{"rpcUrl":"https://sepolia.base.org","confirmations":5}}) points it at that network instead; null turns a chain off.',
+    services: ['chain', 'scripts'],
+  },
+  liveChains: {
+    env: 'LIVE_CHAINS',
+    default: '',
+    description:
+      'JSON of the chains live keys use, each with every field: {"base":{"chainId":8453,"rpcUrl":"https://…","confirmations":10,"hotWalletPath":"m/44\'/60\'/1\'/0/0"}}. Empty: no live chain.',
+    services: ['chain'],
+  },
+  custodySeed: {
+    env: 'CUSTODY_SEED',
+    default: '',
+    description:
+      'The master seed of the hot wallets (a BIP-39 mnemonic) sealed with SECRETS_ENCRYPTION_KEY, as `v1.…`. Required in production; development uses a fixed, documented seed that never holds value. Only the chain service reads it.',
+    services: ['chain'],
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,0 +1,35 @@
+import { LOCAL_TEST_CHAINS, resolveChains } from './chain-settings';
+
+describe('chain settings - per environment, local nodes by default, any RPC endpoint by configuration', () => {
+  it('gives the local test chains with no configuration, each with its public test network\'s chain id', () => {
+    expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => [chain.chain, chain.chainId, chain.rpcUrl, chain.localPort])).toEqual([
+      ['base', 84532, 'http://127.0.0.1:8545', 8545],
+      ['bsc', 97, 'http://127.0.0.1:8546', 8546],
+      ['arbitrum', 421614, 'http://127.0.0.1:8547', 8547],
+    ]);
+    expect(resolveChains('live', undefined, 'LIVE_CHAINS')).toEqual([]);
+  });
+
+  it('points a test chain at another endpoint by URL alone: it is then not a local node', () => {
+    const [base] = resolveChains('test', { base: { rpcUrl: 'https://sepolia.base.org', confirmations: 5 } }, 'TEST_CHAINS');
+    expect(base).toEqual({ ...LOCAL_TEST_CHAINS[0], rpcUrl: 'https://sepolia.base.org', confirmations: 5, localPort: undefined });
+    const [moved] = resolveChains('test', { base: { rpcUrl: 'http://127.0.0.1:9545', localPort: 9545 } }, 'TEST_CHAINS');
+    expect(moved).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', localPort: 9545, chainId: 84532 });
+  });
+
+  it('turns a chain off with null, and takes a new chain only with every field', () => {
+    expect(resolveChains('test', { bsc: null, arbitrum: null }, 'TEST_CHAINS').map((chain) => chain.chain)).toEqual(['base']);
+    expect(resolveChains('live', { base: { chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" } }, 'LIVE_CHAINS')).toEqual([
+      { chain: 'base', chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" },
+    ]);
+    expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.chainId must be a whole number');
+  });
+
+  it('names the variable, the chain and the field of a malformed value', () => {
+    expect(() => resolveChains('test', { base: { rpcUrl: 'localhost:8545' } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.rpcUrl must be an http(s) or ws(s) URL');
+    expect(() => resolveChains('test', { base: { confirmations: 0 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.confirmations must be a whole number from 1 to 1000, got 0');
+    expect(() => resolveChains('test', { base: { hotWalletPath: 'm/0' } }, 'TEST_CHAINS')).toThrow("TEST_CHAINS.base.hotWalletPath: not a BIP-44 EVM derivation path");
+    expect(() => resolveChains('test', { base: 'http://x' as never }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base must be an object or null');
+    expect(() => resolveChains('test', { bsc: { chainId: 84532 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS: chain id 84532 is given to two chains');
+  });
+});

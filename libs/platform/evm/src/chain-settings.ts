@@ -1,0 +1,88 @@
+import { evmPath, type EvmPath } from './custody';
+
+/** What the platform needs to know of one EVM chain in one environment. */
+export interface ChainSettings {
+  /** The platform's chain name (libs/domain/chains): base, bsc, arbitrum, … */
+  chain: string;
+  chainId: number;
+  rpcUrl: string;
+  /** Blocks a deposit or a send must have before it counts (1: its own block). */
+  confirmations: number;
+  /** The BIP-44 path of the chain's hot wallet under the custody seed. */
+  hotWalletPath: EvmPath;
+  /**
+   * A local node the project starts itself (anvil on this port), onto which the platform deploys its own test
+   * contracts. Absent for a public network (Base Sepolia, BSC testnet, a mainnet), whose contracts exist already.
+   */
+  localPort?: number;
+}
+
+export type Environment = 'test' | 'live';
+
+/**
+ * The test chains with no configuration: local anvil nodes with the chain ids of the public test networks they stand
+ * for (Base Sepolia, BSC testnet, Arbitrum Sepolia), so that pointing `TEST_CHAINS` at those networks changes only URLs.
+ */
+export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
+  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
+  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
+  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
+]);
+
+type Override = Partial<Record<keyof ChainSettings, unknown>> | null;
+
+/** Thrown for a chain setting that is malformed: the message names the variable, the chain and the field. */
+export class ChainSettingsError extends Error {
+  override name = 'ChainSettingsError';
+}
+
+/**
+ * The chains of an environment: for `test`, the local defaults with `overrides` merged field by field (a chain set to
+ * null is turned off; a chain not in the defaults must give every field); for `live`, exactly what `overrides` gives.
+ * `variable` names the setting in error messages (TEST_CHAINS, LIVE_CHAINS).
+ */
+export function resolveChains(environment: Environment, overrides: Record<string, Override> | undefined, variable: string): ChainSettings[] {
+  const base = new Map<string, ChainSettings>(environment === 'test' ? LOCAL_TEST_CHAINS.map((chain) => [chain.chain, chain]) : []);
+  for (const [chain, override] of Object.entries(overrides ?? {})) {
+    if (override === null) {
+      base.delete(chain);
+      continue;
+    }
+    if (typeof override !== 'object' || Array.isArray(override)) throw new ChainSettingsError(`${variable}.${chain} must be an object or null`);
+    const known = base.get(chain);
+    // A chain given a URL of its own is no longer the local node, unless it names its local port again.
+    const local = known && override.rpcUrl === undefined && override.localPort === undefined ? known.localPort : override.localPort;
+    base.set(chain, validated({ ...known, ...override, chain, localPort: local }, `${variable}.${chain}`));
+  }
+  const settings = [...base.values()];
+  const ids = settings.map((chain) => chain.chainId);
+  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (duplicate !== undefined) throw new ChainSettingsError(`${variable}: chain id ${duplicate} is given to two chains`);
+  return settings;
+}
+
+function validated(raw: Record<string, unknown>, where: string): ChainSettings {
+  const { chain, chainId, rpcUrl, confirmations, hotWalletPath, localPort } = raw;
+  const positive = (value: unknown, field: string, max: number) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) throw new ChainSettingsError(`${where}.${field} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
+    return value;
+  };
+  const id = positive(chainId, 'chainId', 2 ** 53 - 1);
+  const depth = positive(confirmations, 'confirmations', 1000);
+  if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(rpcUrl)) throw new ChainSettingsError(`${where}.rpcUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(rpcUrl)}`);
+  if (typeof hotWalletPath !== 'string') throw new ChainSettingsError(`${where}.hotWalletPath must be a BIP-44 path such as m/44'/60'/1'/0/0`);
+  let path: EvmPath;
+  try {
+    path = evmPath(hotWalletPath);
+  } catch (error) {
+    throw new ChainSettingsError(`${where}.hotWalletPath: ${(error as Error).message}`);
+  }
+  return {
+    chain: String(chain),
+    chainId: id,
+    rpcUrl,
+    confirmations: depth,
+    hotWalletPath: path,
+    ...(localPort !== undefined && { localPort: positive(localPort, 'localPort', 65535) }),
+  };
+}

@@ -1,0 +1,298 @@
+import type { Pool, PoolClient } from 'pg';
+import { parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import { afterConfirmed, afterReorg, afterSeen, confirmedThrough, forkPoint, type DepositState, type DepositStatus } from '@ramp/chains';
+import { schemaName, withTransaction } from '@ramp/database';
+import type { ChainLogger } from './send-queue';
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+/** The stand-in "token" of the native coin in deposit rows. */
+export const NATIVE_TOKEN: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+
+export interface Deposit {
+  chain: string;
+  txHash: Hex;
+  /** The log's index in its block; -1 for a native coin transfer (the transaction's value). */
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: Hex;
+  /** The token's contract, or NATIVE_TOKEN. */
+  token: Address;
+  from: Address;
+  to: Address;
+  /** Base units. */
+  amount: bigint;
+  status: DepositStatus;
+  credited: boolean;
+}
+
+export interface DepositWatcherOptions {
+  schema: string;
+  pool: Pool;
+  chain: string;
+  client: PublicClient;
+  /** The ERC-20 contracts whose Transfer logs count as deposits. */
+  tokens: Address[];
+  /** Also watch native coin transfers (transaction values) to watched addresses. */
+  native: boolean;
+  confirmations: number;
+  /** Where a chain seen for the first time starts (default: its head when first watched). */
+  startBlock?: bigint;
+  /** Most blocks read per getLogs call. */
+  maxRange?: number;
+  logger: ChainLogger;
+  /** Called once per deposit, in the transaction that confirms it: the ledger credit. */
+  onCredit: (tx: PoolClient, deposit: Deposit) => Promise<void>;
+  /** Called in the transaction that records it, when a reorganisation removed an already credited deposit. */
+  onReversed?: (tx: PoolClient, deposit: Deposit) => Promise<void>;
+}
+
+/** The tables of the deposit watcher, for the chain service's migration. */
+export function depositWatcherMigration(schema: string): string[] {
+  const s = schemaName(schema);
+  return [
+    `create schema if not exists ${s}`,
+    `create table ${s}.chain_watched (
+       chain text not null,
+       address text not null,
+       owner text not null,
+       created_at timestamptz not null default now(),
+       primary key (chain, address)
+     )`,
+    `create table ${s}.chain_checkpoints (chain text primary key, block_number bigint not null)`,
+    `create table ${s}.chain_blocks (chain text not null, number bigint not null, hash text not null, primary key (chain, number))`,
+    `create table ${s}.chain_deposits (
+       chain text not null,
+       tx_hash text not null,
+       log_index integer not null,
+       block_number bigint not null,
+       block_hash text not null,
+       token text not null,
+       from_address text not null,
+       to_address text not null,
+       amount numeric(78, 0) not null check (amount > 0),
+       status text not null check (status in ('seen', 'confirmed', 'dropped', 'reversed')),
+       credited boolean not null default false,
+       seen_at timestamptz not null default now(),
+       confirmed_at timestamptz,
+       primary key (chain, tx_hash, log_index)
+     )`,
+    `create index chain_deposits_open on ${s}.chain_deposits (chain, block_number) where status = 'seen'`,
+  ];
+}
+
+interface DepositRow {
+  chain: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: string;
+  block_hash: string;
+  token: string;
+  from_address: string;
+  to_address: string;
+  amount: string;
+  status: DepositStatus;
+  credited: boolean;
+}
+
+function depositOf(row: DepositRow): Deposit {
+  return {
+    chain: row.chain,
+    txHash: row.tx_hash as Hex,
+    logIndex: row.log_index,
+    blockNumber: BigInt(row.block_number),
+    blockHash: row.block_hash as Hex,
+    token: row.token as Address,
+    from: row.from_address as Address,
+    to: row.to_address as Address,
+    amount: BigInt(row.amount),
+    status: row.status,
+    credited: row.credited,
+  };
+}
+
+type Seen = Omit<Deposit, 'status' | 'credited'>;
+
+/**
+ * Follows one chain for deposits to watched addresses: ERC-20 Transfer logs of the listed tokens and native coin
+ * transfers. Each block scanned is remembered with its hash; a block whose hash changed is a reorganisation, and the
+ * deposits above the fork are dropped (unconfirmed) or reported (already credited), never credited twice. A deposit
+ * is credited once, in the transaction that confirms it at the depth. The checkpoint moves in the transaction that
+ * records what was found, so a restart (or an RPC outage) resumes where it stopped, without a gap or a double count.
+ */
+export class DepositWatcher {
+  private readonly s: string;
+  /** Blocks kept beyond the depth, to find a fork point below a deep reorganisation. */
+  private readonly window: number;
+
+  constructor(private readonly options: DepositWatcherOptions) {
+    this.s = schemaName(options.schema);
+    this.window = options.confirmations + 64;
+  }
+
+  async watch(db: Pick<Pool, 'query'> | PoolClient, address: Address, owner: string): Promise<void> {
+    await db.query(`insert into ${this.s}.chain_watched (chain, address, owner) values ($1, $2, $3) on conflict do nothing`, [this.options.chain, address.toLowerCase(), owner]);
+  }
+
+  async deposits(address?: Address): Promise<Deposit[]> {
+    const { rows } = await this.options.pool.query<DepositRow>(
+      `select * from ${this.s}.chain_deposits where chain = $1 and ($2::text is null or to_address = $2) order by block_number, log_index`,
+      [this.options.chain, address?.toLowerCase() ?? null],
+    );
+    return rows.map(depositOf);
+  }
+
+  /** The last block scanned (undefined before the first tick). */
+  async checkpoint(): Promise<bigint | undefined> {
+    const { rows } = await this.options.pool.query<{ block_number: string }>(`select block_number from ${this.s}.chain_checkpoints where chain = $1`, [this.options.chain]);
+    return rows[0] ? BigInt(rows[0].block_number) : undefined;
+  }
+
+  /** One pass: undo what a reorganisation removed, scan new blocks up to the head, credit what reached the depth. */
+  async tick(): Promise<void> {
+    const head = await this.options.client.getBlockNumber({ cacheTime: 0 });
+    await this.rewindReorg();
+    const recorded = await this.checkpoint();
+    let from: bigint = recorded ?? (this.options.startBlock ?? head + 1n) - 1n;
+    if (recorded === undefined) {
+      await this.options.pool.query(`insert into ${this.s}.chain_checkpoints (chain, block_number) values ($1, $2) on conflict do nothing`, [this.options.chain, from.toString()]);
+    }
+    const step = BigInt(this.options.maxRange ?? 500);
+    while (from < head) {
+      const to: bigint = from + step < head ? from + step : head;
+      if (!(await this.scan(from + 1n, to))) return;
+      from = to;
+    }
+    await this.confirm(head);
+  }
+
+  /** Compares the remembered hashes with the chain's; above a fork, deposits are undone and blocks scanned again. */
+  private async rewindReorg(): Promise<void> {
+    const { chain, client } = this.options;
+    const { rows } = await this.options.pool.query<{ number: string; hash: string }>(
+      `select number, hash from ${this.s}.chain_blocks where chain = $1 order by number desc limit $2`,
+      [chain, this.window],
+    );
+    if (rows.length === 0) return;
+    const recorded = new Map(rows.map((row) => [BigInt(row.number), row.hash]));
+    // The newest block first: when it is unchanged, every block below it is too (each hash covers its parent).
+    const newest = BigInt(rows[0].number);
+    const top = await client.getBlock({ blockNumber: newest }).catch(() => null);
+    if (top?.hash?.toLowerCase() === rows[0].hash.toLowerCase()) return;
+    const canonical = new Map<bigint, string | undefined>();
+    for (const number of recorded.keys()) canonical.set(number, (await client.getBlock({ blockNumber: number }).catch(() => null))?.hash ?? undefined);
+    const fork = forkPoint(recorded, canonical);
+    if (fork === undefined) return;
+    await withTransaction(this.options.pool, async (tx) => {
+      const affected = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and block_number >= $2 for update`, [chain, fork.toString()]);
+      for (const row of affected.rows) {
+        const { next, report } = afterReorg({ status: row.status, credited: row.credited });
+        await this.setState(tx, row, next);
+        if (report) {
+          this.options.logger.error({ chain, txHash: row.tx_hash, logIndex: row.log_index, amount: row.amount, to: row.to_address }, 'a reorganisation removed a credited deposit');
+          await this.options.onReversed?.(tx, { ...depositOf(row), ...next });
+        }
+      }
+      await tx.query(`delete from ${this.s}.chain_blocks where chain = $1 and number >= $2`, [chain, fork.toString()]);
+      await tx.query(`update ${this.s}.chain_checkpoints set block_number = least(block_number, $2) where chain = $1`, [chain, (fork - 1n).toString()]);
+    });
+    this.options.logger.warn({ chain, fork: fork.toString(), deposits: 'rescanned' }, 'chain reorganisation: blocks from the fork are scanned again');
+  }
+
+  private async scan(fromBlock: bigint, toBlock: bigint): Promise<boolean> {
+    const { chain, client, tokens } = this.options;
+    const watched = await this.watchedSet();
+    const found: Seen[] = [];
+    if (watched.size > 0 && tokens.length > 0) {
+      const addresses = [...watched] as Address[];
+      for (let i = 0; i < addresses.length; i += 200) {
+        const logs = await client.getLogs({ address: tokens, event: TRANSFER, args: { to: addresses.slice(i, i + 200) }, fromBlock, toBlock });
+        for (const log of logs) {
+          if (log.removed || !log.args.to || !log.args.from || !log.args.value) continue;
+          found.push({ chain, txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, blockHash: log.blockHash, token: log.address, from: log.args.from, to: log.args.to, amount: log.args.value });
+        }
+      }
+    }
+    const blocks: { number: bigint; hash: Hex }[] = [];
+    const keepFrom = toBlock - BigInt(this.window) + 1n;
+    for (let number = fromBlock; number <= toBlock; number++) {
+      const readBody = this.options.native && watched.size > 0;
+      if (!readBody && number < keepFrom) continue;
+      const block = await client.getBlock({ blockNumber: number, includeTransactions: readBody });
+      blocks.push({ number, hash: block.hash });
+      if (!readBody) continue;
+      for (const transaction of block.transactions) {
+        if (typeof transaction === 'string' || !transaction.to || transaction.value === 0n || !watched.has(transaction.to.toLowerCase())) continue;
+        const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
+        if (receipt.status !== 'success') continue;
+        found.push({ chain, txHash: transaction.hash, logIndex: -1, blockNumber: number, blockHash: block.hash, token: NATIVE_TOKEN, from: transaction.from, to: transaction.to, amount: transaction.value });
+      }
+    }
+    // A log from a block other than the one read means the chain moved under the scan: nothing is recorded this time.
+    const hashes = new Map(blocks.map((block) => [block.number, block.hash]));
+    if (found.some((deposit) => hashes.has(deposit.blockNumber) && hashes.get(deposit.blockNumber) !== deposit.blockHash)) {
+      this.options.logger.warn({ chain, fromBlock: fromBlock.toString(), toBlock: toBlock.toString() }, 'the chain moved during a scan; scanning again');
+      return false;
+    }
+    await withTransaction(this.options.pool, async (tx) => {
+      for (const deposit of found) await this.recordSeen(tx, deposit);
+      for (const block of blocks) {
+        await tx.query(`insert into ${this.s}.chain_blocks (chain, number, hash) values ($1, $2, $3) on conflict (chain, number) do update set hash = excluded.hash`, [chain, block.number.toString(), block.hash]);
+      }
+      await tx.query(`delete from ${this.s}.chain_blocks where chain = $1 and number < $2`, [chain, keepFrom.toString()]);
+      await tx.query(`update ${this.s}.chain_checkpoints set block_number = $2 where chain = $1`, [chain, toBlock.toString()]);
+    });
+    return true;
+  }
+
+  private async recordSeen(tx: PoolClient, deposit: Seen): Promise<void> {
+    const key = [deposit.chain, deposit.txHash, deposit.logIndex];
+    const { rows } = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and tx_hash = $2 and log_index = $3 for update`, key);
+    const existing = rows[0];
+    const next = afterSeen(existing && { status: existing.status, credited: existing.credited });
+    if (!existing) {
+      await tx.query(
+        `insert into ${this.s}.chain_deposits (chain, tx_hash, log_index, block_number, block_hash, token, from_address, to_address, amount, status, credited)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [...key, deposit.blockNumber.toString(), deposit.blockHash, deposit.token.toLowerCase(), deposit.from.toLowerCase(), deposit.to.toLowerCase(), deposit.amount.toString(), next.status, next.credited],
+      );
+      return;
+    }
+    await tx.query(`update ${this.s}.chain_deposits set status = $4, block_number = $5, block_hash = $6 where chain = $1 and tx_hash = $2 and log_index = $3`, [
+      ...key,
+      next.status,
+      deposit.blockNumber.toString(),
+      deposit.blockHash,
+    ]);
+  }
+
+  private async confirm(head: bigint): Promise<void> {
+    const through = confirmedThrough(head, this.options.confirmations);
+    const checkpoint = (await this.checkpoint()) ?? -1n;
+    const limit = through < checkpoint ? through : checkpoint;
+    await withTransaction(this.options.pool, async (tx) => {
+      const { rows } = await tx.query<DepositRow>(
+        `select * from ${this.s}.chain_deposits where chain = $1 and status = 'seen' and block_number <= $2 order by block_number, log_index for update skip locked`,
+        [this.options.chain, limit.toString()],
+      );
+      for (const row of rows) {
+        const { next, credit } = afterConfirmed({ status: row.status, credited: row.credited });
+        await this.setState(tx, row, next);
+        if (credit) await this.options.onCredit(tx, { ...depositOf(row), ...next });
+      }
+    });
+  }
+
+  private async setState(tx: PoolClient, row: DepositRow, next: DepositState): Promise<void> {
+    await tx.query(
+      `update ${this.s}.chain_deposits set status = $4, credited = $5, confirmed_at = case when $4 = 'confirmed' then now() else confirmed_at end
+       where chain = $1 and tx_hash = $2 and log_index = $3`,
+      [row.chain, row.tx_hash, row.log_index, next.status, next.credited],
+    );
+  }
+
+  private async watchedSet(): Promise<Set<string>> {
+    const { rows } = await this.options.pool.query<{ address: string }>(`select address from ${this.s}.chain_watched where chain = $1`, [this.options.chain]);
+    return new Set(rows.map((row) => row.address));
+  }
+}

@@ -1,0 +1,289 @@
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Pool } from 'pg';
+import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, type Address, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { HdCustody, evmPath } from './custody';
+import { deployPlatformContracts, depositAddressOf, depositSalt, platformContractAddresses, type PlatformContracts } from './deployment';
+import { DepositWatcher, depositWatcherMigration, NATIVE_TOKEN, type Deposit } from './deposit-watcher';
+import { SendQueue, sendQueueMigration, type ChainLogger, type SendRecord } from './send-queue';
+import { ForwarderFactory, TestToken } from './artifacts.generated';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+const CHAIN_ID = 84532;
+
+const lines: { level: string; message: string; fields: object }[] = [];
+const logger: ChainLogger = {
+  info: (fields, message) => lines.push({ level: 'info', message, fields }),
+  warn: (fields, message) => lines.push({ level: 'warn', message, fields }),
+  error: (fields, message) => lines.push({ level: 'error', message, fields }),
+};
+
+describe('evm - contracts, custody, the send queue and the deposit watcher on a real anvil node', () => {
+  const schema = `evm_test_${Date.now().toString(36)}`;
+  // A state file, so the node stopped and started again (an RPC outage) keeps its chain.
+  const node = new AnvilNode({ chainId: CHAIN_ID, statePath: join(mkdtempSync(join(tmpdir(), 'evm-test-')), 'state.json') });
+  const faucetAccount = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
+  const outsider = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
+  const custody = HdCustody.development();
+  const hot = custody.signer(evmPath("m/44'/60'/1'/0/0"));
+  let pool: Pool;
+  let client: PublicClient;
+  let contracts: PlatformContracts;
+  const spec = {
+    tokens: [
+      { symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+      { symbol: 'CNGN', name: 'Compliant Naira', decimals: 6 },
+    ],
+    wrappedNative: { symbol: 'WETH', name: 'Wrapped Ether' },
+    faucet: faucetAccount.address,
+    hotWallet: hot.address,
+  };
+  const credited: Deposit[] = [];
+  const finished: SendRecord[] = [];
+
+  const wallet = (account = faucetAccount) => createWalletClient({ account, transport: http(node.rpcUrl) });
+  const queue = (options: Partial<ConstructorParameters<typeof SendQueue>[0]> = {}) =>
+    new SendQueue({
+      schema,
+      pool,
+      chain: 'base',
+      chainId: CHAIN_ID,
+      client,
+      signer: hot,
+      confirmations: 1,
+      stuckAfterMs: 60_000,
+      maxFeePerGas: parseEther('0.001'),
+      logger,
+      onFinished: async (_tx, send) => void finished.push(send),
+      ...options,
+    });
+  const watcher = (confirmations = 2) =>
+    new DepositWatcher({
+      schema,
+      pool,
+      chain: 'base',
+      client,
+      tokens: Object.values(contracts.tokens),
+      native: true,
+      confirmations,
+      startBlock: 1n,
+      logger,
+      onCredit: async (_tx, deposit) => void credited.push(deposit),
+    });
+  const mint = async (to: Address, amount: bigint, token = contracts.tokens.USDC) => {
+    const hash = await wallet().writeContract({ chain: null, address: token, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });
+    return client.waitForTransactionReceipt({ hash });
+  };
+  const balanceOf = (address: Address, token = contracts.tokens.USDC) => client.readContract({ address: token, abi: TestToken.abi, functionName: 'balanceOf', args: [address] });
+  const mine = (blocks = 1) => node.rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
+
+  beforeAll(async () => {
+    await node.start();
+    client = createPublicClient({ transport: http(node.rpcUrl) });
+    pool = new Pool({ connectionString: DATABASE_URL, max: 5 });
+    for (const statement of [...sendQueueMigration(schema), ...depositWatcherMigration(schema)]) await pool.query(statement);
+    contracts = await deployPlatformContracts(client, wallet(), spec, parseEther('10'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.query(`drop schema if exists ${schema} cascade`);
+    await pool?.end();
+    await node.stop();
+  });
+
+  it('deploys at the addresses computed beforehand, with the real decimals, and a second run sends nothing', async () => {
+    expect(contracts).toEqual(platformContractAddresses(spec));
+    expect(await client.readContract({ address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'decimals' })).toBe(6);
+    const nonce = await client.getTransactionCount({ address: faucetAccount.address });
+    expect(await deployPlatformContracts(client, wallet(), spec, parseEther('10'))).toEqual(contracts);
+    expect(await client.getTransactionCount({ address: faucetAccount.address })).toBe(nonce);
+    expect(await client.getBalance({ address: hot.address })).toBeGreaterThanOrEqual(parseEther('10'));
+  });
+
+  it('sends once per idempotency key, confirmed with a successful receipt and its gas cost', async () => {
+    const q = queue();
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    const first = await q.enqueue(pool, 'tx_1:pay', { to: contracts.tokens.USDC, data });
+    const again = await q.enqueue(pool, 'tx_1:pay', { to: contracts.tokens.USDC, data });
+    expect(again.id).toBe(first.id);
+    const before = await client.getTransactionCount({ address: hot.address });
+    await q.tick();
+    await q.tick();
+    const sent = await q.find('tx_1:pay');
+    expect(sent).toMatchObject({ status: 'confirmed', nonce: BigInt(before), attempts: [sent?.txHash] });
+    expect(sent?.gasCost).toBeGreaterThan(0n);
+    expect((await client.getTransactionReceipt({ hash: sent!.txHash! })).status).toBe('success');
+    expect(await client.getTransactionCount({ address: hot.address })).toBe(before + 1);
+    expect(finished.filter((send) => send.idempotencyKey === 'tx_1:pay')).toHaveLength(1);
+  });
+
+  it('a send that would revert fails with the reason and uses no nonce', async () => {
+    const q = queue();
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [hot.address, 1n] });
+    await q.enqueue(pool, 'tx_2:mint', { to: contracts.tokens.USDC, data });
+    const nonce = await client.getTransactionCount({ address: hot.address });
+    await q.tick();
+    expect(await q.find('tx_2:mint')).toMatchObject({ status: 'failed', error: `NotMinter(${hot.address})` });
+    expect(await client.getTransactionCount({ address: hot.address })).toBe(nonce);
+  });
+
+  it('a send reverted on chain fails with the reason read from its block', async () => {
+    await mint(hot.address, 1_000_000n);
+    const q = queue();
+    const all = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 1_000_000n] });
+    await node.rpc('evm_setAutomine', [false]);
+    try {
+      await q.enqueue(pool, 'tx_3:all', { to: contracts.tokens.USDC, data: all });
+      await q.tick(); // estimated on a balance that is there, signed, broadcast
+      // The balance goes before the block is mined (OpenZeppelin's ERC20 keeps balances in slot 0).
+      const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [hot.address, 0n]));
+      await node.rpc('anvil_setStorageAt', [contracts.tokens.USDC, slot, pad('0x0')]);
+      await mine();
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+    await q.tick();
+    const sent = await q.find('tx_3:all');
+    expect(sent).toMatchObject({ status: 'failed', error: `ERC20InsufficientBalance(${hot.address}, 0, 1000000)` });
+    expect((await client.getTransactionReceipt({ hash: sent!.txHash! })).status).toBe('reverted');
+    expect(sent?.gasCost).toBeGreaterThan(0n);
+    expect(finished.filter((send) => send.idempotencyKey === 'tx_3:all')).toHaveLength(1);
+  });
+
+  it('a recorded send the node never got (the process died before broadcasting) is broadcast again and mined once', async () => {
+    const q = queue();
+    await node.rpc('evm_setAutomine', [false]);
+    try {
+      await q.enqueue(pool, 'tx_4:lost', { to: outsider.address, value: 1n });
+      await q.tick();
+      const pending = await q.find('tx_4:lost');
+      await node.rpc('anvil_dropTransaction', [pending!.txHash]);
+      expect(await client.getTransaction({ hash: pending!.txHash! }).catch(() => null)).toBeNull();
+      await q.tick();
+      await mine();
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+    await q.tick();
+    const sent = await q.find('tx_4:lost');
+    expect(sent).toMatchObject({ status: 'confirmed', attempts: [sent?.txHash] });
+  });
+
+  it('a stuck send is replaced with higher fees at the same nonce and confirmed once', async () => {
+    const q = queue({ stuckAfterMs: 0 });
+    await node.rpc('evm_setAutomine', [false]);
+    try {
+      await q.enqueue(pool, 'tx_5:stuck', { to: outsider.address, value: 2n });
+      await q.tick(); // signed and broadcast, not mined
+      await q.tick(); // stuck: replaced
+      await mine();
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+    await queue().tick();
+    const sent = await q.find('tx_5:stuck');
+    expect(sent?.status).toBe('confirmed');
+    expect(sent?.attempts.length).toBeGreaterThanOrEqual(2);
+    expect(sent?.txHash).toBe(sent?.attempts.at(-1));
+    const mined = await client.getTransaction({ hash: sent!.txHash! });
+    expect(BigInt(mined.nonce)).toBe(sent?.nonce);
+    await expect(client.getTransactionReceipt({ hash: sent!.attempts[0] })).rejects.toThrow();
+    expect(lines.some((line) => line.message === 'stuck send replaced with higher fees')).toBe(true);
+  });
+
+  it('credits a deposit by an outside wallet once, after the confirmation depth; native coin too', async () => {
+    const w = watcher(2);
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_outside');
+    await w.watch(pool, address, 'wal_outside');
+    await mint(outsider.address, 5_000_000n);
+    // Both in one block: one confirmation each.
+    await node.rpc('evm_setAutomine', [false]);
+    let sent: `0x${string}`;
+    let native: `0x${string}`;
+    try {
+      sent = await wallet(outsider).writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'transfer', args: [address, 2_500_000n] });
+      native = await wallet(outsider).sendTransaction({ chain: null, to: address, value: 7n });
+      await mine();
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+    await w.tick();
+    expect((await w.deposits(address)).map((deposit) => deposit.status)).toEqual(['seen', 'seen']);
+    expect(credited.filter((deposit) => deposit.to === address.toLowerCase())).toHaveLength(0);
+    await mine();
+    await w.tick();
+    await w.tick();
+    const arrived = credited.filter((deposit) => deposit.to === address.toLowerCase());
+    expect(arrived).toHaveLength(2);
+    expect(arrived.map((deposit) => [deposit.txHash, deposit.amount, deposit.token])).toEqual(expect.arrayContaining([
+      [sent, 2_500_000n, contracts.tokens.USDC.toLowerCase()],
+      [native, 7n, NATIVE_TOKEN.toLowerCase()],
+    ]));
+  });
+
+  it('a reorg that removes an unconfirmed deposit credits nothing; one that removes a credited deposit is reported, never credited twice', async () => {
+    const w = watcher(3);
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_reorg');
+    await w.watch(pool, address, 'wal_reorg');
+    await w.tick();
+    const receipt = await mint(address, 1_000n);
+    await w.tick();
+    expect((await w.deposits(address))[0]).toMatchObject({ status: 'seen', txHash: receipt.transactionHash });
+    // Replace the last block (holding the mint) by an empty one: the deposit never happened.
+    await node.rpc('anvil_reorg', [1, []]);
+    await w.tick();
+    expect((await w.deposits(address))[0]).toMatchObject({ status: 'dropped', credited: false });
+    await mine(3);
+    await w.tick();
+    expect(credited.filter((deposit) => deposit.to === address.toLowerCase())).toHaveLength(0);
+
+    const second = await mint(address, 2_000n);
+    await mine(3);
+    await w.tick();
+    expect(credited.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
+    const depth = Number((await client.getBlockNumber({ cacheTime: 0 })) - second.blockNumber) + 1;
+    await node.rpc('anvil_reorg', [depth, []]);
+    await mine(3);
+    await w.tick();
+    const reversed = (await w.deposits(address)).find((deposit) => deposit.txHash === second.transactionHash);
+    expect(reversed).toMatchObject({ status: 'reversed', credited: true });
+    expect(lines.some((line) => line.level === 'error' && line.message === 'a reorganisation removed a credited deposit')).toBe(true);
+    expect(credited.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
+  });
+
+  it('resumes from its checkpoint after a restart and after the node was down', async () => {
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_resume');
+    const first = watcher(1);
+    await first.watch(pool, address, 'wal_resume');
+    await first.tick();
+    const checkpoint = await first.checkpoint();
+    await node.stop();
+    await expect(first.tick()).rejects.toThrow();
+    expect(await first.checkpoint()).toBe(checkpoint);
+    await node.start();
+    const receipt = await mint(address, 3_000n);
+    const restarted = watcher(1);
+    await restarted.tick();
+    expect(await restarted.checkpoint()).toBe(await client.getBlockNumber({ cacheTime: 0 }));
+    expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
+  });
+
+  it('sweeps a deposit address: the forwarder is deployed and flushed to the hot wallet by one queued send', async () => {
+    const key = 'wal_sweep';
+    const address = depositAddressOf(contracts.forwarderFactory, key);
+    await mint(address, 4_000n);
+    const before = await balanceOf(hot.address);
+    const q = queue();
+    const data = encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(key), [contracts.tokens.USDC, contracts.tokens.CNGN]] });
+    await q.enqueue(pool, `${key}:sweep:1`, { to: contracts.forwarderFactory, data });
+    await q.tick();
+    await q.tick();
+    expect(await q.find(`${key}:sweep:1`)).toMatchObject({ status: 'confirmed' });
+    expect(await balanceOf(address)).toBe(0n);
+    expect(await balanceOf(hot.address)).toBe(before + 4_000n);
+    expect(await client.getCode({ address })).toBeTruthy();
+  });
+});

@@ -1,0 +1,357 @@
+import type { Pool, PoolClient } from 'pg';
+import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
+import { confirmationsOf, gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
+import { schemaName, withTransaction, type Sql } from '@ramp/database';
+import type { Signer } from './custody';
+import { isTransient } from './rpc-errors';
+import { revertReasonOf } from './revert-reason';
+
+export interface ChainLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** What to send: a call or a transfer of the native coin (or both). */
+export interface SendRequest {
+  to: Address;
+  data?: Hex;
+  value?: bigint;
+}
+
+export type SendStatus = 'queued' | 'pending' | 'confirmed' | 'failed';
+
+export interface SendRecord {
+  id: string;
+  chain: string;
+  sender: Address;
+  idempotencyKey: string;
+  to: Address;
+  data: Hex;
+  value: bigint;
+  status: SendStatus;
+  nonce?: bigint;
+  /** The hash of the transaction that was mined (once confirmed or reverted), else of the latest attempt. */
+  txHash?: Hex;
+  /** Every hash signed for this send, oldest first: more than one when a stuck transaction was replaced. */
+  attempts: Hex[];
+  blockNumber?: bigint;
+  /** What the network cost, in wei of the native coin (gas used × effective price), once mined. */
+  gasCost?: bigint;
+  error?: string;
+}
+
+export interface SendQueueOptions {
+  /** The chain service's schema, where sendQueueMigration created the tables. */
+  schema: string;
+  pool: Pool;
+  chain: string;
+  chainId: number;
+  client: PublicClient;
+  signer: Signer;
+  /** Blocks a receipt must have before the send is final (1: its own block). */
+  confirmations: number;
+  /** A transaction with no receipt this long after its latest attempt is replaced with higher fees. */
+  stuckAfterMs: number;
+  /** The ceiling of maxFeePerGas, in wei: no replacement goes above it. */
+  maxFeePerGas: bigint;
+  logger: ChainLogger;
+  /**
+   * Called in the transaction that makes a send final (confirmed, or failed with its reason): a ledger entry for its
+   * gas, the event that moves a transaction on. Runs once per send, whatever crashes around it.
+   */
+  onFinished?: (tx: PoolClient, send: SendRecord) => Promise<void>;
+}
+
+/** The tables of the durable send queue, for the chain service's migration. */
+export function sendQueueMigration(schema: string): string[] {
+  const s = schemaName(schema);
+  return [
+    `create schema if not exists ${s}`,
+    `create table ${s}.chain_senders (
+       chain text not null,
+       address text not null,
+       next_nonce bigint not null,
+       primary key (chain, address)
+     )`,
+    `create table ${s}.chain_sends (
+       id bigint generated always as identity primary key,
+       chain text not null,
+       sender text not null,
+       idempotency_key text not null,
+       to_address text not null,
+       data text not null,
+       value numeric(78, 0) not null,
+       status text not null check (status in ('queued', 'pending', 'confirmed', 'failed')),
+       nonce bigint,
+       gas bigint,
+       max_fee_per_gas numeric(78, 0),
+       max_priority_fee_per_gas numeric(78, 0),
+       raw text,
+       tx_hash text,
+       attempts jsonb not null default '[]',
+       last_attempt_at timestamptz,
+       block_number bigint,
+       gas_cost numeric(78, 0),
+       error text,
+       created_at timestamptz not null default now(),
+       finished_at timestamptz,
+       unique (chain, idempotency_key),
+       unique (chain, sender, nonce)
+     )`,
+    `create index chain_sends_open on ${s}.chain_sends (chain, sender, status, id) where status in ('queued', 'pending')`,
+  ];
+}
+
+interface SendRow {
+  id: string;
+  chain: string;
+  sender: string;
+  idempotency_key: string;
+  to_address: string;
+  data: string;
+  value: string;
+  status: SendStatus;
+  nonce: string | null;
+  gas: string | null;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  raw: string | null;
+  tx_hash: string | null;
+  attempts: Hex[];
+  last_attempt_at: Date | null;
+  block_number: string | null;
+  gas_cost: string | null;
+  error: string | null;
+}
+
+function recordOf(row: SendRow): SendRecord {
+  return {
+    id: row.id,
+    chain: row.chain,
+    sender: row.sender as Address,
+    idempotencyKey: row.idempotency_key,
+    to: row.to_address as Address,
+    data: row.data as Hex,
+    value: BigInt(row.value),
+    status: row.status,
+    ...(row.nonce !== null && { nonce: BigInt(row.nonce) }),
+    ...(row.tx_hash !== null && { txHash: row.tx_hash as Hex }),
+    attempts: row.attempts,
+    ...(row.block_number !== null && { blockNumber: BigInt(row.block_number) }),
+    ...(row.gas_cost !== null && { gasCost: BigInt(row.gas_cost) }),
+    ...(row.error !== null && { error: row.error }),
+  };
+}
+
+/**
+ * The durable send queue of one hot wallet on one chain. A send is requested with an idempotency key (the
+ * transaction and its step) and is sent once, whatever crashes: its nonce is assigned under a row lock in PostgreSQL,
+ * and it is signed and recorded in that same transaction before it is broadcast, so a process killed at any point
+ * finds, on restart, either nothing signed (and signs it) or the signed bytes (and broadcasts them again, a no-op if
+ * the node has them). A transaction with no receipt after `stuckAfterMs` is replaced (same nonce, higher fees); a
+ * revert, at estimation or on chain, fails the send with its reason. Run `tick()` from one loop per replica: replicas
+ * share the work through the locks.
+ */
+export class SendQueue {
+  private readonly s: string;
+
+  constructor(private readonly options: SendQueueOptions) {
+    this.s = schemaName(options.schema);
+  }
+
+  get sender(): Address {
+    return this.options.signer.address;
+  }
+
+  /** Queues a send, or finds the one queued with this key: the same key never sends twice. */
+  async enqueue(db: Sql, idempotencyKey: string, request: SendRequest): Promise<SendRecord> {
+    const { rows } = await db.query<SendRow>(
+      `with inserted as (
+         insert into ${this.s}.chain_sends (chain, sender, idempotency_key, to_address, data, value, status)
+         values ($1, $2, $3, $4, $5, $6, 'queued')
+         on conflict (chain, idempotency_key) do nothing
+         returning *
+       )
+       select * from inserted
+       union all
+       select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $3 and not exists (select 1 from inserted)`,
+      [this.options.chain, this.sender, idempotencyKey, request.to, request.data ?? '0x', (request.value ?? 0n).toString()],
+    );
+    return recordOf(rows[0]);
+  }
+
+  async find(idempotencyKey: string): Promise<SendRecord | undefined> {
+    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
+    return rows[0] && recordOf(rows[0]);
+  }
+
+  /** One pass: sign and broadcast what is queued, then follow what is pending to its end. */
+  async tick(): Promise<void> {
+    while (await this.signNext()) {
+      // until nothing is queued
+    }
+    await this.settlePending();
+  }
+
+  /** Signs the oldest queued send, records it, then broadcasts it. False when nothing was queued. */
+  private async signNext(): Promise<boolean> {
+    const { chain, chainId, client, signer } = this.options;
+    await this.ensureSender();
+    const signed = await withTransaction(this.options.pool, async (tx) => {
+      const sender = await tx.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2 for update`, [chain, signer.address]);
+      const { rows } = await tx.query<SendRow>(
+        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit 1 for update skip locked`,
+        [chain, signer.address],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const request = { account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) };
+      let gas: bigint;
+      try {
+        gas = await client.estimateGas(request);
+      } catch (error) {
+        if (isTransient(error)) throw error;
+        // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
+        const failed = await this.finish(tx, row.id, { status: 'failed', error: revertReasonOf(error) });
+        this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, reason: failed.error }, 'send refused: it would revert');
+        return { row: failed, raw: undefined };
+      }
+      const fees = await client.estimateFeesPerGas();
+      const nonce = BigInt(sender.rows[0].next_nonce);
+      const capped = this.capped(fees);
+      const raw = await signer.signTransaction({ ...request, chainId, type: 'eip1559', nonce: Number(nonce), gas: (gas * 12n) / 10n, ...capped });
+      const hash = keccak256(raw);
+      await tx.query(`update ${this.s}.chain_senders set next_nonce = next_nonce + 1 where chain = $1 and address = $2`, [chain, signer.address]);
+      const updated = await tx.query<SendRow>(
+        `update ${this.s}.chain_sends set status = 'pending', nonce = $2, gas = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
+           raw = $6, tx_hash = $7, attempts = jsonb_build_array($7::text), last_attempt_at = now()
+         where id = $1 returning *`,
+        [row.id, nonce.toString(), ((gas * 12n) / 10n).toString(), capped.maxFeePerGas.toString(), capped.maxPriorityFeePerGas.toString(), raw, hash],
+      );
+      return { row: recordOf(updated.rows[0]), raw };
+    });
+    if (!signed) return false;
+    if (signed.raw) await this.broadcast(signed.row, signed.raw);
+    return true;
+  }
+
+  /** Follows each pending send: final at its depth, rebroadcast when the node lost it, replaced when stuck. */
+  private async settlePending(): Promise<void> {
+    const { chain, client, signer } = this.options;
+    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [chain, signer.address]);
+    if (rows.length === 0) return;
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    for (const row of rows) {
+      const receipt = await this.receiptOf(row.attempts);
+      if (receipt) {
+        if (confirmationsOf(receipt.blockNumber, head) >= BigInt(this.options.confirmations)) await this.settle(row, receipt);
+        continue;
+      }
+      const stuckFor = Date.now() - (row.last_attempt_at?.getTime() ?? 0);
+      if (stuckFor >= this.options.stuckAfterMs && (await this.replace(row))) continue;
+      // Not mined: make sure the node has it (it may never have got it, if the process died after recording it).
+      const known = await client.getTransaction({ hash: row.tx_hash as Hex }).catch(() => null);
+      if (!known && row.raw) await this.broadcast(recordOf(row), row.raw as Hex);
+    }
+  }
+
+  private async receiptOf(attempts: Hex[]) {
+    for (const hash of [...attempts].reverse()) {
+      try {
+        return await this.options.client.getTransactionReceipt({ hash });
+      } catch (error) {
+        if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+      }
+    }
+    return undefined;
+  }
+
+  private async settle(row: SendRow, receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint }): Promise<void> {
+    let error: string | undefined;
+    if (receipt.status === 'reverted') {
+      // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
+      error = await this.options.client
+        .call({ account: this.sender, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value), blockNumber: receipt.blockNumber })
+        .then(() => 'execution reverted', revertReasonOf);
+    }
+    await withTransaction(this.options.pool, async (tx) => {
+      const finished = await this.finish(tx, row.id, {
+        status: receipt.status === 'success' ? 'confirmed' : 'failed',
+        txHash: receipt.transactionHash,
+        blockNumber: receipt.blockNumber,
+        gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
+        ...(error !== undefined && { error }),
+      });
+      if (finished.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+    });
+  }
+
+  /** Signs the same nonce again with higher fees; false when the ceiling forbids it (the send waits as it is). */
+  private async replace(row: SendRow): Promise<boolean> {
+    const { chainId, client, signer, logger } = this.options;
+    const stuck: Eip1559Fees = { maxFeePerGas: BigInt(row.max_fee_per_gas ?? 0), maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas ?? 0) };
+    const fees = replacementFees(stuck, await client.estimateFeesPerGas(), this.options.maxFeePerGas);
+    if (!fees) {
+      logger.warn({ chain: row.chain, sendId: row.id, txHash: row.tx_hash }, 'send stuck at the fee ceiling: not replaced');
+      return false;
+    }
+    const raw = await signer.signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce: Number(row.nonce),
+      to: row.to_address as Address,
+      data: row.data as Hex,
+      value: BigInt(row.value),
+      gas: BigInt(row.gas ?? 0),
+      ...fees,
+    });
+    const hash = keccak256(raw);
+    const { rows } = await this.options.pool.query<SendRow>(
+      `update ${this.s}.chain_sends set max_fee_per_gas = $2, max_priority_fee_per_gas = $3, raw = $4, tx_hash = $5,
+         attempts = attempts || jsonb_build_array($5::text), last_attempt_at = now()
+       where id = $1 and status = 'pending' and tx_hash = $6 returning *`,
+      [row.id, fees.maxFeePerGas.toString(), fees.maxPriorityFeePerGas.toString(), raw, hash, row.tx_hash],
+    );
+    if (!rows[0]) return true;
+    logger.info({ chain: row.chain, sendId: row.id, replaced: row.tx_hash, txHash: hash, maxFeePerGas: fees.maxFeePerGas.toString() }, 'stuck send replaced with higher fees');
+    await this.broadcast(recordOf(rows[0]), raw);
+    return true;
+  }
+
+  private async broadcast(send: SendRecord, raw: Hex): Promise<void> {
+    try {
+      await this.options.client.sendRawTransaction({ serializedTransaction: raw });
+    } catch (error) {
+      // Already known, or its nonce already mined (this attempt or another of the same send): the receipts tell.
+      this.options.logger.warn({ chain: send.chain, sendId: send.id, txHash: send.txHash, err: revertReasonOf(error) }, 'broadcast refused; the send is followed by its receipts');
+    }
+  }
+
+  private async finish(tx: PoolClient, id: string, outcome: { status: 'confirmed' | 'failed'; txHash?: Hex; blockNumber?: bigint; gasCost?: bigint; error?: string }): Promise<SendRecord> {
+    const { rows } = await tx.query<SendRow>(
+      `update ${this.s}.chain_sends set status = $2, tx_hash = coalesce($3, tx_hash), block_number = $4, gas_cost = $5, error = $6, finished_at = now()
+       where id = $1 and status in ('queued', 'pending') returning *`,
+      [id, outcome.status, outcome.txHash ?? null, outcome.blockNumber?.toString() ?? null, outcome.gasCost?.toString() ?? null, outcome.error ?? null],
+    );
+    if (!rows[0]) throw new Error(`send ${id} was finished by another replica`);
+    const record = recordOf(rows[0]);
+    await this.options.onFinished?.(tx, record);
+    return record;
+  }
+
+  private capped(fees: Eip1559Fees): Eip1559Fees {
+    const cap = this.options.maxFeePerGas;
+    const maxFeePerGas = fees.maxFeePerGas > cap ? cap : fees.maxFeePerGas;
+    return { maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : fees.maxPriorityFeePerGas };
+  }
+
+  /** The sender's row, created at the chain's pending nonce the first time the wallet sends through the queue. */
+  private async ensureSender(): Promise<void> {
+    const { chain, client, signer } = this.options;
+    const { rowCount } = await this.options.pool.query(`select 1 from ${this.s}.chain_senders where chain = $1 and address = $2`, [chain, signer.address]);
+    if (rowCount) return;
+    const nonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' });
+    await this.options.pool.query(`insert into ${this.s}.chain_senders (chain, address, next_nonce) values ($1, $2, $3) on conflict do nothing`, [chain, signer.address, nonce]);
+  }
+}

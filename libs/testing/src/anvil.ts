@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'child_process';
+import { join } from 'path';
+import { WORKSPACE_ROOT } from './paths';
+import { freePort } from './services';
+
+/** The anvil binary of the pinned npm package @foundry-rs/anvil-linux-amd64: nothing is downloaded at run time. */
+export const ANVIL_BINARY = join(WORKSPACE_ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+
+/** Anvil's well-known development mnemonic: its first account is a test chain's faucet. Never holds real money. */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export interface AnvilOptions {
+  chainId: number;
+  /** Seconds per block; absent: a block per transaction (automine). */
+  blockTime?: number;
+  port?: number;
+  /** anvil's --state: loaded at start when it exists, written at exit. */
+  statePath?: string;
+}
+
+/**
+ * A local EVM node (anvil) as a real process, so a test can stop it and start it again (an RPC outage), reorganise
+ * it (`anvil_reorg`), or pause mining.
+ */
+export class AnvilNode {
+  private child: ChildProcess | undefined;
+  private output = '';
+  port = 0;
+
+  constructor(private readonly options: AnvilOptions) {}
+
+  get rpcUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get logs(): string {
+    return this.output.slice(-4000);
+  }
+
+  async start(): Promise<this> {
+    this.port = this.port || this.options.port || (await freePort());
+    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--chain-id', String(this.options.chainId), '--mnemonic', ANVIL_MNEMONIC];
+    if (this.options.blockTime !== undefined) args.push('--block-time', String(this.options.blockTime));
+    if (this.options.statePath) args.push('--state', this.options.statePath);
+    this.output = '';
+    const child = spawn(ANVIL_BINARY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-100_000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}:\n${this.logs}`);
+      if (await this.answers()) return this;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`anvil did not answer on ${this.rpcUrl}:\n${this.logs}`);
+  }
+
+  /** One JSON-RPC call to the node. */
+  async rpc<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+    const response = await fetch(this.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const body = (await response.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  }
+
+  private async answers(): Promise<boolean> {
+    try {
+      await this.rpc('eth_chainId');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops the node (SIGTERM, so --state is written); the same port is used again by start(). */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
