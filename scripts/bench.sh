@@ -5,8 +5,8 @@
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   all) script=dist/tools/bench/all.js ;;
-  quote | events | webhooks | memory) script="dist/tools/bench/$1-bench.js" ;;
-  *) fail "usage: bench.sh all|quote|events|webhooks|memory" ;;
+  quote | events | webhooks | memory | chain) script="dist/tools/bench/$1-bench.js" ;;
+  *) fail "usage: bench.sh all|quote|events|webhooks|memory|chain" ;;
 esac
 ensure_dependencies
 ensure_stack

@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import { writeFileSync } from 'fs';
 import { resolve } from 'path';
 import { freshStack, WORKSPACE_ROOT } from '@ramp/testing';
+import { benchChain } from './chain-bench';
 import { benchEvents } from './events-bench';
 import { benchMemory } from './memory-bench';
 import { benchQuote } from './quote-bench';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     ['bench:events', benchEvents],
     ['bench:webhooks', benchWebhooks],
     ['bench:memory', benchMemory],
+    ['bench:chain', benchChain],
   ] as const) {
     process.stderr.write(`[bench] ${name}\n`);
     sections.push(...(await bench()));

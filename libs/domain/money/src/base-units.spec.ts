@@ -29,6 +29,8 @@ describe('base units - decimal strings to a chain integer and back, exactly', ()
     expect(() => toBaseUnits('0.0000001', 6)).toThrow('more than 6 decimal places');
     for (const bad of ['-1', '1e6', '', '.5', '1.', ' 1', '0x10', 'NaN']) expect(() => toBaseUnits(bad, 6)).toThrow('not a non-negative decimal');
     expect(() => toBaseUnits('1', -1)).toThrow('decimals');
+    expect(() => fromBaseUnits(15n, -1)).toThrow('decimals');
+    expect(() => fromBaseUnits(15n, 1.5)).toThrow('decimals');
   });
 
   it('round-trips every amount a token can hold', () => {

@@ -17,6 +17,7 @@ export function toBaseUnits(amount: string, decimals: number): bigint {
 
 /** 1500000n with 6 decimals is "1.5": no trailing zeros, no exponent, "0" for zero. */
 export function fromBaseUnits(units: bigint, decimals: number): string {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) throw new RangeError(`decimals must be 0 to 77, got ${decimals}`);
   if (units < 0n) return `-${fromBaseUnits(-units, decimals)}`;
   if (decimals === 0) return units.toString();
   const digits = units.toString().padStart(decimals + 1, '0');

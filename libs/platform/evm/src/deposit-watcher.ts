@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
 import { afterConfirmed, afterReorg, afterSeen, confirmedThrough, forkPoint, type DepositState, type DepositStatus } from '@ramp/chains';
 import { schemaName, withTransaction } from '@ramp/database';
 import type { ChainLogger } from './send-queue';
@@ -7,7 +7,8 @@ import type { ChainLogger } from './send-queue';
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 /** The stand-in "token" of the native coin in deposit rows. */
-export const NATIVE_TOKEN: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+/** Lower case, as every address of a deposit row and of a Deposit. */
+export const NATIVE_TOKEN: Address = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 export interface Deposit {
   chain: string;
@@ -168,7 +169,7 @@ export class DepositWatcher {
 
   /** Compares the remembered hashes with the chain's; above a fork, deposits are undone and blocks scanned again. */
   private async rewindReorg(): Promise<void> {
-    const { chain, client } = this.options;
+    const { chain } = this.options;
     const { rows } = await this.options.pool.query<{ number: string; hash: string }>(
       `select number, hash from ${this.s}.chain_blocks where chain = $1 order by number desc limit $2`,
       [chain, this.window],
@@ -177,10 +178,10 @@ export class DepositWatcher {
     const recorded = new Map(rows.map((row) => [BigInt(row.number), row.hash]));
     // The newest block first: when it is unchanged, every block below it is too (each hash covers its parent).
     const newest = BigInt(rows[0].number);
-    const top = await client.getBlock({ blockNumber: newest }).catch(() => null);
+    const top = await this.blockOrMissing(newest);
     if (top?.hash?.toLowerCase() === rows[0].hash.toLowerCase()) return;
     const canonical = new Map<bigint, string | undefined>();
-    for (const number of recorded.keys()) canonical.set(number, (await client.getBlock({ blockNumber: number }).catch(() => null))?.hash ?? undefined);
+    for (const number of recorded.keys()) canonical.set(number, (await this.blockOrMissing(number))?.hash ?? undefined);
     const fork = forkPoint(recorded, canonical);
     if (fork === undefined) return;
     await withTransaction(this.options.pool, async (tx) => {
@@ -199,6 +200,19 @@ export class DepositWatcher {
     this.options.logger.warn({ chain, fork: fork.toString(), deposits: 'rescanned' }, 'chain reorganisation: blocks from the fork are scanned again');
   }
 
+  /**
+   * A block, or undefined when the chain has no block of that number (it got shorter). Any other failure (a timeout, a
+   * rate limit) is thrown: it must never pass for a reorganisation.
+   */
+  private async blockOrMissing(number: bigint) {
+    try {
+      return await this.options.client.getBlock({ blockNumber: number });
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   private async scan(fromBlock: bigint, toBlock: bigint): Promise<boolean> {
     const { chain, client, tokens } = this.options;
     const watched = await this.watchedSet();
@@ -213,12 +227,17 @@ export class DepositWatcher {
         }
       }
     }
+    // Every block of the range is read and must extend the one before it (and the last block recorded): a scan that
+    // straddles a reorganisation records nothing, and the next tick finds the fork.
     const blocks: { number: bigint; hash: Hex }[] = [];
     const keepFrom = toBlock - BigInt(this.window) + 1n;
+    const readBody = this.options.native && watched.size > 0;
+    const before = await this.options.pool.query<{ hash: string }>(`select hash from ${this.s}.chain_blocks where chain = $1 and number = $2`, [chain, (fromBlock - 1n).toString()]);
+    let parent: string | undefined = before.rows[0]?.hash.toLowerCase();
     for (let number = fromBlock; number <= toBlock; number++) {
-      const readBody = this.options.native && watched.size > 0;
-      if (!readBody && number < keepFrom) continue;
       const block = await client.getBlock({ blockNumber: number, includeTransactions: readBody });
+      if (parent !== undefined && block.parentHash.toLowerCase() !== parent) return this.moved(fromBlock, toBlock);
+      parent = block.hash.toLowerCase();
       blocks.push({ number, hash: block.hash });
       if (!readBody) continue;
       for (const transaction of block.transactions) {
@@ -228,15 +247,12 @@ export class DepositWatcher {
         found.push({ chain, txHash: transaction.hash, logIndex: -1, blockNumber: number, blockHash: block.hash, token: NATIVE_TOKEN, from: transaction.from, to: transaction.to, amount: transaction.value });
       }
     }
-    // A log from a block other than the one read means the chain moved under the scan: nothing is recorded this time.
-    const hashes = new Map(blocks.map((block) => [block.number, block.hash]));
-    if (found.some((deposit) => hashes.has(deposit.blockNumber) && hashes.get(deposit.blockNumber) !== deposit.blockHash)) {
-      this.options.logger.warn({ chain, fromBlock: fromBlock.toString(), toBlock: toBlock.toString() }, 'the chain moved during a scan; scanning again');
-      return false;
-    }
+    // A log from a block other than the one read means the chain moved under the scan.
+    const hashes = new Map(blocks.map((block) => [block.number, block.hash.toLowerCase()]));
+    if (found.some((deposit) => hashes.get(deposit.blockNumber) !== deposit.blockHash.toLowerCase())) return this.moved(fromBlock, toBlock);
     await withTransaction(this.options.pool, async (tx) => {
       for (const deposit of found) await this.recordSeen(tx, deposit);
-      for (const block of blocks) {
+      for (const block of blocks.filter((kept) => kept.number >= keepFrom)) {
         await tx.query(`insert into ${this.s}.chain_blocks (chain, number, hash) values ($1, $2, $3) on conflict (chain, number) do update set hash = excluded.hash`, [chain, block.number.toString(), block.hash]);
       }
       await tx.query(`delete from ${this.s}.chain_blocks where chain = $1 and number < $2`, [chain, keepFrom.toString()]);
@@ -245,11 +261,33 @@ export class DepositWatcher {
     return true;
   }
 
+  private moved(fromBlock: bigint, toBlock: bigint): false {
+    this.options.logger.warn({ chain: this.options.chain, fromBlock: fromBlock.toString(), toBlock: toBlock.toString() }, 'the chain moved during a scan; scanning again');
+    return false;
+  }
+
   private async recordSeen(tx: PoolClient, deposit: Seen): Promise<void> {
     const key = [deposit.chain, deposit.txHash, deposit.logIndex];
     const { rows } = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and tx_hash = $2 and log_index = $3 for update`, key);
-    const existing = rows[0];
+    let existing = rows[0];
+    if (!existing) {
+      // A log's index counts within its block: the same transfer, back in another block after a reorganisation, can
+      // come with another index. It is the same deposit (never a second credit) when a dropped or reversed row of the
+      // same transaction moved the same amount of the same token between the same addresses.
+      const same = await tx.query<DepositRow>(
+        `select * from ${this.s}.chain_deposits where chain = $1 and tx_hash = $2 and token = $3 and from_address = $4 and to_address = $5 and amount = $6
+           and status in ('dropped', 'reversed') order by log_index limit 1 for update`,
+        [deposit.chain, deposit.txHash, deposit.token.toLowerCase(), deposit.from.toLowerCase(), deposit.to.toLowerCase(), deposit.amount.toString()],
+      );
+      existing = same.rows[0];
+      if (existing && existing.log_index !== deposit.logIndex) {
+        await tx.query(`update ${this.s}.chain_deposits set log_index = $4 where chain = $1 and tx_hash = $2 and log_index = $3`, [deposit.chain, deposit.txHash, existing.log_index, deposit.logIndex]);
+      }
+    }
     const next = afterSeen(existing && { status: existing.status, credited: existing.credited });
+    if (existing?.status === 'reversed') {
+      this.options.logger.warn({ chain: deposit.chain, txHash: deposit.txHash, logIndex: deposit.logIndex, blockNumber: deposit.blockNumber.toString() }, 'a reversed deposit is back in the chain: it stays credited once');
+    }
     if (!existing) {
       await tx.query(
         `insert into ${this.s}.chain_deposits (chain, tx_hash, log_index, block_number, block_hash, token, from_address, to_address, amount, status, credited)

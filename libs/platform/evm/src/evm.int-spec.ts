@@ -254,6 +254,38 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(credited.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
   });
 
+  it('the same transfer back in another block at another log index is the same deposit: credited once', async () => {
+    const w = watcher(2);
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_moved');
+    await w.watch(pool, address, 'wal_moved');
+    await mint(outsider.address, 10n);
+    await w.tick();
+    const faucetWallet = wallet();
+    const ours = await faucetWallet.signTransaction({
+      ...(await faucetWallet.prepareTransactionRequest({ chain: null, to: contracts.tokens.USDC, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [address, 5_000n] }) })),
+    } as never);
+    const hash = await client.sendRawTransaction({ serializedTransaction: ours });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    await mine(1);
+    await w.tick();
+    expect(credited.filter((deposit) => deposit.txHash === hash)).toHaveLength(1);
+    expect((await w.deposits(address))[0]).toMatchObject({ logIndex: 0, status: 'confirmed' });
+    // The new chain holds the same transaction after another that logs a Transfer first: its log index is now 1.
+    const before = await wallet(outsider).signTransaction({
+      ...(await wallet(outsider).prepareTransactionRequest({ chain: null, to: contracts.tokens.USDC, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [faucetAccount.address, 1n] }) })),
+    } as never);
+    const depth = Number((await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber) + 1;
+    await node.rpc('anvil_reorg', [depth, [[before, 0], [ours, 0]]]);
+    await mine(2);
+    await w.tick();
+    await w.tick();
+    const rows = await w.deposits(address);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ txHash: hash, logIndex: 1, status: 'confirmed', credited: true });
+    expect((await client.getTransactionReceipt({ hash })).logs[0].logIndex).toBe(1);
+    expect(credited.filter((deposit) => deposit.txHash === hash)).toHaveLength(1);
+  });
+
   it('resumes from its checkpoint after a restart and after the node was down', async () => {
     const address = depositAddressOf(contracts.forwarderFactory, 'wal_resume');
     const first = watcher(1);

@@ -1,10 +1,23 @@
-import { BaseError, HttpRequestError, RpcRequestError, TimeoutError, WebSocketRequestError } from 'viem';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, RpcRequestError } from 'viem';
 
 /**
- * Whether a failed RPC call says nothing about the transaction (the node could not be reached, timed out, or
- * failed internally) and is to be retried, rather than an answer (a revert) to act on.
+ * Whether a failed call is the chain's answer that it would revert (an `execution reverted`, JSON-RPC code 3), the
+ * only failure a send may be failed for. Anything else (the node unreachable, a timeout, a rate limit, a lagging node
+ * behind a load balancer, an internal error) says nothing about the transaction and is retried.
  */
+export function isRevert(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return Boolean(
+    error.walk(
+      (cause) =>
+        cause instanceof ExecutionRevertedError ||
+        cause instanceof ContractFunctionRevertedError ||
+        (cause instanceof RpcRequestError && cause.code === 3) ||
+        ((cause as { code?: unknown }).code === 3 && typeof (cause as { data?: unknown }).data === 'string'),
+    ),
+  );
+}
+
 export function isTransient(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return true;
-  return Boolean(error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError || cause instanceof WebSocketRequestError || (cause instanceof RpcRequestError && cause.code === -32603)));
+  return !isRevert(error);
 }

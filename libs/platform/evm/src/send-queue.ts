@@ -3,7 +3,7 @@ import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, typ
 import { confirmationsOf, gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Signer } from './custody';
-import { isTransient } from './rpc-errors';
+import { isRevert, isTransient } from './rpc-errors';
 import { revertReasonOf } from './revert-reason';
 
 export interface ChainLogger {
@@ -62,6 +62,11 @@ export interface SendQueueOptions {
    */
   onFinished?: (tx: PoolClient, send: SendRecord) => Promise<void>;
 }
+
+/** Most sends signed in one database transaction. */
+const SIGN_BATCH = 50;
+/** Most receipts asked for at once. */
+const RECEIPT_BATCH = 100;
 
 /** The tables of the durable send queue, for the chain service's migration. */
 export function sendQueueMigration(schema: string): string[] {
@@ -155,6 +160,7 @@ function recordOf(row: SendRow): SendRecord {
  */
 export class SendQueue {
   private readonly s: string;
+  private senderReady = false;
 
   constructor(private readonly options: SendQueueOptions) {
     this.s = schemaName(options.schema);
@@ -178,7 +184,10 @@ export class SendQueue {
        select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $3 and not exists (select 1 from inserted)`,
       [this.options.chain, this.sender, idempotencyKey, request.to, request.data ?? '0x', (request.value ?? 0n).toString()],
     );
-    return recordOf(rows[0]);
+    if (rows[0]) return recordOf(rows[0]);
+    // A concurrent enqueue of the same key committed after this statement's snapshot was taken: read it now.
+    const again = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
+    return recordOf(again.rows[0]);
   }
 
   async find(idempotencyKey: string): Promise<SendRecord | undefined> {
@@ -188,51 +197,63 @@ export class SendQueue {
 
   /** One pass: sign and broadcast what is queued, then follow what is pending to its end. */
   async tick(): Promise<void> {
-    while (await this.signNext()) {
+    while (await this.signBatch()) {
       // until nothing is queued
     }
     await this.settlePending();
   }
 
-  /** Signs the oldest queued send, records it, then broadcasts it. False when nothing was queued. */
-  private async signNext(): Promise<boolean> {
+  /**
+   * Signs the oldest queued sends (up to SIGN_BATCH, in one database transaction under the sender's lock), records
+   * them, then broadcasts them in nonce order. False when nothing was queued.
+   *
+   * A send is estimated on the node's pending state, which does not hold the sends signed earlier in the same batch:
+   * one that would revert there may only depend on them (a transfer of what a sweep just brought in). So a revert
+   * fails a send only when it is the first estimated of its batch; otherwise the batch ends before it, and it is
+   * estimated again in the next, once the earlier ones are broadcast.
+   */
+  private async signBatch(): Promise<boolean> {
     const { chain, chainId, client, signer } = this.options;
     await this.ensureSender();
     const signed = await withTransaction(this.options.pool, async (tx) => {
       const sender = await tx.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2 for update`, [chain, signer.address]);
       const { rows } = await tx.query<SendRow>(
-        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit 1 for update skip locked`,
+        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit ${SIGN_BATCH} for update skip locked`,
         [chain, signer.address],
       );
-      const row = rows[0];
-      if (!row) return null;
-      const request = { account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) };
-      let gas: bigint;
-      try {
-        gas = await client.estimateGas(request);
-      } catch (error) {
-        if (isTransient(error)) throw error;
-        // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
-        const failed = await this.finish(tx, row.id, { status: 'failed', error: revertReasonOf(error) });
-        this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, reason: failed.error }, 'send refused: it would revert');
-        return { row: failed, raw: undefined };
+      if (rows.length === 0) return null;
+      const fees = this.capped(await client.estimateFeesPerGas());
+      let nonce = BigInt(sender.rows[0].next_nonce);
+      const out: { row: SendRecord; raw: Hex }[] = [];
+      for (const row of rows) {
+        const request = { account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) };
+        let gas: bigint;
+        try {
+          gas = ((await client.estimateGas({ ...request, blockTag: 'pending' })) * 12n) / 10n;
+        } catch (error) {
+          if (isTransient(error)) throw error;
+          if (out.length > 0) break;
+          // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
+          const reason = revertReasonOf(error);
+          await this.finish(tx, row.id, { status: 'failed', error: reason });
+          this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, reason }, 'send refused: it would revert');
+          continue;
+        }
+        const raw = await signer.signTransaction({ ...request, chainId, type: 'eip1559', nonce: Number(nonce), gas, ...fees });
+        const updated = await tx.query<SendRow>(
+          `update ${this.s}.chain_sends set status = 'pending', nonce = $2, gas = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
+             raw = $6, tx_hash = $7, attempts = jsonb_build_array($7::text), last_attempt_at = now()
+           where id = $1 returning *`,
+          [row.id, nonce.toString(), gas.toString(), fees.maxFeePerGas.toString(), fees.maxPriorityFeePerGas.toString(), raw, keccak256(raw)],
+        );
+        out.push({ row: recordOf(updated.rows[0]), raw });
+        nonce += 1n;
       }
-      const fees = await client.estimateFeesPerGas();
-      const nonce = BigInt(sender.rows[0].next_nonce);
-      const capped = this.capped(fees);
-      const raw = await signer.signTransaction({ ...request, chainId, type: 'eip1559', nonce: Number(nonce), gas: (gas * 12n) / 10n, ...capped });
-      const hash = keccak256(raw);
-      await tx.query(`update ${this.s}.chain_senders set next_nonce = next_nonce + 1 where chain = $1 and address = $2`, [chain, signer.address]);
-      const updated = await tx.query<SendRow>(
-        `update ${this.s}.chain_sends set status = 'pending', nonce = $2, gas = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
-           raw = $6, tx_hash = $7, attempts = jsonb_build_array($7::text), last_attempt_at = now()
-         where id = $1 returning *`,
-        [row.id, nonce.toString(), ((gas * 12n) / 10n).toString(), capped.maxFeePerGas.toString(), capped.maxPriorityFeePerGas.toString(), raw, hash],
-      );
-      return { row: recordOf(updated.rows[0]), raw };
+      await tx.query(`update ${this.s}.chain_senders set next_nonce = $3 where chain = $1 and address = $2`, [chain, signer.address, nonce.toString()]);
+      return out;
     });
     if (!signed) return false;
-    if (signed.raw) await this.broadcast(signed.row, signed.raw);
+    for (const { row, raw } of signed) await this.broadcast(row, raw);
     return true;
   }
 
@@ -242,8 +263,11 @@ export class SendQueue {
     const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [chain, signer.address]);
     if (rows.length === 0) return;
     const head = await client.getBlockNumber({ cacheTime: 0 });
-    for (const row of rows) {
-      const receipt = await this.receiptOf(row.attempts);
+    // Receipts are read concurrently (one HTTP request when the transport batches); sends are settled in nonce order.
+    const receipts: Awaited<ReturnType<SendQueue['receiptOf']>>[] = [];
+    for (let i = 0; i < rows.length; i += RECEIPT_BATCH) receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
+    for (const [i, row] of rows.entries()) {
+      const receipt = receipts[i];
       if (receipt) {
         if (confirmationsOf(receipt.blockNumber, head) >= BigInt(this.options.confirmations)) await this.settle(row, receipt);
         continue;
@@ -272,8 +296,11 @@ export class SendQueue {
     if (receipt.status === 'reverted') {
       // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
       error = await this.options.client
-        .call({ account: this.sender, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value), blockNumber: receipt.blockNumber })
-        .then(() => 'execution reverted', revertReasonOf);
+        .call({ account: this.sender, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value), gas: BigInt(row.gas ?? 0) || undefined, blockNumber: receipt.blockNumber })
+        .then(
+          () => 'execution reverted (the replay on its block did not revert: the reason depended on the order within the block)',
+          (failure: unknown) => (isRevert(failure) ? revertReasonOf(failure) : 'execution reverted (the reason could not be read from the node)'),
+        );
     }
     await withTransaction(this.options.pool, async (tx) => {
       const finished = await this.finish(tx, row.id, {
@@ -283,7 +310,7 @@ export class SendQueue {
         gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
         ...(error !== undefined && { error }),
       });
-      if (finished.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+      if (finished?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
     });
   }
 
@@ -328,13 +355,14 @@ export class SendQueue {
     }
   }
 
-  private async finish(tx: PoolClient, id: string, outcome: { status: 'confirmed' | 'failed'; txHash?: Hex; blockNumber?: bigint; gasCost?: bigint; error?: string }): Promise<SendRecord> {
+  private async finish(tx: PoolClient, id: string, outcome: { status: 'confirmed' | 'failed'; txHash?: Hex; blockNumber?: bigint; gasCost?: bigint; error?: string }): Promise<SendRecord | undefined> {
     const { rows } = await tx.query<SendRow>(
       `update ${this.s}.chain_sends set status = $2, tx_hash = coalesce($3, tx_hash), block_number = $4, gas_cost = $5, error = $6, finished_at = now()
        where id = $1 and status in ('queued', 'pending') returning *`,
       [id, outcome.status, outcome.txHash ?? null, outcome.blockNumber?.toString() ?? null, outcome.gasCost?.toString() ?? null, outcome.error ?? null],
     );
-    if (!rows[0]) throw new Error(`send ${id} was finished by another replica`);
+    // Another replica finished it first: its transaction ran onFinished, this one does nothing.
+    if (!rows[0]) return undefined;
     const record = recordOf(rows[0]);
     await this.options.onFinished?.(tx, record);
     return record;
@@ -348,10 +376,15 @@ export class SendQueue {
 
   /** The sender's row, created at the chain's pending nonce the first time the wallet sends through the queue. */
   private async ensureSender(): Promise<void> {
+    if (this.senderReady) return;
     const { chain, client, signer } = this.options;
     const { rowCount } = await this.options.pool.query(`select 1 from ${this.s}.chain_senders where chain = $1 and address = $2`, [chain, signer.address]);
-    if (rowCount) return;
+    if (rowCount) {
+      this.senderReady = true;
+      return;
+    }
     const nonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' });
     await this.options.pool.query(`insert into ${this.s}.chain_senders (chain, address, next_nonce) values ($1, $2, $3) on conflict do nothing`, [chain, signer.address, nonce]);
+    this.senderReady = true;
   }
 }

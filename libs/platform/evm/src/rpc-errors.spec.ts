@@ -1,0 +1,25 @@
+import { ContractFunctionRevertedError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
+import { isRevert, isTransient } from './rpc-errors';
+
+describe('rpc errors - only the chain saying "it would revert" fails a send; everything else is retried', () => {
+  const rpc = (code: number, message: string) => new RpcRequestError({ body: {}, error: { code, message }, url: 'http://node' });
+
+  it('takes an execution revert (code 3, or a decoded revert) as a revert', () => {
+    expect(isRevert(rpc(3, 'execution reverted'))).toBe(true);
+    expect(isRevert(new ContractFunctionRevertedError({ abi: [], functionName: 'transfer' }))).toBe(true);
+  });
+
+  it('retries what says nothing about the transaction: unreachable, timeouts, rate limits, lagging or failing nodes', () => {
+    for (const error of [
+      new HttpRequestError({ url: 'http://node', status: 503 }),
+      new TimeoutError({ body: {}, url: 'http://node' }),
+      rpc(429, 'Too Many Requests'),
+      rpc(-32005, 'limit exceeded'),
+      rpc(-32000, 'header not found'),
+      rpc(-32603, 'internal error'),
+      new Error('socket hang up'),
+    ]) {
+      expect(isTransient(error)).toBe(true);
+    }
+  });
+});

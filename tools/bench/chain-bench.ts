@@ -1,0 +1,146 @@
+import { Pool } from 'pg';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { setTimeout as sleep } from 'timers/promises';
+import { getChain } from '@ramp/chains';
+import { deployPlatformContracts, depositAddressOf, DepositWatcher, depositWatcherMigration, evmPath, HdCustody, SendQueue, sendQueueMigration, TestToken, testContractsOf, type ChainLogger } from '@ramp/evm';
+import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { percentile, runAlone, type BenchSection } from './report';
+
+const SENDS = Number(process.env.BENCH_CHAIN_SENDS ?? 300);
+const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS ?? 20);
+const DEPTH = 2;
+const QUIET: ChainLogger = { info: () => undefined, warn: () => undefined, error: (fields, message) => process.stderr.write(`${message} ${JSON.stringify(fields)}\n`) };
+
+const faucet = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
+const plainSender = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 });
+const outsider = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 3 });
+const hot = HdCustody.development().signer(evmPath("m/44'/60'/1'/0/0"));
+
+async function onChain(node: AnvilNode, pool: Pool, schema: string) {
+  const client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
+  const contracts = await deployPlatformContracts(client, createWalletClient({ account: faucet, transport: http(node.rpcUrl) }), testContractsOf(getChain('base'), faucet.address, hot.address), parseEther('100'));
+  for (const statement of [...sendQueueMigration(schema), ...depositWatcherMigration(schema)]) await pool.query(statement);
+  const mint = async (to: Address, amount: bigint) => {
+    const hash = await createWalletClient({ account: faucet, transport: http(node.rpcUrl) }).writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });
+    await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  };
+  return { client, contracts, mint };
+}
+
+/** Token transfers from one hot wallet: the send queue against viem's own sendTransaction loop, on one anvil node. */
+async function benchSends(pool: Pool, schema: string): Promise<{ baseline: number; result: number }> {
+  const node = await new AnvilNode({ chainId: 84532 }).start();
+  try {
+    const { client, contracts, mint } = await onChain(node, pool, schema);
+    await mint(hot.address, BigInt(SENDS) * 10n);
+    await mint(plainSender.address, BigInt(SENDS) * 10n);
+    const transfer = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 1n] });
+
+    // Baseline: viem's sendTransaction, one after the other (nonce, fees and gas read from the node each time).
+    const wallet = createWalletClient({ account: plainSender, transport: http(node.rpcUrl) });
+    let started = performance.now();
+    let last: Hex = '0x';
+    for (let i = 0; i < SENDS; i++) last = await wallet.sendTransaction({ chain: null, to: contracts.tokens.USDC, data: transfer });
+    await client.waitForTransactionReceipt({ hash: last, pollingInterval: 20 });
+    const baseline = SENDS / ((performance.now() - started) / 1000);
+
+    // The send queue: every send queued with its key, then ticked until each is confirmed with its receipt.
+    const queue = new SendQueue({ schema, pool, chain: 'base', chainId: 84532, client, signer: hot, confirmations: 1, stuckAfterMs: 60_000, maxFeePerGas: parseEther('0.001'), logger: QUIET });
+    started = performance.now();
+    for (let i = 0; i < SENDS; i++) await queue.enqueue(pool, `bench:${i}`, { to: contracts.tokens.USDC, data: transfer });
+    for (;;) {
+      await queue.tick();
+      const { rows } = await pool.query<{ open: string }>(`select count(*) as open from ${schema}.chain_sends where status <> 'confirmed'`);
+      if (rows[0].open === '0') break;
+    }
+    const result = SENDS / ((performance.now() - started) / 1000);
+    return { baseline, result };
+  } finally {
+    await node.stop();
+  }
+}
+
+/** Deposits by an outside wallet on a chain with 1-second blocks: from inclusion to credit, beside inclusion to depth. */
+async function benchDeposits(pool: Pool, schema: string): Promise<{ toDepth: number[]; toCredit: number[] }> {
+  const node = await new AnvilNode({ chainId: 84532, blockTime: 1 }).start();
+  let running = true;
+  try {
+    const { client, contracts, mint } = await onChain(node, pool, schema);
+    await mint(outsider.address, BigInt(DEPOSITS) * 100n);
+    const credited = new Map<string, number>();
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_bench');
+    const watcher = new DepositWatcher({
+      schema,
+      pool,
+      chain: 'base',
+      client,
+      tokens: [contracts.tokens.USDC],
+      native: false,
+      confirmations: DEPTH,
+      logger: QUIET,
+      onCredit: async (_tx, deposit) => void credited.set(deposit.txHash, performance.now()),
+    });
+    await watcher.watch(pool, address, 'wal_bench');
+    // The chain service's loop: a tick, a short pause, again.
+    const loop = (async () => {
+      while (running) {
+        await watcher.tick();
+        await sleep(100);
+      }
+    })();
+    const wallet = createWalletClient({ account: outsider, transport: http(node.rpcUrl) });
+    const toDepth: number[] = [];
+    const toCredit: number[] = [];
+    const one = async () => {
+      const hash = await wallet.writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'transfer', args: [address, 100n] });
+      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      const included = performance.now();
+      while ((await client.getBlockNumber({ cacheTime: 0 })) < receipt.blockNumber + BigInt(DEPTH - 1)) await sleep(10);
+      toDepth.push(performance.now() - included);
+      while (!credited.has(hash)) await sleep(10);
+      toCredit.push(credited.get(hash)! - included);
+    };
+    // Sent one after the other (one sender's nonces), each followed to its credit.
+    for (let i = 0; i < DEPOSITS; i++) await one();
+    running = false;
+    await loop;
+    return { toDepth: toDepth.sort((a, b) => a - b), toCredit: toCredit.sort((a, b) => a - b) };
+  } finally {
+    running = false;
+    await node.stop();
+  }
+}
+
+export async function benchChain(): Promise<BenchSection[]> {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
+  const schema = `chain_bench_${Date.now().toString(36)}`;
+  try {
+    const sends = await benchSends(pool, `${schema}_s`);
+    const deposits = await benchDeposits(pool, `${schema}_d`);
+    const viemLabel = "viem's sendTransaction loop, same node";
+    const depthLabel = `the chain reaching depth ${DEPTH}`;
+    return [
+      {
+        title: `Chain: ${SENDS} ERC-20 transfers from one hot wallet (anvil, a block per transaction)`,
+        command: 'npm run bench:chain',
+        rows: [{ measure: 'sends per second, queued until confirmed', baselineLabel: viemLabel, baseline: sends.baseline, result: sends.result, unit: 'sends/s', better: 'higher', target: '≥ 50%' }],
+        notes: ['each queued send is recorded in PostgreSQL (nonce under a row lock, signed bytes) before it is broadcast, and followed to its receipt'],
+      },
+      {
+        title: `Chain: ${DEPOSITS} deposits by an outside wallet, confirmation depth ${DEPTH}, 1-second blocks`,
+        command: 'npm run bench:chain',
+        rows: [
+          { measure: 'inclusion → credited, p50', baselineLabel: depthLabel, baseline: percentile(deposits.toDepth, 50), result: percentile(deposits.toCredit, 50), unit: 'ms', better: 'lower' },
+          { measure: 'inclusion → credited, p99', baselineLabel: depthLabel, baseline: percentile(deposits.toDepth, 99), result: percentile(deposits.toCredit, 99), unit: 'ms', better: 'lower', target: 'within one block (1,000 ms) of the baseline' },
+        ],
+        notes: ['the watcher ticks every 100 ms, as in a loop; a deposit is credited once in the transaction that confirms it'],
+      },
+    ];
+  } finally {
+    for (const suffix of ['_s', '_d']) await pool.query(`drop schema if exists ${schema}${suffix} cascade`);
+    await pool.end();
+  }
+}
+
+if (require.main === module) runAlone('bench:chain', benchChain);
