@@ -225,12 +225,14 @@ export class SendQueue {
       const fees = this.capped(await client.estimateFeesPerGas());
       let nonce = BigInt(sender.rows[0].next_nonce);
       const out: { row: SendRecord; raw: Hex }[] = [];
-      for (const row of rows) {
-        const request = { account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) };
-        let gas: bigint;
-        try {
-          gas = ((await client.estimateGas({ ...request, blockTag: 'pending' })) * 12n) / 10n;
-        } catch (error) {
+      // Estimated together (all on the same pending state), then signed one by one in order.
+      const requests = rows.map((row) => ({ account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) }));
+      const estimates = await Promise.allSettled(requests.map((request) => client.estimateGas({ ...request, blockTag: 'pending' })));
+      for (const [i, row] of rows.entries()) {
+        const request = requests[i];
+        const estimate = estimates[i];
+        if (estimate.status === 'rejected') {
+          const error: unknown = estimate.reason;
           if (isTransient(error)) throw error;
           if (out.length > 0) break;
           // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
@@ -239,6 +241,7 @@ export class SendQueue {
           this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, reason }, 'send refused: it would revert');
           continue;
         }
+        const gas = (estimate.value * 12n) / 10n;
         const raw = await signer.signTransaction({ ...request, chainId, type: 'eip1559', nonce: Number(nonce), gas, ...fees });
         const updated = await tx.query<SendRow>(
           `update ${this.s}.chain_sends set status = 'pending', nonce = $2, gas = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
