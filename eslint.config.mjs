@@ -59,38 +59,28 @@ export default [
       ],
     },
   },
-  {
-    // The SDK's end-to-end tests start the platform through the testing helpers, as the other e2e tests do.
-    files: ['libs/sdk/src/**/*.spec.ts', 'libs/sdk/src/**/*.e2e-spec.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            ...DEP_CONSTRAINTS.filter((constraint) => constraint.sourceTag !== 'type:sdk'),
-            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:domain', 'type:contracts'] },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Platform libraries' integration tests start real infrastructure (an anvil node) through the testing helpers.
-    files: ['libs/platform/**/*.int-spec.ts'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          allow: [],
-          depConstraints: [
-            ...DEP_CONSTRAINTS.filter((constraint) => constraint.sourceTag !== 'type:platform'),
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:domain', 'type:contracts'] },
-          ],
-        },
-      ],
-    },
-  },
+  // The SDK's end-to-end tests start the platform through the testing helpers, as the other e2e tests do.
+  testsMayUseTestingHelpers(['libs/sdk/src/**/*.spec.ts', 'libs/sdk/src/**/*.e2e-spec.ts'], 'type:sdk'),
+  // Platform libraries' integration tests start real infrastructure (an anvil node) through the testing helpers.
+  testsMayUseTestingHelpers(['libs/platform/**/*.int-spec.ts'], 'type:platform'),
 ];
+
+/** The tests in `files`, of libraries tagged `sourceTag`, may also import the testing helpers (libs/testing). */
+function testsMayUseTestingHelpers(files, sourceTag) {
+  return {
+    files,
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            ...DEP_CONSTRAINTS.filter((constraint) => constraint.sourceTag !== sourceTag),
+            { sourceTag, onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:domain', 'type:contracts'] },
+          ],
+        },
+      ],
+    },
+  };
+}
