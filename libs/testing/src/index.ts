@@ -13,3 +13,4 @@ export * from './operator';
 export * from './fuzz/route-table';
 export * from './fuzz/hostile-input';
 export * from './anvil';
+export * from './test-stack';

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabase } from '@ramp/database';
 import { KEY_CACHE_LEASE_MS, KeyCache, KeyStore, SecretBox, type AuthenticatedKey } from '@ramp/keys';
+import { TEST_DATABASE_URL } from '@ramp/testing';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 
 /** A real KeyStore that counts its database lookups, to tell a cache hit from a miss. */
 class CountingStore {
@@ -31,18 +31,18 @@ describe('gateway key cache - no query per request, and never a revoked key', ()
   const caches: KeyCache[] = [];
 
   const newCache = async (counting: CountingStore, ttlMs = 60_000): Promise<KeyCache> => {
-    const cache = new KeyCache(counting, { databaseUrl: DATABASE_URL, ttlMs, maxEntries: 100 });
+    const cache = new KeyCache(counting, { databaseUrl: TEST_DATABASE_URL, ttlMs, maxEntries: 100 });
     caches.push(cache);
     await cache.start();
     return cache;
   };
 
   beforeAll(async () => {
-    await ensureDatabase(DATABASE_URL);
-    database = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 2 });
+    await ensureDatabase(TEST_DATABASE_URL);
+    database = await openDatabase({ ...GATEWAY_DATABASE, url: TEST_DATABASE_URL, poolMax: 2 });
     await applyMigrations(database, GATEWAY_DATABASE.schema);
     // The operator's command runs in its own process with its own connections: a second database stands for it.
-    operatorDatabase = await openDatabase({ ...GATEWAY_DATABASE, url: DATABASE_URL, poolMax: 2 });
+    operatorDatabase = await openDatabase({ ...GATEWAY_DATABASE, url: TEST_DATABASE_URL, poolMax: 2 });
     const box = new SecretBox('', false);
     store = new KeyStore(database.orm.em, database.pool, box);
     operator = new KeyStore(operatorDatabase.orm.em, operatorDatabase.pool, box);
@@ -95,7 +95,7 @@ describe('gateway key cache - no query per request, and never a revoked key', ()
     await cache.authenticate(key.apiKey);
     expect(counting.lookups).toBe(1);
 
-    const admin = new Client({ connectionString: DATABASE_URL });
+    const admin = new Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     try {
       await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'gateway-key-cache'`);
@@ -121,7 +121,7 @@ describe('gateway key cache - no query per request, and never a revoked key', ()
     const cache = await newCache(counting);
     const key = await issue();
     await cache.authenticate(key.apiKey);
-    const admin = new Client({ connectionString: DATABASE_URL });
+    const admin = new Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     const listeners = await admin.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = 'gateway-key-cache'`);
     const pids = listeners.rows.map((row) => row.pid);

@@ -13,6 +13,13 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     expect(fromSealed.signer(evmPath("m/44'/60'/2'/0/0")).address).not.toBe(fromSealed.signer(path).address);
   });
 
+  it('takes the sealed seed of the settings, and refuses to fall back to the development seed in production', () => {
+    const sealed = box.seal(DEVELOPMENT_MNEMONIC);
+    expect(HdCustody.fromSettings(sealed, box, true).signer(path).address).toBe(HdCustody.development().signer(path).address);
+    expect(HdCustody.fromSettings('', box, false).signer(path).address).toBe(HdCustody.development().signer(path).address);
+    expect(() => HdCustody.fromSettings('', box, true)).toThrow('CUSTODY_SEED is required in production');
+  });
+
   it('refuses a seed sealed with another key', () => {
     const sealed = new SecretBox(Buffer.alloc(32, 7).toString('base64'), false).seal(DEVELOPMENT_MNEMONIC);
     expect(() => HdCustody.sealed(sealed, box)).toThrow();

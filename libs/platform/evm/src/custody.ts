@@ -48,9 +48,19 @@ export class HdCustody {
     return new HdCustody(box.open(sealedMnemonic));
   }
 
-  /** The development seed, refused in production by the caller's settings. */
+  /** The development seed: never holds value. */
   static development(): HdCustody {
     return new HdCustody(DEVELOPMENT_MNEMONIC);
+  }
+
+  /**
+   * The custody of the settings: CUSTODY_SEED opened with the platform's SecretBox; the development seed when it is
+   * empty, which production refuses (a service must not start signing with a seed anyone can read).
+   */
+  static fromSettings(sealedSeed: string, box: SecretBox, production: boolean): HdCustody {
+    if (sealedSeed) return HdCustody.sealed(sealedSeed, box);
+    if (production) throw new Error('CUSTODY_SEED is required in production: the master seed sealed with SECRETS_ENCRYPTION_KEY (npm run custody:seal)');
+    return HdCustody.development();
   }
 
   signer(path: EvmPath): Signer {

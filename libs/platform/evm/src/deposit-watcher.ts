@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
 import { afterConfirmed, afterReorg, afterSeen, confirmedThrough, forkPoint, type DepositState, type DepositStatus } from '@ramp/chains';
-import { schemaName, withTransaction } from '@ramp/database';
+import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { ChainLogger } from './send-queue';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -131,7 +131,7 @@ export class DepositWatcher {
     this.window = options.confirmations + 64;
   }
 
-  async watch(db: Pick<Pool, 'query'> | PoolClient, address: Address, owner: string): Promise<void> {
+  async watch(db: Sql, address: Address, owner: string): Promise<void> {
     await db.query(`insert into ${this.s}.chain_watched (chain, address, owner) values ($1, $2, $3) on conflict do nothing`, [this.options.chain, address.toLowerCase(), owner]);
   }
 

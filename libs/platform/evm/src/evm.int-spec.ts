@@ -4,14 +4,13 @@ import { join } from 'path';
 import { Pool } from 'pg';
 import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, type Address, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { ANVIL_MNEMONIC, AnvilNode, TEST_DATABASE_URL } from '@ramp/testing';
 import { HdCustody, evmPath } from './custody';
 import { deployPlatformContracts, depositAddressOf, depositSalt, platformContractAddresses, type PlatformContracts } from './deployment';
 import { DepositWatcher, depositWatcherMigration, NATIVE_TOKEN, type Deposit } from './deposit-watcher';
 import { SendQueue, sendQueueMigration, type ChainLogger, type SendRecord } from './send-queue';
 import { ForwarderFactory, TestToken } from './artifacts.generated';
 
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 const CHAIN_ID = 84532;
 
 const lines: { level: string; message: string; fields: object }[] = [];
@@ -83,7 +82,7 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
   beforeAll(async () => {
     await node.start();
     client = createPublicClient({ transport: http(node.rpcUrl) });
-    pool = new Pool({ connectionString: DATABASE_URL, max: 5 });
+    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 5 });
     for (const statement of [...sendQueueMigration(schema), ...depositWatcherMigration(schema)]) await pool.query(statement);
     contracts = await deployPlatformContracts(client, wallet(), spec, parseEther('10'));
   }, 60_000);
