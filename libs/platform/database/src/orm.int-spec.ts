@@ -1,11 +1,11 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Migration } from '@mikro-orm/migrations';
 import { Client } from 'pg';
-import { TEST_DATABASE_URL } from '@ramp/testing';
 import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabase } from './orm';
 import { transactionSql } from './pool-dialect';
 import { withTransaction, type Sql } from './sql';
 
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 const schema = `orm_test_${Date.now().toString(36)}`;
 const application = `orm-test-${Date.now().toString(36)}`;
 
@@ -32,7 +32,7 @@ class CreateNotes extends Migration {
 }
 
 describe('database - MikroORM and plain SQL on one pool', () => {
-  const options = { schema, url: TEST_DATABASE_URL, entities: [NoteSchema], migrations: [CreateNotes], poolMax: 3, applicationName: application };
+  const options = { schema, url: DATABASE_URL, entities: [NoteSchema], migrations: [CreateNotes], poolMax: 3, applicationName: application };
   let database: ServiceDatabase;
   let admin: Client;
 
@@ -49,8 +49,8 @@ describe('database - MikroORM and plain SQL on one pool', () => {
   const note = (id: string): Note => ({ id, body: `note ${id}`, createdAt: new Date('2026-01-02T03:04:05.678Z') });
 
   beforeAll(async () => {
-    await ensureDatabase(TEST_DATABASE_URL);
-    admin = new Client({ connectionString: TEST_DATABASE_URL });
+    await ensureDatabase(DATABASE_URL);
+    admin = new Client({ connectionString: DATABASE_URL });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     database = await openDatabase(options);

@@ -1,9 +1,16 @@
 import { randomUUID } from 'crypto';
 import { Pool } from 'pg';
 import { AppError } from '@ramp/contracts';
-import { TEST_DATABASE_URL, TEST_EVENT_METADATA as metadata } from '@ramp/testing';
-import { EventLog, eventStoreMigration, handleCommand, type Decider, type StoredEvent } from './index';
+import { EventLog, eventStoreMigration, handleCommand, type Decider, type EventMetadata, type StoredEvent } from './index';
 
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+
+const metadata: EventMetadata = {
+  correlationId: 'corr',
+  causationId: 'cause',
+  actor: 'test',
+  tenant: { organizationId: 'org_test', environment: 'test', keyId: 'key_test' },
+};
 
 type CounterEvent = { type: 'incremented'; data: { by: number } };
 const counter: Decider<number, { by: number; max?: number; times?: number }, CounterEvent> = {
@@ -21,7 +28,7 @@ describe('event store - commands decided on a stream\'s state and appended at th
   let pool: Pool;
 
   beforeAll(async () => {
-    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 30 });
+    pool = new Pool({ connectionString: DATABASE_URL, max: 30 });
     for (const statement of eventStoreMigration(schema)) await pool.query(statement);
   });
 

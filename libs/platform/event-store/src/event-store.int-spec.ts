@@ -3,10 +3,18 @@ import { connect, type JetStreamClient, type JetStreamManager, type NatsConnecti
 import { Pool } from 'pg';
 import { Metrics } from '@ramp/observability';
 import { withTransaction } from '@ramp/database';
-import { TEST_DATABASE_URL, TEST_EVENT_METADATA as metadata, TEST_NATS_URL } from '@ramp/testing';
-import { EventLog, Relay, StreamVersionConflict, eventStoreMigration, type StoredEvent } from './index';
+import { EventLog, Relay, StreamVersionConflict, eventStoreMigration, type EventMetadata, type StoredEvent } from './index';
 
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const metadata: EventMetadata = {
+  correlationId: 'corr',
+  causationId: 'cause',
+  actor: 'test',
+  tenant: { organizationId: 'org_test', environment: 'test', keyId: 'key_test' },
+};
 
 async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -28,9 +36,9 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
   const subjectOf = (event: StoredEvent) => `test.${schema}.${event.type}`;
 
   beforeAll(async () => {
-    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 30 });
+    pool = new Pool({ connectionString: DATABASE_URL, max: 30 });
     for (const statement of eventStoreMigration(schema)) await pool.query(statement);
-    nc = await connect({ servers: TEST_NATS_URL });
+    nc = await connect({ servers: NATS_URL });
     js = nc.jetstream();
     jsm = await nc.jetstreamManager();
     await jsm.streams.add({ name: stream, subjects: [`test.${schema}.>`] });
@@ -131,7 +139,7 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
   }
 
   it('relays every committed event to JetStream once, in order, with one leader among replicas, late commits included', async () => {
-    const relays = [0, 1].map(() => new Relay({ connection: { connectionString: TEST_DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent }));
+    const relays = [0, 1].map(() => new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent }));
     relays.forEach((relay) => relay.start());
     try {
       await until(() => relays.some((relay) => relay.isLeader));
@@ -163,7 +171,7 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
   });
 
   it("reports the relay's backlog exactly: the events after its checkpoint and the age of the oldest, 0 once relayed", async () => {
-    const drain = new Relay({ connection: { connectionString: TEST_DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
+    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
     drain.start();
     await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
     await drain.stop();
@@ -177,7 +185,7 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     expect(waiting.oldestSeconds).toBeGreaterThanOrEqual(1);
 
     const metrics = new Metrics('test');
-    const relay = new Relay({ connection: { connectionString: TEST_DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent, metrics: { metrics, pool } });
+    const relay = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent, metrics: { metrics, pool } });
     relay.start();
     try {
       await until(async () => (await log.relayBacklog(pool)).unpublished === 0);

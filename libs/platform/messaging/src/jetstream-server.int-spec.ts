@@ -5,12 +5,21 @@ import { Ctx, EventPattern, MessagePattern, Payload, Transport } from '@nestjs/m
 import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import type { EventStreamName } from '@ramp/contracts';
-import { EventLog, eventStoreMigration, type StoredEvent } from '@ramp/event-store';
+import { EventLog, eventStoreMigration, type EventMetadata, type StoredEvent } from '@ramp/event-store';
 import { currentLogContext, Metrics, type LogContext } from '@ramp/observability';
-import { TEST_DATABASE_URL, TEST_EVENT_METADATA as metadata, TEST_NATS_URL, TEST_NAMESPACE } from '@ramp/testing';
 import { DEAD_LETTER_STREAM, ensureDeadLetterStream, ensureStream, JetStreamEventPattern, JetStreamServer, type JetStreamContext } from './index';
 
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const NAMESPACE = process.env.EVENTS_NAMESPACE ?? 'test';
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+const metadata: EventMetadata = {
+  correlationId: 'corr',
+  causationId: 'cause',
+  actor: 'test',
+  tenant: { organizationId: 'org_test', environment: 'test', keyId: 'key_test' },
+};
 
 const schema = `es_test_${Date.now().toString(36)}`;
 /** The tests' logical stream: `test.<schema>.<type>`, namespaced as the platform's streams are. */
@@ -18,7 +27,7 @@ const testEvents = (namespace = ''): EventStreamName =>
   namespace
     ? { stream: `TEST_${schema.toUpperCase()}_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.test.${schema}` }
     : { stream: `TEST_${schema.toUpperCase()}`, subjectPrefix: `test.${schema}` };
-const { stream, subjectPrefix } = testEvents(TEST_NAMESPACE);
+const { stream, subjectPrefix } = testEvents(NAMESPACE);
 
 async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -47,7 +56,7 @@ describe('JetStream transport - @JetStreamEventPattern handlers on durable consu
     @Module({ controllers })
     class TestModule {}
     const metrics = new Metrics('test');
-    const strategy = new JetStreamServer({ service: 'test', schema, pool, nc, namespace: TEST_NAMESPACE, logger: silent, metrics, streams: [testEvents] });
+    const strategy = new JetStreamServer({ service: 'test', schema, pool, nc, namespace: NAMESPACE, logger: silent, metrics, streams: [testEvents] });
     const app = await NestFactory.createMicroservice(TestModule, { strategy, logger: false });
     await app.listen();
     running.push(app);
@@ -57,9 +66,9 @@ describe('JetStream transport - @JetStreamEventPattern handlers on durable consu
   const publish = async (event: StoredEvent, type: string, msgID = event.eventId) => js.publish(`${subjectPrefix}.${type}`, JSON.stringify(event), { msgID });
 
   beforeAll(async () => {
-    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 30 });
+    pool = new Pool({ connectionString: DATABASE_URL, max: 30 });
     for (const statement of eventStoreMigration(schema)) await pool.query(statement);
-    nc = await connect({ servers: TEST_NATS_URL });
+    nc = await connect({ servers: NATS_URL });
     js = nc.jetstream();
     jsm = await nc.jetstreamManager();
     await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
