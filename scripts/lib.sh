@@ -113,4 +113,4 @@ build() {
   npx tsc -p tsconfig.build.json || fail "the build failed"
 }
 
-APPS=(quote ramp swap-transfer ledger notifier gateway)
+APPS=(chain quote ramp swap-transfer ledger notifier gateway)

@@ -18,7 +18,7 @@ const NOT_SETTINGS: Record<string, string> = {
   NODE_EXTRA_CA_CERTS: 'Node itself: a private CA for TLS to PostgreSQL, NATS or Redis (deploy/README.md)',
 };
 /** Settings without which a service refuses to start, or starts against the wrong servers, in production. */
-const REQUIRED_IN_PRODUCTION = ['NODE_ENV', 'DATABASE_URL', 'NATS_URL', 'SECRETS_ENCRYPTION_KEY', 'REDIS_URL'];
+const REQUIRED_IN_PRODUCTION = ['NODE_ENV', 'DATABASE_URL', 'NATS_URL', 'SECRETS_ENCRYPTION_KEY', 'REDIS_URL', 'CUSTODY_SEED'];
 
 type Yaml = any;
 type Env = Record<string, string>;

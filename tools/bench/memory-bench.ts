@@ -8,7 +8,7 @@ import { residentMemory, runAlone, type BenchRow, type BenchSection } from './re
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 8);
-const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'];
+const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'];
 
 /** Samples the resident memory of processes every 250 ms and keeps each one's highest. */
 function sampleMemory(pids: Map<string, number | undefined>): { stop: () => Map<string, number> } {

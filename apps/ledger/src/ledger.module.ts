@@ -1,21 +1,23 @@
 import { Module } from '@nestjs/common';
-import { CoreModule, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, DatabaseModule, jetStreamTransport, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122100001 } from './migrations/Migration20261122100001';
 import { Migration20261122200002 } from './migrations/Migration20261122200002';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { Migration20261126120001 } from './migrations/Migration20261126120001';
+import { Migration20261127000001 } from './migrations/Migration20261127000001';
 import { TransactionsEventsController } from './transactions/transactions.events.controller';
 import { TransactionsQuery } from './transactions/transactions-query';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 import { WalletService } from './wallets/wallet-service';
 import { WalletsNatsController } from './wallets/wallets.nats.controller';
+import { DepositsEventsController } from './wallets/deposits.events.controller';
 
 /** The ledger service owns the `ledger` schema: managed wallets and the double-entry journal. */
-export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001] };
+export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001, Migration20261127000001] };
 
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],
-  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController],
-  providers: [jetStreamTransport(LEDGER_DATABASE.schema), WalletService, TransactionsQuery],
+  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, DepositsEventsController],
+  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, WalletService, TransactionsQuery],
 })
 export class LedgerModule {}

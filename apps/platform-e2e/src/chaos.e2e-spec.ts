@@ -30,7 +30,7 @@ import {
 const FULL = process.env.CHAOS_PROFILE === 'full';
 const PROFILE = FULL ? { rounds: 3, concurrency: 12, pauseMs: 3000 } : { rounds: 1, concurrency: 6, pauseMs: 1500 };
 /** Every service, each killed in turn; the gateway last in a round, so that the others' faults meet a live edge. */
-const APPS: AppName[] = ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
+const APPS: AppName[] = ['chain', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
 const DEPOSIT_WINDOW_SECONDS = 40;
 
 describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, Redis stopped, under a mixed load with webhooks', () => {

@@ -4,7 +4,7 @@ import { makeNuban } from '@ramp/banking';
 import { OfframpInitiate, QuotePeek } from '@ramp/contracts';
 import { ApiClient, createKey, eventually, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName, type ServiceProcess } from '@ramp/testing';
 
-const APPS: AppName[] = ['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'];
+const APPS: AppName[] = ['chain', 'quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'];
 
 /** The value of one series of a Prometheus text exposition (undefined when absent); labels not given are ignored. */
 function series(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -1,6 +1,6 @@
 import { startServices, stopAll, type AppName, type ServiceProcess } from '@ramp/testing';
 
-const APPS: AppName[] = ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
+const APPS: AppName[] = ['chain', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
 
 describe('services - every service boots, reports health and stops on SIGTERM', () => {
   let services: Map<AppName, ServiceProcess>;

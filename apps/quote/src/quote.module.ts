@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@ramp/config';
 import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
-import { CoreModule, DatabaseModule, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, DatabaseModule, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { BanksNatsController } from './banks/banks.nats.controller';
 import { ChainsNatsController } from './chains/chains.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
@@ -17,6 +17,7 @@ export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteS
   imports: [CoreModule.forService('quote'), DatabaseModule.forService(QUOTE_DATABASE)],
   controllers: [QuotesNatsController, BanksNatsController, ChainsNatsController],
   providers: [
+    rpcClientProvider,
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
     {
       provide: BANK_DIRECTORY,

@@ -12,3 +12,4 @@ export * from './swaps/swaps';
 export * from './pagination';
 export * from './webhooks/webhooks';
 export * from './transactions/transactions';
+export * from './chain/chain';

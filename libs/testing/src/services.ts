@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import { createServer } from 'net';
 import { compiledMain, REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
 
-export type AppName = 'gateway' | 'quote' | 'ramp' | 'swap-transfer' | 'ledger' | 'notifier';
+export type AppName = 'gateway' | 'quote' | 'ramp' | 'swap-transfer' | 'ledger' | 'notifier' | 'chain';
 
 /** A free TCP port on loopback, chosen by the kernel. */
 export async function freePort(): Promise<number> {
@@ -117,10 +117,23 @@ export class ServiceProcess {
   }
 }
 
-/** Starts services in order and returns them by name; stop them all with stopAll. */
+/**
+ * The services a service calls that a test need not list: the chain service, which the ledger asks for wallets'
+ * deposit addresses and the quote service for the chains list. startServices starts them first when they are missing.
+ */
+const CALLS: Partial<Record<AppName, AppName[]>> = { ledger: ['chain'], quote: ['chain'] };
+
+/** `apps` with the services they call before them, each once. */
+export function withDependencies(apps: AppName[]): AppName[] {
+  const ordered: AppName[] = [];
+  for (const app of apps) for (const needed of [...(CALLS[app] ?? []), app]) if (!ordered.includes(needed)) ordered.push(needed);
+  return ordered;
+}
+
+/** Starts services in order (with the services they call: withDependencies) and returns them by name; stop them all with stopAll. */
 export async function startServices(apps: AppName[], env: Record<string, string> = {}): Promise<Map<AppName, ServiceProcess>> {
   const started = new Map<AppName, ServiceProcess>();
-  for (const app of apps) {
+  for (const app of withDependencies(apps)) {
     const service = new ServiceProcess(app, await freePort(), env);
     started.set(app, await service.start());
   }

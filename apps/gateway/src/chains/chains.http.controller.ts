@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CHAIN_TYPES, ChainList } from '@ramp/contracts';
+import { CHAIN_TYPES, ChainList, SETTLEMENTS } from '@ramp/contracts';
 import { Forwarder } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
@@ -21,6 +21,13 @@ export class ChainSchema {
   @ApiProperty({ enum: CHAIN_TYPES, description: '`primary` marks the chains where managed wallets operate.' }) type!: string;
   @ApiProperty({ example: 'https://basescan.org' }) explorerUrl!: string;
   @ApiProperty({ type: [TokenSchema] }) tokens!: TokenSchema[];
+  @ApiProperty({
+    enum: SETTLEMENTS,
+    description:
+      '`onchain`: transfers on this chain are real transactions of the network your key\'s environment uses (test keys: a test network, whose `chainId` and token `contractAddress` values are shown); `simulated`: a sandbox rail, whose hashes are on no chain.',
+  })
+  settlement!: string;
+  @ApiPropertyOptional({ description: '`onchain` chains: the blocks a deposit needs before it is credited.', example: 1 }) confirmations?: number;
 }
 
 @Controller('transfer/chains')
@@ -34,7 +41,8 @@ export class ChainsHttpController {
     summary: 'List supported chains with their tokens',
     description:
       'The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. ' +
-      'Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.',
+      'Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. ' +
+      'The chains are those of your key\'s environment: with a test key, a chain with `settlement: onchain` is a test network (by default a local node of the platform) with its own `chainId` and test token contracts; a live key sees mainnets. Needs only the key: live keys may read it before live mode.',
     status: 200,
     data: [ChainSchema],
     errors: [],

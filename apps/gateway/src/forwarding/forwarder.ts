@@ -19,6 +19,8 @@ export interface ForwardOptions {
    * Idempotency-Key keeps them sealed (SecretBox), and a replay opens them, so no plaintext secret is at rest.
    */
   sealedFields?: readonly string[];
+  /** How long to wait for the service (default RPC_TIMEOUT_MS): longer for what waits on a chain (sandbox funding). */
+  timeoutMs?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export class Forwarder {
     data: RequestOf<C>,
     options: ForwardOptions,
   ): Promise<void> {
-    await this.idempotent(request, reply, options, (tenant) => this.call(contract, tenant, request, data));
+    await this.idempotent(request, reply, options, (tenant) => this.call(contract, tenant, request, data, options.timeoutMs));
   }
 
   /**
@@ -113,8 +115,8 @@ export class Forwarder {
     return { ...(body as object), data: copy };
   }
 
-  private async call<C extends RpcContract<unknown, unknown>>(contract: C, tenant: Tenant, request: FastifyRequest, data: RequestOf<C>) {
-    return { success: true as const, data: withoutNulls(await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId })) };
+  private async call<C extends RpcContract<unknown, unknown>>(contract: C, tenant: Tenant, request: FastifyRequest, data: RequestOf<C>, timeoutMs?: number) {
+    return { success: true as const, data: withoutNulls(await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId, timeoutMs })) };
   }
 
   private tenantOf(request: FastifyRequest, options: ForwardOptions): Tenant {

@@ -1,17 +1,41 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type Environment } from '@ramp/contracts';
+import { AppError, FaucetSend, newId, type Environment } from '@ramp/contracts';
 import { KeyStore } from '@ramp/keys';
-import { BodyPipe, NoFieldsRequest } from '../edge/validation';
+import { RpcClient } from '@ramp/messaging';
+import { BodyPipe, NoFieldsRequest, RequiredString } from '../edge/validation';
 import { Forwarder } from '../forwarding/forwarder';
 import { IdempotencyStore } from '../forwarding/idempotency-store';
 import { ApiEndpoint } from '../openapi/api-endpoint';
+import { SANDBOX_CHAIN_TIMEOUT_MS } from '../wallets/wallets.http.controller';
 
 export class SandboxResetSchema {
   @ApiProperty({ enum: [true] }) reset!: boolean;
   @ApiProperty({ enum: ['test'] satisfies Environment[] }) environment!: string;
   @ApiProperty({ description: 'When the new, empty sandbox began.', format: 'date-time', example: '2026-11-23T10:00:00.000Z' }) resetAt!: string;
+}
+
+export class FaucetRequest {
+  @ApiProperty({ description: 'A chain whose `settlement` is `onchain` for test keys in GET /transfer/chains, and which has a faucet (the local test chains).', example: 'base' })
+  @RequiredString(20)
+  chain!: string;
+  @ApiProperty({ description: 'Any address of the chain: yours, to act as an end user with your own wallet.', example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  @RequiredString(100)
+  address!: string;
+  @ApiProperty({ description: 'A token of the chain, or its native coin.', example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
+  @ApiProperty({ description: 'At most the faucet\'s limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 10 ETH or BNB.', example: '1000' })
+  @RequiredString(60)
+  amount!: string;
+}
+
+export class FaucetSchema {
+  @ApiProperty({ example: 'base' }) chain!: string;
+  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }) address!: string;
+  @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
+  @ApiProperty({ example: '1000' }) amount!: string;
+  @ApiProperty({ description: 'The faucet\'s transaction on the test chain (a mint of the test token, or a transfer of the coin).', example: '0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' })
+  transactionHash!: string;
 }
 
 /**
@@ -26,7 +50,30 @@ export class SandboxHttpController {
     @Inject(KeyStore) private readonly keys: KeyStore,
     @Inject(IdempotencyStore) private readonly idempotency: IdempotencyStore,
     @Inject(Forwarder) private readonly forwarder: Forwarder,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
   ) {}
+
+  @Post('faucet')
+  @ApiEndpoint({
+    operationId: 'sandboxFaucet',
+    tag: 'Sandbox',
+    summary: 'Sandbox: test tokens to any address of a test chain',
+    description:
+      'Test keys only (a live key gets NOT_FOUND). The faucet of a local test chain sends `amount` of `tokenSymbol` to `address` (a mint of the test token, or a transfer of the native coin) and answers with the `transactionHash` once it is broadcast, ' +
+      'so that you can act as an end user with your own wallet: send the tokens to a deposit address with viem or `cast send`. With an `Idempotency-Key`, a retry is the same transfer. ' +
+      'INVALID_REQUEST names the field: a chain without a faucet (UNSUPPORTED_CHAIN), an invalid address (INVALID_ADDRESS), a token the chain does not have (UNSUPPORTED_TOKEN), an amount above the faucet\'s limit (AMOUNT_TOO_LARGE).',
+    status: 200,
+    data: FaucetSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
+    idempotent: true,
+  })
+  async faucet(@Body(BodyPipe) body: FaucetRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant, key) => {
+      const data = await this.rpc.call(FaucetSend.contract, tenant, { ...body, idempotencyKey: key ?? newId('evt') }, { requestId: request.ctx.requestId, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
+      return { success: true as const, data };
+    });
+  }
 
   @Post('reset')
   @ApiEndpoint({

@@ -34,7 +34,18 @@ export class WalletSchema {
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdAt!: string;
 }
 
+export class WalletFundSchema extends WalletSchema {
+  @ApiPropertyOptional({
+    description: 'The faucet\'s transfer to the wallet\'s address, on the wallet\'s test chain (absent for a chain without a node, which is credited directly).',
+    example: '0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8',
+  })
+  transactionHash?: string;
+}
+
 /** Managed wallets need the smart-account provider: live keys wait for live mode like the other provider routes. */
+/** Sandbox operations that wait for a test chain: a transfer sent and confirmed, and the deposit credited. */
+export const SANDBOX_CHAIN_TIMEOUT_MS = 30_000;
+
 const READ: ForwardOptions = { status: 200, needsProviders: true };
 const CREATE: ForwardOptions = { status: 201, needsProviders: true };
 
@@ -96,13 +107,14 @@ export class WalletsHttpController {
   @ApiEndpoint({
     operationId: 'sandboxFundWallet',
     tag: 'Sandbox',
-    summary: 'Sandbox: credit a managed wallet',
+    summary: 'Sandbox: fund a managed wallet from the test chain\'s faucet',
     description:
-      'Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. ' +
-      'INVALID_REQUEST names the field: a token the wallet\'s chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.',
+      'Test keys only (a live key gets NOT_FOUND). The test chain\'s faucet sends `amount` of `tokenSymbol` to the wallet\'s `address` (a real transfer), and this answers once the deposit is credited: the wallet with its balances and the transfer\'s `transactionHash`. ' +
+      'The flows that debit a wallet (custodial off-ramps, swaps, transfers) can then be tried. INVALID_REQUEST names the field: a token the wallet\'s chain does not have, an amount with more decimals than the token, or above the faucet\'s limit (AMOUNT_TOO_LARGE). NOT_FOUND: an unknown wallet. ' +
+      'SERVICE_UNAVAILABLE: the chain did not credit the transfer in time (it may still: read the wallet).',
     status: 200,
-    data: WalletSchema,
-    errors: ['INVALID_REQUEST', 'NOT_FOUND'],
+    data: WalletFundSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
     idempotent: true,
   })
   async fund(
@@ -112,6 +124,6 @@ export class WalletsHttpController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
-    await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false });
+    await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
   }
 }

@@ -1,7 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { getChain, parseChain, parseToken, PRIMARY_CHAINS, type PrimaryChainName } from '@ramp/chains';
-import { AppError, generationOf, isIdOf, newId, invalidField, type HoldPlace, type HoldSettle, type Tenant, type WalletCredit, type WalletList, type WalletView } from '@ramp/contracts';
+import {
+  AppError,
+  DepositAddressWatch,
+  FaucetSend,
+  generationOf,
+  isIdOf,
+  newId,
+  invalidField,
+  type DepositCredited,
+  type HoldPlace,
+  type HoldSettle,
+  type Tenant,
+  type WalletCredit,
+  type WalletFund,
+  type WalletList,
+  type WalletView,
+} from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
 import { withTransaction, type Sql } from '@ramp/database';
 import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
@@ -15,7 +32,18 @@ interface WalletRow {
   address: string;
   label: string | null;
   created_at: Date;
+  /** The address is a deposit address on the wallet's real chain (false: a simulated one, of a chain not configured). */
+  onchain: boolean;
 }
+
+const WALLET_COLUMNS = 'id, chain, address, label, created_at, onchain';
+
+/** How long sandbox funding waits for the faucet's transfer to be credited (it answers once it is). */
+const FUND_CREDIT_WAIT_MS = 25_000;
+/** How long the faucet request itself may take (the transfer signed and broadcast). */
+const FAUCET_TIMEOUT_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface HoldRow {
   id: string;
@@ -34,23 +62,46 @@ const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,40}$/;
 /** The account the sandbox funds wallets from (the outside world, so it may go negative). */
 export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
 
+/** Where deposits that arrived on chain come from, for the journal: the outside world, per chain. */
+export function chainDepositsAccount(chain: string): string {
+  return externalAccount(`deposits-${chain}`);
+}
+
 /** Managed wallets, their balances and holds, over the double-entry journal. */
 @Injectable()
 export class WalletService {
   private readonly journal = new Journal();
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+  ) {}
 
+  /**
+   * A wallet's address is its deposit address on its chain, which the chain service watches from then on: what arrives
+   * there is credited here (creditDeposit). A chain the environment has not configured gets a simulated address.
+   */
   async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS) as PrimaryChainName;
     if (request.label !== undefined && (typeof request.label !== 'string' || request.label.length > 100)) throw invalidField('label', 'must be a string of at most 100 characters');
     const id = newId('wal');
+    const onchain = await this.depositAddress(tenant, chain, id);
     const { rows } = await this.pool.query<WalletRow>(
-      `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at) values ($1, $2, $3, $4, $5, $6, $7, now())
-       returning id, chain, address, label, created_at`,
-      [id, tenant.organizationId, tenant.environment, generationOf(tenant), chain, smartAccountAddress(chain, id), (request.label as string | undefined) ?? null],
+      `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at, onchain) values ($1, $2, $3, $4, $5, $6, $7, now(), $8)
+       returning ${WALLET_COLUMNS}`,
+      [id, tenant.organizationId, tenant.environment, generationOf(tenant), chain, onchain ?? smartAccountAddress(chain, id), (request.label as string | undefined) ?? null, onchain !== undefined],
     );
     return this.view(this.pool, rows[0]!);
+  }
+
+  private async depositAddress(tenant: Tenant, chain: PrimaryChainName, walletId: string): Promise<string | undefined> {
+    try {
+      const { address } = await this.rpc.call(DepositAddressWatch.contract, tenant, { environment: tenant.environment, chain, owner: `wallet:${walletId}` });
+      return address;
+    } catch (error) {
+      if (error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN') return undefined;
+      throw error;
+    }
   }
 
   async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {
@@ -62,7 +113,7 @@ export class WalletService {
         generationOf(tenant),
       ]),
       this.pool.query<WalletRow>(
-        `select id, chain, address, label, created_at from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3
+        `select ${WALLET_COLUMNS} from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
         [tenant.organizationId, tenant.environment, generationOf(tenant)],
       ),
@@ -75,16 +126,58 @@ export class WalletService {
     return this.view(this.pool, await this.walletOf(this.pool, tenant, walletId));
   }
 
-  /** Sandbox funding: credits the wallet from {@link SANDBOX_FUNDING}. Test keys only (the gateway checks too). */
-  async fund(tenant: Tenant, request: { walletId: unknown; tokenSymbol: unknown; amount: unknown }): Promise<WalletView> {
+  /**
+   * Sandbox funding. A wallet on a real test chain gets a real transfer from the chain's faucet to its address, and the
+   * answer waits until the chain service has credited it, like any deposit. A wallet with a simulated address is
+   * credited from {@link SANDBOX_FUNDING}. Test keys only (the gateway checks too).
+   */
+  async fund(tenant: Tenant, request: { walletId: unknown; tokenSymbol: unknown; amount: unknown }): Promise<WalletFund.Response> {
     if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
     const wallet = await this.walletOf(this.pool, tenant, request.walletId);
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);
-    await withTransaction(this.pool, (tx) =>
-      this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+    if (!wallet.onchain) {
+      await withTransaction(this.pool, (tx) =>
+        this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+      );
+      return this.view(this.pool, wallet);
+    }
+    const sent = await this.rpc.call(
+      FaucetSend.contract,
+      tenant,
+      { chain: wallet.chain, address: wallet.address, tokenSymbol: token.symbol, amount: amount.toFixed(), idempotencyKey: `fund:${newId('evt')}` },
+      { timeoutMs: FAUCET_TIMEOUT_MS },
     );
-    return this.view(this.pool, wallet);
+    const deadline = Date.now() + FUND_CREDIT_WAIT_MS;
+    for (;;) {
+      const { rowCount } = await this.pool.query(`select 1 from ledger.chain_deposits where transaction_hash = $1 and wallet_id = $2`, [sent.transactionHash, wallet.id]);
+      if (rowCount) break;
+      if (Date.now() > deadline) {
+        throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which is not credited yet: GET the wallet in a moment`);
+      }
+      await sleep(100);
+    }
+    return { ...(await this.view(this.pool, wallet)), transactionHash: sent.transactionHash };
+  }
+
+  /**
+   * Credits a deposit the chain service confirmed at its chain's depth, once per deposit id, from the chain's deposits
+   * account. Another owner's deposit (an off-ramp's) is not the ledger's.
+   */
+  async creditDeposit(tx: Sql, deposit: DepositCredited): Promise<boolean> {
+    const walletId = /^wallet:(.+)$/.exec(deposit.owner)?.[1];
+    if (!walletId) return false;
+    const { rows } = await tx.query<WalletRow>(`select ${WALLET_COLUMNS} from ledger.wallets where id = $1 and environment = $2`, [walletId, deposit.environment]);
+    const wallet = rows[0];
+    if (!wallet || wallet.chain !== deposit.chain) throw new Error(`deposit ${deposit.depositId} names wallet ${walletId}, which is not on ${deposit.environment} ${deposit.chain}`);
+    const token = this.tokenOf(wallet.chain, deposit.tokenSymbol);
+    const amount = parseAmount(deposit.amount, 'amount', token.decimals);
+    const inserted = await tx.query(
+      `insert into ledger.chain_deposits (deposit_id, wallet_id, transaction_hash, token_symbol, amount) values ($1, $2, $3, $4, $5::numeric) on conflict do nothing`,
+      [deposit.depositId, wallet.id, deposit.transactionHash, token.symbol, amount.toString()],
+    );
+    if (inserted.rowCount === 0) return false;
+    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainDepositsAccount(wallet.chain), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount));
   }
 
   /** Credits a wallet from an external account, once per entry id (an on-ramp's delivery). */
@@ -197,7 +290,7 @@ export class WalletService {
   private async walletOf(db: Sql, tenant: Tenant, walletId: unknown): Promise<WalletRow> {
     if (!isIdOf('wal', walletId)) throw new AppError('WALLET_NOT_FOUND', `Wallet ${String(walletId)} was not found`);
     const { rows } = await db.query<WalletRow>(
-      `select id, chain, address, label, created_at from ledger.wallets where id = $1 and organization_id = $2 and environment = $3 and generation = $4`,
+      `select ${WALLET_COLUMNS} from ledger.wallets where id = $1 and organization_id = $2 and environment = $3 and generation = $4`,
       [walletId, tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
     if (!rows[0]) throw new AppError('WALLET_NOT_FOUND', `Wallet ${walletId} was not found`);

@@ -23,7 +23,7 @@ export class WalletsNatsController {
   }
 
   @Handles(WalletFund.contract)
-  async fund(@RequestData() request: WalletFund.Request, @CallerTenant() tenant: Tenant): Promise<WalletView> {
+  async fund(@RequestData() request: WalletFund.Request, @CallerTenant() tenant: Tenant): Promise<WalletFund.Response> {
     return this.wallets.fund(tenant, request);
   }
 

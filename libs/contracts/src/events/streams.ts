@@ -25,6 +25,11 @@ export function swapTransferEvents(namespace = ''): EventStreamName {
     : { stream: 'SWAP_TRANSFER_EVENTS', subjectPrefix: 'events.swap-transfer' };
 }
 
+/** The chain service's events: `events.chain.<type>`, e.g. `events.chain.deposit.credited` (CHAIN_EVENT_TYPES). */
+export function chainEvents(namespace = ''): EventStreamName {
+  return namespace ? { stream: `CHAIN_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.events.chain` } : { stream: 'CHAIN_EVENTS', subjectPrefix: 'events.chain' };
+}
+
 /** Every service stream that carries transactions' events, for the read models that follow them all. */
 export function transactionEventStreams(namespace = ''): EventStreamName[] {
   return [rampEvents(namespace), swapTransferEvents(namespace)];
@@ -44,7 +49,7 @@ export function integrationEvents(namespace = ''): EventStreamName {
 export type EventStreamOf = (namespace?: string) => EventStreamName;
 
 /** Every stream the platform's services consume, for a transport to resolve a handler's pattern to its stream. */
-export const EVENT_STREAMS: readonly EventStreamOf[] = [rampEvents, swapTransferEvents, integrationEvents];
+export const EVENT_STREAMS: readonly EventStreamOf[] = [rampEvents, swapTransferEvents, integrationEvents, chainEvents];
 
 /**
  * Every subject of a logical stream as production names it (`events.ramp.>`): the pattern of a JetStream handler, which

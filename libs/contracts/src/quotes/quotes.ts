@@ -1,4 +1,5 @@
 import { rpc } from '../rpc/rpc';
+import type { Settlement } from '../chain/chain';
 import { TRANSACTION_TYPES, type FiatCurrency } from '../transactions/transactions';
 
 /** Every quote carries an id (`qt_…`) and an expiry; a quote is used at most once, by its tenant. */
@@ -152,6 +153,13 @@ export namespace ChainList {
     type: (typeof CHAIN_TYPES)[number];
     explorerUrl: string;
     tokens: TokenDescriptor[];
+    /**
+     * In answers to a key: `onchain` when its environment's chain is real (test keys: a test network or a local node,
+     * with that network's chain id and token contracts), `simulated` for a sandbox rail whose hashes are on no chain.
+     */
+    settlement?: Settlement;
+    /** `onchain` chains: the blocks a deposit needs before it is credited. */
+    confirmations?: number;
   }
   export type Response = ChainDescriptor[];
   export const contract = rpc<Request, Response>('quote.v1.chains.list');

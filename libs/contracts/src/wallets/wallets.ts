@@ -39,14 +39,19 @@ export namespace WalletGet {
   export const contract = rpc<Request, WalletView>('ledger.v1.wallets.get');
 }
 
-/** `POST /sandbox/wallets/{walletId}/fund` (test keys only): credits the wallet from the sandbox's funding account. */
+/**
+ * `POST /sandbox/wallets/{walletId}/fund` (test keys only): a transfer from the test chain's faucet to the wallet's
+ * address, answered once credited, with its hash; a wallet of a chain without a node is credited from the sandbox's
+ * funding account (no hash).
+ */
 export namespace WalletFund {
   export interface Request {
     walletId: string;
     tokenSymbol: string;
     amount: string;
   }
-  export const contract = rpc<Request, WalletView>('ledger.v1.sandbox.fund');
+  export type Response = WalletView & { transactionHash?: string };
+  export const contract = rpc<Request, Response>('ledger.v1.sandbox.fund');
 }
 
 /**

@@ -3,3 +3,5 @@ export * from './parse';
 export * from './registry';
 export * from './deposits';
 export * from './fees';
+export * from './faucet';
+export * from './settlement';

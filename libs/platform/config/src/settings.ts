@@ -42,15 +42,15 @@ export const SETTINGS = {
     default: '',
     description:
       'Base64 of 32 random bytes; encrypts API secrets and webhook secrets at rest (AES-256-GCM). Required in production; development uses a fixed, documented key.',
-    services: ['gateway', 'notifier', 'keys'],
+    services: ['gateway', 'notifier', 'chain', 'keys'],
   },
   port: { env: 'PORT', default: '3000', description: 'Gateway HTTP port (the public API, health checks and metrics).', services: ['gateway'] },
   host: { env: 'HOST', default: '127.0.0.1', description: 'Address the HTTP servers bind to. Use 0.0.0.0 in containers.', services: ALL },
   healthPort: {
     env: 'HEALTH_PORT',
     default: '0',
-    description: 'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105).',
-    services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
+    description: 'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105, chain 3106).',
+    services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'],
   },
   allowInsecureHttp: {
     env: 'ALLOW_INSECURE_HTTP',
@@ -68,7 +68,7 @@ export const SETTINGS = {
     env: 'RPC_TIMEOUT_MS',
     default: '5000',
     description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another\'s).',
-    services: ['gateway', 'ramp', 'swap-transfer', 'notifier'],
+    services: ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
   },
   keyCacheTtlMs: {
     env: 'KEY_CACHE_TTL_MS',
@@ -116,7 +116,7 @@ export const SETTINGS = {
     default: '',
     description:
       'Prefix of the JetStream streams and subjects of the events and of the request/reply subjects between services (empty in production). Lets several environments share one NATS server without answering each other; the tests use `test`.',
-    services: ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
+    services: ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'],
   },
   jobLeaseMs: {
     env: 'JOB_LEASE_MS',
@@ -171,7 +171,7 @@ export const SETTINGS = {
     env: 'TEST_CHAINS',
     default: '',
     description:
-      'JSON of the chains test keys use, merged over the local defaults field by field: base (chain id 84532, http://127.0.0.1:8545), bsc (97, :8546) and arbitrum (421614, :8547), each with `confirmations` 2 and a `hotWalletPath` (m/44\'/60\'/1\'/0/0, 2\', 3\'). A chain with a `localPort` is an anvil node the scripts start and the platform deploys its test contracts on; giving a chain another `rpcUrl` (e.g. {"base":{"rpcUrl":"https://sepolia.base.org","confirmations":5}}) points it at that network instead; null turns a chain off.',
+      'JSON of the chains test keys use, merged over the local defaults field by field: base (chain id 84532, http://127.0.0.1:8545), bsc (97, :8546) and arbitrum (421614, :8547), each with `confirmations` 1 (a local node mines a block per transaction) and a `hotWalletPath` (m/44\'/60\'/1\'/0/0, 2\', 3\'). A chain with a `localPort` is an anvil node the scripts start and the platform deploys its test contracts on; giving a chain another `rpcUrl` (e.g. {"base":{"rpcUrl":"https://sepolia.base.org","confirmations":5}}) points it at that network instead; null turns a chain off.',
     services: ['chain', 'scripts'],
   },
   liveChains: {
@@ -179,6 +179,24 @@ export const SETTINGS = {
     default: '',
     description:
       'JSON of the chains live keys use, each with every field: {"base":{"chainId":8453,"rpcUrl":"https://…","confirmations":10,"hotWalletPath":"m/44\'/60\'/1\'/0/0"}}. Empty: no live chain.',
+    services: ['chain'],
+  },
+  chainPollMs: {
+    env: 'CHAIN_POLL_MS',
+    default: '250',
+    description: 'Pause between two passes of a chain\'s watcher and send queues, on the replica that runs the chain.',
+    services: ['chain'],
+  },
+  chainStuckAfterMs: {
+    env: 'CHAIN_STUCK_AFTER_MS',
+    default: '60000',
+    description: 'A send with no receipt this long after its latest attempt is signed again at the same nonce with higher fees.',
+    services: ['chain'],
+  },
+  chainMaxFeeGwei: {
+    env: 'CHAIN_MAX_FEE_GWEI',
+    default: '500',
+    description: 'The ceiling of maxFeePerGas in gwei: no send or replacement pays more.',
     services: ['chain'],
   },
   custodySeed: {

@@ -20,13 +20,23 @@ export interface ChainSettings {
 export type Environment = 'test' | 'live';
 
 /**
+ * The accounts of a local test chain: anvil's public development mnemonic (it never holds value). The faucet mints the
+ * test tokens and sends test coins (its own send queue); the deployer deploys the platform's contracts and tops the hot
+ * wallets' gas up. Two accounts, so that a deployment (which sends directly) never races the faucet's queued nonces.
+ */
+export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({ mnemonic: 'test test test test test test test test test test test junk', faucetIndex: 0, deployerIndex: 1 });
+
+/**
  * The test chains with no configuration: local anvil nodes with the chain ids of the public test networks they stand
  * for (Base Sepolia, BSC testnet, Arbitrum Sepolia), so that pointing `TEST_CHAINS` at those networks changes only URLs.
+ * A local node mines a block per transaction (anvil's automine), so a block arrives only with a transaction: a depth of
+ * 1 (the deposit's own block) is the one that credits without waiting for someone else's transaction. Depths above 1,
+ * reorganisations and block times are tested on nodes of their own (evm.int-spec.ts).
  */
 export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
-  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
-  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
-  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 2, hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
+  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
+  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
+  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
 ]);
 
 type Override = Partial<Record<keyof ChainSettings, unknown>> | null;

@@ -28,6 +28,15 @@ export function evmPath(raw: string): EvmPath {
 export const DEVELOPMENT_MNEMONIC = 'casual mad major limit office cricket tunnel conduct beyond fuel inch glare';
 
 /**
+ * A signer of a well-known development mnemonic's account (a local test chain's faucet or deployer): public keys of
+ * chains that never hold value, never a custody key.
+ */
+export function developmentSigner(mnemonic: string, addressIndex: number): Signer {
+  const account = mnemonicToAccount(mnemonic, { addressIndex });
+  return Object.freeze({ address: account.address, signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction) });
+}
+
+/**
  * Keys derived from one master seed. The seed is given sealed (SECRETS_ENCRYPTION_KEY, as the other secrets at rest)
  * and opened only here; it is never logged, returned or kept anywhere but in this object's closure.
  */

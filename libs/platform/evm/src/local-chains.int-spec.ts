@@ -4,17 +4,20 @@ import { Config } from '@ramp/config';
 import { getChain, type ChainName } from '@ramp/chains';
 import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
 import { TestToken } from './artifacts.generated';
-import { resolveChains, type ChainSettings } from './chain-settings';
+import { LOCAL_CHAIN_ACCOUNTS, resolveChains, type ChainSettings } from './chain-settings';
 import { HdCustody } from './custody';
 import { deployPlatformContracts, platformContractAddresses, testContractsOf } from './deployment';
 
-const faucet = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
+// The faucet mints (it is the test tokens' minter, so the addresses are the chain service's); a deployer of this test's
+// own sends, so that it never takes a nonce the chain service's faucet queue counts on.
+const faucet = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: LOCAL_CHAIN_ACCOUNTS.faucetIndex });
+const deployer = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 });
 const custody = HdCustody.development();
 
 /** Deploys the platform's test contracts on a chain as its settings describe it, and reads one token's decimals back. */
 async function deployOn(settings: ChainSettings): Promise<{ chainId: number; usdtDecimals: number; tokens: Record<string, Address> }> {
   const client = createPublicClient({ transport: http(settings.rpcUrl) });
-  const wallet = createWalletClient({ account: faucet, transport: http(settings.rpcUrl) });
+  const wallet = createWalletClient({ account: deployer, transport: http(settings.rpcUrl) });
   const spec = testContractsOf(getChain(settings.chain as ChainName), faucet.address, custody.signer(settings.hotWalletPath).address);
   const contracts = await deployPlatformContracts(client, wallet, spec, parseEther('1'));
   expect(contracts).toEqual(platformContractAddresses(spec));

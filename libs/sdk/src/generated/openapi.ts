@@ -50,7 +50,7 @@ export interface paths {
   "/transfer/chains": {
     /**
      * List supported chains with their tokens
-     * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.
+     * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. The chains are those of your key's environment: with a test key, a chain with `settlement: onchain` is a test network (by default a local node of the platform) with its own `chainId` and test token contracts; a live key sees mainnets. Needs only the key: live keys may read it before live mode.
      */
     get: operations["listChains"];
   };
@@ -75,8 +75,8 @@ export interface paths {
   };
   "/sandbox/wallets/{walletId}/fund": {
     /**
-     * Sandbox: credit a managed wallet
-     * @description Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.
+     * Sandbox: fund a managed wallet from the test chain's faucet
+     * @description Test keys only (a live key gets NOT_FOUND). The test chain's faucet sends `amount` of `tokenSymbol` to the wallet's `address` (a real transfer), and this answers once the deposit is credited: the wallet with its balances and the transfer's `transactionHash`. The flows that debit a wallet (custodial off-ramps, swaps, transfers) can then be tried. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token, or above the faucet's limit (AMOUNT_TOO_LARGE). NOT_FOUND: an unknown wallet. SERVICE_UNAVAILABLE: the chain did not credit the transfer in time (it may still: read the wallet).
      */
     post: operations["sandboxFundWallet"];
   };
@@ -149,6 +149,13 @@ export interface paths {
      * @description Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg's status and hash, and `errorMessage` when failed. NOT_FOUND for an unknown id, another API key's transaction, or one of another type.
      */
     get: operations["getTransfer"];
+  };
+  "/sandbox/faucet": {
+    /**
+     * Sandbox: test tokens to any address of a test chain
+     * @description Test keys only (a live key gets NOT_FOUND). The faucet of a local test chain sends `amount` of `tokenSymbol` to `address` (a mint of the test token, or a transfer of the native coin) and answers with the `transactionHash` once it is broadcast, so that you can act as an end user with your own wallet: send the tokens to a deposit address with viem or `cast send`. With an `Idempotency-Key`, a retry is the same transfer. INVALID_REQUEST names the field: a chain without a faucet (UNSUPPORTED_CHAIN), an invalid address (INVALID_ADDRESS), a token the chain does not have (UNSUPPORTED_TOKEN), an amount above the faucet's limit (AMOUNT_TOO_LARGE).
+     */
+    post: operations["sandboxFaucet"];
   };
   "/sandbox/reset": {
     /**
@@ -658,6 +665,16 @@ export interface components {
       /** @example https://basescan.org */
       explorerUrl: string;
       tokens: components["schemas"]["TokenSchema"][];
+      /**
+       * @description `onchain`: transfers on this chain are real transactions of the network your key's environment uses (test keys: a test network, whose `chainId` and token `contractAddress` values are shown); `simulated`: a sandbox rail, whose hashes are on no chain.
+       * @enum {string}
+       */
+      settlement: "onchain" | "simulated";
+      /**
+       * @description `onchain` chains: the blocks a deposit needs before it is credited.
+       * @example 1
+       */
+      confirmations?: number;
     };
     WalletBalanceSchema: {
       /** @example USDC */
@@ -701,6 +718,28 @@ export interface components {
        * @example Treasury
        */
       label?: string;
+    };
+    WalletFundSchema: {
+      /** @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      walletId: string;
+      /** @enum {string} */
+      chain: "base" | "bsc";
+      /**
+       * @description The smart account's address (EIP-55), the same for the wallet's whole life.
+       * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+       */
+      address: string;
+      /** @example Treasury */
+      label?: string;
+      /** @description Every token of the wallet's chain. */
+      balances: components["schemas"]["WalletBalanceSchema"][];
+      /** @example 2026-11-22T10:00:00.000Z */
+      createdAt: string;
+      /**
+       * @description The faucet's transfer to the wallet's address, on the wallet's test chain (absent for a chain without a node, which is credited directly).
+       * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      transactionHash?: string;
     };
     WalletFundRequest: {
       /**
@@ -1175,6 +1214,43 @@ export interface components {
        * @example https://example.com/hooks/ramp
        */
       callbackUrl?: string;
+    };
+    FaucetSchema: {
+      /** @example base */
+      chain: string;
+      /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+      address: string;
+      /** @example USDC */
+      tokenSymbol: string;
+      /** @example 1000 */
+      amount: string;
+      /**
+       * @description The faucet's transaction on the test chain (a mint of the test token, or a transfer of the coin).
+       * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      transactionHash: string;
+    };
+    FaucetRequest: {
+      /**
+       * @description A chain whose `settlement` is `onchain` for test keys in GET /transfer/chains, and which has a faucet (the local test chains).
+       * @example base
+       */
+      chain: string;
+      /**
+       * @description Any address of the chain: yours, to act as an end user with your own wallet.
+       * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+       */
+      address: string;
+      /**
+       * @description A token of the chain, or its native coin.
+       * @example USDC
+       */
+      tokenSymbol: string;
+      /**
+       * @description At most the faucet's limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 10 ETH or BNB.
+       * @example 1000
+       */
+      amount: string;
     };
     SandboxResetSchema: {
       /** @enum {boolean} */
@@ -2406,7 +2482,7 @@ export interface operations {
   };
   /**
    * List supported chains with their tokens
-   * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. Needs only the key: live keys may read it before live mode.
+   * @description The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. The chains are those of your key's environment: with a test key, a chain with `settlement: onchain` is a test network (by default a local node of the platform) with its own `chainId` and test token contracts; a live key sees mainnets. Needs only the key: live keys may read it before live mode.
    */
   listChains: {
     parameters: {
@@ -3006,8 +3082,8 @@ export interface operations {
     };
   };
   /**
-   * Sandbox: credit a managed wallet
-   * @description Test keys only (a live key gets NOT_FOUND). Credits `amount` of `tokenSymbol` to the wallet as if the tokens had arrived, so that flows that debit it (custodial off-ramps, swaps, transfers) can be tried; answers the wallet. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token. NOT_FOUND: an unknown wallet.
+   * Sandbox: fund a managed wallet from the test chain's faucet
+   * @description Test keys only (a live key gets NOT_FOUND). The test chain's faucet sends `amount` of `tokenSymbol` to the wallet's `address` (a real transfer), and this answers once the deposit is credited: the wallet with its balances and the transfer's `transactionHash`. The flows that debit a wallet (custodial off-ramps, swaps, transfers) can then be tried. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token, or above the faucet's limit (AMOUNT_TOO_LARGE). NOT_FOUND: an unknown wallet. SERVICE_UNAVAILABLE: the chain did not credit the transfer in time (it may still: read the wallet).
    */
   sandboxFundWallet: {
     parameters: {
@@ -3045,7 +3121,7 @@ export interface operations {
           "application/json": {
             /** @enum {boolean} */
             success: true;
-            data: components["schemas"]["WalletSchema"];
+            data: components["schemas"]["WalletFundSchema"];
           };
         };
       };
@@ -4859,6 +4935,195 @@ export interface operations {
       };
       /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
       404: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
+      429: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+          /** @description Seconds to wait until both limits allow a request. */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
+      500: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
+      503: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+    };
+  };
+  /**
+   * Sandbox: test tokens to any address of a test chain
+   * @description Test keys only (a live key gets NOT_FOUND). The faucet of a local test chain sends `amount` of `tokenSymbol` to `address` (a mint of the test token, or a transfer of the native coin) and answers with the `transactionHash` once it is broadcast, so that you can act as an end user with your own wallet: send the tokens to a deposit address with viem or `cast send`. With an `Idempotency-Key`, a retry is the same transfer. INVALID_REQUEST names the field: a chain without a faucet (UNSUPPORTED_CHAIN), an invalid address (INVALID_ADDRESS), a token the chain does not have (UNSUPPORTED_TOKEN), an amount above the faucet's limit (AMOUNT_TOO_LARGE).
+   */
+  sandboxFaucet: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request; echoed back and logged. */
+        "x-request-id"?: string;
+        /** @description Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT. */
+        "Idempotency-Key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["FaucetRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["FaucetSchema"];
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
+      400: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
+      403: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
+      404: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
+      409: {
         headers: {
           /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
           "X-RateLimit-Policy"?: string;

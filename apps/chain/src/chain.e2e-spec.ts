@@ -1,0 +1,139 @@
+import { execFileSync } from 'child_process';
+import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { Config } from '@ramp/config';
+import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
+import { ApiClient, createKey, eventually, expectError, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
+
+/**
+ * The chain side through the API, on the local test chains that `npm test` starts: wallets whose addresses receive
+ * real deposits, sandbox funding and the faucet as real transfers, and the chains list of each environment.
+ */
+describe('chain service - real deposits, faucet and chains list through the API', () => {
+  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const client = createPublicClient({ transport: http(base.rpcUrl) });
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let key: TestKey;
+  let usdc: Address;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'ledger', 'gateway']);
+    key = await createKey();
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
+    const chains = (await api.get('/transfer/chains')).body.data;
+    usdc = getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopAll(services.values());
+  });
+
+  const balanceOf = (wallet: any, symbol: string) => wallet.balances.find((balance: any) => balance.tokenSymbol === symbol);
+  const succeeded = async (hash: Hex) => (await client.getTransactionReceipt({ hash })).status;
+
+  /** An integrator's end user: a fresh key with test ETH and USDC from the faucet. */
+  async function endUser(usdcAmount: string) {
+    const account = privateKeyToAccount(generatePrivateKey());
+    for (const [tokenSymbol, amount] of [['ETH', '1'], ['USDC', usdcAmount]]) {
+      const sent = await api.post('/sandbox/faucet', { chain: 'base', address: account.address, tokenSymbol, amount });
+      expect(sent.status).toBe(200);
+      await client.waitForTransactionReceipt({ hash: sent.body.data.transactionHash });
+    }
+    return { account, wallet: createWalletClient({ account, transport: http(base.rpcUrl) }) };
+  }
+
+  it('lists the test chains with their chain ids and deployed contracts for a test key, mainnets for a live key', async () => {
+    const chains = (await api.get('/transfer/chains')).body.data;
+    const byName = Object.fromEntries(chains.map((chain: any) => [chain.chain, chain]));
+    expect(byName.base).toMatchObject({ chainId: 84532, settlement: 'onchain', confirmations: base.confirmations });
+    expect(byName.bsc).toMatchObject({ chainId: 97, settlement: 'onchain' });
+    expect(byName.arbitrum).toMatchObject({ chainId: 421614, settlement: 'onchain' });
+    expect(byName.solana).toMatchObject({ settlement: 'simulated' });
+    expect(byName.solana).not.toHaveProperty('confirmations');
+    // The token contracts are on the chain, with the registry's decimals.
+    for (const token of byName.base.tokens.filter((candidate: any) => candidate.symbol !== 'ETH')) {
+      expect(await client.getCode({ address: token.contractAddress })).toMatch(/^0x[0-9a-f]{10,}/);
+      expect(await client.readContract({ address: token.contractAddress, abi: erc20Abi, functionName: 'decimals' })).toBe(token.decimals);
+    }
+    const live = new ApiClient(api.baseUrl, (await createKey({ env: 'live' })).apiKey);
+    const liveBase = (await live.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base');
+    expect(liveBase).toMatchObject({ chainId: 8453, settlement: 'simulated' });
+    expect(liveBase.tokens.find((token: any) => token.symbol === 'USDC').contractAddress).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+  });
+
+  it("credits an outside wallet's ERC-20 and native deposits to a wallet's address once, and sweeps them to the hot wallet", async () => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    const user = await endUser('300');
+    const hotBefore = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
+    const first = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('120.5', 6)] });
+    const second = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('79.5', 6)] });
+    const native = await user.wallet.sendTransaction({ chain: null, to: wallet.address, value: parseEther('0.25') });
+    for (const hash of [first, second, native]) expect(await succeeded(hash)).toBe('success');
+
+    const credited = await eventually(
+      async () => (await api.get(`/wallets/${wallet.walletId}`)).body.data,
+      (view) => balanceOf(view, 'USDC').available === '200' && balanceOf(view, 'ETH').available === '0.25',
+    );
+    expect(balanceOf(credited, 'USDC')).toEqual({ tokenSymbol: 'USDC', available: '200', held: '0' });
+    // Swept: the address is emptied into the hot wallet by the forwarder, deployed on the way.
+    await eventually(
+      () => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] }),
+      (left) => left === 0n,
+    );
+    await eventually(() => client.getBalance({ address: wallet.address }), (left) => left === 0n);
+    expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+/);
+    const hotAfter = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
+    expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(parseUnits('200', 6));
+    // Credited once: more blocks, more passes, the same balance.
+    await user.wallet.sendTransaction({ chain: null, to: user.account.address, value: 1n });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available).toBe('200');
+  }, 60_000);
+
+  it('funds a wallet with a real faucet transfer, answering once credited with its hash', async () => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    const funded = await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount: '42.25' });
+    expect(funded.status).toBe(200);
+    expect(balanceOf(funded.body.data, 'USDC').available).toBe('42.25');
+    expect(funded.body.data.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await succeeded(funded.body.data.transactionHash)).toBe('success');
+    const receipt = await client.getTransactionReceipt({ hash: funded.body.data.transactionHash });
+    expect(getAddress(receipt.to!)).toBe(usdc);
+    expectError(await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount: '2000000' }), 400, 'INVALID_REQUEST', 'amount');
+  }, 60_000);
+
+  it('the faucet sends to any address, once per Idempotency-Key, within its limits, for test keys only', async () => {
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const first = await api.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '15' }, { 'Idempotency-Key': `faucet-${address}` });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ chain: 'base', address, tokenSymbol: 'USDC', amount: '15' });
+    const again = await api.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '15' }, { 'Idempotency-Key': `faucet-${address}` });
+    expect(again.body.data.transactionHash).toBe(first.body.data.transactionHash);
+    await client.waitForTransactionReceipt({ hash: first.body.data.transactionHash });
+    expect(await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(parseUnits('15', 6));
+
+    const refused = (body: object) => api.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1', ...body });
+    expect((await refused({ amount: '1000001' })).body.error).toMatchObject({ reason: 'AMOUNT_TOO_LARGE', field: 'amount' });
+    expect((await refused({ address: '0x1234' })).body.error).toMatchObject({ reason: 'INVALID_ADDRESS', field: 'address' });
+    expect((await refused({ tokenSymbol: 'DOGE' })).body.error).toMatchObject({ reason: 'UNSUPPORTED_TOKEN', field: 'tokenSymbol' });
+    expect((await refused({ chain: 'ethereum' })).body.error).toMatchObject({ reason: 'UNSUPPORTED_CHAIN', field: 'chain' });
+    expect((await refused({ amount: '1.0000001' })).body.error).toMatchObject({ reason: 'INVALID_FIELD', field: 'amount' });
+    const live = new ApiClient(api.baseUrl, (await createKey({ env: 'live' })).apiKey);
+    expectError(await live.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1' }), 404, 'NOT_FOUND');
+  }, 60_000);
+
+  it('no key or seed in the logs, the answers or a dump of the database', async () => {
+    const custody = HdCustody.development();
+    const words = DEVELOPMENT_MNEMONIC.split(' ');
+    // The hot wallet's private key, derived here as an attacker with the seed would: it must be nowhere either.
+    const hotKey = toHex(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { path: base.hotWalletPath }).getHdKey().privateKey!).slice(2);
+    const secrets = [DEVELOPMENT_MNEMONIC, words.slice(0, 4).join(' '), hotKey];
+    const logs = [...services.values()].map((service) => service.logs).join('\n');
+    const answers = JSON.stringify([(await api.get('/transfer/chains')).body, (await api.get('/wallets')).body]);
+    const dump = execFileSync('pg_dump', ['--data-only', '--schema=chain', '--schema=ledger', TEST_DATABASE_URL], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    expect(dump).toContain(custody.signer(base.hotWalletPath).address); // the dump is of the right database
+    for (const text of [logs, answers, dump]) for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(JSON.stringify(custody)).toBe('"[HdCustody]"');
+  });
+});

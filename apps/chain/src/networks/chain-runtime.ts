@@ -1,0 +1,248 @@
+import type { Pool, PoolClient } from 'pg';
+import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
+import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type Tenant } from '@ramp/contracts';
+import { withTransaction } from '@ramp/database';
+import type { EventLog, EventMetadata } from '@ramp/event-store';
+import {
+  DepositWatcher,
+  depositAddressOf,
+  depositSalt,
+  deployPlatformContracts,
+  developmentSigner,
+  ForwarderFactory,
+  forwarderFactoryAddress,
+  LOCAL_CHAIN_ACCOUNTS,
+  NATIVE_TOKEN,
+  platformContractAddresses,
+  SendQueue,
+  TestToken,
+  testContractsOf,
+  type ChainLogger,
+  type ChainSettings,
+  type Deposit,
+  type HdCustody,
+  type SendRecord,
+} from '@ramp/evm';
+import { fromBaseUnits } from '@ramp/money';
+
+/** The chain service's schema: its event log, send queues and watchers. */
+export const CHAIN_SCHEMA = 'chain';
+
+/** What the hot wallet of a local chain is topped up to, for gas, at each start. */
+const LOCAL_HOT_WALLET_GAS = parseEther('100');
+
+export interface RuntimeToken {
+  symbol: string;
+  decimals: number;
+  /** The token's contract, lower case; NATIVE_TOKEN for the native coin. */
+  address: Address;
+}
+
+export interface RuntimeOptions {
+  environment: Environment;
+  settings: ChainSettings;
+  custody: HdCustody;
+  pool: Pool;
+  log: EventLog;
+  logger: ChainLogger;
+  /** A send with no receipt this long is replaced with higher fees. */
+  stuckAfterMs: number;
+  /** The ceiling of any fee, in wei. */
+  maxFeePerGas: bigint;
+}
+
+/** Who may own a deposit address: a managed wallet or a non-custodial off-ramp, by its id. */
+const OWNER = /^(wallet|offramp):([a-z]+_[0-9A-Za-z]{10,40})$/;
+
+export function ownerKey(owner: string): string | undefined {
+  return OWNER.exec(owner)?.[2];
+}
+
+/**
+ * One chain of one environment in the chain service: its RPC client, the hot wallet's send queue, the faucet's (local
+ * chains), the deposit watcher, and where the platform's contracts are. What it decides on its own is small: a deposit
+ * confirmed at the depth becomes a `deposit.credited` event and a sweep of its address to the hot wallet, in the one
+ * transaction that confirms it.
+ */
+export class ChainRuntime {
+  /** The chain's name in the send queue's and the watcher's tables: `test-base`, `live-base`. */
+  readonly id: string;
+  readonly client: PublicClient;
+  readonly hot: SendQueue;
+  /** Local test chains only: mints test tokens and sends test coins. */
+  readonly faucet: SendQueue | undefined;
+  readonly watcher: DepositWatcher;
+  readonly network: ChainNetwork;
+  private readonly tokens: RuntimeToken[];
+
+  constructor(private readonly options: RuntimeOptions) {
+    const { environment, settings, custody, pool, logger } = options;
+    this.id = `${environment}-${settings.chain}`;
+    const descriptor = getChain(settings.chain as ChainName);
+    const hotSigner = custody.signer(settings.hotWalletPath);
+    const local = settings.localPort !== undefined;
+    const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
+    // Test chains carry the platform's test tokens (deployed by the platform on local nodes, by the operator on a
+    // public test network); live chains the registry's real tokens.
+    const contracts =
+      environment === 'test'
+        ? platformContractAddresses(testContractsOf(descriptor, faucetSigner.address, hotSigner.address))
+        : {
+            tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
+            wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
+            forwarderFactory: forwarderFactoryAddress(hotSigner.address),
+          };
+    this.tokens = descriptor.tokens.map((token) => ({
+      symbol: token.symbol,
+      decimals: token.decimals,
+      address: (token.contractAddress === EVM_NATIVE_ADDRESS ? NATIVE_TOKEN : contracts.tokens[token.symbol]!.toLowerCase()) as Address,
+    }));
+    this.network = {
+      chain: settings.chain,
+      chainId: settings.chainId,
+      confirmations: settings.confirmations,
+      hotWallet: hotSigner.address,
+      contracts,
+      faucet: environment === 'test' && local,
+    };
+    this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
+    const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, logger };
+    const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
+    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner });
+    this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
+    this.watcher = new DepositWatcher({
+      schema: CHAIN_SCHEMA,
+      pool,
+      chain: this.id,
+      client: this.client,
+      tokens: this.tokens.filter((token) => token.address !== NATIVE_TOKEN).map((token) => token.address),
+      native: true,
+      confirmations: settings.confirmations,
+      logger,
+      onCredit: (tx, deposit) => this.credited(tx, deposit),
+      onReversed: (tx, deposit) => this.reversed(tx, deposit),
+    });
+  }
+
+  get chain(): string {
+    return this.options.settings.chain;
+  }
+
+  get environment(): Environment {
+    return this.options.environment;
+  }
+
+  token(symbol: string): RuntimeToken | undefined {
+    return this.tokens.find((token) => token.symbol === symbol);
+  }
+
+  depositAddress(owner: string): Address {
+    const key = ownerKey(owner);
+    if (!key) throw new Error(`not an owner of a deposit address: ${owner}`);
+    return depositAddressOf(this.network.contracts.forwarderFactory as Address, key);
+  }
+
+  /**
+   * Before the first tick: the node must be the chain the settings name; on a local node the platform's contracts are
+   * deployed (by the deployer account, idempotently) and the hot wallet's gas topped up.
+   */
+  async prepare(): Promise<void> {
+    const { settings } = this.options;
+    const chainId = await this.client.getChainId();
+    if (chainId !== settings.chainId) throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+    if (this.network.faucet) {
+      const deployer = createWalletClient({ account: mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex }), transport: http(settings.rpcUrl) });
+      const spec = testContractsOf(getChain(settings.chain as ChainName), this.faucet!.sender, this.hot.sender);
+      await deployPlatformContracts(this.client, deployer, spec, LOCAL_HOT_WALLET_GAS);
+    }
+  }
+
+  /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
+  async tick(onError: (part: string, error: unknown) => void): Promise<void> {
+    const parts: [string, { tick(): Promise<void> } | undefined][] = [
+      ['watcher', this.watcher],
+      ['hot wallet sends', this.hot],
+      ['faucet sends', this.faucet],
+    ];
+    for (const [name, part] of parts) {
+      if (!part) continue;
+      try {
+        await part.tick();
+      } catch (error) {
+        onError(name, error);
+      }
+    }
+  }
+
+  /** Queues a faucet transfer: a mint of a test token, or the native coin. */
+  async requestFaucet(key: string, to: Address, token: RuntimeToken, units: bigint): Promise<SendRecord> {
+    if (!this.faucet) throw new Error(`${this.id} has no faucet`);
+    const request =
+      token.address === NATIVE_TOKEN
+        ? { to, value: units }
+        : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [to, units] }) };
+    return this.faucet.enqueue(this.options.pool, `faucet:${key}`, request);
+  }
+
+  private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
+    const found = await this.depositEvent(tx, deposit);
+    if (!found) return;
+    const { event, metadata } = found;
+    // Stream version 0: a second credit of the same deposit would conflict and roll the whole transaction back.
+    await this.options.log.append(tx, `deposit-${event.depositId}`, 0, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
+    // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per deposit.
+    const tokens = this.tokens.filter((token) => token.address !== NATIVE_TOKEN).map((token) => token.address);
+    await this.hot.enqueue(tx, `sweep:${event.depositId}`, {
+      to: this.network.contracts.forwarderFactory as Address,
+      data: encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(ownerKey(event.owner)!), tokens] }),
+    });
+    this.options.logger.info({ chain: this.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'deposit credited');
+  }
+
+  private async reversed(tx: PoolClient, deposit: Deposit): Promise<void> {
+    const found = await this.depositEvent(tx, deposit);
+    if (!found) return;
+    await this.options.log.append(tx, `deposit-${found.event.depositId}`, 1, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: found.event }], found.metadata);
+  }
+
+  /** Watches `address` for `owner`, on behalf of `tenant`. */
+  async watch(address: Address, owner: string, tenant: Tenant): Promise<void> {
+    await withTransaction(this.options.pool, async (tx) => {
+      await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
+        this.id,
+        address.toLowerCase(),
+        owner,
+        JSON.stringify(tenant),
+      ]);
+      await this.watcher.watch(tx, address, owner);
+    });
+  }
+
+  private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
+    const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(`select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`, [
+      this.id,
+      deposit.to.toLowerCase(),
+    ]);
+    const token = this.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
+    if (!rows[0] || !token) {
+      this.options.logger.error({ chain: this.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
+      return undefined;
+    }
+    const depositId = `${this.environment}:${this.chain}:${deposit.txHash}:${deposit.logIndex}`;
+    const event: DepositCredited = {
+      depositId,
+      environment: this.environment,
+      chain: this.chain,
+      owner: rows[0].owner,
+      address: getAddress(deposit.to),
+      tokenSymbol: token.symbol,
+      amount: fromBaseUnits(deposit.amount, token.decimals),
+      transactionHash: deposit.txHash,
+      from: getAddress(deposit.from),
+      blockNumber: deposit.blockNumber.toString(),
+    };
+    return { event, metadata: { correlationId: rows[0].owner, causationId: depositId, actor: `system:chain`, tenant: rows[0].tenant } };
+  }
+}

@@ -1,0 +1,72 @@
+import { Controller, Inject } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { getAddress, type Address } from 'viem';
+import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
+import { AppError, ChainNetworks, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
+import { parseAmount, toBaseUnits } from '@ramp/money';
+import { PG_POOL } from '@ramp/service-kit';
+import { ownerKey } from './chain-runtime';
+import { Networks } from './networks';
+
+/** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
+const FAUCET_BROADCAST_WAIT_MS = 15_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+@Controller()
+export class ChainNatsController {
+  constructor(
+    @Inject(Networks) private readonly networks: Networks,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  @Handles(ChainNetworks.contract)
+  async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
+    const environment = environmentOf(request.environment);
+    return { environment, networks: this.networks.of(environment).map((runtime) => runtime.network) };
+  }
+
+  @Handles(DepositAddressWatch.contract)
+  async watch(@RequestData() request: DepositAddressWatch.Request, @CallerTenant() tenant: Tenant): Promise<DepositAddressWatch.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    if (typeof request.owner !== 'string' || !ownerKey(request.owner)) throw invalidField('owner', 'must be wallet:<wallet id> or offramp:<transaction id>');
+    // Deposits are found from the watcher's checkpoint on: an address handed out before the chain's first pass could
+    // receive funds the watcher never scans.
+    if ((await runtime.watcher.checkpoint()) === undefined) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
+    const address = runtime.depositAddress(request.owner);
+    await runtime.watch(address, request.owner, tenant);
+    return { chain: runtime.chain, address };
+  }
+
+  /** Test keys only: a mint (test token) or a transfer (test coin) from the local chain's faucet, once per key. */
+  @Handles(FaucetSend.contract)
+  async faucet(@RequestData() request: FaucetSend.Request, @CallerTenant() tenant: Tenant): Promise<FaucetSend.Response> {
+    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    const runtime = this.networks.get('test', request.chain);
+    if (!runtime.faucet) throw invalidField('chain', `${runtime.chain} is not a local test chain: use its public faucet`, 'UNSUPPORTED_CHAIN');
+    const address = getAddress(parseAddress(runtime.chain as ChainName, request.address, 'address')) as Address;
+    const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
+    if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}; see GET /transfer/chains`, 'UNSUPPORTED_TOKEN');
+    const amount = parseAmount(request.amount, 'amount', token.decimals);
+    checkFaucetAmount(token.symbol, amount);
+    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
+      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
+    }
+    const key = `${tenant.organizationId}:${request.idempotencyKey}`;
+    let send = await runtime.requestFaucet(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
+    const deadline = Date.now() + FAUCET_BROADCAST_WAIT_MS;
+    while (!send.txHash && send.status !== 'failed' && Date.now() < deadline) {
+      await sleep(50);
+      send = (await runtime.faucet.find(`faucet:${key}`)) ?? send;
+    }
+    if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
+    if (!send.txHash) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: the chain may be down; the same request later finds the same transfer`);
+    return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), transactionHash: send.txHash };
+  }
+}
+
+function environmentOf(raw: unknown): Environment {
+  if (!(ENVIRONMENTS as readonly unknown[]).includes(raw)) throw invalidField('environment', `must be one of ${ENVIRONMENTS.join(', ')}`);
+  return raw as Environment;
+}

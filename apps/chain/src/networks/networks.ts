@@ -1,0 +1,94 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import { parseGwei } from 'viem';
+import { Config } from '@ramp/config';
+import { AppError, chainEvents, type Environment } from '@ramp/contracts';
+import type { Relay } from '@ramp/event-store';
+import { HdCustody, resolveChains } from '@ramp/evm';
+import { SecretBox } from '@ramp/keys';
+import { Metrics } from '@ramp/observability';
+import { startLogRelay } from '@ramp/process-kit';
+import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
+import { CHAIN_LOG } from '../events/log';
+import { ChainLoop } from './chain-loop';
+import { ChainRuntime } from './chain-runtime';
+
+/**
+ * Every chain of both environments (TEST_CHAINS, LIVE_CHAINS), each with its loop (run by one replica at a time), and
+ * the relay of the service's events. The seed is opened here, once, into HdCustody, and goes nowhere else.
+ */
+@Injectable()
+export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly runtimes: ChainRuntime[];
+  private readonly loops: ChainLoop[];
+  private relay: Relay | undefined;
+
+  constructor(
+    @Inject(Config) private readonly config: Config,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(HealthRegistry) health: HealthRegistry,
+  ) {
+    const custody = HdCustody.fromSettings(config.string('custodySeed'), new SecretBox(config.string('secretsEncryptionKey'), config.isProduction), config.isProduction);
+    const shared = {
+      custody,
+      pool,
+      log: CHAIN_LOG,
+      logger,
+      stuckAfterMs: config.int('chainStuckAfterMs', 1000),
+      maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
+    };
+    this.runtimes = [
+      ...resolveChains('test', config.json('testChains'), 'TEST_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'test', settings })),
+      ...resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'live', settings })),
+    ];
+    const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };
+    this.loops = this.runtimes.map((runtime) => new ChainLoop(runtime, loop));
+    // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out
+    // before that could receive funds the watcher would never look at. Later outages of a node do not unready it.
+    let scanned = false;
+    health.add('chains', async () => {
+      if (scanned) return;
+      const waiting: string[] = [];
+      for (const runtime of this.runtimes) if ((await runtime.watcher.checkpoint()) === undefined) waiting.push(runtime.id);
+      if (waiting.length > 0) throw new Error(`not scanned yet: ${waiting.join(', ')}`);
+      scanned = true;
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.relay = await startLogRelay({
+      nc: this.nc,
+      pool: this.pool,
+      databaseUrl: this.config.string('databaseUrl'),
+      log: CHAIN_LOG,
+      events: chainEvents(this.config.string('eventsNamespace')),
+      logger: this.logger,
+      metrics: this.metrics,
+    });
+    for (const loop of this.loops) loop.start();
+    this.logger.info({ chains: this.runtimes.map((runtime) => `${runtime.id} (${runtime.network.chainId})`) }, 'chains configured');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()));
+    await this.relay?.stop();
+  }
+
+  of(environment: Environment): ChainRuntime[] {
+    return this.runtimes.filter((runtime) => runtime.environment === environment);
+  }
+
+  /** The chain of an environment, or UNSUPPORTED_CHAIN naming the field. */
+  get(environment: Environment, chain: unknown, field = 'chain'): ChainRuntime {
+    const runtime = this.runtimes.find((candidate) => candidate.environment === environment && candidate.chain === chain);
+    if (!runtime) {
+      const names = this.of(environment).map((candidate) => candidate.chain);
+      throw new AppError('UNSUPPORTED_CHAIN', `${field}: ${String(chain)} has no chain configured for ${environment} keys (configured: ${names.join(', ') || 'none'})`, field);
+    }
+    return runtime;
+  }
+}

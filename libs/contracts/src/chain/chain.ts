@@ -1,0 +1,100 @@
+import type { Environment } from '../rpc/tenant';
+import { rpc } from '../rpc/rpc';
+
+/**
+ * The chain service: the only process with signing keys and JSON-RPC access (docs/chains.md). Other services ask it
+ * over NATS (these contracts) and hear back through its events (`events.chain.<type>`, chainEvents).
+ */
+
+/** How a chain's money moves for an environment: on its real chain, or on a sandbox rail with derived hashes. */
+export const SETTLEMENTS = ['onchain', 'simulated'] as const;
+export type Settlement = (typeof SETTLEMENTS)[number];
+
+/** A chain the chain service runs for an environment, with where the platform's contracts are on it. */
+export interface ChainNetwork {
+  chain: string;
+  chainId: number;
+  confirmations: number;
+  /** The omnibus hot wallet: where deposits are swept, what pays gas and sends. */
+  hotWallet: string;
+  /** The token contracts by symbol (the registry's tokens, deployed as test tokens on local chains), and the forwarder factory. */
+  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string };
+  /** A local test chain: the platform deployed its contracts there, and its faucet can send test tokens. */
+  faucet: boolean;
+}
+
+export namespace ChainNetworks {
+  export interface Request {
+    environment: Environment;
+  }
+  export interface Response {
+    environment: Environment;
+    networks: ChainNetwork[];
+  }
+  export const contract = rpc<Request, Response>('chain.v1.networks');
+}
+
+/**
+ * The deposit address of `owner` (`wallet:<wallet id>`, `offramp:<transaction id>`) on a chain, watched from now on:
+ * what arrives there is credited to the owner after the chain's confirmation depth (event deposit.credited).
+ * Idempotent: the same owner is the same address. UNSUPPORTED_CHAIN when the environment has no such chain.
+ */
+export namespace DepositAddressWatch {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+    owner: string;
+  }
+  export interface Response {
+    chain: string;
+    address: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.deposit-addresses.watch');
+}
+
+/**
+ * Test chains only: the faucet sends `amount` of `tokenSymbol` (test tokens are minted, the native coin transferred) to
+ * `address`, once per `idempotencyKey`; answers once the transfer is broadcast, with its hash.
+ */
+export namespace FaucetSend {
+  export interface Request {
+    chain: string;
+    address: string;
+    tokenSymbol: string;
+    amount: string;
+    idempotencyKey: string;
+  }
+  export interface Response {
+    chain: string;
+    address: string;
+    tokenSymbol: string;
+    amount: string;
+    transactionHash: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.faucet.send');
+}
+
+/** The chain service's events: `events.chain.<type>`, stream CHAIN_EVENTS. */
+export const CHAIN_EVENT_TYPES = { depositCredited: 'deposit.credited', depositReversed: 'deposit.reversed' } as const;
+
+/**
+ * A deposit to a watched address reached the confirmation depth (once per deposit, whatever crashes around it). The
+ * event's id is the same for every delivery: consumers credit once by `depositId`.
+ */
+export interface DepositCredited {
+  /** `<environment>:<chain>:<transaction hash>:<log index>` (-1: the native coin). */
+  depositId: string;
+  environment: Environment;
+  chain: string;
+  owner: string;
+  address: string;
+  tokenSymbol: string;
+  /** Decimal string in the token's units. */
+  amount: string;
+  transactionHash: string;
+  from: string;
+  blockNumber: string;
+}
+
+/** A reorganisation removed a deposit that had been credited: reported for an operator, never undone silently. */
+export type DepositReversed = DepositCredited;

@@ -1,0 +1,32 @@
+import type { ChainNetwork } from '@ramp/contracts';
+import { EVM_NATIVE_ADDRESS, getChain } from './registry';
+import { chainsOf } from './settlement';
+
+const baseSepolia: ChainNetwork = {
+  chain: 'base',
+  chainId: 84532,
+  confirmations: 1,
+  hotWallet: '0x0000000000000000000000000000000000000001',
+  contracts: { tokens: { USDC: '0x00000000000000000000000000000000000000aA', CNGN: '0x00000000000000000000000000000000000000bB' }, wrappedNative: '0x2', forwarderFactory: '0x3' },
+  faucet: true,
+};
+
+describe('chainsOf - the chains list of an environment, from the networks the chain service runs', () => {
+  it('a chain with a network takes its chain id, depth and token contracts, and says onchain', () => {
+    const base = chainsOf([baseSepolia]).find((chain) => chain.chain === 'base')!;
+    expect(base).toMatchObject({ chain: 'base', chainId: 84532, settlement: 'onchain', confirmations: 1, type: 'primary' });
+    expect(base.tokens.find((token) => token.symbol === 'USDC')!.contractAddress).toBe('0x00000000000000000000000000000000000000aA');
+    expect(base.tokens.find((token) => token.symbol === 'ETH')!.contractAddress).toBe(EVM_NATIVE_ADDRESS);
+    // Decimals stay the registry's: the test tokens are deployed with the real ones.
+    expect(base.tokens.map((token) => token.decimals)).toEqual(getChain('base').tokens.map((token) => token.decimals));
+  });
+
+  it('every other chain keeps the registry and says simulated, with no depth', () => {
+    const chains = chainsOf([baseSepolia]);
+    const bsc = chains.find((chain) => chain.chain === 'bsc')!;
+    expect(bsc).toMatchObject({ chainId: getChain('bsc').chainId, settlement: 'simulated' });
+    expect(bsc.confirmations).toBeUndefined();
+    expect(chains.filter((chain) => chain.settlement === 'onchain').map((chain) => chain.chain)).toEqual(['base']);
+    expect(chainsOf([]).every((chain) => chain.settlement === 'simulated')).toBe(true);
+  });
+});
