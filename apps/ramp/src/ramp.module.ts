@@ -7,6 +7,7 @@ import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
+import { OfframpDepositsEventsController } from './offramp/deposits.events.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
 import { IntegrationEventsController } from './process/integration.events.controller';
@@ -18,7 +19,7 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
 
 @Module({
   imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
-  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController],
+  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController, OfframpDepositsEventsController],
   providers: [
     jetStreamTransport(RAMP_DATABASE.schema),
     rpcClientProvider,

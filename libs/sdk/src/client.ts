@@ -33,6 +33,9 @@ import type {
   Wallet,
   WalletCreateRequest,
   WalletFundRequest,
+  FundedWallet,
+  FaucetRequest,
+  FaucetTransfer,
   WalletListQuery,
   Webhook,
   WebhookCreateRequest,
@@ -164,9 +167,11 @@ export class RampClient {
 
   /** Test keys only (a live key gets NOT_FOUND): drive the sandbox providers. */
   readonly sandbox = {
-    /** Credits a managed wallet, as if tokens had arrived. */
-    fundWallet: (walletId: string, body: WalletFundRequest, options?: RequestOptions): Promise<Wallet> =>
+    /** The test chain's faucet sends tokens to a managed wallet's address; resolves once credited, with the transfer's hash. */
+    fundWallet: (walletId: string, body: WalletFundRequest, options?: RequestOptions): Promise<FundedWallet> =>
       this.post('/sandbox/wallets/{walletId}/fund', body, options, { walletId }),
+    /** Test tokens (or the test coin) from a local test chain's faucet to any address; resolves with the transfer's hash. */
+    faucet: (body: FaucetRequest, options?: RequestOptions): Promise<FaucetTransfer> => this.post('/sandbox/faucet', body, options),
     /** The crypto of a non-custodial off-ramp arrives (by default the quoted amount). */
     depositOfframp: (transactionId: string, body: SandboxDepositRequest = {}, options?: RequestOptions): Promise<Transaction> =>
       this.post('/sandbox/offramp/{transactionId}/deposit', body, options, { transactionId }),

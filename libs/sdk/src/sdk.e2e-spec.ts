@@ -199,6 +199,9 @@ describe('SDK - the published client against the real platform', () => {
     const wallet = await ramp.wallets.create({ chain: 'base', label: 'SDK e2e' });
     expect(wallet).toMatchObject({ walletId: expect.stringMatching(/^wal_/), chain: 'base', label: 'SDK e2e' });
     const funded = await ramp.sandbox.fundWallet(wallet.walletId, { tokenSymbol: 'USDC', amount: '500' });
+    expect(funded.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const faucet = await ramp.sandbox.faucet({ chain: 'base', address: wallet.address, tokenSymbol: 'ETH', amount: '0.5' });
+    expect(faucet).toMatchObject({ chain: 'base', address: wallet.address, tokenSymbol: 'ETH', amount: '0.5' });
     expect(funded.balances.find((balance) => balance.tokenSymbol === 'USDC')).toMatchObject({ available: '500', held: '0' });
     expect((await ramp.wallets.get(wallet.walletId)).walletId).toBe(wallet.walletId);
     expect((await ramp.wallets.list({ limit: 5 })).data.map((listed) => listed.walletId)).toContain(wallet.walletId);
@@ -242,7 +245,7 @@ describe('SDK - the published client against the real platform', () => {
         .filter(([method, operation]) => HTTP_METHODS.includes(method) && operation.security?.length)
         .map(([method]) => `${method} ${path}`),
     );
-    expect(operations).toHaveLength(30);
+    expect(operations).toHaveLength(31);
     expect([...answered].sort()).toEqual(operations.sort());
   });
 });

@@ -68,6 +68,9 @@ export type TransferInitiateRequest = RequestBody<'/transfer/initiate', 'post'>;
 export type SandboxPaymentRequest = RequestBody<'/sandbox/onramp/{transactionId}/pay', 'post'>;
 export type SandboxDepositRequest = RequestBody<'/sandbox/offramp/{transactionId}/deposit', 'post'>;
 export type WalletFundRequest = RequestBody<'/sandbox/wallets/{walletId}/fund', 'post'>;
+export type FundedWallet = ResponseData<'/sandbox/wallets/{walletId}/fund', 'post'>;
+export type FaucetRequest = RequestBody<'/sandbox/faucet', 'post'>;
+export type FaucetTransfer = ResponseData<'/sandbox/faucet', 'post'>;
 export type SandboxReset = ResponseData<'/sandbox/reset', 'post'>;
 
 export type Bank = Schemas['BankSchema'];

@@ -186,6 +186,13 @@ export class ChainRuntime {
     return this.faucet.enqueue(this.options.pool, `faucet:${key}`, request);
   }
 
+  /** Queues a transfer from the hot wallet: a token's `transfer`, or the native coin. */
+  async requestTransfer(key: string, to: Address, token: RuntimeToken, units: bigint): Promise<SendRecord> {
+    const request =
+      token.address === NATIVE_TOKEN ? { to, value: units } : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
+    return this.hot.enqueue(this.options.pool, `transfer:${key}`, request);
+  }
+
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
     const found = await this.depositEvent(tx, deposit);
     if (!found) return;

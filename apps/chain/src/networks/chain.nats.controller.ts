@@ -1,11 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { getAddress, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
-import { AppError, ChainNetworks, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { AppError, ChainNetworks, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { parseAmount, toBaseUnits } from '@ramp/money';
-import { PG_POOL } from '@ramp/service-kit';
+import { NATIVE_TOKEN } from '@ramp/evm';
 import { ownerKey } from './chain-runtime';
 import { Networks } from './networks';
 
@@ -16,10 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Controller()
 export class ChainNatsController {
-  constructor(
-    @Inject(Networks) private readonly networks: Networks,
-    @Inject(PG_POOL) private readonly pool: Pool,
-  ) {}
+  constructor(@Inject(Networks) private readonly networks: Networks) {}
 
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
@@ -63,6 +59,24 @@ export class ChainNatsController {
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
     if (!send.txHash) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: the chain may be down; the same request later finds the same transfer`);
     return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), transactionHash: send.txHash };
+  }
+
+  /** A transfer from the hot wallet, for the platform's own services (a refund of a deposit): queued once per key. */
+  @Handles(ChainTransfer.contract)
+  async transfer(@RequestData() request: ChainTransfer.Request): Promise<ChainTransfer.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    const to = getAddress(parseAddress(runtime.chain as ChainName, request.to, 'to')) as Address;
+    const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
+    if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
+    const amount = parseAmount(request.amount, 'amount', token.decimals);
+    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
+      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
+    }
+    const send = await runtime.requestTransfer(request.idempotencyKey, to, token, toBaseUnits(amount.toFixed(), token.decimals));
+    if (send.to.toLowerCase() !== (token.address === NATIVE_TOKEN ? to : token.address).toLowerCase()) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${request.idempotencyKey} was queued with other terms`);
+    }
+    return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'crypto';
 import { ApiClient, createKey, expectError, freePort, keysCommand, rawRequest, startServices, stopAll, ServiceProcess, type ApiResponse, type TestKey } from '@ramp/testing';
+import { DEVELOPMENT_MNEMONIC } from '@ramp/evm';
+import { SecretBox } from '@ramp/keys';
 
 /** The X-RateLimit-* headers of a response, by their last word. */
 function rateLimitHeaders(response: ApiResponse): Record<string, string | null> {
@@ -202,7 +204,10 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
   });
 
   it('refuses plain HTTP in production and accepts HTTPS from a trusted proxy', async () => {
-    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'), TRUSTED_PROXIES: '127.0.0.1,::1' };
+    const secretsKey = randomBytes(32).toString('base64');
+    // The chain service (which the quote service asks for the chains list) refuses production without a sealed seed.
+    const custodySeed = new SecretBox(secretsKey, true).seal(DEVELOPMENT_MNEMONIC);
+    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: secretsKey, CUSTODY_SEED: custodySeed, TRUSTED_PROXIES: '127.0.0.1,::1' };
     const services = await startServices(['quote', 'gateway'], env);
     try {
       const key = await createKey();

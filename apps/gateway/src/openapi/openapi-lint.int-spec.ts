@@ -27,6 +27,7 @@ const OPERATION_IDS: Record<string, string> = {
   'post /sandbox/wallets/{walletId}/fund': 'sandboxFundWallet',
   'post /offramp/initiate': 'initiateOfframp',
   'get /offramp/{transactionId}': 'getOfframp',
+  'post /sandbox/faucet': 'sandboxFaucet',
   'post /sandbox/offramp/{transactionId}/deposit': 'sandboxDepositOfframp',
   'post /onramp/initiate': 'initiateOnramp',
   'get /onramp/{transactionId}': 'getOnramp',

@@ -19,6 +19,7 @@ const ROUTES: [string, string][] = [
   ['get', '/wallets'],
   ['get', '/wallets/{walletId}'],
   ['post', '/sandbox/wallets/{walletId}/fund'],
+  ['post', '/sandbox/faucet'],
   ['post', '/offramp/initiate'],
   ['get', '/offramp/{transactionId}'],
   ['post', '/sandbox/offramp/{transactionId}/deposit'],
@@ -226,6 +227,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ['get', '/wallets', () => api.get('/wallets')],
       ['get', '/wallets/{walletId}', () => api.get(`/wallets/${walletId}`)],
       ['post', '/sandbox/wallets/{walletId}/fund', () => api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '5' })],
+      ['post', '/sandbox/faucet', () => api.post('/sandbox/faucet', { chain: 'base', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tokenSymbol: 'USDC', amount: '5' })],
       [
         'post',
         '/offramp/initiate',

@@ -121,8 +121,10 @@ describe('quotes - every endpoint through HTTP', () => {
     expect(chains.status).toBe(200);
     expect(chains.body.data.map((chain: { chain: string }) => chain.chain).sort()).toEqual(['arbitrum', 'avalanche', 'base', 'bsc', 'ethereum', 'polygon', 'solana']);
     const base = chains.body.data.find((chain: { chain: string }) => chain.chain === 'base');
-    expect(base).toMatchObject({ chainId: 8453, type: 'primary', explorerUrl: 'https://basescan.org' });
-    expect(base.tokens).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', decimals: 6, contractAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' })]));
+    // A test key sees the test chain (Base Sepolia's id, on the local node) with the platform's test tokens.
+    expect(base).toMatchObject({ chainId: 84532, type: 'primary', settlement: 'onchain' });
+    expect(base.tokens).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', decimals: 6, contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })]));
+    expect(base.tokens.find((token: { symbol: string }) => token.symbol === 'USDC').contractAddress).not.toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
   });
 
   const offramp = { amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' };

@@ -24,7 +24,7 @@ export class FaucetRequest {
   @RequiredString(100)
   address!: string;
   @ApiProperty({ description: 'A token of the chain, or its native coin.', example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
-  @ApiProperty({ description: 'At most the faucet\'s limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 10 ETH or BNB.', example: '1000' })
+  @ApiProperty({ description: 'At most the faucet\'s limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 100 ETH, 1,000 BNB.', example: '1000' })
   @RequiredString(60)
   amount!: string;
 }

@@ -95,6 +95,18 @@ export class TransactionSchema {
   @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string;
   @ApiPropertyOptional({ type: String, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string;
   @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Extra, non-custodial off-ramps: the deposit\'s transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).',
+    example: '0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8',
+  })
+  depositTransactionHash?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Extra, non-custodial off-ramps: the transaction that sent the deposit back to its sender (a deposit of another amount, or one after expiry).',
+    example: '0x9a8b7c6d5e4f30211223344556677889900aabbccddeeff00112233445566778',
+  })
+  refundTransactionHash?: string;
   @ApiPropertyOptional({ description: 'Present when status is failed: what happened, for people, and that what was taken was given back.', example: 'The bank payout was rejected: the beneficiary bank rejected the credit' }) errorMessage?: string;
   @ApiPropertyOptional({ enum: FAILURE_REASON_NAMES, description: `Present when status is failed: why, for programs to branch on.\n\n${catalogue(FAILURE_REASONS)}`, example: 'PAYOUT_REJECTED' }) failureReason?: FailureReason;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;

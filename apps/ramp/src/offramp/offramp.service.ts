@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
-import { AppError, type OfframpInitiate, type Tenant } from '@ramp/contracts';
+import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type OfframpInitiate, type Tenant } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
@@ -14,6 +15,12 @@ import { RAMP_LOG } from '../process/log';
 import { OfframpSteps } from './offramp.steps';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
+
+/** How long the sandbox deposit waits for the faucet's transfer to reach the off-ramp (it answers once it has). */
+const SANDBOX_DEPOSIT_WAIT_MS = 25_000;
+const FAUCET_TIMEOUT_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The off-ramp use cases: initiation, reads, the sandbox deposit, and each step of the process (OfframpSteps). */
 @Injectable()
@@ -30,10 +37,11 @@ export class OfframpService {
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OfframpSteps(rails, ledger, this.stepDelayMs);
+    this.steps = new OfframpSteps(rails, ledger, rpc, this.stepDelayMs);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
       systemActor: 'system:ramp',
       prefix: 'offramp',
@@ -56,8 +64,9 @@ export class OfframpService {
       request: { ...request },
       requestId,
       process: this.process,
-      prepare: ({ transactionId, quote, request: initiation, side, at }) => {
-        const depositAddress = side.address ? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId) : null;
+      prepare: async ({ transactionId, quote, request: initiation, side, at }) => {
+        const onchain = side.address ? await this.depositAddress(tenant, quote.chain, transactionId) : undefined;
+        const depositAddress = side.address ? (onchain ?? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId)) : null;
         return {
           transactionId,
           tenant,
@@ -68,6 +77,7 @@ export class OfframpService {
           depositExpiresAt: depositAddress ? new Date(at.getTime() + this.depositWindowSeconds * 1000).toISOString() : null,
           reference: initiation.reference,
           callbackUrl: initiation.callbackUrl,
+          ...(onchain && { depositOnchain: true }),
           at: at.toISOString(),
         };
       },
@@ -84,11 +94,53 @@ export class OfframpService {
     };
   }
 
+  /**
+   * The deposit address of a non-custodial off-ramp: a deposit address of the chain service, watched from now on (what
+   * arrives is recorded by recordChainDeposit), or undefined for a chain the environment has not configured (a
+   * simulated address, whose deposits only the sandbox plays).
+   */
+  private async depositAddress(tenant: Tenant, chain: string, transactionId: string): Promise<string | undefined> {
+    try {
+      return (await this.rpc.call(DepositAddressWatch.contract, tenant, { environment: tenant.environment, chain, owner: `offramp:${transactionId}` })).address;
+    } catch (error) {
+      if (error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * A deposit the chain service confirmed at an off-ramp's address. The first one funds the off-ramp (or fails it, for
+   * another amount, and is refunded); one that arrives when the off-ramp already has its deposit, or for no known
+   * off-ramp, is sent back to its sender at once: nothing that arrives is kept.
+   */
+  async recordChainDeposit(deposit: DepositCredited, tenant: Tenant, causationId: string): Promise<void> {
+    const transactionId = /^offramp:(.+)$/.exec(deposit.owner)?.[1];
+    if (!transactionId) return;
+    let state: OfframpState;
+    try {
+      state = await this.process.apply(
+        transactionId,
+        tenant,
+        { type: 'recordDeposit', amount: deposit.amount, transactionHash: deposit.transactionHash, from: deposit.from, at: new Date().toISOString() },
+        { causationId, actor: 'system:chain' },
+      );
+    } catch (error) {
+      if (!(error instanceof AppError && error.reason === 'TRANSACTION_NOT_FOUND')) throw error;
+      await this.steps.refundExtraDeposit(deposit);
+      return;
+    }
+    if (state.deposit?.transactionHash !== deposit.transactionHash) await this.steps.refundExtraDeposit(deposit);
+  }
+
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
     return offrampView(await this.process.ownedBy(tenant, transactionId));
   }
 
-  /** The sandbox's deposit of a non-custodial off-ramp (test keys only). */
+  /**
+   * The sandbox's deposit of a non-custodial off-ramp (test keys only). To an address on a real test chain, it is a
+   * transfer from the chain's faucet, recorded like any deposit when the chain service credits it; the answer waits
+   * for that. To a simulated address, the deposit is recorded at once with a derived hash.
+   */
   async sandboxDeposit(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
     if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
     const state = await this.process.ownedBy(tenant, transactionId);
@@ -96,6 +148,7 @@ export class OfframpService {
     const decimals = tokenDecimals(quote.tokenSymbol, quote.chain);
     const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', decimals);
     const id = state.initiated!.transactionId;
+    if (state.initiated!.depositOnchain) return this.depositFromFaucet(tenant, state, value.toFixed());
     await this.process.apply(
       id,
       tenant,
@@ -103,6 +156,26 @@ export class OfframpService {
       { causationId: `sandbox:${id}`, actor: 'sandbox' },
     );
     return this.get(tenant, id);
+  }
+
+  private async depositFromFaucet(tenant: Tenant, state: OfframpState, amount: string): Promise<TransactionView> {
+    const { transactionId, quote, depositAddress } = state.initiated!;
+    if (!state.deposit && state.status === 'pending') {
+      const sent = await this.rpc.call(
+        FaucetSend.contract,
+        tenant,
+        { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
+        { timeoutMs: FAUCET_TIMEOUT_MS },
+      );
+      const deadline = Date.now() + SANDBOX_DEPOSIT_WAIT_MS;
+      for (;;) {
+        const now = await this.process.ownedBy(tenant, transactionId);
+        if (now.deposit?.transactionHash === sent.transactionHash) break;
+        if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
+        await sleep(100);
+      }
+    }
+    return this.get(tenant, transactionId);
   }
 
   /** Runs a claimed job of an off-ramp (see StreamProcess.runJob). */

@@ -1,7 +1,17 @@
+import { ChainTransfer, type DepositCredited } from '@ramp/contracts';
+import type { RpcClient } from '@ramp/messaging';
 import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
-import type { OfframpCommand, OfframpState, OfframpStep } from '@ramp/ramping';
+import { refundAddressOf, type OfframpCommand, type OfframpState, type OfframpStep } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
+
+/** How long a refund step waits for its transfer to be final before the job tries again later. */
+const REFUND_WAIT_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Not final yet: the job runs the step again later, and the same idempotency key finds the same transfer. */
+export class RefundPending extends Error {}
 
 /** Where the off-ramp provider's capture goes in the ledger. */
 const OFFRAMP_PROVIDER = 'offramp-provider';
@@ -20,6 +30,7 @@ export class OfframpSteps {
   constructor(
     private readonly rails: OfframpRails,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
+    private readonly rpc: Pick<RpcClient, 'call'>,
     private readonly stepDelayMs: number,
   ) {}
 
@@ -50,7 +61,12 @@ export class OfframpSteps {
       case 'releaseHold':
         return this.ledger.releaseHold(tenant, transactionId, offrampHold(state));
       case 'refundDeposit': {
-        const refund = await this.rails.refundDeposit({ transactionId, to: state.initiated!.sourceAddress!, amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
+        if (state.deposit!.from !== undefined) {
+          // It arrived on chain: it goes back on chain, from the hot wallet it was swept to, to its sender.
+          const transactionHash = await this.transferBack(tenant.environment, quote.chain, `refund:${transactionId}`, refundAddressOf(state), quote.tokenSymbol, state.deposit!.amount);
+          return { type: 'recordDepositRefunded', transactionHash, at: at() };
+        }
+        const refund = await this.rails.refundDeposit({ transactionId, to: refundAddressOf(state), amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
         return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
       }
       case 'fail':
@@ -60,10 +76,43 @@ export class OfframpSteps {
     }
   }
 
+  /**
+   * A deposit nobody takes (a second one to an off-ramp's address, or one to the address of an off-ramp that was never
+   * recorded) goes back to its sender: queued once per deposit, and final without anyone waiting for it.
+   */
+  async refundExtraDeposit(deposit: DepositCredited): Promise<void> {
+    if (/^0x0{40}$/i.test(deposit.from)) throw new Error(`deposit ${deposit.depositId} was minted to the address: there is no sender to refund`);
+    await this.rpc.call(ChainTransfer.contract, systemTenant(deposit.environment), {
+      environment: deposit.environment,
+      chain: deposit.chain,
+      idempotencyKey: `refund:${deposit.depositId}`,
+      to: deposit.from,
+      tokenSymbol: deposit.tokenSymbol,
+      amount: deposit.amount,
+    });
+  }
+
+  /** A transfer from the hot wallet, once per key; its hash once final at the chain's depth. */
+  private async transferBack(environment: 'test' | 'live', chain: string, idempotencyKey: string, to: string, tokenSymbol: string, amount: string): Promise<string> {
+    const deadline = Date.now() + REFUND_WAIT_MS;
+    for (;;) {
+      const send = await this.rpc.call(ChainTransfer.contract, systemTenant(environment), { environment, chain, idempotencyKey, to, tokenSymbol, amount });
+      if (send.status === 'confirmed') return send.transactionHash!;
+      if (send.status === 'failed') throw new Error(`the refund ${idempotencyKey} failed on chain: ${send.error ?? 'no reason'}; an operator must look`);
+      if (Date.now() > deadline) throw new RefundPending(`the refund ${idempotencyKey} is ${send.status} (${send.transactionHash ?? 'not signed yet'})`);
+      await sleep(200);
+    }
+  }
+
   /** When a step runs: at the deposit's expiry, after the provider's delay, or now. */
   dueAt(step: OfframpStep): Date {
     if (step.kind === 'awaitDeposit') return new Date(step.until);
     if (step.kind === 'swapToCngn' || step.kind === 'payout') return new Date(Date.now() + this.stepDelayMs);
     return new Date();
   }
+}
+
+/** The platform acting for itself toward the chain service (its requests name no customer's key). */
+function systemTenant(environment: 'test' | 'live') {
+  return { organizationId: 'platform', environment, keyId: 'system:ramp' };
 }

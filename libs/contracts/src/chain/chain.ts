@@ -74,6 +74,27 @@ export namespace FaucetSend {
   export const contract = rpc<Request, Response>('chain.v1.faucet.send');
 }
 
+/**
+ * A transfer from the chain's hot wallet (a refund of a deposit, say), once per `idempotencyKey`: the first call queues
+ * it, every call answers where it is. `confirmed` is final at the chain's depth; `failed` carries the revert reason.
+ */
+export namespace ChainTransfer {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+    idempotencyKey: string;
+    to: string;
+    tokenSymbol: string;
+    amount: string;
+  }
+  export interface Response {
+    status: 'queued' | 'pending' | 'confirmed' | 'failed';
+    transactionHash?: string;
+    error?: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.transfers.send');
+}
+
 /** The chain service's events: `events.chain.<type>`, stream CHAIN_EVENTS. */
 export const CHAIN_EVENT_TYPES = { depositCredited: 'deposit.credited', depositReversed: 'deposit.reversed' } as const;
 

@@ -1,5 +1,5 @@
 import type { OfframpQuote } from '@ramp/contracts';
-import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
+import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, offrampView, refundAddressOf, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
 
 const at = '2026-11-22T10:00:00.000Z';
 const quote = (tokenSymbol = 'USDC', cryptoAmount = '100'): OfframpQuote.Response => ({
@@ -138,6 +138,18 @@ describe('off-ramp, non-custodial', () => {
     given(failed).when({ type: 'recordDeposit', amount: '100', transactionHash: '0xlate', at }).then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
     const late: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xlate', at } };
     given([...failed, late]).when({ type: 'recordDepositRefunded', transactionHash: '0xback', at }).then([{ type: 'offramp.deposit_refunded' }], 'none');
+  });
+
+  it("refunds to the deposit's sender on chain, or to the declared source address when it shows none (a mint, a simulated deposit)", () => {
+    const sender = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const events = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', from: sender, at }, fold([initiated(false)]));
+    expect(events[0]).toEqual({ type: 'offramp.deposit_received', data: { amount: '99', transactionHash: '0xdep', from: sender, at } });
+    expect(refundAddressOf(fold([initiated(false), ...events]))).toBe(sender);
+    const minted = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', from: '0x0000000000000000000000000000000000000000', at }, fold([initiated(false)]));
+    expect(refundAddressOf(fold([initiated(false), ...minted]))).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    const simulated = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', at }, fold([initiated(false)]));
+    expect(simulated[0]!.data).not.toHaveProperty('from');
+    expect(refundAddressOf(fold([initiated(false), ...simulated]))).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   });
 
   it('ignores an expiry after the deposit arrived', () => {

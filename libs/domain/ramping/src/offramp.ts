@@ -26,11 +26,14 @@ export type OfframpEvent =
         depositExpiresAt: string | null;
         reference: string | null;
         callbackUrl: string | null;
+        /** The deposit address is watched on its real chain (absent: a simulated address, deposits played by the sandbox). */
+        depositOnchain?: boolean;
         at: string;
       };
     }
   | { type: 'offramp.funds_held'; data: { at: string } }
-  | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; at: string } }
+  /** `from`: the deposit's sender on chain (absent for a simulated deposit): where a refund goes. */
+  | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; from?: string; at: string } }
   | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
   | { type: 'offramp.paid_out'; data: { transactionHash: string; payoutReference: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
@@ -46,7 +49,7 @@ export type Stage = 'funding' | 'swap' | 'payout';
 export type OfframpCommand =
   | { type: 'initiate'; data: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'] }
   | { type: 'recordFundsHeld'; at: string }
-  | { type: 'recordDeposit'; amount: string; transactionHash: string; at: string }
+  | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; at: string }
   | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string }
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
@@ -64,7 +67,7 @@ export interface OfframpState {
   initiated?: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'];
   status: OfframpStatus;
   fundsHeld: boolean;
-  deposit?: { amount: string; transactionHash: string };
+  deposit?: { amount: string; transactionHash: string; from?: string };
   swap?: { cngnAmount: string; transactionHash: string };
   payout?: { transactionHash: string; payoutReference: string };
   failing?: string;
@@ -88,7 +91,7 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.funds_held':
       return { ...next, fundsHeld: true };
     case 'offramp.deposit_received':
-      return { ...next, deposit: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
+      return { ...next, deposit: { amount: event.data.amount, transactionHash: event.data.transactionHash, ...(event.data.from && { from: event.data.from }) } };
     case 'offramp.swapped':
       return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
     case 'offramp.paid_out':
@@ -141,6 +144,19 @@ export function nextOfframpStep(state: OfframpState): OfframpStep {
   return isCustodial(state) ? { kind: 'captureHold' } : { kind: 'complete' };
 }
 
+function depositData(command: Extract<OfframpCommand, { type: 'recordDeposit' }>): Extract<OfframpEvent, { type: 'offramp.deposit_received' }>['data'] {
+  return { amount: command.amount, transactionHash: command.transactionHash, ...(command.from && { from: command.from }), at: command.at };
+}
+
+/**
+ * Where a refund of the deposit goes: its sender on chain, or the declared `sourceAddress` when the chain shows none
+ * (a simulated deposit, or a mint, whose sender is the zero address).
+ */
+export function refundAddressOf(state: OfframpState): string {
+  const from = state.deposit?.from;
+  return from && !/^0x0{40}$/i.test(from) ? from : state.initiated!.sourceAddress!;
+}
+
 function refuse(message: string): never {
   throw new AppError('TRANSACTION_STATE_CONFLICT', message);
 }
@@ -159,7 +175,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
   if (state.status !== 'pending') {
     // Late news for a finished transaction: a deposit after expiry must be given back, everything else is a replay.
     if (command.type === 'recordDeposit' && !state.deposit && state.status === 'failed') {
-      return [{ type: 'offramp.deposit_received', data: { amount: command.amount, transactionHash: command.transactionHash, at: command.at } }];
+      return [{ type: 'offramp.deposit_received', data: depositData(command) }];
     }
     if (command.type === 'recordDepositRefunded' && nextOfframpStep(state).kind === 'refundDeposit') {
       return [{ type: 'offramp.deposit_refunded', data: { transactionHash: command.transactionHash, at: command.at } }];
@@ -174,7 +190,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     case 'recordDeposit': {
       if (isCustodial(state)) refuse('A custodial off-ramp takes no deposit');
       if (state.deposit) return [];
-      const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: { amount: command.amount, transactionHash: command.transactionHash, at } }];
+      const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: depositData(command) }];
       const expected = state.initiated!.quote.cryptoAmount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
         events.push({ type: 'offramp.failing', data: { errorMessage: `The deposit was ${command.amount} ${state.initiated!.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`, failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } });

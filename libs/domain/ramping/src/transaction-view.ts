@@ -28,6 +28,8 @@ export function offrampView(state: OfframpState): TransactionView {
     depositAddress: initiated.depositAddress ?? undefined,
     depositExpiresAt: initiated.depositExpiresAt ?? undefined,
     sourceAddress: initiated.sourceAddress ?? undefined,
+    depositTransactionHash: state.deposit?.transactionHash,
+    refundTransactionHash: state.depositRefund,
     createdAt: state.createdAt!,
     updatedAt: state.updatedAt!,
   };

@@ -64,6 +64,10 @@ export interface TransactionView {
   depositAddress?: string;
   depositExpiresAt?: string;
   sourceAddress?: string;
+  /** Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received. */
+  depositTransactionHash?: string;
+  /** Extra, non-custodial off-ramps: the transaction that gave the deposit back to its sender. */
+  refundTransactionHash?: string;
   /** Present when failed: what happened, for people. */
   errorMessage?: string;
   /** Present when failed: why, for programs (FAILURE_REASONS). */

@@ -1002,6 +1002,16 @@ export interface components {
        */
       sourceAddress?: string;
       /**
+       * @description Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).
+       * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      depositTransactionHash?: string;
+      /**
+       * @description Extra, non-custodial off-ramps: the transaction that sent the deposit back to its sender (a deposit of another amount, or one after expiry).
+       * @example 0x9a8b7c6d5e4f30211223344556677889900aabbccddeeff00112233445566778
+       */
+      refundTransactionHash?: string;
+      /**
        * @description Present when status is failed: what happened, for people, and that what was taken was given back.
        * @example The bank payout was rejected: the beneficiary bank rejected the credit
        */
@@ -1094,6 +1104,16 @@ export interface components {
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
       sourceAddress?: string;
+      /**
+       * @description Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).
+       * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
+       */
+      depositTransactionHash?: string;
+      /**
+       * @description Extra, non-custodial off-ramps: the transaction that sent the deposit back to its sender (a deposit of another amount, or one after expiry).
+       * @example 0x9a8b7c6d5e4f30211223344556677889900aabbccddeeff00112233445566778
+       */
+      refundTransactionHash?: string;
       /**
        * @description Present when status is failed: what happened, for people, and that what was taken was given back.
        * @example The bank payout was rejected: the beneficiary bank rejected the credit
@@ -1247,7 +1267,7 @@ export interface components {
        */
       tokenSymbol: string;
       /**
-       * @description At most the faucet's limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 10 ETH or BNB.
+       * @description At most the faucet's limit per request: 1,000,000 USDC or USDT, 1,000,000,000 CNGN, 100 cbBTC, 100 ETH, 1,000 BNB.
        * @example 1000
        */
       amount: string;
