@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, par
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Config } from '@ramp/config';
 import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
-import { ApiClient, createKey, eventually, expectError, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
 
 /**
  * The chain side through the API, on the local test chains that `npm test` starts: wallets whose addresses receive
@@ -18,7 +18,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
   let usdc: Address;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'gateway']);
+    services = await startServices(['quote', 'ledger', 'gateway'], { CHAIN_RECONCILE_INTERVAL_MS: '300' });
     key = await createKey();
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
@@ -122,6 +122,35 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const live = new ApiClient(api.baseUrl, (await createKey({ env: 'live' })).apiKey);
     expectError(await live.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1' }), 404, 'NOT_FOUND');
   }, 60_000);
+
+  it('the books of every chain equal the chain to the base unit, gas included, and a change nobody booked is reported', async () => {
+    const wallet = (await api.post('/wallets', { chain: 'bsc' })).body.data;
+    await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDT', amount: '12.000000000000000001' });
+    await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'BNB', amount: '0.3' });
+    const check = await ledgerCheck();
+    expect(check).toMatchObject({ ok: true, unbalancedAssets: [], negative: [] });
+    const test = check.chains.find((environment) => environment.environment === 'test')!;
+    expect(test.chains.map((chain) => chain.chain)).toEqual(['base', 'bsc', 'arbitrum']);
+    expect(test.drifts).toEqual([]);
+    const drift = async () => Number((/^ramp_ledger_chain_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
+    await eventually(drift, (value) => value === 0);
+
+    // Ether nobody booked appears in the hot wallet: reported, to the wei, until it is gone again.
+    const hot = HdCustody.development().signer(base.hotWalletPath).address;
+    const before = await client.getBalance({ address: hot });
+    await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${(before + 7n).toString(16)}`] as any });
+    try {
+      const drifted = await ledgerCheck(0);
+      expect(drifted.ok).toBe(false);
+      expect(drifted.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([
+        { chain: 'base', tokenSymbol: 'ETH', books: expect.any(String), onchain: expect.any(String), drift: '0.000000000000000007' },
+      ]);
+      await eventually(drift, (value) => value === 1);
+    } finally {
+      await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${before.toString(16)}`] as any });
+    }
+    expect((await ledgerCheck()).ok).toBe(true);
+  }, 90_000);
 
   it('no key or seed in the logs, the answers or a dump of the database', async () => {
     const custody = HdCustody.development();

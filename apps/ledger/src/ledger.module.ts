@@ -10,14 +10,16 @@ import { TransactionsQuery } from './transactions/transactions-query';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 import { WalletService } from './wallets/wallet-service';
 import { WalletsNatsController } from './wallets/wallets.nats.controller';
-import { DepositsEventsController } from './wallets/deposits.events.controller';
+import { ChainBooks } from './chain/chain-books';
+import { ChainEventsController } from './chain/chain.events.controller';
+import { Reconciler } from './chain/reconciler';
 
 /** The ledger service owns the `ledger` schema: managed wallets and the double-entry journal. */
 export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001, Migration20261127000001] };
 
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],
-  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, DepositsEventsController],
-  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, WalletService, TransactionsQuery],
+  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, ChainEventsController],
+  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, WalletService, ChainBooks, Reconciler, TransactionsQuery],
 })
 export class LedgerModule {}

@@ -2,9 +2,27 @@ import type { Pool } from 'pg';
 import { dec } from '@ramp/money';
 import { operatorCommand } from './operator';
 
-/** `npm run ledger:check`: postings balanced per asset, balances equal to their postings, none below zero. */
-export function ledgerCheck(): Promise<{ ok: boolean; unbalancedAssets: unknown[]; driftedBalances: unknown[]; negative: unknown[] }> {
-  return operatorCommand('dist/apps/ledger/src/cli/check.js');
+export interface LedgerCheck {
+  ok: boolean;
+  unbalancedAssets: unknown[];
+  driftedBalances: unknown[];
+  negative: unknown[];
+  /** Per environment: the chains read and the tokens whose holdings differ from the books. */
+  chains: { environment: string; chains: { chain: string; blockNumber: string }[]; drifts: { chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[] }[];
+}
+
+/**
+ * `npm run ledger:check`: postings balanced per asset, balances equal to their postings, none below zero, and the books
+ * of every chain equal to the chain. A deposit or a send on its way from the chain service to the books shows as a
+ * drift for a moment: the check is repeated for up to `settleMs` until it passes, and the last answer is returned.
+ */
+export async function ledgerCheck(settleMs = 20_000): Promise<LedgerCheck> {
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const report = await operatorCommand<LedgerCheck>('dist/apps/ledger/src/cli/check.js');
+    if (report.ok || Date.now() > deadline) return report;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** `npm run projections:rebuild -- transactions`: the read model rebuilt from the event streams and swapped in. */

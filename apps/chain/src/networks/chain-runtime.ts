@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
-import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type Tenant } from '@ramp/contracts';
+import { EVM_NATIVE_ADDRESS, gasCost, getChain, type ChainName } from '@ramp/chains';
+import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventLog, EventMetadata } from '@ramp/event-store';
 import {
@@ -25,7 +25,7 @@ import {
   type HdCustody,
   type SendRecord,
 } from '@ramp/evm';
-import { fromBaseUnits } from '@ramp/money';
+import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
@@ -60,6 +60,14 @@ export function ownerKey(owner: string): string | undefined {
   return OWNER.exec(owner)?.[2];
 }
 
+/** The hot wallet's own watch: what arrives from outside (gas top-ups, a treasury transfer) is the platform's. */
+const TREASURY_PREFIX = 'treasury:';
+
+/** The platform acting for itself: the tenant of its own events. */
+function systemTenant(environment: Environment): Tenant {
+  return { organizationId: 'platform', environment, keyId: 'system:chain' };
+}
+
 /**
  * One chain of one environment in the chain service: its RPC client, the hot wallet's send queue, the faucet's (local
  * chains), the deposit watcher, and where the platform's contracts are. What it decides on its own is small: a deposit
@@ -76,6 +84,7 @@ export class ChainRuntime {
   readonly watcher: DepositWatcher;
   readonly network: ChainNetwork;
   private readonly tokens: RuntimeToken[];
+  private readonly native: RuntimeToken;
 
   constructor(private readonly options: RuntimeOptions) {
     const { environment, settings, custody, pool, logger } = options;
@@ -99,6 +108,7 @@ export class ChainRuntime {
       decimals: token.decimals,
       address: (token.contractAddress === EVM_NATIVE_ADDRESS ? NATIVE_TOKEN : contracts.tokens[token.symbol]!.toLowerCase()) as Address,
     }));
+    this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
     this.network = {
       chain: settings.chain,
       chainId: settings.chainId,
@@ -110,7 +120,7 @@ export class ChainRuntime {
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
     const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, logger };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
-    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner });
+    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: (tx, send) => this.finished(tx, send) });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
     this.watcher = new DepositWatcher({
       schema: CHAIN_SCHEMA,
@@ -152,11 +162,47 @@ export class ChainRuntime {
     const { settings } = this.options;
     const chainId = await this.client.getChainId();
     if (chainId !== settings.chainId) throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+    // The hot wallet is watched before anything is sent to it (its checkpoint first), so that every top-up is booked.
+    if ((await this.watcher.checkpoint()) === undefined) await this.watcher.tick();
+    await this.openTreasury();
     if (this.network.faucet) {
       const deployer = createWalletClient({ account: mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex }), transport: http(settings.rpcUrl) });
       const spec = testContractsOf(getChain(settings.chain as ChainName), this.faucet!.sender, this.hot.sender);
       await deployPlatformContracts(this.client, deployer, spec, LOCAL_HOT_WALLET_GAS);
     }
+  }
+
+  /**
+   * Watches the hot wallet as the treasury, once: what it holds at the watcher's checkpoint is booked as the opening
+   * balance (treasury.opened), and whatever arrives after it from outside as treasury deposits.
+   */
+  private async openTreasury(): Promise<void> {
+    const owner = `${TREASURY_PREFIX}${this.id}`;
+    const hot = this.hot.sender;
+    const environment = this.environment;
+    await withTransaction(this.options.pool, async (tx) => {
+      const inserted = await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
+        this.id,
+        hot.toLowerCase(),
+        owner,
+        JSON.stringify(systemTenant(environment)),
+      ]);
+      if (inserted.rowCount === 0) return;
+      await this.watcher.watch(tx, hot, owner);
+      const blockNumber = (await this.watcher.checkpoint())!;
+      const holdings = [];
+      for (const token of this.tokens) {
+        const units =
+          token.address === NATIVE_TOKEN
+            ? await this.client.getBalance({ address: hot, blockNumber })
+            : await this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [hot], blockNumber });
+        if (units > 0n) holdings.push({ tokenSymbol: token.symbol, amount: fromBaseUnits(units, token.decimals) });
+      }
+      const event: TreasuryOpened = { environment, chain: this.chain, blockNumber: blockNumber.toString(), holdings };
+      const metadata: EventMetadata = { correlationId: owner, causationId: owner, actor: 'system:chain', tenant: systemTenant(environment) };
+      await this.options.log.append(tx, `treasury-${this.id}`, 0, [{ type: CHAIN_EVENT_TYPES.treasuryOpened, data: event }], metadata);
+      this.options.logger.info({ chain: this.id, hotWallet: hot, blockNumber: event.blockNumber, holdings }, 'treasury opened');
+    });
   }
 
   /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
@@ -186,11 +232,109 @@ export class ChainRuntime {
     return this.faucet.enqueue(this.options.pool, `faucet:${key}`, request);
   }
 
-  /** Queues a transfer from the hot wallet: a token's `transfer`, or the native coin. */
-  async requestTransfer(key: string, to: Address, token: RuntimeToken, units: bigint): Promise<SendRecord> {
+  /**
+   * Queues a transfer from the hot wallet (a token's `transfer`, or the native coin), charged to the ledger account
+   * `account` when final; the same key is the same transfer.
+   */
+  async requestTransfer(key: string, to: Address, token: RuntimeToken, amount: string, account: string): Promise<SendRecord> {
+    const units = toBaseUnits(amount, token.decimals);
     const request =
       token.address === NATIVE_TOKEN ? { to, value: units } : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
-    return this.hot.enqueue(this.options.pool, `transfer:${key}`, request);
+    return withTransaction(this.options.pool, async (tx) => {
+      await tx.query(
+        `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account) values ($1, $2, $3, $4::numeric, $5, $6) on conflict do nothing`,
+        [this.id, `transfer:${key}`, token.symbol, amount, to, account],
+      );
+      return this.hot.enqueue(tx, `transfer:${key}`, request);
+    });
+  }
+
+  /**
+   * What the platform holds on this chain, read at the watcher's checkpoint (see ChainHoldings): undefined before the
+   * chain's first pass.
+   */
+  async holdings(): Promise<{ blockNumber: bigint; holdings: Map<string, bigint> } | undefined> {
+    const blockNumber = await this.watcher.checkpoint();
+    if (blockNumber === undefined) return undefined;
+    const { pool } = this.options;
+    const hot = this.hot.sender;
+    const { rows: open } = await pool.query<{ address: string }>(
+      `select distinct d.to_address as address from ${CHAIN_SCHEMA}.chain_deposits d
+        where d.chain = $1 and d.block_number <= $2 and d.status in ('seen', 'confirmed') and d.to_address <> $3
+          and not exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s where s.chain = $1 and s.status = 'confirmed' and s.block_number <= $2
+                            and s.idempotency_key = 'sweep:' || $4 || ':' || d.tx_hash || ':' || d.log_index)`,
+      [this.id, blockNumber.toString(), hot.toLowerCase(), `${this.environment}:${this.chain}`],
+    );
+    const holders = [hot, ...open.map((row) => row.address as Address)];
+    const held = new Map<string, bigint>();
+    for (const token of this.tokens) {
+      const balances = await Promise.all(
+        holders.map((holder) =>
+          token.address === NATIVE_TOKEN
+            ? this.client.getBalance({ address: holder, blockNumber })
+            : this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber }),
+        ),
+      );
+      held.set(token.symbol, balances.reduce((sum, balance) => sum + balance, 0n));
+    }
+    // Seen on chain, not yet credited in the books.
+    const { rows: seen } = await pool.query<{ token: string; amount: string }>(
+      `select token, sum(amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits where chain = $1 and status = 'seen' and block_number <= $2 group by token`,
+      [this.id, blockNumber.toString()],
+    );
+    for (const row of seen) {
+      const token = this.tokens.find((candidate) => candidate.address === row.token);
+      if (token) held.set(token.symbol, held.get(token.symbol)! - BigInt(row.amount));
+    }
+    // Mined by the checkpoint but not final yet: the chain shows them spent, the books not yet.
+    for (const send of await this.pendingMined(blockNumber)) {
+      held.set(this.native.symbol, held.get(this.native.symbol)! + send.gas);
+      if (send.transfer) held.set(send.transfer.symbol, held.get(send.transfer.symbol)! + send.transfer.units);
+    }
+    return { blockNumber, holdings: held };
+  }
+
+  private async pendingMined(blockNumber: bigint): Promise<{ gas: bigint; transfer?: { symbol: string; units: bigint } }[]> {
+    const { rows } = await this.options.pool.query<{ tx_hash: string; idempotency_key: string; token_symbol: string | null; amount: string | null }>(
+      `select s.tx_hash, s.idempotency_key, t.token_symbol, t.amount::text from ${CHAIN_SCHEMA}.chain_sends s
+         left join ${CHAIN_SCHEMA}.transfers t on t.chain = s.chain and t.send_key = s.idempotency_key
+        where s.chain = $1 and s.sender = $2 and s.status = 'pending' and s.tx_hash is not null`,
+      [this.id, this.hot.sender],
+    );
+    const mined = [];
+    for (const row of rows) {
+      const receipt = await this.client.getTransactionReceipt({ hash: row.tx_hash as Hex }).catch(() => undefined);
+      if (!receipt || receipt.blockNumber > blockNumber) continue;
+      const token = row.token_symbol ? this.token(row.token_symbol) : undefined;
+      mined.push({
+        gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
+        ...(token && receipt.status === 'success' && { transfer: { symbol: token.symbol, units: toBaseUnits(row.amount!, token.decimals) } }),
+      });
+    }
+    return mined;
+  }
+
+  /** In the transaction that makes a hot-wallet send final: the event that books its gas and what it moved. */
+  private async finished(tx: PoolClient, send: SendRecord): Promise<void> {
+    const { rows } = await tx.query<{ token_symbol: string; amount: string; to_address: string; account: string }>(
+      `select token_symbol, amount::text, to_address, account from ${CHAIN_SCHEMA}.transfers where chain = $1 and send_key = $2`,
+      [this.id, send.idempotencyKey],
+    );
+    const transfer = rows[0];
+    const event: SendFinished = {
+      sendId: `${this.id}:${send.id}`,
+      environment: this.environment,
+      chain: this.chain,
+      idempotencyKey: send.idempotencyKey,
+      status: send.status as SendFinished['status'],
+      ...(send.txHash && { transactionHash: send.txHash }),
+      gasCost: fromBaseUnits(send.gasCost ?? 0n, this.native.decimals),
+      nativeSymbol: this.native.symbol,
+      ...(transfer && send.status === 'confirmed' && { transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account } }),
+      ...(send.error && { error: send.error }),
+    };
+    const metadata: EventMetadata = { correlationId: send.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: systemTenant(this.environment) };
+    await this.options.log.append(tx, `send-${this.id}-${send.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
   }
 
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
@@ -199,6 +343,7 @@ export class ChainRuntime {
     const { event, metadata } = found;
     // Stream version 0: a second credit of the same deposit would conflict and roll the whole transaction back.
     await this.options.log.append(tx, `deposit-${event.depositId}`, 0, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
+    if (event.owner.startsWith(TREASURY_PREFIX)) return;
     // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per deposit.
     const tokens = this.tokens.filter((token) => token.address !== NATIVE_TOKEN).map((token) => token.address);
     await this.hot.enqueue(tx, `sweep:${event.depositId}`, {
@@ -227,12 +372,22 @@ export class ChainRuntime {
     });
   }
 
+  /** A transfer into the hot wallet from one of the deposit addresses: a sweep, which moves nothing in the books. */
+  private async isSweep(tx: PoolClient, deposit: Deposit): Promise<boolean> {
+    const { rowCount } = await tx.query(`select 1 from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2 and owner not like 'treasury:%'`, [
+      this.id,
+      deposit.from.toLowerCase(),
+    ]);
+    return (rowCount ?? 0) > 0;
+  }
+
   private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
     const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(`select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`, [
       this.id,
       deposit.to.toLowerCase(),
     ]);
     const token = this.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
+    if (rows[0]?.owner.startsWith(TREASURY_PREFIX) && (await this.isSweep(tx, deposit))) return undefined;
     if (!rows[0] || !token) {
       this.options.logger.error({ chain: this.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
       return undefined;

@@ -1,9 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import { getAddress, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
-import { AppError, ChainNetworks, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { AppError, ChainHoldings, ChainNetworks, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
-import { parseAmount, toBaseUnits } from '@ramp/money';
+import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { NATIVE_TOKEN } from '@ramp/evm';
 import { ownerKey } from './chain-runtime';
 import { Networks } from './networks';
@@ -61,6 +61,23 @@ export class ChainNatsController {
     return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), transactionHash: send.txHash };
   }
 
+  /** What the platform holds on each chain of an environment, for the ledger's reconciliation. */
+  @Handles(ChainHoldings.contract)
+  async holdings(@RequestData() request: ChainHoldings.Request): Promise<ChainHoldings.Response> {
+    const environment = environmentOf(request.environment);
+    const chains: ChainHoldings.ChainHolding[] = [];
+    for (const runtime of this.networks.of(environment)) {
+      const read = await runtime.holdings();
+      if (!read) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain has not been scanned yet`);
+      chains.push({
+        chain: runtime.chain,
+        blockNumber: read.blockNumber.toString(),
+        holdings: [...read.holdings].map(([tokenSymbol, units]) => ({ tokenSymbol, amount: fromBaseUnitsSigned(units, runtime.token(tokenSymbol)!.decimals) })),
+      });
+    }
+    return { environment, chains };
+  }
+
   /** A transfer from the hot wallet, for the platform's own services (a refund of a deposit): queued once per key. */
   @Handles(ChainTransfer.contract)
   async transfer(@RequestData() request: ChainTransfer.Request): Promise<ChainTransfer.Response> {
@@ -72,12 +89,18 @@ export class ChainNatsController {
     if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
       throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
     }
-    const send = await runtime.requestTransfer(request.idempotencyKey, to, token, toBaseUnits(amount.toFixed(), token.decimals));
+    if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like offramp-deposits');
+    const send = await runtime.requestTransfer(request.idempotencyKey, to, token, amount.toFixed(), request.account);
     if (send.to.toLowerCase() !== (token.address === NATIVE_TOKEN ? to : token.address).toLowerCase()) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${request.idempotencyKey} was queued with other terms`);
     }
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
   }
+}
+
+/** Base units as a decimal string, negative ones included (a drift the other way must show, not throw). */
+function fromBaseUnitsSigned(units: bigint, decimals: number): string {
+  return units < 0n ? `-${fromBaseUnits(-units, decimals)}` : fromBaseUnits(units, decimals);
 }
 
 function environmentOf(raw: unknown): Environment {

@@ -1,22 +1,38 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
+import { ENVIRONMENTS } from '@ramp/contracts';
 import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
+import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
+import { reconcileChains, type Reconciliation } from '../chain/chain-books';
 import { Journal } from '../journal/journal';
 import { LEDGER_DATABASE } from '../ledger.module';
 
 /**
- * `npm run ledger:check`: proves the books. Prints JSON (the assets whose postings do not sum to zero, the balances
- * that differ from the sum of their postings, the wallet balances below zero) and exits 1 when any list is not empty.
+ * `npm run ledger:check`: proves the books. Prints JSON: the assets whose postings do not sum to zero, the balances
+ * that differ from the sum of their postings, the wallet balances below zero, and, per environment, each token whose
+ * holdings on its chain differ from the books (read by the chain service, over NATS). Exits 1 when any list is not
+ * empty, 2 when it could not check (`--books-only` skips the chains).
  */
 async function main(): Promise<void> {
-  const url = new Config().string('databaseUrl');
+  const config = new Config();
+  const url = config.string('databaseUrl');
   await ensureDatabase(url);
   const database = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2, applicationName: 'ledger-check' });
   try {
     await applyMigrations(database, LEDGER_DATABASE.schema);
     const report = await new Journal().check(database.pool);
-    const ok = report.unbalancedAssets.length === 0 && report.driftedBalances.length === 0 && report.negative.length === 0;
-    process.stdout.write(`${JSON.stringify({ ok, ...report }, null, 2)}\n`);
+    const chains: Reconciliation[] = [];
+    if (!process.argv.includes('--books-only')) {
+      const nc = await connectNats(config.string('natsUrl'), 'ledger-check');
+      try {
+        const rpc = new RpcClient(new NatsRpcClient(nc, config.string('eventsNamespace')), config.int('rpcTimeoutMs', 1));
+        for (const environment of ENVIRONMENTS) chains.push(await reconcileChains(database.pool, rpc, environment, 30_000));
+      } finally {
+        await nc.drain();
+      }
+    }
+    const ok = report.unbalancedAssets.length === 0 && report.driftedBalances.length === 0 && report.negative.length === 0 && chains.every((chain) => chain.drifts.length === 0);
+    process.stdout.write(`${JSON.stringify({ ok, ...report, chains }, null, 2)}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await database.close();

@@ -20,7 +20,7 @@ import {
 } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { withTransaction, type Sql } from '@ramp/database';
-import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
+import { assetOf, chainAccount, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
@@ -62,10 +62,7 @@ const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,40}$/;
 /** The account the sandbox funds wallets from (the outside world, so it may go negative). */
 export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
 
-/** Where deposits that arrived on chain come from, for the journal: the outside world, per chain. */
-export function chainDepositsAccount(chain: string): string {
-  return externalAccount(`deposits-${chain}`);
-}
+
 
 /** Managed wallets, their balances and holds, over the double-entry journal. */
 @Injectable()
@@ -177,7 +174,7 @@ export class WalletService {
       [deposit.depositId, wallet.id, deposit.transactionHash, token.symbol, amount.toString()],
     );
     if (inserted.rowCount === 0) return false;
-    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainDepositsAccount(wallet.chain), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount));
+    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainAccount(deposit.environment, wallet.chain), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount));
   }
 
   /** Credits a wallet from an external account, once per entry id (an on-ramp's delivery). */

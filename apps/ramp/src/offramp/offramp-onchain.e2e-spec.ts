@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
 import { resolveChains } from '@ramp/evm';
-import { ApiClient, createKey, eventually, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 const GTB = makeNuban('058', '012345678');
 
@@ -103,5 +103,11 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect((await receiptOf(hash)).status).toBe('success');
     expect((await settled(started.transactionId)).status).toBe('completed');
+  }, 60_000);
+
+  it('after deposits, sweeps and refunds, the books of the chain equal the chain to the base unit', async () => {
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+    expect(check.ok).toBe(true);
   }, 60_000);
 });

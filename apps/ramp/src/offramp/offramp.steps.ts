@@ -5,6 +5,9 @@ import type { OfframpRails } from '@ramp/providers';
 import { refundAddressOf, type OfframpCommand, type OfframpState, type OfframpStep } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
 
+/** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
+const OFFRAMP_DEPOSITS = 'offramp-deposits';
+
 /** How long a refund step waits for its transfer to be final before the job tries again later. */
 const REFUND_WAIT_MS = 10_000;
 
@@ -89,6 +92,7 @@ export class OfframpSteps {
       to: deposit.from,
       tokenSymbol: deposit.tokenSymbol,
       amount: deposit.amount,
+      account: OFFRAMP_DEPOSITS,
     });
   }
 
@@ -96,7 +100,7 @@ export class OfframpSteps {
   private async transferBack(environment: 'test' | 'live', chain: string, idempotencyKey: string, to: string, tokenSymbol: string, amount: string): Promise<string> {
     const deadline = Date.now() + REFUND_WAIT_MS;
     for (;;) {
-      const send = await this.rpc.call(ChainTransfer.contract, systemTenant(environment), { environment, chain, idempotencyKey, to, tokenSymbol, amount });
+      const send = await this.rpc.call(ChainTransfer.contract, systemTenant(environment), { environment, chain, idempotencyKey, to, tokenSymbol, amount, account: OFFRAMP_DEPOSITS });
       if (send.status === 'confirmed') return send.transactionHash!;
       if (send.status === 'failed') throw new Error(`the refund ${idempotencyKey} failed on chain: ${send.error ?? 'no reason'}; an operator must look`);
       if (Date.now() > deadline) throw new RefundPending(`the refund ${idempotencyKey} is ${send.status} (${send.transactionHash ?? 'not signed yet'})`);

@@ -86,6 +86,8 @@ export namespace ChainTransfer {
     to: string;
     tokenSymbol: string;
     amount: string;
+    /** The ledger account the transfer is charged to, e.g. `offramp-deposits` (booked when it is final: send.finished). */
+    account: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -95,8 +97,65 @@ export namespace ChainTransfer {
   export const contract = rpc<Request, Response>('chain.v1.transfers.send');
 }
 
+/**
+ * What the platform holds on each chain of an environment, read at the watcher's checkpoint: the hot wallet, plus the
+ * deposit addresses not yet swept, less deposits seen but not yet credited, plus what hot-wallet sends mined but not
+ * yet final took. The ledger's books of the chain must say the same (reconciliation).
+ */
+export namespace ChainHoldings {
+  export interface Request {
+    environment: Environment;
+  }
+  export interface ChainHolding {
+    chain: string;
+    blockNumber: string;
+    /** Every token of the chain and its native coin, as decimal strings. */
+    holdings: { tokenSymbol: string; amount: string }[];
+  }
+  export interface Response {
+    environment: Environment;
+    chains: ChainHolding[];
+  }
+  export const contract = rpc<Request, Response>('chain.v1.holdings');
+}
+
 /** The chain service's events: `events.chain.<type>`, stream CHAIN_EVENTS. */
-export const CHAIN_EVENT_TYPES = { depositCredited: 'deposit.credited', depositReversed: 'deposit.reversed' } as const;
+export const CHAIN_EVENT_TYPES = {
+  depositCredited: 'deposit.credited',
+  depositReversed: 'deposit.reversed',
+  sendFinished: 'send.finished',
+  treasuryOpened: 'treasury.opened',
+} as const;
+
+/**
+ * The chain service began watching a hot wallet: what it already held at that block (a hot wallet funded before, or a
+ * local chain that outlived the database), booked as the treasury's opening balance. Once per hot wallet.
+ */
+export interface TreasuryOpened {
+  environment: Environment;
+  chain: string;
+  blockNumber: string;
+  holdings: { tokenSymbol: string; amount: string }[];
+}
+
+/**
+ * A send of a hot wallet became final (confirmed at the depth, or failed): what the network cost, in the native coin,
+ * and for a confirmed transfer, what left (ChainTransfer). Once per send.
+ */
+export interface SendFinished {
+  /** `<environment>-<chain>:<send id>`. */
+  sendId: string;
+  environment: Environment;
+  chain: string;
+  idempotencyKey: string;
+  status: 'confirmed' | 'failed';
+  transactionHash?: string;
+  /** The gas paid, in the native coin (`nativeSymbol`); "0" when nothing was mined (refused at estimation). */
+  gasCost: string;
+  nativeSymbol: string;
+  transfer?: { tokenSymbol: string; amount: string; to: string; account: string };
+  error?: string;
+}
 
 /**
  * A deposit to a watched address reached the confirmation depth (once per deposit, whatever crashes around it). The

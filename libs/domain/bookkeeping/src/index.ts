@@ -1,2 +1,3 @@
 export * from './journal';
 export * from './smart-account';
+export * from './custody';

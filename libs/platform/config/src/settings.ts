@@ -199,6 +199,12 @@ export const SETTINGS = {
     description: 'The ceiling of maxFeePerGas in gwei: no send or replacement pays more.',
     services: ['chain'],
   },
+  chainReconcileIntervalMs: {
+    env: 'CHAIN_RECONCILE_INTERVAL_MS',
+    default: '60000',
+    description: 'How often the ledger reconciles its books of each chain with the chain (the metric ramp_ledger_chain_drift_assets); 0 turns it off.',
+    services: ['ledger'],
+  },
   custodySeed: {
     env: 'CUSTODY_SEED',
     default: '',

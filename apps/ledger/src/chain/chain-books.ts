@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, type Drift, type Leg } from '@ramp/bookkeeping';
+import { ChainHoldings, type DepositCredited, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
+import type { Sql } from '@ramp/database';
+import { RpcClient } from '@ramp/messaging';
+import { dec } from '@ramp/money';
+import { PG_POOL } from '@ramp/service-kit';
+import { Journal } from '../journal/journal';
+import { WalletService } from '../wallets/wallet-service';
+
+/** The chain service answers for the platform itself, not for a customer's key. */
+const SYSTEM = (environment: Environment) => ({ organizationId: 'platform', environment, keyId: 'system:ledger' });
+
+export interface Reconciliation {
+  environment: Environment;
+  chains: { chain: string; blockNumber: string }[];
+  drifts: Drift[];
+}
+
+/**
+ * The books of the chains (see custodyDrift): every deposit the chain service credits, and the gas and the transfer of
+ * every hot-wallet send that became final, are posted against the chain's account, once each (the entry id is the
+ * deposit's or the send's id). Reconciliation compares the books with what the chain service reads on chain.
+ */
+@Injectable()
+export class ChainBooks {
+  private readonly journal = new Journal();
+
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(WalletService) private readonly wallets: WalletService,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+  ) {}
+
+  /** A wallet's deposit credits the wallet; any other owner's (an off-ramp, the treasury) goes to its kind's account. */
+  async bookDeposit(tx: Sql, deposit: DepositCredited): Promise<boolean> {
+    if (deposit.owner.startsWith('wallet:')) return this.wallets.creditDeposit(tx, deposit);
+    const kind = deposit.owner.slice(0, deposit.owner.indexOf(':'));
+    const { environment, chain } = deposit;
+    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainAccount(environment, chain), depositsAccount(kind, environment, chain), assetOf(chain, deposit.tokenSymbol), deposit.amount));
+  }
+
+  /** A hot wallet's holdings when the chain service began watching it: the treasury's opening balance. */
+  async bookOpening(tx: Sql, opened: TreasuryOpened): Promise<boolean> {
+    const { environment, chain } = opened;
+    const legs = opened.holdings.flatMap((holding) => move(chainAccount(environment, chain), depositsAccount('treasury', environment, chain), assetOf(chain, holding.tokenSymbol), holding.amount));
+    if (legs.length === 0) return false;
+    return this.journal.post(tx, `opening:${environment}-${chain}:${opened.blockNumber}`, 'treasury-opening', legs);
+  }
+
+  /** The gas of a final send, and what a confirmed transfer took, back to the chain's account. */
+  async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
+    const { environment, chain } = send;
+    const legs: Leg[] = [];
+    if (dec(send.gasCost).gt(0)) legs.push(...move(gasAccount(environment, chain), chainAccount(environment, chain), assetOf(chain, send.nativeSymbol), send.gasCost));
+    if (send.transfer) {
+      legs.push(...move(chargedAccount(send.transfer.account, environment, chain), chainAccount(environment, chain), assetOf(chain, send.transfer.tokenSymbol), send.transfer.amount));
+    }
+    if (legs.length === 0) return false;
+    return this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs);
+  }
+
+  async reconcile(environment: Environment): Promise<Reconciliation> {
+    return reconcileChains(this.pool, this.rpc, environment);
+  }
+}
+
+/** The books of each chain of the environment against the chain, to the base unit (the service's loop and ledger:check). */
+export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, environment: Environment, timeoutMs?: number): Promise<Reconciliation> {
+  const { chains } = await rpc.call(ChainHoldings.contract, SYSTEM(environment), { environment }, { timeoutMs });
+  const journal = new Journal();
+  const drifts: Drift[] = [];
+  for (const held of chains) {
+    const account = chainAccount(environment, held.chain);
+    const balances = (await journal.balances(db, [account])).get(account) ?? new Map<string, string>();
+    drifts.push(...custodyDrift(held.chain, balances, held.holdings));
+  }
+  return { environment, chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })), drifts };
+}

@@ -1,0 +1,43 @@
+import { chainAccount, custodyDrift, depositsAccount } from './custody';
+import { assetOf, move } from './journal';
+
+describe('custody - the books of what the platform holds on a chain, against the chain', () => {
+  it('names one account per environment and chain, and per owner kind of deposits', () => {
+    expect(chainAccount('test', 'base')).toBe('external:chain-test-base');
+    expect(depositsAccount('offramp', 'live', 'bsc')).toBe('external:offramp-deposits-live-bsc');
+    // A deposit to a wallet moves from the chain account: its balance goes to minus what is held.
+    expect(move(chainAccount('test', 'base'), 'wallet:wal_1', assetOf('base', 'USDC'), '5')[0]).toEqual({ account: 'external:chain-test-base', asset: 'base:USDC', amount: '-5' });
+  });
+
+  it('finds nothing when the chain holds exactly what the books say, to the base unit', () => {
+    const balances = new Map([
+      ['base:USDC', '-120.000001'],
+      ['base:ETH', '-0.999979'],
+    ]);
+    expect(
+      custodyDrift('base', balances, [
+        { tokenSymbol: 'USDC', amount: '120.000001' },
+        { tokenSymbol: 'ETH', amount: '0.999979' },
+        { tokenSymbol: 'CNGN', amount: '0' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reports every token that differs, either way, with the books, the chain and the drift', () => {
+    const balances = new Map([
+      ['base:USDC', '-100'],
+      ['base:cbBTC', '-0.5'],
+      ['bsc:USDT', '-7'], // another chain's: not this comparison's
+    ]);
+    expect(
+      custodyDrift('base', balances, [
+        { tokenSymbol: 'USDC', amount: '99.999999' },
+        { tokenSymbol: 'ETH', amount: '0.000000000000000001' },
+      ]),
+    ).toEqual([
+      { chain: 'base', tokenSymbol: 'ETH', books: '0', onchain: '0.000000000000000001', drift: '0.000000000000000001' },
+      { chain: 'base', tokenSymbol: 'USDC', books: '100', onchain: '99.999999', drift: '-0.000001' },
+      { chain: 'base', tokenSymbol: 'cbBTC', books: '0.5', onchain: '0', drift: '-0.5' },
+    ]);
+  });
+});

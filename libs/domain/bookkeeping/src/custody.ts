@@ -1,0 +1,46 @@
+import { dec } from '@ramp/money';
+import { assetOf, externalAccount } from './journal';
+
+/**
+ * The books of what the platform holds on a chain. Every real movement on the chain is posted against one external
+ * account per environment and chain, `external:chain-<environment>-<chain>`: a deposit is moved from it (to the wallet
+ * it credits, or to the account that owns it), a transfer out and the gas of every send are moved back to it. Its
+ * balance is therefore minus what the platform holds there, per token, and reconciliation compares that with the chain.
+ */
+export const chainAccount = (environment: string, chain: string): string => externalAccount(`chain-${environment}-${chain}`);
+
+/** What the network was paid for the hot wallet's sends on a chain (its balance is minus the gas spent). */
+export const gasAccount = (environment: string, chain: string): string => externalAccount(`gas-${environment}-${chain}`);
+
+/** The account a deposit to an address owned by `kind` (offramp, treasury) is booked to: `external:<kind>-deposits-…`. */
+export const depositsAccount = (kind: string, environment: string, chain: string): string => externalAccount(`${kind}-deposits-${environment}-${chain}`);
+
+/** The account a transfer out charged to `name` (ChainTransfer's `account`) comes from. */
+export const chargedAccount = (name: string, environment: string, chain: string): string => externalAccount(`${name}-${environment}-${chain}`);
+
+export interface Drift {
+  chain: string;
+  tokenSymbol: string;
+  /** What the books say the platform holds (minus the chain account's balance). */
+  books: string;
+  /** What the chain shows. */
+  onchain: string;
+  /** chain − books: positive when the chain holds more than booked (an unbooked arrival), negative when less (a loss). */
+  drift: string;
+}
+
+/**
+ * Compares the books with the chain, per token: every token either side names. `balances` are the chain account's
+ * balances by asset (`<chain>:<symbol>`), `holdings` what the chain holds by symbol. Only the tokens that differ are
+ * returned, to the base unit (decimal strings, no rounding).
+ */
+export function custodyDrift(chain: string, balances: ReadonlyMap<string, string>, holdings: readonly { tokenSymbol: string; amount: string }[]): Drift[] {
+  const symbols = new Set([...holdings.map((holding) => holding.tokenSymbol), ...[...balances.keys()].filter((asset) => asset.startsWith(`${chain}:`)).map((asset) => asset.slice(chain.length + 1))]);
+  const drifts: Drift[] = [];
+  for (const tokenSymbol of [...symbols].sort()) {
+    const books = dec(balances.get(assetOf(chain, tokenSymbol)) ?? '0').neg();
+    const onchain = dec(holdings.find((holding) => holding.tokenSymbol === tokenSymbol)?.amount ?? '0');
+    if (!books.eq(onchain)) drifts.push({ chain, tokenSymbol, books: books.toFixed(), onchain: onchain.toFixed(), drift: onchain.sub(books).toFixed() });
+  }
+  return drifts;
+}
