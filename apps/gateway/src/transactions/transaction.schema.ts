@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FAILURE_REASON_NAMES, FAILURE_REASONS, FIAT_CURRENCY, ROUTE_STEP_KINDS, ROUTE_STEP_STATUSES, TRANSACTION_STATUSES, TRANSACTION_TYPES, type FailureReason } from '@ramp/contracts';
+import { FAILURE_REASON_NAMES, FAILURE_REASONS, FIAT_CURRENCY, RAMP_HASH_STEPS, ROUTE_STEP_KINDS, ROUTE_STEP_STATUSES, SETTLEMENTS, TRANSACTION_STATUSES, TRANSACTION_TYPES, type FailureReason } from '@ramp/contracts';
 import { catalogue } from '../openapi/envelopes';
 
 export class PaymentInstructionsSchema {
@@ -69,6 +69,18 @@ export class RouteStepSchema {
   @ApiProperty({ enum: ROUTE_STEP_STATUSES }) status!: string;
   @ApiPropertyOptional({ type: String, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
   @ApiPropertyOptional({ type: String, description: 'When a failure unwound the step: the hash that gave its funds back.', example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a' }) reversalHash?: string;
+  @ApiProperty({
+    enum: SETTLEMENTS,
+    description: '`onchain`: the step\'s hashes are transactions on their chain; `simulated`: a sandbox rail\'s (every swap and bridge leg, until they run on chain: see the chains list).',
+  })
+  settlement!: string;
+}
+
+export class RampHashSchema {
+  @ApiProperty({ enum: RAMP_HASH_STEPS, description: 'What the hash is: an off-ramp\'s deposit, swap, settlement (the CNGN to the off-ramp provider) or refund; an on-ramp\'s mint, swap or delivery.' })
+  step!: string;
+  @ApiProperty({ example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string;
+  @ApiProperty({ enum: SETTLEMENTS, description: '`onchain`: a transaction on the chain (look it up there); `simulated`: a sandbox rail\'s hash, on no chain.' }) settlement!: string;
 }
 
 export class RouteSchema {
@@ -95,6 +107,8 @@ export class TransactionSchema {
   @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string;
   @ApiPropertyOptional({ type: String, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string;
   @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string;
+  @ApiPropertyOptional({ type: [RampHashSchema], description: 'Extra, on-ramps and off-ramps: every hash so far, in order, with what it is and whether it is a transaction on its chain.' })
+  hashes?: RampHashSchema[];
   @ApiPropertyOptional({
     type: String,
     description: 'Extra, non-custodial off-ramps: the deposit\'s transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).',

@@ -65,6 +65,12 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     const done = await settled(started.transactionId);
     expect(done).toMatchObject({ status: 'completed', depositAddress: started.depositAddress, depositTransactionHash: paid, sourceAddress: user.address });
     expect(done).not.toHaveProperty('refundTransactionHash');
+    // The deposit is on chain; the swap to CNGN and its settlement stay on the sandbox's rails until part 2, and say so.
+    expect(done.hashes.map(({ step, settlement }: any) => [step, settlement])).toEqual([
+      ['deposit', 'onchain'],
+      ['swap', 'simulated'],
+      ['settlement', 'simulated'],
+    ]);
     // Swept to the hot wallet: the address holds nothing, and is now the forwarder.
     await eventually(() => usdcOf(started.depositAddress), (left) => left === 0n);
     expect(await client.getCode({ address: started.depositAddress })).toMatch(/^0x[0-9a-f]+/);
@@ -80,6 +86,10 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     const refund = await receiptOf(failed.refundTransactionHash);
     expect(refund.status).toBe('success');
     expect(getAddress(refund.to!)).toBe(usdc);
+    expect(failed.hashes).toEqual([
+      { step: 'deposit', transactionHash: failed.depositTransactionHash, settlement: 'onchain' },
+      { step: 'refund', transactionHash: failed.refundTransactionHash, settlement: 'onchain' },
+    ]);
     expect(await usdcOf(user.address)).toBe(parseUnits('100', 6));
   }, 60_000);
 

@@ -21,6 +21,14 @@ export type RouteStepKind = (typeof ROUTE_STEP_KINDS)[number];
 
 /** `reversed`: unwound after a later failure; `skipped`: a failure before it meant it never ran. */
 export const ROUTE_STEP_STATUSES = ['pending', 'completed', 'failed', 'reversed', 'skipped'] as const;
+
+/**
+ * The hashes of an on-ramp or off-ramp, by what they are: an off-ramp's `deposit` (non-custodial), its `swap` to CNGN,
+ * the CNGN's `settlement` to the off-ramp provider and a `refund` of the deposit; an on-ramp's CNGN `mint`, its `swap`
+ * to the bought token and the `delivery`.
+ */
+export const RAMP_HASH_STEPS = ['deposit', 'swap', 'settlement', 'refund', 'mint', 'delivery'] as const;
+export type RampHashStep = (typeof RAMP_HASH_STEPS)[number];
 export type RouteStepStatus = (typeof ROUTE_STEP_STATUSES)[number];
 
 /** The fiat currency of on-ramps and off-ramps. */

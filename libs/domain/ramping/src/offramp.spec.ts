@@ -152,6 +152,26 @@ describe('off-ramp, non-custodial', () => {
     expect(refundAddressOf(fold([initiated(false), ...simulated]))).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   });
 
+  it('lists its hashes in order, the on-chain deposit and refund apart from the sandbox rails\' swap and settlement', () => {
+    const sender = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const onchain = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '99', transactionHash: '0xdep', from: sender, at } }, { type: 'offramp.deposit_refunded', data: { transactionHash: '0xback', at } }]);
+    expect(offrampView(onchain).hashes).toEqual([
+      { step: 'deposit', transactionHash: '0xdep', settlement: 'onchain' },
+      { step: 'refund', transactionHash: '0xback', settlement: 'onchain' },
+    ]);
+    const custodial = fold([
+      initiated(true),
+      { type: 'offramp.funds_held', data: { at } },
+      { type: 'offramp.swapped', data: { cngnAmount: '149250', transactionHash: '0xswap', at } },
+      { type: 'offramp.paid_out', data: { transactionHash: '0xcngn', payoutReference: 'NIP1', at } },
+    ]);
+    expect(offrampView(custodial).hashes).toEqual([
+      { step: 'swap', transactionHash: '0xswap', settlement: 'simulated' },
+      { step: 'settlement', transactionHash: '0xcngn', settlement: 'simulated' },
+    ]);
+    expect(offrampView(fold([initiated(true)])).hashes).toBeUndefined();
+  });
+
   it('ignores an expiry after the deposit arrived', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
     given([initiated(false), deposit]).when({ type: 'expireDeposit', at }).then([]);

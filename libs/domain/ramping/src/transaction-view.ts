@@ -1,5 +1,5 @@
 import type { OfframpState } from './offramp';
-import type { TransactionView } from '@ramp/transactions';
+import type { RampHashView, TransactionView } from '@ramp/transactions';
 import type { OnrampState } from './onramp';
 
 export function offrampView(state: OfframpState): TransactionView {
@@ -30,6 +30,7 @@ export function offrampView(state: OfframpState): TransactionView {
     sourceAddress: initiated.sourceAddress ?? undefined,
     depositTransactionHash: state.deposit?.transactionHash,
     refundTransactionHash: state.depositRefund,
+    hashes: offrampHashes(state),
     createdAt: state.createdAt!,
     updatedAt: state.updatedAt!,
   };
@@ -60,11 +61,36 @@ export function onrampView(state: OnrampState): TransactionView {
     },
     paymentInstructions: virtualAccount,
     destinationAddress: initiated.destinationAddress ?? undefined,
+    hashes: present([
+      state.mint && { step: 'mint', transactionHash: state.mint.transactionHash, settlement: 'simulated' },
+      state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement: 'simulated' },
+      state.delivery !== undefined && { step: 'delivery', transactionHash: state.delivery, settlement: 'simulated' },
+    ]),
     createdAt: state.createdAt!,
     updatedAt: state.updatedAt!,
   };
   if (state.status === 'failed') Object.assign(view, failureOf(state));
   return view;
+}
+
+/**
+ * An off-ramp's hashes: a deposit that arrived on chain (it has its sender) and its refund are transactions on their
+ * chain; the swap to CNGN and the CNGN's settlement to the provider stay on the sandbox's rails until part 2.
+ */
+function offrampHashes(state: OfframpState): RampHashView[] | undefined {
+  const deposit = state.deposit && (state.deposit.from !== undefined ? 'onchain' : 'simulated');
+  return present([
+    state.deposit && { step: 'deposit', transactionHash: state.deposit.transactionHash, settlement: deposit! },
+    state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement: 'simulated' },
+    state.payout && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement: 'simulated' },
+    state.depositRefund !== undefined && { step: 'refund', transactionHash: state.depositRefund, settlement: deposit ?? 'simulated' },
+  ]);
+}
+
+/** The hashes that exist, or undefined (absent) when none does yet. */
+function present(hashes: (RampHashView | false | undefined)[]): RampHashView[] | undefined {
+  const kept = hashes.filter((hash): hash is RampHashView => Boolean(hash));
+  return kept.length > 0 ? kept : undefined;
 }
 
 /** What a failed transaction says about why: the message for people and the reason for programs. */

@@ -1,4 +1,4 @@
-import type { FailureReason, FiatCurrency, RouteStepKind, RouteStepStatus, TransactionStatus, TransactionType } from '@ramp/contracts';
+import type { FailureReason, FiatCurrency, RampHashStep, RouteStepKind, RouteStepStatus, Settlement, TransactionStatus, TransactionType } from '@ramp/contracts';
 
 /** A virtual account to pay an on-ramp's NGN into. */
 export interface VirtualAccount {
@@ -28,6 +28,15 @@ export interface RouteStepView {
   transactionHash?: string;
   /** When a failure unwound the step: the hash of the transaction that gave its funds back. */
   reversalHash?: string;
+  /** Whether the step's hashes are transactions on their chain (`onchain`) or a sandbox rail's (`simulated`). */
+  settlement: Settlement;
+}
+
+/** One hash of an on-ramp or off-ramp, with what it is and whether it is a transaction on its chain. */
+export interface RampHashView {
+  step: RampHashStep;
+  transactionHash: string;
+  settlement: Settlement;
 }
 
 /**
@@ -64,6 +73,8 @@ export interface TransactionView {
   depositAddress?: string;
   depositExpiresAt?: string;
   sourceAddress?: string;
+  /** Extra, on-ramps and off-ramps: every hash so far, in order, each with what it is and its settlement. */
+  hashes?: RampHashView[];
   /** Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received. */
   depositTransactionHash?: string;
   /** Extra, non-custodial off-ramps: the transaction that gave the deposit back to its sender. */

@@ -923,6 +923,11 @@ export interface components {
        * @example 0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a
        */
       reversalHash?: string;
+      /**
+       * @description `onchain`: the step's hashes are transactions on their chain; `simulated`: a sandbox rail's (every swap and bridge leg, until they run on chain: see the chains list).
+       * @enum {string}
+       */
+      settlement: "onchain" | "simulated";
     };
     RouteSchema: {
       steps: components["schemas"]["RouteStepSchema"][];
@@ -947,6 +952,20 @@ export interface components {
        * @example 2026-11-23T10:05:00.000Z
        */
       expiresAt: string;
+    };
+    RampHashSchema: {
+      /**
+       * @description What the hash is: an off-ramp's deposit, swap, settlement (the CNGN to the off-ramp provider) or refund; an on-ramp's mint, swap or delivery.
+       * @enum {string}
+       */
+      step: "deposit" | "swap" | "settlement" | "refund" | "mint" | "delivery";
+      /** @example 0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8 */
+      transactionHash: string;
+      /**
+       * @description `onchain`: a transaction on the chain (look it up there); `simulated`: a sandbox rail's hash, on no chain.
+       * @enum {string}
+       */
+      settlement: "onchain" | "simulated";
     };
     TransactionSchema: {
       /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
@@ -1001,6 +1020,8 @@ export interface components {
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
       sourceAddress?: string;
+      /** @description Extra, on-ramps and off-ramps: every hash so far, in order, with what it is and whether it is a transaction on its chain. */
+      hashes?: components["schemas"]["RampHashSchema"][];
       /**
        * @description Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).
        * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8
@@ -1104,6 +1125,8 @@ export interface components {
        * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
        */
       sourceAddress?: string;
+      /** @description Extra, on-ramps and off-ramps: every hash so far, in order, with what it is and whether it is a transaction on its chain. */
+      hashes?: components["schemas"]["RampHashSchema"][];
       /**
        * @description Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).
        * @example 0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8

@@ -50,9 +50,9 @@ describe('routeView of a swap', () => {
       },
       route: {
         steps: [
-          { step: 1, kind: 'swap', provider: 'Aerodrome', fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amountIn: '993', amountOut: '0.3103125', status: 'pending', transactionHash: undefined },
-          { step: 2, kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'ETH', toToken: 'ETH', amountIn: '0.3103125', amountOut: '0.3103125', status: 'pending', transactionHash: undefined },
-          { step: 3, kind: 'swap', provider: 'PancakeSwap', fromChain: 'bsc', toChain: 'bsc', fromToken: 'ETH', toToken: 'BNB', amountIn: '0.3103125', amountOut: '1.527692307692307692', status: 'pending', transactionHash: undefined },
+          { step: 1, kind: 'swap', provider: 'Aerodrome', fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amountIn: '993', amountOut: '0.3103125', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
+          { step: 2, kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'ETH', toToken: 'ETH', amountIn: '0.3103125', amountOut: '0.3103125', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
+          { step: 3, kind: 'swap', provider: 'PancakeSwap', fromChain: 'bsc', toChain: 'bsc', fromToken: 'ETH', toToken: 'BNB', amountIn: '0.3103125', amountOut: '1.527692307692307692', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
         ],
       },
       destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',

@@ -21,6 +21,8 @@ export function routeSteps(state: RouteState): RouteStepView[] {
       amountIn: expected.amountIn,
       amountOut: ran?.amountOut ?? expected.amountOut,
       status,
+      // Every swap and bridge leg runs on the sandbox's rails until they go on chain (docs/chains.md).
+      settlement: 'simulated',
     };
     if (ran) view.transactionHash = ran.transactionHash;
     if (reversal !== undefined) view.reversalHash = reversal;
