@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_dependencies
 ensure_stack
 build
-ensure_chains
+# The integration tests' local chains start empty in their global setup (libs/testing/src/global-setup.js).
 log "lint"
 NX_DAEMON=false npx nx show projects >/dev/null || fail "nx could not read the workspace"
 npx eslint --max-warnings 0 apps libs tools || fail "lint failed"

@@ -1,6 +1,6 @@
 import { connect } from 'nats';
 import { Client } from 'pg';
-import { integrationEvents, transactionEventStreams } from '@ramp/contracts';
+import { EVENT_STREAMS } from '@ramp/contracts';
 
 /**
  * A fresh stack for a run of the tests or the benchmarks: the run's database dropped and created empty (the services
@@ -24,7 +24,8 @@ export async function freshStack(databaseUrl: string, namespace: string, natsUrl
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await nc.jetstreamManager();
-    const names = new Set([...transactionEventStreams(namespace), integrationEvents(namespace)].map((named) => named.stream));
+    // Every stream of the namespace (the services' events, the chain service's, the integration events).
+    const names = new Set(EVENT_STREAMS.map((streamOf) => streamOf(namespace).stream));
     for await (const stream of jsm.streams.list()) if (names.has(stream.config.name)) await jsm.streams.delete(stream.config.name);
   } finally {
     await nc.close();

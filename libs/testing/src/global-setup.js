@@ -12,6 +12,10 @@ module.exports = async () => {
   // TEST_EVENTS_NAMESPACE and TEST_DATABASE_URL, apart from another checkout's test run on the same machine).
   process.env.EVENTS_NAMESPACE = process.env.TEST_EVENTS_NAMESPACE || 'test';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
+  // The local test chains of the run, on ports of their own (never `npm start`'s), started empty: every run begins on
+  // fresh chains. TEST_CHAINS, when given, names other nodes (they are restarted empty only if they are local ones).
+  process.env.TEST_CHAINS = process.env.TEST_CHAINS || execSync('bash -c \'source scripts/lib.sh >/dev/null; printf %s "$TEST_RUN_CHAINS"\'', { cwd: root, encoding: 'utf8' });
+  execSync('bash scripts/stack.sh chains fresh', { cwd: root, stdio: 'inherit' });
   const freshStackModule = path.join(root, 'dist/libs/testing/src/fresh-stack.js');
   if (!fs.existsSync(path.join(root, 'dist/apps/gateway/src/main.js')) || !fs.existsSync(freshStackModule)) {
     execSync('npx tsc -p tsconfig.build.json', { cwd: root, stdio: 'inherit' });

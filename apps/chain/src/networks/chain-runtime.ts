@@ -192,10 +192,7 @@ export class ChainRuntime {
       const blockNumber = (await this.watcher.checkpoint())!;
       const holdings = [];
       for (const token of this.tokens) {
-        const units =
-          token.address === NATIVE_TOKEN
-            ? await this.client.getBalance({ address: hot, blockNumber })
-            : await this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [hot], blockNumber });
+        const units = await this.balanceAt(token, hot, blockNumber);
         if (units > 0n) holdings.push({ tokenSymbol: token.symbol, amount: fromBaseUnits(units, token.decimals) });
       }
       const event: TreasuryOpened = { environment, chain: this.chain, blockNumber: blockNumber.toString(), holdings };
@@ -268,13 +265,7 @@ export class ChainRuntime {
     const holders = [hot, ...open.map((row) => row.address as Address)];
     const held = new Map<string, bigint>();
     for (const token of this.tokens) {
-      const balances = await Promise.all(
-        holders.map((holder) =>
-          token.address === NATIVE_TOKEN
-            ? this.client.getBalance({ address: holder, blockNumber })
-            : this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber }),
-        ),
-      );
+      const balances = await Promise.all(holders.map((holder) => this.balanceAt(token, holder, blockNumber)));
       held.set(token.symbol, balances.reduce((sum, balance) => sum + balance, 0n));
     }
     // Seen on chain, not yet credited in the books.
@@ -292,6 +283,13 @@ export class ChainRuntime {
       if (send.transfer) held.set(send.transfer.symbol, held.get(send.transfer.symbol)! + send.transfer.units);
     }
     return { blockNumber, holdings: held };
+  }
+
+  /** What `holder` held of `token` at a block: 0 of a token whose contract was not there yet (a chain before deployment). */
+  private async balanceAt(token: RuntimeToken, holder: Address, blockNumber: bigint): Promise<bigint> {
+    if (token.address === NATIVE_TOKEN) return this.client.getBalance({ address: holder, blockNumber });
+    if (!(await this.client.getCode({ address: token.address, blockNumber }))) return 0n;
+    return this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber });
   }
 
   private async pendingMined(blockNumber: bigint): Promise<{ gas: bigint; transfer?: { symbol: string; units: bigint } }[]> {
