@@ -1,9 +1,9 @@
 import { execFileSync } from 'child_process';
-import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Config } from '@ramp/config';
 import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
-import { ApiClient, createKey, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
+import { ApiClient, createKey, endUserWith, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
 
 /**
  * The chain side through the API, on the local test chains that `npm test` starts: wallets whose addresses receive
@@ -33,15 +33,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
   const succeeded = async (hash: Hex) => (await client.getTransactionReceipt({ hash })).status;
 
   /** An integrator's end user: a fresh key with test ETH and USDC from the faucet. */
-  async function endUser(usdcAmount: string) {
-    const account = privateKeyToAccount(generatePrivateKey());
-    for (const [tokenSymbol, amount] of [['ETH', '1'], ['USDC', usdcAmount]]) {
-      const sent = await api.post('/sandbox/faucet', { chain: 'base', address: account.address, tokenSymbol, amount });
-      expect(sent.status).toBe(200);
-      await client.waitForTransactionReceipt({ hash: sent.body.data.transactionHash });
-    }
-    return { account, wallet: createWalletClient({ account, transport: http(base.rpcUrl) }) };
-  }
+  const endUser = (usdcAmount: string) => endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: usdcAmount });
 
   it('lists the test chains with their chain ids and deployed contracts for a test key, mainnets for a live key', async () => {
     const chains = (await api.get('/transfer/chains')).body.data;

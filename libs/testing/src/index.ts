@@ -14,3 +14,4 @@ export * from './fuzz/route-table';
 export * from './fuzz/hostile-input';
 export * from './anvil';
 export * from './test-stack';
+export * from './end-user';

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EVM_NATIVE_ADDRESS, gasCost, getChain, type ChainName } from '@ramp/chains';
-import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened } from '@ramp/contracts';
+import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventLog, EventMetadata } from '@ramp/event-store';
 import {
@@ -64,9 +64,7 @@ export function ownerKey(owner: string): string | undefined {
 const TREASURY_PREFIX = 'treasury:';
 
 /** The platform acting for itself: the tenant of its own events. */
-function systemTenant(environment: Environment): Tenant {
-  return { organizationId: 'platform', environment, keyId: 'system:chain' };
-}
+const systemTenant = (environment: Environment): Tenant => platformTenant(environment, 'chain');
 
 /**
  * One chain of one environment in the chain service: its RPC client, the hot wallet's send queue, the faucet's (local

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, type Drift, type Leg } from '@ramp/bookkeeping';
-import { ChainHoldings, type DepositCredited, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
+import { ChainHoldings, platformTenant, type DepositCredited, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
@@ -9,8 +9,6 @@ import { PG_POOL } from '@ramp/service-kit';
 import { Journal } from '../journal/journal';
 import { WalletService } from '../wallets/wallet-service';
 
-/** The chain service answers for the platform itself, not for a customer's key. */
-const SYSTEM = (environment: Environment) => ({ organizationId: 'platform', environment, keyId: 'system:ledger' });
 
 export interface Reconciliation {
   environment: Environment;
@@ -68,7 +66,7 @@ export class ChainBooks {
 
 /** The books of each chain of the environment against the chain, to the base unit (the service's loop and ledger:check). */
 export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, environment: Environment, timeoutMs?: number): Promise<Reconciliation> {
-  const { chains } = await rpc.call(ChainHoldings.contract, SYSTEM(environment), { environment }, { timeoutMs });
+  const { chains } = await rpc.call(ChainHoldings.contract, platformTenant(environment, 'ledger'), { environment }, { timeoutMs });
   const journal = new Journal();
   const drifts: Drift[] = [];
   for (const held of chains) {

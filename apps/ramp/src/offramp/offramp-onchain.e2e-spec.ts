@@ -1,9 +1,9 @@
-import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseUnits, type Address, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
 import { resolveChains } from '@ramp/evm';
-import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, endUserWith, eventually, ledgerCheck, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 const GTB = makeNuban('058', '012345678');
 
@@ -32,14 +32,9 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
   const usdcOf = (address: Address) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
   const receiptOf = (hash: Hex) => client.getTransactionReceipt({ hash });
 
-  /** An end user with test ETH and USDC from the faucet. */
+  /** An end user with test ETH and USDC from the faucet, who pays USDC to an address. */
   async function endUser(usdcAmount: string) {
-    const account = privateKeyToAccount(generatePrivateKey());
-    for (const [tokenSymbol, amount] of [['ETH', '1'], ['USDC', usdcAmount]]) {
-      const sent = await api.post('/sandbox/faucet', { chain: 'base', address: account.address, tokenSymbol, amount });
-      await client.waitForTransactionReceipt({ hash: sent.body.data.transactionHash });
-    }
-    const wallet = createWalletClient({ account, transport: http(base.rpcUrl) });
+    const { account, wallet } = await endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: usdcAmount });
     const pay = async (to: Address, amount: string) => {
       const hash = await wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(amount, 6)] });
       expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');

@@ -1,4 +1,4 @@
-import { ChainTransfer, type DepositCredited } from '@ramp/contracts';
+import { ChainTransfer, platformTenant, type DepositCredited } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
 import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
@@ -117,6 +117,4 @@ export class OfframpSteps {
 }
 
 /** The platform acting for itself toward the chain service (its requests name no customer's key). */
-function systemTenant(environment: 'test' | 'live') {
-  return { organizationId: 'platform', environment, keyId: 'system:ramp' };
-}
+const systemTenant = (environment: 'test' | 'live') => platformTenant(environment, 'ramp');

@@ -26,3 +26,8 @@ export function generationOf(tenant: Pick<Tenant, 'generation'>): number {
 export function isSameTenant(owner: Omit<Tenant, 'keyId'>, caller: Omit<Tenant, 'keyId'>): boolean {
   return owner.organizationId === caller.organizationId && owner.environment === caller.environment && generationOf(owner) === generationOf(caller);
 }
+
+/** The platform acting for itself (toward another service, or in its own events): no customer's key. */
+export function platformTenant(environment: Environment, service: string): Tenant {
+  return { organizationId: 'platform', environment, keyId: `system:${service}` };
+}
