@@ -1,5 +1,5 @@
 import { writeFileSync } from 'fs';
-import { ARTIFACTS_MODULE, artifactsPath, compileContracts, renderArtifacts } from './contracts/solidity';
+import { ARTIFACTS_MODULE, artifactsPath, allArtifacts, renderArtifacts } from './contracts/solidity';
 
-writeFileSync(artifactsPath(), renderArtifacts(compileContracts()));
+writeFileSync(artifactsPath(), renderArtifacts(allArtifacts()));
 process.stdout.write(`${ARTIFACTS_MODULE} written\n`);

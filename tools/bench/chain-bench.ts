@@ -19,7 +19,7 @@ const hot = HdCustody.development().signer(evmPath("m/44'/60'/1'/0/0"));
 
 async function onChain(node: AnvilNode, pool: Pool, schema: string) {
   const client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
-  const contracts = await deployPlatformContracts(client, createWalletClient({ account: faucet, transport: http(node.rpcUrl) }), testContractsOf(getChain('base'), faucet.address, hot.address), parseEther('100'));
+  const contracts = await deployPlatformContracts(client, createWalletClient({ account: faucet, transport: http(node.rpcUrl) }), testContractsOf(getChain('base'), faucet.address, hot.address, faucet.address), parseEther('100'));
   for (const statement of [...sendQueueMigration(schema), ...depositWatcherMigration(schema)]) await pool.query(statement);
   const mint = async (to: Address, amount: bigint) => {
     const hash = await createWalletClient({ account: faucet, transport: http(node.rpcUrl) }).writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });

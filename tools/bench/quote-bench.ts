@@ -20,44 +20,74 @@ async function drive(url: string, headers: Record<string, string>, body: string)
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
-/** POST /offramp/quote through the gateway and the quote service, beside a bare Fastify endpoint, one after the other. */
+/** A quote endpoint measured through the platform and on the bare endpoint of the same path. */
+interface QuoteCase {
+  path: string;
+  body: string;
+  title: string;
+  /** What the platform does for it, for the throughput row. */
+  through: string;
+}
+
+const CASES: QuoteCase[] = [
+  {
+    path: '/v1/offramp/quote',
+    body: JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' }),
+    title: 'Quote path: POST /offramp/quote',
+    through: 'gateway → NATS → quote → PostgreSQL',
+  },
+  {
+    path: '/v1/swap/quote',
+    body: JSON.stringify({ fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '100' }),
+    title: "Quote path priced from the pools: POST /swap/quote on base's Uniswap V2 pools",
+    through: 'gateway → NATS → quote (reserves via the chain service, per CHAIN_POOLS_MAX_AGE_MS) → PostgreSQL',
+  },
+];
+
+/**
+ * The quote endpoints through the gateway and the quote service (with the chain service, for quotes priced from the
+ * pools of the local chains), each beside a bare Fastify endpoint, one after the other.
+ */
 export async function benchQuote(): Promise<BenchSection[]> {
-  const body = JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' });
   const env = { LOG_LEVEL: 'warn' };
+  const chain = await new ServiceProcess('chain', await freePort(), env).start();
   const quote = await new ServiceProcess('quote', await freePort(), env).start();
   const gateway = await new ServiceProcess('gateway', await freePort(), env).start();
   const barePort = await freePort();
   const bare = await startBare(barePort);
   try {
     const key = await createKey({ plan: 'enterprise', extra: ['--rate-per-minute', '100000000', '--burst', '10000000'] });
-    const platformUrl = `${gateway.url}/v1/offramp/quote`;
-    const bareUrl = `http://127.0.0.1:${barePort}/v1/offramp/quote`;
-    // Warm both up (JIT, connection pools) before measuring.
-    await autocannon({ url: platformUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body });
-    await autocannon({ url: bareUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body });
+    const sections: BenchSection[] = [];
+    for (const { path, body, title, through } of CASES) {
+      const platformUrl = `${gateway.url}${path}`;
+      const bareUrl = `http://127.0.0.1:${barePort}${path}`;
+      // Warm both up (JIT, connection pools) before measuring.
+      await autocannon({ url: platformUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body });
+      await autocannon({ url: bareUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body });
 
-    const baseline = await drive(bareUrl, {}, body);
-    const platform = await drive(platformUrl, { 'x-api-key': key.apiKey }, body);
-    const bareLabel = 'bare Fastify endpoint';
-    const failures = platform.non2xx + platform.errors + baseline.non2xx + baseline.errors;
-    return [
-      {
-        title: `Quote path: POST /offramp/quote, ${CONNECTIONS} connections, ${DURATION} s each`,
+      const baseline = await drive(bareUrl, {}, body);
+      const platform = await drive(platformUrl, { 'x-api-key': key.apiKey }, body);
+      const bareLabel = 'bare Fastify endpoint';
+      const failures = platform.non2xx + platform.errors + baseline.non2xx + baseline.errors;
+      sections.push({
+        title: `${title}, ${CONNECTIONS} connections, ${DURATION} s each`,
         command: 'npm run bench:quote',
         rows: [
-          { measure: 'throughput (gateway → NATS → quote → PostgreSQL)', baselineLabel: bareLabel, baseline: baseline.requestsPerSecond, result: platform.requestsPerSecond, unit: 'req/s', better: 'higher', target: '≥ 15%' },
+          { measure: `throughput (${through})`, baselineLabel: bareLabel, baseline: baseline.requestsPerSecond, result: platform.requestsPerSecond, unit: 'req/s', better: 'higher', target: '≥ 15%' },
           { measure: 'latency p50', baselineLabel: bareLabel, baseline: baseline.p50, result: platform.p50, unit: 'ms', better: 'lower' },
           { measure: 'latency p99', baselineLabel: bareLabel, baseline: baseline.p99, result: platform.p99, unit: 'ms', better: 'lower', target: '< 50 ms' },
           { measure: 'peak resident memory, gateway', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(gateway.pid).peak, unit: 'MiB', better: 'lower' },
           { measure: 'peak resident memory, quote service', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(quote.pid).peak, unit: 'MiB', better: 'lower' },
         ],
         notes: [`non-2xx answers and connection errors: ${failures}`],
-      },
-    ];
+      });
+    }
+    return sections;
   } finally {
     bare.kill('SIGTERM');
     await gateway.stop();
     await quote.stop();
+    await chain.stop();
   }
 }
 

@@ -3,6 +3,7 @@ import { Config } from '@ramp/config';
 import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
 import { CoreModule, DatabaseModule, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { BanksNatsController } from './banks/banks.nats.controller';
+import { ChainMarkets } from './chains/chain-markets';
 import { ChainsNatsController } from './chains/chains.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
@@ -25,6 +26,7 @@ export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteS
       useFactory: (config: Config) => new SandboxBankDirectory({ delayMs: config.int('sandboxDelayMs') }),
     },
     { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
+    ChainMarkets,
     QuotePricer,
     QuoteStore,
   ],

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EVM_NATIVE_ADDRESS, gasCost, getChain, type ChainName } from '@ramp/chains';
-import { CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
+import { AppError, CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventLog, EventMetadata } from '@ramp/event-store';
 import {
@@ -16,19 +16,28 @@ import {
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
   platformContractAddresses,
+  seedPools,
   SendQueue,
+  sortTokens,
   TestToken,
   testContractsOf,
+  UniswapV2Pair,
   type ChainLogger,
+  type DexContracts,
+  type PlatformContractsSpec,
   type ChainSettings,
   type Deposit,
   type HdCustody,
   type SendRecord,
 } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
+import type { HubPools } from '@ramp/pricing';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
+
+/** The DEX the platform deploys on its test chains. */
+const DEX_NAME = 'Uniswap V2';
 
 /** What the hot wallet of a local chain is topped up to, for gas, at each start. */
 const LOCAL_HOT_WALLET_GAS = parseEther('100');
@@ -83,6 +92,11 @@ export class ChainRuntime {
   readonly network: ChainNetwork;
   private readonly tokens: RuntimeToken[];
   private readonly native: RuntimeToken;
+  private readonly deployer: ReturnType<typeof mnemonicToAccount>;
+  private readonly spec: PlatformContractsSpec | undefined;
+  private readonly dex: DexContracts | undefined;
+  /** The pools' reserves at the last block read, and when it was read (ChainPools). */
+  private pooled: { at: number; read: Promise<HubPools> } | undefined;
 
   constructor(private readonly options: RuntimeOptions) {
     const { environment, settings, custody, pool, logger } = options;
@@ -91,12 +105,15 @@ export class ChainRuntime {
     const hotSigner = custody.signer(settings.hotWalletPath);
     const local = settings.localPort !== undefined;
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
-    // Test chains carry the platform's test tokens (deployed by the platform on local nodes, by the operator on a
-    // public test network); live chains the registry's real tokens.
-    const contracts =
-      environment === 'test'
-        ? platformContractAddresses(testContractsOf(descriptor, faucetSigner.address, hotSigner.address))
-        : {
+    this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
+    // Test chains carry the platform's test tokens and pools (deployed by the platform on local nodes, by the operator
+    // on a public test network); live chains the registry's real tokens, and no pools of the platform's.
+    this.spec = environment === 'test' ? testContractsOf(descriptor, faucetSigner.address, hotSigner.address, this.deployer.address) : undefined;
+    const deployed = this.spec && platformContractAddresses(this.spec);
+    this.dex = deployed?.dex;
+    const contracts = deployed
+      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, dex: { name: DEX_NAME, ...deployed.dex } }
+      : {
             tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
             wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
             forwarderFactory: forwarderFactoryAddress(hotSigner.address),
@@ -164,10 +181,55 @@ export class ChainRuntime {
     if ((await this.watcher.checkpoint()) === undefined) await this.watcher.tick();
     await this.openTreasury();
     if (this.network.faucet) {
-      const deployer = createWalletClient({ account: mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex }), transport: http(settings.rpcUrl) });
-      const spec = testContractsOf(getChain(settings.chain as ChainName), this.faucet!.sender, this.hot.sender);
-      await deployPlatformContracts(this.client, deployer, spec, LOCAL_HOT_WALLET_GAS);
+      const deployer = createWalletClient({ account: this.deployer, transport: http(settings.rpcUrl) });
+      await deployPlatformContracts(this.client, deployer, this.spec!, LOCAL_HOT_WALLET_GAS);
+      await seedPools(this.client, deployer, this.spec!);
     }
+  }
+
+  /**
+   * The pools' reserves at the latest block, read at most once per `maxAgeMs` whatever the number of callers (one
+   * read in flight is shared): quotes under load cost the node one round of reads per block, not one per quote.
+   */
+  async pools(maxAgeMs: number): Promise<HubPools> {
+    const dex = this.dex;
+    if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${this.chain} has no pools of the platform for ${this.environment} keys`, 'chain');
+    if (this.pooled && Date.now() - this.pooled.at < maxAgeMs) return this.pooled.read;
+    const read = this.readPools(dex);
+    this.pooled = { at: Date.now(), read };
+    read.catch(() => {
+      if (this.pooled?.read === read) this.pooled = undefined;
+    });
+    return read;
+  }
+
+  private async readPools(dex: DexContracts): Promise<HubPools> {
+    const blockNumber = await this.client.getBlockNumber({ cacheTime: 0 });
+    const hub = this.poolToken(dex.hub);
+    const pools = await Promise.all(
+      Object.entries(dex.pairs).map(async ([symbol, pair]) => {
+        // A pair not created yet (a chain still being seeded) is an empty pool.
+        const [reserve0, reserve1]: readonly [bigint, bigint, number] = (await this.client.getCode({ address: pair, blockNumber }))
+          ? await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber })
+          : [0n, 0n, 0];
+        const hubFirst = sortTokens(hub, this.poolToken(symbol))[0] === getAddress(hub);
+        return { token: symbol, tokenReserve: hubFirst ? reserve1 : reserve0, hubReserve: hubFirst ? reserve0 : reserve1 };
+      }),
+    );
+    return { hub: dex.hub, blockNumber, pools };
+  }
+
+  /** On a local chain, whether every pool has liquidity (the deployment's last step); elsewhere always. */
+  async seeded(): Promise<boolean> {
+    if (!this.network.faucet) return true;
+    const read = await this.pools(0).catch(() => undefined);
+    return read !== undefined && read.pools.every((pool) => pool.hubReserve > 0n && pool.tokenReserve > 0n);
+  }
+
+  /** A registry symbol's contract in the pools: the wrapped token for the native coin. */
+  private poolToken(symbol: string): Address {
+    const token = this.token(symbol)!;
+    return getAddress(token.address === NATIVE_TOKEN ? this.network.contracts.wrappedNative : token.address);
   }
 
   /**

@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { getAddress, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
-import { AppError, ChainHoldings, ChainNetworks, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { Config } from '@ramp/config';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { NATIVE_TOKEN } from '@ramp/evm';
@@ -15,12 +16,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Controller()
 export class ChainNatsController {
-  constructor(@Inject(Networks) private readonly networks: Networks) {}
+  private readonly poolsMaxAgeMs: number;
+
+  constructor(
+    @Inject(Networks) private readonly networks: Networks,
+    @Inject(Config) config: Config,
+  ) {
+    this.poolsMaxAgeMs = config.int('chainPoolsMaxAgeMs', 0);
+  }
 
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
     const environment = environmentOf(request.environment);
     return { environment, networks: this.networks.of(environment).map((runtime) => runtime.network) };
+  }
+
+  /** The reserves of a test chain's pools at a recent block, for the quote service. */
+  @Handles(ChainPools.contract)
+  async pools(@RequestData() request: ChainPools.Request): Promise<ChainPools.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    const read = await runtime.pools(this.poolsMaxAgeMs);
+    return {
+      chain: runtime.chain,
+      blockNumber: read.blockNumber.toString(),
+      hub: read.hub,
+      pools: read.pools.map((pool) => ({ token: pool.token, tokenReserve: pool.tokenReserve.toString(), hubReserve: pool.hubReserve.toString() })),
+    };
   }
 
   @Handles(DepositAddressWatch.contract)

@@ -48,12 +48,13 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };
     this.loops = this.runtimes.map((runtime) => new ChainLoop(runtime, loop));
     // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out
-    // before that could receive funds the watcher would never look at. Later outages of a node do not unready it.
+    // before that could receive funds the watcher would never look at; and, on a local chain, once its pools are seeded,
+    // so that no quote is priced from empty pools. Later outages of a node do not unready it.
     let scanned = false;
     health.add('chains', async () => {
       if (scanned) return;
       const waiting: string[] = [];
-      for (const runtime of this.runtimes) if ((await runtime.watcher.checkpoint()) === undefined) waiting.push(runtime.id);
+      for (const runtime of this.runtimes) if ((await runtime.watcher.checkpoint()) === undefined || !(await runtime.seeded())) waiting.push(runtime.id);
       if (waiting.length > 0) throw new Error(`not scanned yet: ${waiting.join(', ')}`);
       scanned = true;
     });

@@ -14,6 +14,14 @@ export class TokenSchema {
   @ApiProperty({ example: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/smartchain/assets/0x55d398326f99059fF775485246999027B3197955/logo.png' }) logoUrl!: string;
 }
 
+export class DexSchema {
+  @ApiProperty({ example: 'Uniswap V2' }) name!: string;
+  @ApiProperty({ description: 'The router that swaps go through (`swapExactTokensForTokens`, `getAmountsOut`).', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }) router!: string;
+  @ApiProperty({ description: 'The factory of the pools (`getPair`).', example: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' }) factory!: string;
+  @ApiProperty({ description: 'The token every pool pairs with: a swap between two others goes through it.', example: 'USDC' }) hub!: string;
+  @ApiProperty({ description: "The wrapped native coin (WETH, WBNB): the native coin's side of its pool.", example: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }) wrappedNative!: string;
+}
+
 export class ChainSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: 8453 }) chainId!: number;
@@ -28,6 +36,12 @@ export class ChainSchema {
   })
   settlement!: string;
   @ApiPropertyOptional({ description: '`onchain` chains: the blocks a deposit needs before it is credited.', example: 1 }) confirmations?: number;
+  @ApiPropertyOptional({
+    type: DexSchema,
+    description:
+      "Test chains with the platform's pools: the DEX that swaps, the swap legs of transfers and ramps run through and that their quotes are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the price for the platform's next swap.",
+  })
+  dex?: DexSchema;
 }
 
 @Controller('transfer/chains')

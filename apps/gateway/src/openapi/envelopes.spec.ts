@@ -6,7 +6,7 @@ import { ERROR_DESCRIPTIONS, ErrorBodySchema } from './envelopes';
 const ROOT = join(__dirname, '../../../..');
 
 /** Where the messages clients see are written: the apps and libraries, not tests, clients (SDK, load) or this document. */
-const SKIPPED = /(^|\/)(node_modules|dist|generated|platform-e2e|sdk|testing|load|openapi)(\/|$)|\.(spec|int-spec|e2e-spec)\.ts$/;
+const SKIPPED = /(^|\/)(node_modules|dist|generated|platform-e2e|sdk|testing|load|openapi)(\/|$)|\.(spec|int-spec|e2e-spec|generated)\.ts$/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyAccountNumberFormat } from '@ramp/banking';
-import { findToken, OFFRAMP_TOKENS, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, type ChainName } from '@ramp/chains';
+import { findToken, OFFRAMP_TOKENS, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, tokenDecimals, type ChainName } from '@ramp/chains';
 import { Config } from '@ramp/config';
-import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type TransferQuote } from '@ramp/contracts';
-import { NGN_DECIMALS, parseAmount } from '@ramp/money';
+import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type Tenant, type TransferQuote } from '@ramp/contracts';
+import { NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
 import {
+  amountThroughPools,
   checkAmountLimits,
   DEFAULT_AMOUNT_LIMITS,
   DEFAULT_OFFRAMP_FEES,
@@ -19,6 +20,8 @@ import {
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
+import type { RouteLegSpec } from '@ramp/routing';
+import { ChainMarkets } from '../chains/chain-markets';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
@@ -38,6 +41,7 @@ export class QuotePricer {
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
     @Inject(BANK_DIRECTORY) private readonly banks: BankDirectory,
     @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
+    @Inject(ChainMarkets) private readonly markets: ChainMarkets,
     @Inject(Config) config: Config,
   ) {
     this.offrampFees = { ...DEFAULT_OFFRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('offrampFees') };
@@ -78,7 +82,7 @@ export class QuotePricer {
     };
   }
 
-  async swap(request: SwapQuote.Request): Promise<Priced<SwapQuote.Response>> {
+  async swap(request: SwapQuote.Request, tenant: Tenant): Promise<Priced<SwapQuote.Response>> {
     const fromChain = parseChain(request.fromChain, 'fromChain', PRIMARY_CHAINS);
     const toChain = parseChain(request.toChain, 'toChain', PRIMARY_CHAINS);
     const from = parseToken(fromChain, request.fromToken, 'fromToken');
@@ -94,7 +98,9 @@ export class QuotePricer {
       this.routes.swapRoute({ fromChain, toChain, fromToken: from.symbol, toToken: to.symbol }),
     ]);
     const crossChain = fromChain !== toChain;
+    const market = await this.market(tenant, route.legs);
     const priced = priceSwap({
+      market,
       fromAmount,
       fromDecimals: from.decimals,
       toDecimals: to.decimals,
@@ -117,7 +123,20 @@ export class QuotePricer {
     };
   }
 
-  async transfer(request: TransferQuote.Request): Promise<Priced<TransferQuote.Response>> {
+  /**
+   * The route's price on the market it runs on: when a swap of the route is on a chain with the platform's pools (a
+   * test chain), the amount after fees goes through those pools as they are now, so that a large trade shows its price
+   * impact; otherwise (live keys, chains without pools) undefined, and the price feed's USD prices convert it.
+   */
+  private async market(tenant: Tenant, legs: readonly RouteLegSpec[]): Promise<((net: Decimal) => Decimal | undefined) | undefined> {
+    const swapChains = legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.chain] : []));
+    if (swapChains.length === 0) return undefined;
+    const pools = await this.markets.pools(tenant, swapChains);
+    if (pools.size === 0) return undefined;
+    return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
+  }
+
+  async transfer(request: TransferQuote.Request, tenant: Tenant): Promise<Priced<TransferQuote.Response>> {
     const fromChain = parseChain(request.fromChain, 'fromChain', PRIMARY_CHAINS);
     const toChain: ChainName = parseChain(request.toChain, 'toChain');
     const from = parseToken(fromChain, request.token, 'token');
@@ -138,6 +157,7 @@ export class QuotePricer {
       this.routes.bridgeRoute({ fromChain, toChain, token: from.symbol, toToken: to.symbol }),
     ]);
     const priced = priceTransfer({
+      market: await this.market(tenant, route.legs),
       fromAmount,
       fromDecimals: from.decimals,
       toDecimals: to.decimals,

@@ -24,12 +24,12 @@ export class QuotesNatsController {
 
   @Handles(SwapQuote.contract)
   async swap(@RequestData() request: SwapQuote.Request, @CallerTenant() tenant: Tenant): Promise<SwapQuote.Response> {
-    return this.store.save(tenant, 'swap', request, await this.pricer.swap(request), new Date());
+    return this.store.save(tenant, 'swap', request, await this.pricer.swap(request, tenant), new Date());
   }
 
   @Handles(TransferQuote.contract)
   async transfer(@RequestData() request: TransferQuote.Request, @CallerTenant() tenant: Tenant): Promise<TransferQuote.Response> {
-    return this.store.save(tenant, 'transfer', request, await this.pricer.transfer(request), new Date());
+    return this.store.save(tenant, 'transfer', request, await this.pricer.transfer(request, tenant), new Date());
   }
 
   @Handles(QuoteConsume.contract)

@@ -18,9 +18,21 @@ export interface ChainNetwork {
   /** The omnibus hot wallet: where deposits are swept, what pays gas and sends. */
   hotWallet: string;
   /** The token contracts by symbol (the registry's tokens, deployed as test tokens on local chains), and the forwarder factory. */
-  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string };
+  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string; dex?: ChainDex };
   /** A local test chain: the platform deployed its contracts there, and its faucet can send test tokens. */
   faucet: boolean;
+}
+
+/**
+ * The platform's own DEX on a test chain: Uniswap V2 (factory, router), with a pool of every token against the hub
+ * (USDC), keyed by the registry's symbol of the token (the native coin's pool holds its wrapped token).
+ */
+export interface ChainDex {
+  name: string;
+  factory: string;
+  router: string;
+  hub: string;
+  pairs: Record<string, string>;
 }
 
 export namespace ChainNetworks {
@@ -117,6 +129,30 @@ export namespace ChainHoldings {
     chains: ChainHolding[];
   }
   export const contract = rpc<Request, Response>('chain.v1.holdings');
+}
+
+/**
+ * The reserves of a chain's pools (ChainDex) at a recent block, in base units: what quotes are priced from. Read once
+ * per block by the chain service, whatever the number of callers. UNSUPPORTED_CHAIN for a chain without pools.
+ */
+export namespace ChainPools {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+  }
+  export interface Pool {
+    /** The registry's symbol of the token paired with the hub. */
+    token: string;
+    tokenReserve: string;
+    hubReserve: string;
+  }
+  export interface Response {
+    chain: string;
+    blockNumber: string;
+    hub: string;
+    pools: Pool[];
+  }
+  export const contract = rpc<Request, Response>('chain.v1.pools');
 }
 
 /** The chain service's events: `events.chain.<type>`, stream CHAIN_EVENTS. */

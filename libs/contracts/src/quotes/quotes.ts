@@ -160,6 +160,12 @@ export namespace ChainList {
     settlement?: Settlement;
     /** `onchain` chains: the blocks a deposit needs before it is credited. */
     confirmations?: number;
+    /**
+     * Test chains with the platform's pools: the DEX that swaps on the chain run through and that quotes are priced from
+     * (Uniswap V2: its router and factory), the token every pool pairs with, and the wrapped native coin that stands for
+     * the native coin in the pools.
+     */
+    dex?: { name: string; router: string; factory: string; hub: string; wrappedNative: string };
   }
   export type Response = ChainDescriptor[];
   export const contract = rpc<Request, Response>('quote.v1.chains.list');

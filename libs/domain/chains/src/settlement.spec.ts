@@ -19,6 +19,13 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
     expect(base.tokens.find((token) => token.symbol === 'ETH')!.contractAddress).toBe(EVM_NATIVE_ADDRESS);
     // Decimals stay the registry's: the test tokens are deployed with the real ones.
     expect(base.tokens.map((token) => token.decimals)).toEqual(getChain('base').tokens.map((token) => token.decimals));
+    expect(base.dex).toBeUndefined();
+  });
+
+  it("a chain with the platform's pools shows its DEX (router, factory, hub), not its pairs", () => {
+    const dex = { name: 'Uniswap V2', router: '0x4', factory: '0x5', hub: 'USDC', pairs: { CNGN: '0x6' } };
+    const base = chainsOf([{ ...baseSepolia, contracts: { ...baseSepolia.contracts, dex } }]).find((chain) => chain.chain === 'base')!;
+    expect(base.dex).toEqual({ name: 'Uniswap V2', router: '0x4', factory: '0x5', hub: 'USDC', wrappedNative: '0x2' });
   });
 
   it('every other chain keeps the registry and says simulated, with no depth', () => {

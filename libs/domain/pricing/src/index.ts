@@ -2,3 +2,4 @@ export * from './limits';
 export * from './ramp-fees';
 export * from './ramp-quotes';
 export * from './swap-quotes';
+export * from './pools';

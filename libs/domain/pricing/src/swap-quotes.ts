@@ -25,11 +25,17 @@ export interface SwapPricing {
   crossChain: boolean;
   slippagePercent: Decimal;
   schedule: SwapFeeSchedule;
+  /**
+   * What the amount after fees buys on the market the route executes on (the pools of a test chain, see
+   * amountThroughPools), when it can say; otherwise the amount is converted at the USD prices.
+   */
+  market?: (net: Decimal) => Decimal | undefined;
 }
 
 /**
- * A swap: fees in the source token (rounded half-up to its decimals), the rest converted at fromUsd/toUsd and cut
- * down to the destination decimals; `minimumToAmount` is toAmount less the slippage tolerance, cut down.
+ * A swap: fees in the source token (rounded half-up to its decimals), the rest converted on the market (the pools: a
+ * large amount moves the price, and `rate` is what it got) or else at fromUsd/toUsd, cut down to the destination
+ * decimals; `minimumToAmount` is toAmount less the slippage tolerance, cut down.
  */
 export function priceSwap(input: SwapPricing) {
   const inSource = (value: Decimal) => value.toDecimalPlaces(input.fromDecimals, ROUND_HALF_UP);
@@ -39,8 +45,9 @@ export function priceSwap(input: SwapPricing) {
     : dec(0);
   const totalFee = platformFee.add(bridgeFee);
   const net = input.fromAmount.sub(totalFee);
-  const rate = input.fromUsd.div(input.toUsd);
-  const toAmount = net.mul(rate).toDecimalPlaces(input.toDecimals, ROUND_DOWN);
+  const onMarket = net.greaterThan(0) ? input.market?.(net) : undefined;
+  const toAmount = (onMarket ?? net.mul(input.fromUsd.div(input.toUsd))).toDecimalPlaces(input.toDecimals, ROUND_DOWN);
+  const rate = onMarket ? toAmount.div(net) : input.fromUsd.div(input.toUsd);
   if (net.lessThanOrEqualTo(0) || toAmount.isZero()) {
     throw invalidField('amount', `is too small: fees of ${formatToken(totalFee, input.fromDecimals)} exceed what it buys`, 'AMOUNT_TOO_SMALL');
   }

@@ -187,6 +187,13 @@ export const SETTINGS = {
     description: 'Pause between two passes of a chain\'s watcher and send queues, on the replica that runs the chain.',
     services: ['chain'],
   },
+  chainPoolsMaxAgeMs: {
+    env: 'CHAIN_POOLS_MAX_AGE_MS',
+    default: '250',
+    description:
+      "How old the reserves of a test chain's pools may be when a quote is priced from them: the chain service reads them at most once per this period, and the quote service keeps what it was answered as long. A swap's minimum (the slippage tolerance) covers the difference.",
+    services: ['chain', 'quote'],
+  },
   chainStuckAfterMs: {
     env: 'CHAIN_STUCK_AFTER_MS',
     default: '60000',

@@ -1,6 +1,8 @@
-import { concat, encodeDeployData, getContractAddress, keccak256, toHex, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { concat, encodeDeployData, encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, toHex, zeroAddress, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
-import { Forwarder, ForwarderFactory, TestToken, WrappedNative } from './artifacts.generated';
+import { dec, ROUND_DOWN, toBaseUnits } from '@ramp/money';
+import { CNGN_SYMBOL, SANDBOX_NGN_PER_USD, SANDBOX_USD_PRICES } from '@ramp/providers';
+import { Forwarder, ForwarderFactory, TestToken, UniswapV2Factory, UniswapV2Pair, UniswapV2Router02, WrappedNative } from './artifacts.generated';
 
 /**
  * The deterministic deployment proxy (Arachnid's, at the same address on anvil and on most public chains): a
@@ -16,21 +18,55 @@ export interface TestTokenSpec {
   decimals: number;
 }
 
+/**
+ * A Uniswap V2 pool of a test chain: `token` against the hub (USDC), each side worth `depthUsd` at the sandbox prices.
+ * `token` is the registry's symbol: the native coin's pool holds the wrapped native token.
+ */
+export interface PoolSpec {
+  token: string;
+  /** What the pool is seeded with, in base units: the token's side and the hub's. */
+  tokenUnits: bigint;
+  hubUnits: bigint;
+}
+
+export interface PoolsSpec {
+  /** The account that receives the test tokens' initial supply and seeds the pools with it (the deployer). */
+  provider: Address;
+  /** Every pool pairs a token with the hub: a swap between two other tokens goes through it. */
+  hub: string;
+  pools: PoolSpec[];
+}
+
 export interface PlatformContractsSpec {
   /** The test tokens (their minter is the faucet). */
   tokens: TestTokenSpec[];
-  wrappedNative: { symbol: string; name: string };
-  /** The faucet account: deploys, mints test tokens, funds the hot wallet's gas. */
+  /** The wrapped native coin, and the registry's symbol of the native coin it wraps. */
+  wrappedNative: { symbol: string; name: string; native: string };
+  /** The faucet account: mints test tokens, funds the hot wallet's gas. */
   faucet: Address;
   /** The chain's hot wallet: the forwarders' parent and the only caller of their sweeps. */
   hotWallet: Address;
+  pools: PoolsSpec;
+}
+
+export interface DexContracts {
+  factory: Address;
+  router: Address;
+  /** The pair of each pool, by the registry's symbol of its token (`ETH` for WETH/USDC, `CNGN` for CNGN/USDC). */
+  pairs: Record<string, Address>;
+  /** The token every pool pairs with. */
+  hub: string;
 }
 
 export interface PlatformContracts {
   tokens: Record<string, Address>;
   wrappedNative: Address;
   forwarderFactory: Address;
+  dex: DexContracts;
 }
+
+/** The published Uniswap V2 pair's creation code hash, as its factory and router compute pair addresses. */
+const PAIR_INIT_CODE_HASH = keccak256(UniswapV2Pair.bytecode);
 
 interface Planned {
   name: string;
@@ -38,31 +74,94 @@ interface Planned {
   address: Address;
 }
 
+/** The address of the Uniswap V2 pair of two tokens, as the factory creates it (whether it exists yet or not). */
+export function pairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
+  const [token0, token1] = sortTokens(tokenA, tokenB);
+  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(encodePacked(['address', 'address'], [token0, token1])), bytecodeHash: PAIR_INIT_CODE_HASH });
+}
+
+/** Uniswap's order of a pair's tokens: token0 has the lower address. */
+export function sortTokens(tokenA: Address, tokenB: Address): [Address, Address] {
+  return BigInt(tokenA) < BigInt(tokenB) ? [getAddress(tokenA), getAddress(tokenB)] : [getAddress(tokenB), getAddress(tokenA)];
+}
+
 function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all: Planned[] } {
   const at = (name: string, initCode: Hex): Planned => ({ name, initCode, address: getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode }) });
+  // What the provider receives at deployment: each pool's side of the token, and every pool's side of the hub.
+  const supply = (symbol: string) =>
+    symbol === spec.pools.hub
+      ? spec.pools.pools.reduce((sum, pool) => sum + pool.hubUnits, 0n)
+      : spec.pools.pools.filter((pool) => pool.token === symbol).reduce((sum, pool) => sum + pool.tokenUnits, 0n);
   const tokens = spec.tokens.map((token) =>
-    at(token.symbol, encodeDeployData({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: [token.name, token.symbol, token.decimals, spec.faucet] })),
+    at(
+      token.symbol,
+      encodeDeployData({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: [token.name, token.symbol, token.decimals, spec.faucet, spec.pools.provider, supply(token.symbol)] }),
+    ),
   );
   const wrapped = at(spec.wrappedNative.symbol, encodeDeployData({ abi: WrappedNative.abi, bytecode: WrappedNative.bytecode, args: [spec.wrappedNative.name, spec.wrappedNative.symbol] }));
-  const factory = at('ForwarderFactory', encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [spec.hotWallet, spec.hotWallet] }));
+  const forwarders = at('ForwarderFactory', encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [spec.hotWallet, spec.hotWallet] }));
+  const factory = at('UniswapV2Factory', encodeDeployData({ abi: UniswapV2Factory.abi, bytecode: UniswapV2Factory.bytecode, args: [spec.pools.provider] }));
+  const router = at('UniswapV2Router02', encodeDeployData({ abi: UniswapV2Router02.abi, bytecode: UniswapV2Router02.bytecode, args: [factory.address, wrapped.address] }));
+  const tokenAddresses: Record<string, Address> = Object.fromEntries(tokens.map((token) => [token.name, token.address]));
+  const poolToken = (symbol: string) => (symbol === spec.wrappedNative.native ? wrapped.address : tokenAddresses[symbol]!);
+  const hub = tokenAddresses[spec.pools.hub]!;
   return {
-    contracts: { tokens: Object.fromEntries(tokens.map((token) => [token.name, token.address])), wrappedNative: wrapped.address, forwarderFactory: factory.address },
-    all: [...tokens, wrapped, factory],
+    contracts: {
+      tokens: tokenAddresses,
+      wrappedNative: wrapped.address,
+      forwarderFactory: forwarders.address,
+      dex: {
+        factory: factory.address,
+        router: router.address,
+        pairs: Object.fromEntries(spec.pools.pools.map((pool) => [pool.token, pairAddress(factory.address, poolToken(pool.token), hub)])),
+        hub: spec.pools.hub,
+      },
+    },
+    all: [...tokens, wrapped, forwarders, factory, router],
   };
+}
+
+/** Each side of each pool on a local chain, in US dollars at the sandbox prices. */
+export const LOCAL_POOL_DEPTH_USD = '2000000';
+/** The token every local pool pairs with. */
+export const LOCAL_POOL_HUB = 'USDC';
+
+/**
+ * The pools of a test chain: every token of the registry (the native coin as its wrapped token) against the hub, each
+ * side worth `depthUsd` at the sandbox prices (CNGN at the sandbox's Naira per dollar), cut down to the token's decimals.
+ */
+export function poolsOf(chain: ChainDescriptor, provider: Address, depthUsd = LOCAL_POOL_DEPTH_USD, hub = LOCAL_POOL_HUB): PoolsSpec {
+  const hubToken = chain.tokens.find((token) => token.symbol === hub);
+  if (!hubToken) throw new Error(`${chain.chain} has no ${hub}: no hub for its pools`);
+  const units = (symbol: string, decimals: number) => {
+    const amount = symbol === CNGN_SYMBOL ? dec(depthUsd).mul(SANDBOX_NGN_PER_USD) : dec(depthUsd).div(priceOf(symbol));
+    return toBaseUnits(amount.toDecimalPlaces(decimals, ROUND_DOWN).toFixed(), decimals);
+  };
+  const pools = chain.tokens
+    .filter((token) => token.symbol !== hub)
+    .map((token) => ({ token: token.symbol, tokenUnits: units(token.symbol, token.decimals), hubUnits: units(hub, hubToken.decimals) }));
+  return { provider, hub, pools };
+}
+
+function priceOf(symbol: string): string {
+  const price = SANDBOX_USD_PRICES[symbol];
+  if (price === undefined) throw new Error(`no sandbox price for ${symbol}: it cannot have a pool`);
+  return price;
 }
 
 /**
  * The test contracts of a chain of the registry: a test token per token it lists, with that chain's decimals (USDT has
  * 6 on Base and 18 on BSC), and the wrapped native coin (WETH, WBNB).
  */
-export function testContractsOf(chain: ChainDescriptor, faucet: Address, hotWallet: Address): PlatformContractsSpec {
+export function testContractsOf(chain: ChainDescriptor, faucet: Address, hotWallet: Address, provider: Address): PlatformContractsSpec {
   const native = chain.tokens.find((token) => token.contractAddress === EVM_NATIVE_ADDRESS);
   if (!native) throw new Error(`${chain.chain} has no native coin in the registry: not an EVM chain`);
   return {
     tokens: chain.tokens.filter((token) => token !== native).map((token) => ({ symbol: token.symbol, name: token.name, decimals: token.decimals })),
-    wrappedNative: { symbol: `W${native.symbol}`, name: `Wrapped ${native.name}` },
+    wrappedNative: { symbol: `W${native.symbol}`, name: `Wrapped ${native.name}`, native: native.symbol },
     faucet,
     hotWallet,
+    pools: poolsOf(chain, provider),
   };
 }
 
@@ -87,8 +186,8 @@ export function depositSalt(key: string): Hex {
 }
 
 /**
- * Deploys whatever of the platform's contracts is missing on a test chain, from the faucet account, and tops the hot
- * wallet's gas up to `hotWalletGas` wei. Idempotent: a second run sends nothing.
+ * Deploys whatever of the platform's contracts is missing on a test chain (from any account: the addresses depend on
+ * the bytes alone) and tops the hot wallet's gas up to `hotWalletGas` wei. Idempotent: a second run sends nothing.
  */
 export async function deployPlatformContracts(
   client: PublicClient,
@@ -111,4 +210,44 @@ export async function deployPlatformContracts(
     await client.waitForTransactionReceipt({ hash });
   }
   return contracts;
+}
+
+const erc20 = TestToken.abi;
+
+/**
+ * Creates and seeds the pools that are not seeded yet, from the provider (who received the tokens' initial supply at
+ * deployment, and wraps the native coin it needs): each pair is created, topped up to its two sides and minted, in
+ * that order, so that a run cut short anywhere is finished by the next. Idempotent: a seeded pool is left alone.
+ */
+export async function seedPools(client: PublicClient, provider: WalletClient & { account: Account }, spec: PlatformContractsSpec): Promise<void> {
+  if (getAddress(provider.account.address) !== getAddress(spec.pools.provider)) throw new Error(`the pools are seeded by ${spec.pools.provider}, not ${provider.account.address}`);
+  const { contracts } = plan(spec);
+  const { dex } = contracts;
+  const send = async (request: { to: Address; data?: Hex; value?: bigint }) => {
+    const hash = await provider.sendTransaction({ account: provider.account, chain: null, ...request });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`seeding the pools: ${hash} reverted`);
+  };
+  const poolToken = (symbol: string) => (symbol === spec.wrappedNative.native ? contracts.wrappedNative : contracts.tokens[symbol]!);
+  const hub = contracts.tokens[spec.pools.hub]!;
+  for (const pool of spec.pools.pools) {
+    const token = poolToken(pool.token);
+    const pair = dex.pairs[pool.token]!;
+    const existing = await client.readContract({ address: dex.factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [token, hub] });
+    if (existing === zeroAddress) await send({ to: dex.factory, data: encodeFunctionData({ abi: UniswapV2Factory.abi, functionName: 'createPair', args: [token, hub] }) });
+    if ((await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'totalSupply' })) > 0n) continue;
+    for (const [address, units] of [
+      [token, pool.tokenUnits],
+      [hub, pool.hubUnits],
+    ] as const) {
+      const missing = units - (await client.readContract({ address, abi: erc20, functionName: 'balanceOf', args: [pair] }));
+      if (missing <= 0n) continue;
+      if (address === contracts.wrappedNative) {
+        const wrapped = await client.readContract({ address, abi: erc20, functionName: 'balanceOf', args: [provider.account.address] });
+        if (wrapped < missing) await send({ to: address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: missing - wrapped });
+      }
+      await send({ to: address, data: encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [pair, missing] }) });
+    }
+    await send({ to: pair, data: encodeFunctionData({ abi: UniswapV2Pair.abi, functionName: 'mint', args: [provider.account.address] }) });
+  }
 }

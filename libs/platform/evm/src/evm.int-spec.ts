@@ -36,9 +36,11 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
       { symbol: 'USDC', name: 'USD Coin', decimals: 6 },
       { symbol: 'CNGN', name: 'Compliant Naira', decimals: 6 },
     ],
-    wrappedNative: { symbol: 'WETH', name: 'Wrapped Ether' },
+    wrappedNative: { symbol: 'WETH', name: 'Wrapped Ether', native: 'ETH' },
     faucet: faucetAccount.address,
     hotWallet: hot.address,
+    // Pools are pools.int-spec.ts's subject.
+    pools: { provider: faucetAccount.address, hub: 'USDC', pools: [] },
   };
   const credited: Deposit[] = [];
   const finished: SendRecord[] = [];

@@ -12,13 +12,15 @@ import { deployPlatformContracts, platformContractAddresses, testContractsOf } f
 // own sends, so that it never takes a nonce the chain service's faucet queue counts on.
 const faucet = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: LOCAL_CHAIN_ACCOUNTS.faucetIndex });
 const deployer = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 });
+// The chain service's pool provider: it receives the test tokens' initial supply, which is part of their addresses.
+const provider = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
 const custody = HdCustody.development();
 
 /** Deploys the platform's test contracts on a chain as its settings describe it, and reads one token's decimals back. */
 async function deployOn(settings: ChainSettings): Promise<{ chainId: number; usdtDecimals: number; tokens: Record<string, Address> }> {
   const client = createPublicClient({ transport: http(settings.rpcUrl) });
   const wallet = createWalletClient({ account: deployer, transport: http(settings.rpcUrl) });
-  const spec = testContractsOf(getChain(settings.chain as ChainName), faucet.address, custody.signer(settings.hotWalletPath).address);
+  const spec = testContractsOf(getChain(settings.chain as ChainName), faucet.address, custody.signer(settings.hotWalletPath).address, provider.address);
   const contracts = await deployPlatformContracts(client, wallet, spec, parseEther('1'));
   expect(contracts).toEqual(platformContractAddresses(spec));
   const usdtDecimals = await client.readContract({ address: contracts.tokens.USDT, abi: TestToken.abi, functionName: 'decimals' });
@@ -50,7 +52,7 @@ describe('local chains - the test chains of the settings, started by the scripts
       const deployed = await Promise.all(chains.map(deployOn));
       expect(deployed.map((chain) => chain.chainId)).toEqual([84532, 97]);
       // The same bytes through the same deployer: the same addresses as on the default nodes.
-      const onDefault = platformContractAddresses(testContractsOf(getChain('base'), faucet.address, custody.signer(chains[0].hotWalletPath).address));
+      const onDefault = platformContractAddresses(testContractsOf(getChain('base'), faucet.address, custody.signer(chains[0].hotWalletPath).address, provider.address));
       expect(deployed[0].tokens).toEqual(onDefault.tokens);
     } finally {
       await Promise.all(second.map((node) => node.stop()));

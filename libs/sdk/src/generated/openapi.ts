@@ -650,6 +650,30 @@ export interface components {
       /** @example https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/smartchain/assets/0x55d398326f99059fF775485246999027B3197955/logo.png */
       logoUrl: string;
     };
+    DexSchema: {
+      /** @example Uniswap V2 */
+      name: string;
+      /**
+       * @description The router that swaps go through (`swapExactTokensForTokens`, `getAmountsOut`).
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      router: string;
+      /**
+       * @description The factory of the pools (`getPair`).
+       * @example 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512
+       */
+      factory: string;
+      /**
+       * @description The token every pool pairs with: a swap between two others goes through it.
+       * @example USDC
+       */
+      hub: string;
+      /**
+       * @description The wrapped native coin (WETH, WBNB): the native coin's side of its pool.
+       * @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0
+       */
+      wrappedNative: string;
+    };
     ChainSchema: {
       /** @example base */
       chain: string;
@@ -675,6 +699,8 @@ export interface components {
        * @example 1
        */
       confirmations?: number;
+      /** @description Test chains with the platform's pools: the DEX that swaps, the swap legs of transfers and ramps run through and that their quotes are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the price for the platform's next swap. */
+      dex?: components["schemas"]["DexSchema"];
     };
     WalletBalanceSchema: {
       /** @example USDC */

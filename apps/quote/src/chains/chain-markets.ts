@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Config } from '@ramp/config';
+import { ChainNetworks, ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
+import type { HubPools } from '@ramp/pricing';
+
+/** The chain service's networks change only with its settings (a restart): kept this long per environment. */
+const NETWORKS_TTL_MS = 60_000;
+
+/**
+ * What the quote service knows of the chain service's chains: the networks of each environment (kept a minute), and
+ * the reserves of the pools of those that have them (kept CHAIN_POOLS_MAX_AGE_MS, one request in flight per chain
+ * shared by every quote that needs it), so that quotes under load cost the chain service a request per period, not
+ * one per quote.
+ */
+@Injectable()
+export class ChainMarkets {
+  private readonly networksCache = new Expiring<ChainNetwork[]>(NETWORKS_TTL_MS);
+  private readonly poolsCache: Expiring<HubPools>;
+
+  constructor(
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(Config) config: Config,
+  ) {
+    this.poolsCache = new Expiring(config.int('chainPoolsMaxAgeMs', 0));
+  }
+
+  networks(tenant: Tenant): Promise<ChainNetwork[]> {
+    return this.networksCache.get(tenant.environment, async () => {
+      const { networks } = await this.rpc.call(ChainNetworks.contract, tenant, { environment: tenant.environment });
+      return networks;
+    });
+  }
+
+  /** The pools of each of `chains` that has the platform's pools for the tenant's environment, by chain. */
+  async pools(tenant: Tenant, chains: readonly string[]): Promise<Map<string, HubPools>> {
+    const networks = await this.networks(tenant);
+    const pooled = [...new Set(chains)].filter((chain) => networks.some((network) => network.chain === chain && network.contracts.dex));
+    const read = await Promise.all(
+      pooled.map((chain) =>
+        this.poolsCache.get(`${tenant.environment}:${chain}`, async () => {
+          const answer = await this.rpc.call(ChainPools.contract, tenant, { environment: tenant.environment, chain });
+          return {
+            hub: answer.hub,
+            blockNumber: BigInt(answer.blockNumber),
+            pools: answer.pools.map((pool) => ({ token: pool.token, tokenReserve: BigInt(pool.tokenReserve), hubReserve: BigInt(pool.hubReserve) })),
+          };
+        }),
+      ),
+    );
+    return new Map(pooled.map((chain, index) => [chain, read[index]!]));
+  }
+}
+
+/** One value per key and period, loaded once however many callers wait for it; a failed load is forgotten at once. */
+class Expiring<V> {
+  private readonly entries = new Map<string, { at: number; value: Promise<V> }>();
+
+  constructor(private readonly maxAgeMs: number) {}
+
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry && Date.now() - entry.at < this.maxAgeMs) return entry.value;
+    const fresh = { at: Date.now(), value: load() };
+    this.entries.set(key, fresh);
+    fresh.value.catch(() => {
+      if (this.entries.get(key) === fresh) this.entries.delete(key);
+    });
+    return fresh.value;
+  }
+}

@@ -1,0 +1,95 @@
+import { createPublicClient, erc20Abi, getAddress, http, maxUint256, parseUnits, type Address } from 'viem';
+import { Config } from '@ramp/config';
+import { resolveChains, UniswapV2Router02 } from '@ramp/evm';
+import { dec } from '@ramp/money';
+import { ApiClient, createKey, endUserWith, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+
+/**
+ * Quotes priced from the pools of the local test chains (Uniswap V2, deployed and seeded by the chain service): what
+ * the router would give for the amount after fees, so that a large trade shows its price impact and a trade by anyone
+ * in the pool moves the next quote.
+ */
+describe('pool-priced quotes - swaps and transfers quoted from the real pools of the test chains', () => {
+  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const client = createPublicClient({ transport: http(base.rpcUrl) });
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let chains: Record<string, any>;
+  const token = (chain: string, symbol: string): Address => getAddress(chains[chain].tokens.find((candidate: any) => candidate.symbol === symbol).contractAddress);
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'gateway']);
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey()).apiKey);
+    chains = Object.fromEntries((await api.get('/transfer/chains')).body.data.map((chain: any) => [chain.chain, chain]));
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopAll(services.values());
+  });
+
+  /** What the router gives now for `amount` of `from` into `to` on base, through the hub. */
+  const routerOut = async (from: string, to: string, amount: string, fromDecimals: number) => {
+    const wrapped = (symbol: string) => (symbol === 'ETH' ? getAddress(chains.base.dex.wrappedNative) : token('base', symbol));
+    const path = from === 'USDC' || to === 'USDC' ? [wrapped(from), wrapped(to)] : [wrapped(from), token('base', 'USDC'), wrapped(to)];
+    const amounts = await client.readContract({ address: chains.base.dex.router, abi: UniswapV2Router02.abi, functionName: 'getAmountsOut', args: [parseUnits(amount, fromDecimals), path] });
+    return amounts[amounts.length - 1]!;
+  };
+  const swapQuote = async (fromToken: string, toToken: string, amount: string) => {
+    const quoted = await api.post('/swap/quote', { fromChain: 'base', toChain: 'base', fromToken, toToken, amount });
+    expect(quoted.status).toBe(200);
+    return quoted.body.data;
+  };
+
+  it("shows each test chain's DEX, whose router is on the chain", async () => {
+    for (const name of ['base', 'bsc', 'arbitrum']) {
+      expect(chains[name].dex).toMatchObject({ name: 'Uniswap V2', hub: 'USDC' });
+      expect(await createPublicClient({ transport: http(resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === name)!.rpcUrl) }).getCode({ address: chains[name].dex.router })).toMatch(/^0x[0-9a-f]{100,}/);
+    }
+    expect(chains.solana.dex).toBeUndefined();
+  });
+
+  it("prices a swap at what the router gives for the amount after the platform's fee, to the base unit", async () => {
+    const quote = await swapQuote('USDC', 'CNGN', '1000');
+    // 1,000 USDC less 0.3% is 997 USDC into the CNGN/USDC pool (1,500 NGN to the dollar, less the pool's 0.3%).
+    expect(parseUnits(quote.toAmount, 6)).toBe(await routerOut('USDC', 'CNGN', '997', 6));
+    expect(dec(quote.toAmount).greaterThan(dec(997 * 1500).mul('0.996'))).toBe(true);
+    expect(dec(quote.toAmount).lessThan(dec(997 * 1500).mul('0.997'))).toBe(true);
+  });
+
+  it('shows the price impact of a large trade in toAmount and rate', async () => {
+    const small = await swapQuote('USDC', 'ETH', '100');
+    // The largest swap a quote takes (50,000 USDC) is a fortieth of the pool's USDC side: about 2.4% less ETH per dollar.
+    const large = await swapQuote('USDC', 'ETH', '50000');
+    expect(dec(large.rate).lessThan(dec(small.rate).mul('0.98'))).toBe(true);
+    expect(dec(large.rate).greaterThan(dec(small.rate).mul('0.97'))).toBe(true);
+    expect(dec(large.toAmount).lessThan(dec(50000 * 0.997).div(3200).mul('0.98'))).toBe(true);
+  });
+
+  it("moves with the pool: after anyone's large trade, the next quote gives less", async () => {
+    const before = await swapQuote('USDC', 'ETH', '1000');
+    const trader = await endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: '300000' });
+    await client.waitForTransactionReceipt({
+      hash: await trader.wallet.writeContract({ chain: null, address: token('base', 'USDC'), abi: erc20Abi, functionName: 'approve', args: [chains.base.dex.router, maxUint256] }),
+    });
+    const path = [token('base', 'USDC'), getAddress(chains.base.dex.wrappedNative)];
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
+    const swapped = await client.waitForTransactionReceipt({
+      hash: await trader.wallet.writeContract({ chain: null, address: chains.base.dex.router, abi: UniswapV2Router02.abi, functionName: 'swapExactTokensForTokens', args: [parseUnits('300000', 6), 0n, path, trader.account.address, deadline] }),
+    });
+    expect(swapped.status).toBe('success');
+    await new Promise((resolve) => setTimeout(resolve, Number(new Config().string('chainPoolsMaxAgeMs')) * 2 + 50));
+    const after = await swapQuote('USDC', 'ETH', '1000');
+    // 300,000 USDC bought about 81 of the pool's 625 ETH: a dollar buys about a quarter less.
+    expect(dec(after.toAmount).lessThan(dec(before.toAmount).mul('0.8'))).toBe(true);
+    expect(parseUnits(after.toAmount, 18)).toBe(await routerOut('USDC', 'ETH', '997', 6));
+  });
+
+  it('prices a transfer with a destination swap on the destination chain\'s pool', async () => {
+    const quoted = await api.post('/transfer/quote', { fromChain: 'bsc', toChain: 'base', token: 'USDC', toToken: 'CNGN', amount: '100', destinationAddress: '0x000000000000000000000000000000000000dEaD' });
+    expect(quoted.status).toBe(200);
+    const { fromAmount, fees, toAmount } = quoted.body.data;
+    // What the bridge carries (the amount less the fees) goes through base's CNGN/USDC pool.
+    const carried = dec(fromAmount).sub(fees.totalFee).toFixed();
+    expect(parseUnits(toAmount, 6)).toBe(await routerOut('USDC', 'CNGN', carried, 6));
+  });
+});

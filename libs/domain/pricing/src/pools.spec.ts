@@ -1,0 +1,125 @@
+import { dec, formatRate, fromBaseUnits } from '@ramp/money';
+import { amountThroughPools, hubAmountsOut, hubPath, poolAmountOut, type HubPools } from './pools';
+import { DEFAULT_SWAP_FEES, priceSwap } from './swap-quotes';
+
+const USDC = 10n ** 6n;
+const WEI = 10n ** 18n;
+
+// Two million dollars a side: 625 ETH against 2,000,000 USDC (3,200 USD), 3,000,000,000 CNGN against 2,000,000 USDC.
+const pools: HubPools = {
+  hub: 'USDC',
+  blockNumber: 7n,
+  pools: [
+    { token: 'ETH', tokenReserve: 625n * WEI, hubReserve: 2_000_000n * USDC },
+    { token: 'CNGN', tokenReserve: 3_000_000_000n * USDC, hubReserve: 2_000_000n * USDC },
+    { token: 'USDT', tokenReserve: 0n, hubReserve: 0n },
+  ],
+};
+
+describe('poolAmountOut - Uniswap V2 getAmountOut', () => {
+  it('given a small trade, then the pool price less the 0.3% fee, rounded down', () => {
+    // 100 USDC into 2,000,000 USDC / 625 ETH: 100 * 0.997 * 625 / (2,000,000 + 99.7) ETH.
+    const out = poolAmountOut(100n * USDC, 2_000_000n * USDC, 625n * WEI);
+    expect(out).toBe((99_700_000n * 625n * WEI) / (2_000_000n * USDC + 99_700_000n));
+    expect(Number(out) / 1e18).toBeCloseTo((100 * 0.997) / 3200, 5);
+  });
+
+  it('given a trade of a tenth of the pool, then the price impact takes about a tenth more than the fee', () => {
+    const out = poolAmountOut(200_000n * USDC, 2_000_000n * USDC, 625n * WEI);
+    const atSpot = (200_000n * WEI) / 3200n;
+    // x*y=k: 625 - 625 * 2,000,000 / 2,199,400 = 56.65 ETH, against 62.5 at the spot price.
+    expect(out).toBeLessThan((atSpot * 92n) / 100n);
+    expect(out).toBeGreaterThan((atSpot * 90n) / 100n);
+  });
+
+  it('given an empty pool or nothing in, then a RangeError', () => {
+    expect(() => poolAmountOut(1n, 0n, 1n)).toThrow(RangeError);
+    expect(() => poolAmountOut(0n, 1n, 1n)).toThrow(RangeError);
+  });
+});
+
+describe('hubAmountsOut - a swap through the hub pools', () => {
+  it('given one end the hub, then one hop', () => {
+    expect(hubPath('USDC', 'ETH', 'USDC')).toEqual(['USDC', 'ETH']);
+    const quoted = hubAmountsOut(pools, 'ETH', 'USDC', WEI)!;
+    expect(quoted.path).toEqual(['ETH', 'USDC']);
+    expect(quoted.amounts).toEqual([WEI, poolAmountOut(WEI, 625n * WEI, 2_000_000n * USDC)]);
+  });
+
+  it('given neither end the hub, then two hops, the second taking what the first gave', () => {
+    const quoted = hubAmountsOut(pools, 'CNGN', 'ETH', 1_500_000n * USDC)!;
+    expect(quoted.path).toEqual(['CNGN', 'USDC', 'ETH']);
+    const usdc = poolAmountOut(1_500_000n * USDC, 3_000_000_000n * USDC, 2_000_000n * USDC);
+    expect(quoted.amounts).toEqual([1_500_000n * USDC, usdc, poolAmountOut(usdc, 2_000_000n * USDC, 625n * WEI)]);
+    // 1,500,000 NGN is 1,000 USD: about 0.3125 ETH less two pool fees.
+    expect(Number(quoted.amounts[2]) / 1e18).toBeCloseTo(0.3125 * 0.997 * 0.997, 3);
+  });
+
+  it('given a pool missing or empty on the path, then undefined (the quote falls back, never divides by zero)', () => {
+    expect(hubAmountsOut(pools, 'USDT', 'USDC', USDC)).toBeUndefined();
+    expect(hubAmountsOut(pools, 'cbBTC', 'ETH', 1n)).toBeUndefined();
+  });
+
+  it('given the same token at both ends, then a RangeError', () => {
+    expect(() => hubPath('USDC', 'USDC', 'USDC')).toThrow(RangeError);
+  });
+});
+
+describe('amountThroughPools - a route priced on the pools it runs on', () => {
+  const decimals = (symbol: string, chain: string) => ({ USDC: chain === 'bsc' ? 18 : 6, CNGN: 6, ETH: 18 })[symbol as 'USDC']!;
+  const onBase = new Map([['base', pools]]);
+
+  it('given a swap on a chain with pools, then what the pools give, in the token\'s decimals', () => {
+    const out = amountThroughPools(dec('999'), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], onBase, decimals)!;
+    expect(out.toFixed()).toBe(fromBaseUnits(poolAmountOut(999n * USDC, 2_000_000n * USDC, 625n * WEI), 18));
+  });
+
+  it('given a bridge then a swap, then the bridge carries the amount cut to the destination decimals and the swap prices it', () => {
+    const legs = [
+      { kind: 'bridge' as const, fromChain: 'bsc', toChain: 'base', token: 'USDC' },
+      { kind: 'swap' as const, chain: 'base', fromToken: 'USDC', toToken: 'CNGN' },
+    ];
+    const out = amountThroughPools(dec('10.123456789'), legs, onBase, decimals)!;
+    expect(out.toFixed()).toBe(fromBaseUnits(poolAmountOut(10_123_456n, 2_000_000n * USDC, 3_000_000_000n * USDC), 6));
+  });
+
+  it('given a swap on a chain without pools, or an amount below one base unit, then undefined', () => {
+    expect(amountThroughPools(dec('1'), [{ kind: 'swap', chain: 'solana', fromToken: 'USDC', toToken: 'ETH' }], onBase, decimals)).toBeUndefined();
+    expect(amountThroughPools(dec('0.0000001'), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], onBase, decimals)).toBeUndefined();
+  });
+});
+
+describe('priceSwap on the pools - price impact in toAmount and rate', () => {
+  const swap = (amount: string) =>
+    priceSwap({
+      fromAmount: dec(amount),
+      fromDecimals: 6,
+      toDecimals: 18,
+      fromUsd: dec('1'),
+      toUsd: dec('3200'),
+      ngnPerUsd: dec('1500'),
+      crossChain: false,
+      slippagePercent: dec('0.5'),
+      schedule: DEFAULT_SWAP_FEES,
+      market: (net) => amountThroughPools(net, [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], new Map([['base', pools]]), (symbol) => (symbol === 'ETH' ? 18 : 6)),
+    });
+
+  it('given a small swap, then the sandbox price within the pool fee, and the rate is what it got', () => {
+    const quote = swap('100');
+    // 99.7 USDC after the platform's 0.3%, then the pool's 0.3%: about 99.7 * 0.997 / 3200 ETH.
+    expect(Number(quote.toAmount)).toBeCloseTo((99.7 * 0.997) / 3200, 5);
+    expect(quote.rate).toBe(formatRate(dec(quote.toAmount).div('99.7'), 12));
+  });
+
+  it('given a swap of a tenth of the pool, then toAmount and rate show the price impact', () => {
+    const small = swap('100');
+    const large = swap('200000');
+    expect(dec(large.rate).lessThan(dec(small.rate).mul('0.92'))).toBe(true);
+    expect(dec(large.minimumToAmount).lessThan(large.toAmount)).toBe(true);
+  });
+
+  it('given a market that cannot price it, then the USD prices', () => {
+    const quote = priceSwap({ fromAmount: dec('250'), fromDecimals: 6, toDecimals: 18, fromUsd: dec('1'), toUsd: dec('3200'), ngnPerUsd: dec('1500'), crossChain: false, slippagePercent: dec('0.5'), schedule: DEFAULT_SWAP_FEES, market: () => undefined });
+    expect(quote.toAmount).toBe('0.077890625');
+  });
+});

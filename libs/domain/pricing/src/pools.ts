@@ -1,0 +1,87 @@
+import { dec, fromBaseUnits, ROUND_DOWN, toBaseUnits, type Decimal } from '@ramp/money';
+
+/**
+ * Prices from constant-product pools (Uniswap V2), pure and exact: amounts are base units (bigint), as the pair
+ * contracts compute them, so a quote read from reserves is what the router's `getAmountsOut` answers at that block.
+ */
+
+/** Uniswap V2 keeps 0.3% of what goes in for its liquidity providers: 997/1000 of it trades. */
+const FEE_NUMERATOR = 997n;
+const FEE_DENOMINATOR = 1000n;
+
+/** UniswapV2Library.getAmountOut: what `amountIn` buys from a pool holding `reserveIn` and `reserveOut`. */
+export function poolAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
+  if (amountIn <= 0n) throw new RangeError('amountIn must be positive');
+  if (reserveIn <= 0n || reserveOut <= 0n) throw new RangeError('the pool has no liquidity');
+  const withFee = amountIn * FEE_NUMERATOR;
+  return (withFee * reserveOut) / (reserveIn * FEE_DENOMINATOR + withFee);
+}
+
+/** A pool of a token against the hub, by the registry's symbol of the token, with both reserves in base units. */
+export interface HubPool {
+  token: string;
+  tokenReserve: bigint;
+  hubReserve: bigint;
+}
+
+/** The pools of one chain at one block: every one pairs a token with `hub`. */
+export interface HubPools {
+  hub: string;
+  blockNumber: bigint;
+  pools: readonly HubPool[];
+}
+
+/** The tokens a swap passes through: straight when one end is the hub, through the hub otherwise. */
+export function hubPath(from: string, to: string, hub: string): string[] {
+  if (from === to) throw new RangeError(`a swap from ${from} to itself`);
+  return from === hub || to === hub ? [from, to] : [from, hub, to];
+}
+
+/**
+ * What `amountIn` of `from` buys of `to` through the hub pools, hop by hop (UniswapV2Library.getAmountsOut): every
+ * amount of the path, the first being `amountIn`. Undefined when a pool of the path is missing or empty.
+ */
+export function hubAmountsOut(pools: HubPools, from: string, to: string, amountIn: bigint): { path: string[]; amounts: bigint[] } | undefined {
+  const path = hubPath(from, to, pools.hub);
+  const amounts = [amountIn];
+  for (let hop = 0; hop + 1 < path.length; hop += 1) {
+    const [tokenIn, tokenOut] = [path[hop]!, path[hop + 1]!];
+    const pool = pools.pools.find((candidate) => candidate.token === (tokenIn === pools.hub ? tokenOut : tokenIn));
+    if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) return undefined;
+    const [reserveIn, reserveOut] = tokenIn === pools.hub ? [pool.hubReserve, pool.tokenReserve] : [pool.tokenReserve, pool.hubReserve];
+    amounts.push(poolAmountOut(amounts[hop]!, reserveIn, reserveOut));
+  }
+  return { path, amounts };
+}
+
+/** A hop of a route, as far as its price goes: a swap on one chain's pools, or a bridge that carries the amount as is. */
+export type MarketLeg = { kind: 'swap'; chain: string; fromToken: string; toToken: string } | { kind: 'bridge'; fromChain: string; toChain: string; token: string };
+
+/**
+ * What `amountIn` of the first leg's token becomes at the end of `legs`: each swap through its chain's hub pools (cut
+ * down to the token's base units first), each bridge as is, cut down to the token's decimals on its destination.
+ * Undefined when a swap's chain has no pools, or its pools cannot price it: the caller prices the route another way.
+ */
+export function amountThroughPools(
+  amountIn: Decimal,
+  legs: readonly MarketLeg[],
+  pools: ReadonlyMap<string, HubPools>,
+  decimalsOf: (symbol: string, chain: string) => number,
+): Decimal | undefined {
+  let amount = amountIn;
+  for (const leg of legs) {
+    if (leg.kind === 'bridge') {
+      amount = amount.toDecimalPlaces(decimalsOf(leg.token, leg.toChain), ROUND_DOWN);
+      continue;
+    }
+    const chainPools = pools.get(leg.chain);
+    if (!chainPools) return undefined;
+    const fromDecimals = decimalsOf(leg.fromToken, leg.chain);
+    const units = toBaseUnits(amount.toDecimalPlaces(fromDecimals, ROUND_DOWN).toFixed(), fromDecimals);
+    if (units === 0n) return undefined;
+    const quoted = hubAmountsOut(chainPools, leg.fromToken, leg.toToken, units);
+    if (!quoted) return undefined;
+    amount = dec(fromBaseUnits(quoted.amounts[quoted.amounts.length - 1]!, decimalsOf(leg.toToken, leg.chain)));
+  }
+  return amount;
+}
