@@ -12,7 +12,8 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No dependency needs its install script to compile or to run (they are nx tooling and telemetry).
-# npm install --no-save rather than npm ci: the committed lock lacks other platforms' optional bindings (see .ci/run);
+# npm install --no-save rather than npm ci: a lock written where the registry serves only one platform's optional bindings
+# lacks the others, which npm ci refuses (see .ci/run);
 # every version is pinned, so the tree is the lock's.
 RUN npm install --no-save --ignore-scripts --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.build.json ./

@@ -97,6 +97,7 @@ export class ChainRuntime {
   private readonly dex: DexContracts | undefined;
   /** The pools' reserves at the last block read, and when it was read (ChainPools). */
   private pooled: { at: number; read: Promise<HubPools> } | undefined;
+  private readonly pairsCreated = new Set<Address>();
 
   constructor(private readonly options: RuntimeOptions) {
     const { environment, settings, custody, pool, logger } = options;
@@ -208,10 +209,12 @@ export class ChainRuntime {
     const hub = this.poolToken(dex.hub);
     const pools = await Promise.all(
       Object.entries(dex.pairs).map(async ([symbol, pair]) => {
-        // A pair not created yet (a chain still being seeded) is an empty pool.
-        const [reserve0, reserve1]: readonly [bigint, bigint, number] = (await this.client.getCode({ address: pair, blockNumber }))
-          ? await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber })
-          : [0n, 0n, 0];
+        // A pair not created yet (a chain still being seeded) is an empty pool; one seen created stays so.
+        if (!this.pairsCreated.has(pair)) {
+          if (!(await this.client.getCode({ address: pair, blockNumber }))) return { token: symbol, tokenReserve: 0n, hubReserve: 0n };
+          this.pairsCreated.add(pair);
+        }
+        const [reserve0, reserve1] = await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber });
         const hubFirst = sortTokens(hub, this.poolToken(symbol))[0] === getAddress(hub);
         return { token: symbol, tokenReserve: hubFirst ? reserve1 : reserve0, hubReserve: hubFirst ? reserve0 : reserve1 };
       }),
