@@ -111,9 +111,10 @@ export class ChainRuntime {
     // on a public test network); live chains the registry's real tokens, and no pools of the platform's.
     this.spec = environment === 'test' ? testContractsOf(descriptor, faucetSigner.address, hotSigner.address, this.deployer.address) : undefined;
     const deployed = this.spec && platformContractAddresses(this.spec);
-    this.dex = deployed?.dex;
+    // The pools are the platform's on its local chains only: it seeds them there. A public test network has none of its.
+    this.dex = local ? deployed?.dex : undefined;
     const contracts = deployed
-      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, dex: { name: DEX_NAME, ...deployed.dex } }
+      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, ...(this.dex && { dex: { name: DEX_NAME, ...this.dex } }) }
       : {
             tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
             wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
@@ -214,7 +215,11 @@ export class ChainRuntime {
           if (!(await this.client.getCode({ address: pair, blockNumber }))) return { token: symbol, tokenReserve: 0n, hubReserve: 0n };
           this.pairsCreated.add(pair);
         }
-        const [reserve0, reserve1] = await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber });
+        const [reserve0, reserve1] = await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber }).catch((error: unknown) => {
+          // A node whose state was reset has no pair any more: look for its code again at the next read.
+          this.pairsCreated.delete(pair);
+          throw error;
+        });
         const hubFirst = sortTokens(hub, this.poolToken(symbol))[0] === getAddress(hub);
         return { token: symbol, tokenReserve: hubFirst ? reserve1 : reserve0, hubReserve: hubFirst ? reserve0 : reserve1 };
       }),

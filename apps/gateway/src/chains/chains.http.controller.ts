@@ -16,7 +16,7 @@ export class TokenSchema {
 
 export class DexSchema {
   @ApiProperty({ example: 'Uniswap V2' }) name!: string;
-  @ApiProperty({ description: 'The router that swaps go through (`swapExactTokensForTokens`, `getAmountsOut`).', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }) router!: string;
+  @ApiProperty({ description: 'The router of the pools (`getAmountsOut`, `swapExactTokensForTokens`).', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }) router!: string;
   @ApiProperty({ description: 'The factory of the pools (`getPair`).', example: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' }) factory!: string;
   @ApiProperty({ description: 'The token every pool pairs with: a swap between two others goes through it.', example: 'USDC' }) hub!: string;
   @ApiProperty({ description: "The wrapped native coin (WETH, WBNB): the native coin's side of its pool.", example: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }) wrappedNative!: string;
@@ -39,7 +39,7 @@ export class ChainSchema {
   @ApiPropertyOptional({
     type: DexSchema,
     description:
-      "Test chains with the platform's pools: the DEX that swaps, the swap legs of transfers and ramps run through and that their quotes are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the price for the platform's next swap.",
+      "Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote.",
   })
   dex?: DexSchema;
 }

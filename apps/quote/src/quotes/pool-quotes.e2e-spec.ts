@@ -92,4 +92,14 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     const carried = dec(fromAmount).sub(fees.totalFee).toFixed();
     expect(parseUnits(toAmount, 6)).toBe(await routerOut('USDC', 'CNGN', carried, 6));
   });
+
+  it('keeps quoting from the price feed while the pools cannot be read (the chain service down)', async () => {
+    await services.get('chain')!.kill();
+    // Past what the quote service keeps of its last answer.
+    await new Promise((resolve) => setTimeout(resolve, Number(new Config().string('chainPoolsMaxAgeMs')) + 50));
+    // The feed's price: 250 USDC less 0.3% at 3,200 USD per ETH.
+    const quoted = await api.post('/swap/quote', { fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '250' });
+    expect(quoted.status).toBe(200);
+    expect(quoted.body.data).toMatchObject({ toAmount: '0.077890625', rate: '0.0003125' });
+  });
 });

@@ -6,6 +6,7 @@ import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type
 import { NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
 import {
   amountThroughPools,
+  type HubPools,
   checkAmountLimits,
   DEFAULT_AMOUNT_LIMITS,
   DEFAULT_OFFRAMP_FEES,
@@ -21,6 +22,7 @@ import {
   type SwapFeeSchedule,
 } from '@ramp/pricing';
 import type { RouteLegSpec } from '@ramp/routing';
+import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ChainMarkets } from '../chains/chain-markets';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
 
@@ -42,6 +44,7 @@ export class QuotePricer {
     @Inject(BANK_DIRECTORY) private readonly banks: BankDirectory,
     @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
+    @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Config) config: Config,
   ) {
     this.offrampFees = { ...DEFAULT_OFFRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('offrampFees') };
@@ -130,8 +133,16 @@ export class QuotePricer {
    */
   private async market(tenant: Tenant, legs: readonly RouteLegSpec[]): Promise<((net: Decimal) => Decimal | undefined) | undefined> {
     const swapChains = legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.chain] : []));
-    if (swapChains.length === 0) return undefined;
-    const pools = await this.markets.pools(tenant, swapChains);
+    // The platform's pools are on its local test chains: live keys never ask for them.
+    if (swapChains.length === 0 || tenant.environment !== 'test') return undefined;
+    let pools: Map<string, HubPools>;
+    try {
+      pools = await this.markets.pools(tenant, swapChains);
+    } catch (error) {
+      // A node or the chain service down must not take quotes down with it: the price feed prices them meanwhile.
+      this.logger.warn({ chains: swapChains, error: error instanceof Error ? error.message : String(error) }, 'pools unreadable: quoting from the price feed');
+      return undefined;
+    }
     if (pools.size === 0) return undefined;
     return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
   }

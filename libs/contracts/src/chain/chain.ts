@@ -24,7 +24,7 @@ export interface ChainNetwork {
 }
 
 /**
- * The platform's own DEX on a test chain: Uniswap V2 (factory, router), with a pool of every token against the hub
+ * The platform's own DEX on a local test chain: Uniswap V2 (factory, router), with a pool of every token against the hub
  * (USDC), keyed by the registry's symbol of the token (the native coin's pool holds its wrapped token).
  */
 export interface ChainDex {

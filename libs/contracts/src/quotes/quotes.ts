@@ -161,7 +161,7 @@ export namespace ChainList {
     /** `onchain` chains: the blocks a deposit needs before it is credited. */
     confirmations?: number;
     /**
-     * Test chains with the platform's pools: the DEX that swaps on the chain run through and that quotes are priced from
+     * Local test chains with the platform's pools: the DEX that swap and transfer quotes on the chain are priced from
      * (Uniswap V2: its router and factory), the token every pool pairs with, and the wrapped native coin that stands for
      * the native coin in the pools.
      */

@@ -60,6 +60,11 @@ describe('hubAmountsOut - a swap through the hub pools', () => {
     expect(hubAmountsOut(pools, 'cbBTC', 'ETH', 1n)).toBeUndefined();
   });
 
+  it('given a first hop that gives nothing, then undefined, never a RangeError from the second', () => {
+    const skewed: HubPools = { ...pools, pools: [{ token: 'cbBTC', tokenReserve: 10n ** 12n, hubReserve: 1n }, ...pools.pools] };
+    expect(hubAmountsOut(skewed, 'cbBTC', 'ETH', 1000n)).toBeUndefined();
+  });
+
   it('given the same token at both ends, then a RangeError', () => {
     expect(() => hubPath('USDC', 'USDC', 'USDC')).toThrow(RangeError);
   });

@@ -39,7 +39,8 @@ export function hubPath(from: string, to: string, hub: string): string[] {
 
 /**
  * What `amountIn` of `from` buys of `to` through the hub pools, hop by hop (UniswapV2Library.getAmountsOut): every
- * amount of the path, the first being `amountIn`. Undefined when a pool of the path is missing or empty.
+ * amount of the path, the first being `amountIn`. Undefined when a pool of the path is missing or empty, or a hop
+ * before the last gives nothing.
  */
 export function hubAmountsOut(pools: HubPools, from: string, to: string, amountIn: bigint): { path: string[]; amounts: bigint[] } | undefined {
   const path = hubPath(from, to, pools.hub);
@@ -49,6 +50,8 @@ export function hubAmountsOut(pools: HubPools, from: string, to: string, amountI
     const pool = pools.pools.find((candidate) => candidate.token === (tokenIn === pools.hub ? tokenOut : tokenIn));
     if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) return undefined;
     const [reserveIn, reserveOut] = tokenIn === pools.hub ? [pool.hubReserve, pool.tokenReserve] : [pool.tokenReserve, pool.hubReserve];
+    // A hop that gives nothing (a tiny amount into a skewed pool) leaves nothing for the next one to price.
+    if (amounts[hop]! === 0n) return undefined;
     amounts.push(poolAmountOut(amounts[hop]!, reserveIn, reserveOut));
   }
   return { path, amounts };

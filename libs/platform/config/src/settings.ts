@@ -191,7 +191,7 @@ export const SETTINGS = {
     env: 'CHAIN_POOLS_MAX_AGE_MS',
     default: '250',
     description:
-      "How old the reserves of a test chain's pools may be when a quote is priced from them: the chain service reads them at most once per this period, and the quote service keeps what it was answered as long. A swap's minimum (the slippage tolerance) covers the difference.",
+      "How long the reserves of a local test chain's pools are reused for quotes: the chain service reads them at most once per this period, and the quote service keeps what it was answered as long, so a quote's reserves are at most two periods old. A swap's minimum (the slippage tolerance) covers what moves after.",
     services: ['chain', 'quote'],
   },
   chainStuckAfterMs: {

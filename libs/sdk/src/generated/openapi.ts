@@ -654,7 +654,7 @@ export interface components {
       /** @example Uniswap V2 */
       name: string;
       /**
-       * @description The router that swaps go through (`swapExactTokensForTokens`, `getAmountsOut`).
+       * @description The router of the pools (`getAmountsOut`, `swapExactTokensForTokens`).
        * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
        */
       router: string;
@@ -699,7 +699,7 @@ export interface components {
        * @example 1
        */
       confirmations?: number;
-      /** @description Test chains with the platform's pools: the DEX that swaps, the swap legs of transfers and ramps run through and that their quotes are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the price for the platform's next swap. */
+      /** @description Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote. */
       dex?: components["schemas"]["DexSchema"];
     };
     WalletBalanceSchema: {
