@@ -16,12 +16,11 @@ import {
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
   platformContractAddresses,
+  readHubPools,
   seedPools,
   SendQueue,
-  sortTokens,
   TestToken,
   testContractsOf,
-  UniswapV2Pair,
   type ChainLogger,
   type DexContracts,
   type PlatformContractsSpec,
@@ -32,6 +31,7 @@ import {
 } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import type { HubPools } from '@ramp/pricing';
+import { Expiring } from '@ramp/service-kit';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
@@ -60,6 +60,8 @@ export interface RuntimeOptions {
   stuckAfterMs: number;
   /** The ceiling of any fee, in wei. */
   maxFeePerGas: bigint;
+  /** How long a read of the pools' reserves answers quotes. */
+  poolsMaxAgeMs: number;
 }
 
 /** Who may own a deposit address: a managed wallet or a non-custodial off-ramp, by its id. */
@@ -95,9 +97,7 @@ export class ChainRuntime {
   private readonly deployer: ReturnType<typeof mnemonicToAccount>;
   private readonly spec: PlatformContractsSpec | undefined;
   private readonly dex: DexContracts | undefined;
-  /** The pools' reserves at the last block read, and when it was read (ChainPools). */
-  private pooled: { at: number; read: Promise<HubPools> } | undefined;
-  private readonly pairsCreated = new Set<Address>();
+  private readonly poolReads: Expiring<HubPools>;
 
   constructor(private readonly options: RuntimeOptions) {
     const { environment, settings, custody, pool, logger } = options;
@@ -106,6 +106,7 @@ export class ChainRuntime {
     const hotSigner = custody.signer(settings.hotWalletPath);
     const local = settings.localPort !== undefined;
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
+    this.poolReads = new Expiring(options.poolsMaxAgeMs);
     this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
     // Test chains carry the platform's test tokens and pools (deployed by the platform on local nodes, by the operator
     // on a public test network); live chains the registry's real tokens, and no pools of the platform's.
@@ -114,7 +115,7 @@ export class ChainRuntime {
     // The pools are the platform's on its local chains only: it seeds them there. A public test network has none of its.
     this.dex = local ? deployed?.dex : undefined;
     const contracts = deployed
-      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, ...(this.dex && { dex: { name: DEX_NAME, ...this.dex } }) }
+      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, ...(this.dex && { dex: { name: DEX_NAME, factory: this.dex.factory, router: this.dex.router, hub: this.dex.hub, pairs: this.dex.pairs } }) }
       : {
             tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
             wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
@@ -185,59 +186,25 @@ export class ChainRuntime {
     if (this.network.faucet) {
       const deployer = createWalletClient({ account: this.deployer, transport: http(settings.rpcUrl) });
       await deployPlatformContracts(this.client, deployer, this.spec!, LOCAL_HOT_WALLET_GAS);
-      await seedPools(this.client, deployer, this.spec!);
+      await seedPools(this.client, deployer, this.spec!.pools, this.dex!);
     }
   }
 
   /**
-   * The pools' reserves at the latest block, read at most once per `maxAgeMs` whatever the number of callers (one
-   * read in flight is shared): quotes under load cost the node one round of reads per block, not one per quote.
+   * The pools' reserves at the latest block, read at most once per CHAIN_POOLS_MAX_AGE_MS whatever the number of callers
+   * (they share the read in flight): quotes under load cost the node one round of reads per period, not one per quote.
    */
-  async pools(maxAgeMs: number): Promise<HubPools> {
+  pools(): Promise<HubPools> {
     const dex = this.dex;
     if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${this.chain} has no pools of the platform for ${this.environment} keys`, 'chain');
-    if (this.pooled && Date.now() - this.pooled.at < maxAgeMs) return this.pooled.read;
-    const read = this.readPools(dex);
-    this.pooled = { at: Date.now(), read };
-    read.catch(() => {
-      if (this.pooled?.read === read) this.pooled = undefined;
-    });
-    return read;
-  }
-
-  private async readPools(dex: DexContracts): Promise<HubPools> {
-    const blockNumber = await this.client.getBlockNumber({ cacheTime: 0 });
-    const hub = this.poolToken(dex.hub);
-    const pools = await Promise.all(
-      Object.entries(dex.pairs).map(async ([symbol, pair]) => {
-        // A pair not created yet (a chain still being seeded) is an empty pool; one seen created stays so.
-        if (!this.pairsCreated.has(pair)) {
-          if (!(await this.client.getCode({ address: pair, blockNumber }))) return { token: symbol, tokenReserve: 0n, hubReserve: 0n };
-          this.pairsCreated.add(pair);
-        }
-        const [reserve0, reserve1] = await this.client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber }).catch((error: unknown) => {
-          // A node whose state was reset has no pair any more: look for its code again at the next read.
-          this.pairsCreated.delete(pair);
-          throw error;
-        });
-        const hubFirst = sortTokens(hub, this.poolToken(symbol))[0] === getAddress(hub);
-        return { token: symbol, tokenReserve: hubFirst ? reserve1 : reserve0, hubReserve: hubFirst ? reserve0 : reserve1 };
-      }),
-    );
-    return { hub: dex.hub, blockNumber, pools };
+    return this.poolReads.get(this.id, async () => readHubPools(this.client, dex, await this.client.getBlockNumber({ cacheTime: 0 })));
   }
 
   /** On a local chain, whether every pool has liquidity (the deployment's last step); elsewhere always. */
   async seeded(): Promise<boolean> {
-    if (!this.network.faucet) return true;
-    const read = await this.pools(0).catch(() => undefined);
+    if (!this.dex) return true;
+    const read = await readHubPools(this.client, this.dex, await this.client.getBlockNumber({ cacheTime: 0 })).catch(() => undefined);
     return read !== undefined && read.pools.every((pool) => pool.hubReserve > 0n && pool.tokenReserve > 0n);
-  }
-
-  /** A registry symbol's contract in the pools: the wrapped token for the native coin. */
-  private poolToken(symbol: string): Address {
-    const token = this.token(symbol)!;
-    return getAddress(token.address === NATIVE_TOKEN ? this.network.contracts.wrappedNative : token.address);
   }
 
   /**

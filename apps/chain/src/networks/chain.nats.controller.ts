@@ -2,7 +2,6 @@ import { Controller, Inject } from '@nestjs/common';
 import { getAddress, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
 import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
-import { Config } from '@ramp/config';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { NATIVE_TOKEN } from '@ramp/evm';
@@ -16,14 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Controller()
 export class ChainNatsController {
-  private readonly poolsMaxAgeMs: number;
-
-  constructor(
-    @Inject(Networks) private readonly networks: Networks,
-    @Inject(Config) config: Config,
-  ) {
-    this.poolsMaxAgeMs = config.int('chainPoolsMaxAgeMs', 0);
-  }
+  constructor(@Inject(Networks) private readonly networks: Networks) {}
 
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
@@ -35,7 +27,7 @@ export class ChainNatsController {
   @Handles(ChainPools.contract)
   async pools(@RequestData() request: ChainPools.Request): Promise<ChainPools.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
-    const read = await runtime.pools(this.poolsMaxAgeMs);
+    const read = await runtime.pools();
     return {
       chain: runtime.chain,
       blockNumber: read.blockNumber.toString(),

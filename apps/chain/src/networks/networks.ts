@@ -40,6 +40,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       logger,
       stuckAfterMs: config.int('chainStuckAfterMs', 1000),
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
+      poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
     };
     this.runtimes = [
       ...resolveChains('test', config.json('testChains'), 'TEST_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'test', settings })),

@@ -3,6 +3,7 @@ import { Config } from '@ramp/config';
 import { ChainNetworks, ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import type { HubPools } from '@ramp/pricing';
+import { Expiring } from '@ramp/service-kit';
 
 /** The chain service's networks change only with its settings (a restart): kept this long per environment. */
 const NETWORKS_TTL_MS = 60_000;
@@ -49,23 +50,5 @@ export class ChainMarkets {
       ),
     );
     return new Map(pooled.map((chain, index) => [chain, read[index]!]));
-  }
-}
-
-/** One value per key and period, loaded once however many callers wait for it; a failed load is forgotten at once. */
-class Expiring<V> {
-  private readonly entries = new Map<string, { at: number; value: Promise<V> }>();
-
-  constructor(private readonly maxAgeMs: number) {}
-
-  get(key: string, load: () => Promise<V>): Promise<V> {
-    const entry = this.entries.get(key);
-    if (entry && Date.now() - entry.at < this.maxAgeMs) return entry.value;
-    const fresh = { at: Date.now(), value: load() };
-    this.entries.set(key, fresh);
-    fresh.value.catch(() => {
-      if (this.entries.get(key) === fresh) this.entries.delete(key);
-    });
-    return fresh.value;
   }
 }

@@ -10,7 +10,8 @@ import { ApiClient, createKey, endUserWith, startServices, stopAll, type Service
  * in the pool moves the next quote.
  */
 describe('pool-priced quotes - swaps and transfers quoted from the real pools of the test chains', () => {
-  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const testChains = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS');
+  const base = testChains.find((chain) => chain.chain === 'base')!;
   const client = createPublicClient({ transport: http(base.rpcUrl) });
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
@@ -41,10 +42,12 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
   };
 
   it("shows each test chain's DEX, whose router is on the chain", async () => {
-    for (const name of ['base', 'bsc', 'arbitrum']) {
-      expect(chains[name].dex).toMatchObject({ name: 'Uniswap V2', hub: 'USDC' });
-      expect(await createPublicClient({ transport: http(resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === name)!.rpcUrl) }).getCode({ address: chains[name].dex.router })).toMatch(/^0x[0-9a-f]{100,}/);
+    for (const settings of testChains) {
+      expect(chains[settings.chain].dex).toMatchObject({ name: 'Uniswap V2', hub: 'USDC' });
+      const node = createPublicClient({ transport: http(settings.rpcUrl) });
+      expect(await node.getCode({ address: chains[settings.chain].dex.router })).toMatch(/^0x[0-9a-f]{100,}/);
     }
+    expect(testChains.map((settings) => settings.chain)).toEqual(['base', 'bsc', 'arbitrum']);
     expect(chains.solana.dex).toBeUndefined();
   });
 

@@ -1,8 +1,9 @@
-import { concat, encodeDeployData, encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, toHex, zeroAddress, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import { concat, encodeDeployData, getContractAddress, keccak256, toHex, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
 import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
 import { dec, ROUND_DOWN, toBaseUnits } from '@ramp/money';
 import { CNGN_SYMBOL, SANDBOX_NGN_PER_USD, SANDBOX_USD_PRICES } from '@ramp/providers';
-import { Forwarder, ForwarderFactory, TestToken, UniswapV2Factory, UniswapV2Pair, UniswapV2Router02, WrappedNative } from './artifacts.generated';
+import { Forwarder, ForwarderFactory, TestToken, UniswapV2Factory, UniswapV2Router02, WrappedNative } from './artifacts.generated';
+import { pairAddress } from './pools';
 
 /**
  * The deterministic deployment proxy (Arachnid's, at the same address on anvil and on most public chains): a
@@ -56,6 +57,10 @@ export interface DexContracts {
   pairs: Record<string, Address>;
   /** The token every pool pairs with. */
   hub: string;
+  /** Each pooled token's contract by the registry's symbol, the hub's included: the wrapped token for the native coin. */
+  tokens: Record<string, Address>;
+  /** The registry's symbol of the native coin, whose pool holds the wrapped token. */
+  native: string;
 }
 
 export interface PlatformContracts {
@@ -65,24 +70,10 @@ export interface PlatformContracts {
   dex: DexContracts;
 }
 
-/** The published Uniswap V2 pair's creation code hash, as its factory and router compute pair addresses. */
-const PAIR_INIT_CODE_HASH = keccak256(UniswapV2Pair.bytecode);
-
 interface Planned {
   name: string;
   initCode: Hex;
   address: Address;
-}
-
-/** The address of the Uniswap V2 pair of two tokens, as the factory creates it (whether it exists yet or not). */
-export function pairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
-  const [token0, token1] = sortTokens(tokenA, tokenB);
-  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(encodePacked(['address', 'address'], [token0, token1])), bytecodeHash: PAIR_INIT_CODE_HASH });
-}
-
-/** Uniswap's order of a pair's tokens: token0 has the lower address. */
-export function sortTokens(tokenA: Address, tokenB: Address): [Address, Address] {
-  return BigInt(tokenA) < BigInt(tokenB) ? [getAddress(tokenA), getAddress(tokenB)] : [getAddress(tokenB), getAddress(tokenA)];
 }
 
 function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all: Planned[] } {
@@ -103,8 +94,8 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
   const factory = at('UniswapV2Factory', encodeDeployData({ abi: UniswapV2Factory.abi, bytecode: UniswapV2Factory.bytecode, args: [spec.pools.provider] }));
   const router = at('UniswapV2Router02', encodeDeployData({ abi: UniswapV2Router02.abi, bytecode: UniswapV2Router02.bytecode, args: [factory.address, wrapped.address] }));
   const tokenAddresses: Record<string, Address> = Object.fromEntries(tokens.map((token) => [token.name, token.address]));
-  const poolToken = (symbol: string) => (symbol === spec.wrappedNative.native ? wrapped.address : tokenAddresses[symbol]!);
-  const hub = tokenAddresses[spec.pools.hub]!;
+  const pooled: Record<string, Address> = { ...tokenAddresses, [spec.wrappedNative.native]: wrapped.address };
+  const hub = pooled[spec.pools.hub]!;
   return {
     contracts: {
       tokens: tokenAddresses,
@@ -113,8 +104,10 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
       dex: {
         factory: factory.address,
         router: router.address,
-        pairs: Object.fromEntries(spec.pools.pools.map((pool) => [pool.token, pairAddress(factory.address, poolToken(pool.token), hub)])),
+        pairs: Object.fromEntries(spec.pools.pools.map((pool) => [pool.token, pairAddress(factory.address, pooled[pool.token]!, hub)])),
         hub: spec.pools.hub,
+        tokens: Object.fromEntries([spec.pools.hub, ...spec.pools.pools.map((pool) => pool.token)].map((symbol) => [symbol, pooled[symbol]!])),
+        native: spec.wrappedNative.native,
       },
     },
     all: [...tokens, wrapped, forwarders, factory, router],
@@ -210,44 +203,4 @@ export async function deployPlatformContracts(
     await client.waitForTransactionReceipt({ hash });
   }
   return contracts;
-}
-
-const erc20 = TestToken.abi;
-
-/**
- * Creates and seeds the pools that are not seeded yet, from the provider (who received the tokens' initial supply at
- * deployment, and wraps the native coin it needs): each pair is created, topped up to its two sides and minted, in
- * that order, so that a run cut short anywhere is finished by the next. Idempotent: a seeded pool is left alone.
- */
-export async function seedPools(client: PublicClient, provider: WalletClient & { account: Account }, spec: PlatformContractsSpec): Promise<void> {
-  if (getAddress(provider.account.address) !== getAddress(spec.pools.provider)) throw new Error(`the pools are seeded by ${spec.pools.provider}, not ${provider.account.address}`);
-  const { contracts } = plan(spec);
-  const { dex } = contracts;
-  const send = async (request: { to: Address; data?: Hex; value?: bigint }) => {
-    const hash = await provider.sendTransaction({ account: provider.account, chain: null, ...request });
-    const receipt = await client.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`seeding the pools: ${hash} reverted`);
-  };
-  const poolToken = (symbol: string) => (symbol === spec.wrappedNative.native ? contracts.wrappedNative : contracts.tokens[symbol]!);
-  const hub = contracts.tokens[spec.pools.hub]!;
-  for (const pool of spec.pools.pools) {
-    const token = poolToken(pool.token);
-    const pair = dex.pairs[pool.token]!;
-    const existing = await client.readContract({ address: dex.factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [token, hub] });
-    if (existing === zeroAddress) await send({ to: dex.factory, data: encodeFunctionData({ abi: UniswapV2Factory.abi, functionName: 'createPair', args: [token, hub] }) });
-    if ((await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'totalSupply' })) > 0n) continue;
-    for (const [address, units] of [
-      [token, pool.tokenUnits],
-      [hub, pool.hubUnits],
-    ] as const) {
-      const missing = units - (await client.readContract({ address, abi: erc20, functionName: 'balanceOf', args: [pair] }));
-      if (missing <= 0n) continue;
-      if (address === contracts.wrappedNative) {
-        const wrapped = await client.readContract({ address, abi: erc20, functionName: 'balanceOf', args: [provider.account.address] });
-        if (wrapped < missing) await send({ to: address, data: encodeFunctionData({ abi: WrappedNative.abi, functionName: 'deposit' }), value: missing - wrapped });
-      }
-      await send({ to: address, data: encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [pair, missing] }) });
-    }
-    await send({ to: pair, data: encodeFunctionData({ abi: UniswapV2Pair.abi, functionName: 'mint', args: [provider.account.address] }) });
-  }
 }

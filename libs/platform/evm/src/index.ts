@@ -6,3 +6,4 @@ export * from './revert-reason';
 export * from './rpc-errors';
 export * from './send-queue';
 export * from './chain-settings';
+export * from './pools';

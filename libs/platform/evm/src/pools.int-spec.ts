@@ -3,9 +3,10 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { getChain } from '@ramp/chains';
 import { hubAmountsOut, type HubPools } from '@ramp/pricing';
 import { ANVIL_MNEMONIC, AnvilNode } from '@ramp/testing';
-import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
+import { TestToken, UniswapV2Factory, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
 import { HdCustody, evmPath } from './custody';
-import { deployPlatformContracts, platformContractAddresses, seedPools, sortTokens, testContractsOf, type PlatformContracts } from './deployment';
+import { deployPlatformContracts, platformContractAddresses, testContractsOf, type PlatformContracts } from './deployment';
+import { readHubPools, seedPools } from './pools';
 import { revertReasonOf } from './revert-reason';
 
 describe('pools - Uniswap V2 from its published artifacts on a real anvil node, seeded at the sandbox prices', () => {
@@ -18,20 +19,10 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
   let client: PublicClient;
   let contracts: PlatformContracts;
   const wallet = (account = provider) => createWalletClient({ account, transport: http(node.rpcUrl) });
-  const tokenOf = (symbol: string): Address => (symbol === 'ETH' ? contracts.wrappedNative : contracts.tokens[symbol]!);
+  const tokenOf = (symbol: string): Address => contracts.dex.tokens[symbol]!;
 
-  /** The pools as the chain service reads them: each pair's reserves, ordered token/hub. */
-  const readPools = async (): Promise<HubPools> => ({
-    hub: 'USDC',
-    blockNumber: await client.getBlockNumber({ cacheTime: 0 }),
-    pools: await Promise.all(
-      Object.entries(contracts.dex.pairs).map(async ([symbol, pair]) => {
-        const [reserve0, reserve1] = await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves' });
-        const hubFirst = sortTokens(contracts.tokens.USDC!, tokenOf(symbol))[0] === contracts.tokens.USDC;
-        return { token: symbol, tokenReserve: hubFirst ? reserve1 : reserve0, hubReserve: hubFirst ? reserve0 : reserve1 };
-      }),
-    ),
-  });
+  /** The pools as the chain service reads them. */
+  const readPools = async (): Promise<HubPools> => readHubPools(client, contracts.dex, await client.getBlockNumber({ cacheTime: 0 }));
   const mint = async (symbol: string, to: Address, units: bigint) => {
     const hash = await wallet(faucet).writeContract({ chain: null, address: contracts.tokens[symbol]!, abi: TestToken.abi, functionName: 'mint', args: [to, units] });
     await client.waitForTransactionReceipt({ hash });
@@ -46,7 +37,10 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
     await node.start();
     client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
     contracts = await deployPlatformContracts(client, wallet(faucet), spec, parseEther('1'));
-    await seedPools(client, wallet(), spec);
+    // Before the platform seeds, someone else creates one of the pairs (anyone may): it is seeded all the same.
+    const created = await wallet(trader).writeContract({ chain: null, address: contracts.dex.factory, abi: UniswapV2Factory.abi, functionName: 'createPair', args: [tokenOf('CNGN'), tokenOf('USDC')] });
+    await client.waitForTransactionReceipt({ hash: created });
+    await seedPools(client, wallet(), spec.pools, contracts.dex);
   }, 120_000);
 
   afterAll(async () => {
@@ -66,7 +60,7 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
       cbBTC: [2_105_263_157n, 2_000_000_000_000n],
     });
     const nonce = await client.getTransactionCount({ address: provider.address });
-    await seedPools(client, wallet(), spec);
+    await seedPools(client, wallet(), spec.pools, contracts.dex);
     expect(await client.getTransactionCount({ address: provider.address })).toBe(nonce);
   });
 

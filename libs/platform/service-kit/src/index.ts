@@ -5,3 +5,4 @@ export * from './health';
 export * from './jetstream.providers';
 export * from './logger';
 export * from './tokens';
+export * from './expiring';

@@ -1,0 +1,79 @@
+import { encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, maxUint256, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import type { HubPools } from '@ramp/pricing';
+import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
+import type { DexContracts, PoolsSpec } from './deployment';
+
+/** The published Uniswap V2 pair's creation code hash, as its factory and router compute pair addresses. */
+const PAIR_INIT_CODE_HASH = keccak256(UniswapV2Pair.bytecode);
+
+/** The address of the Uniswap V2 pair of two tokens, as the factory creates it (whether it exists yet or not). */
+export function pairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
+  const [token0, token1] = sortTokens(tokenA, tokenB);
+  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(encodePacked(['address', 'address'], [token0, token1])), bytecodeHash: PAIR_INIT_CODE_HASH });
+}
+
+/** Uniswap's order of a pair's tokens: token0 has the lower address. */
+export function sortTokens(tokenA: Address, tokenB: Address): [Address, Address] {
+  return BigInt(tokenA) < BigInt(tokenB) ? [getAddress(tokenA), getAddress(tokenB)] : [getAddress(tokenB), getAddress(tokenA)];
+}
+
+/**
+ * Seeds the pools that have no liquidity yet, from the provider (who received the test tokens' initial supply at
+ * deployment): one `addLiquidity` through the router per pool (`addLiquidityETH` for the native coin's, which the router
+ * wraps), which creates the pair, moves both sides and mints in one transaction, so nothing is ever left half-seeded
+ * between two runs. Idempotent: a pool with liquidity is left alone, an approval given is not given again.
+ */
+export async function seedPools(client: PublicClient, provider: WalletClient & { account: Account }, pools: PoolsSpec, dex: DexContracts): Promise<void> {
+  if (getAddress(provider.account.address) !== getAddress(pools.provider)) throw new Error(`the pools are seeded by ${pools.provider}, not ${provider.account.address}`);
+  const send = async (request: { to: Address; data: Hex; value?: bigint }) => {
+    const hash = await provider.sendTransaction({ account: provider.account, chain: null, ...request });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`seeding the pools: ${hash} reverted`);
+  };
+  const approve = async (token: Address) => {
+    const allowance = await client.readContract({ address: token, abi: TestToken.abi, functionName: 'allowance', args: [provider.account.address, dex.router] });
+    if (allowance === 0n) await send({ to: token, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }) });
+  };
+  const hub = dex.tokens[dex.hub]!;
+  for (const pool of pools.pools) {
+    const pair = dex.pairs[pool.token]!;
+    if ((await client.getCode({ address: pair })) && (await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'totalSupply' })) > 0n) continue;
+    const to = provider.account.address;
+    await approve(hub);
+    if (pool.token === dex.native) {
+      const data = encodeFunctionData({ abi: UniswapV2Router02.abi, functionName: 'addLiquidityETH', args: [hub, pool.hubUnits, pool.hubUnits, pool.tokenUnits, to, maxUint256] });
+      await send({ to: dex.router, data, value: pool.tokenUnits });
+    } else {
+      const token = dex.tokens[pool.token]!;
+      await approve(token);
+      const data = encodeFunctionData({
+        abi: UniswapV2Router02.abi,
+        functionName: 'addLiquidity',
+        args: [token, hub, pool.tokenUnits, pool.hubUnits, pool.tokenUnits, pool.hubUnits, to, maxUint256],
+      });
+      await send({ to: dex.router, data });
+    }
+  }
+}
+
+/**
+ * The reserves of every pool at a block, ordered token/hub: one `getReserves` per pair. A pair with no code yet (a
+ * chain not seeded) is an empty pool.
+ */
+export async function readHubPools(client: PublicClient, dex: DexContracts, blockNumber: bigint): Promise<HubPools> {
+  const hub = dex.tokens[dex.hub]!;
+  const pools = await Promise.all(
+    Object.entries(dex.pairs).map(async ([symbol, pair]) => {
+      let reserves: readonly [bigint, bigint, number];
+      try {
+        reserves = await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber });
+      } catch (error) {
+        if (await client.getCode({ address: pair, blockNumber })) throw error;
+        return { token: symbol, tokenReserve: 0n, hubReserve: 0n };
+      }
+      const hubFirst = sortTokens(hub, dex.tokens[symbol]!)[0] === getAddress(hub);
+      return { token: symbol, tokenReserve: hubFirst ? reserves[1] : reserves[0], hubReserve: hubFirst ? reserves[0] : reserves[1] };
+    }),
+  );
+  return { hub: dex.hub, blockNumber, pools };
+}
