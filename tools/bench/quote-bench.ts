@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { makeNuban } from '@ramp/banking';
+import { dec } from '@ramp/money';
 import { createKey, freePort, ServiceProcess } from '@ramp/testing';
 import { startBare } from './baseline';
 import { residentMemory, runAlone, type BenchSection } from './report';
@@ -27,7 +28,15 @@ interface QuoteCase {
   title: string;
   /** What the platform does for it, for the throughput row. */
   through: string;
+  /** Throws unless a first answer is what the case means to measure. */
+  check?: (answer: { data?: { toAmount?: string } }) => void | Promise<void>;
 }
+
+/**
+ * The feed's price of 100 USDC in ETH after the platform's 0.3% (99.7 / 3,200): a quote priced from the pools gives
+ * less (the pool's own 0.3%), so a quote at this figure fell back to the feed and would measure the wrong path.
+ */
+const FEED_PRICED_ETH_FOR_100_USDC = '0.03115625';
 
 const CASES: QuoteCase[] = [
   {
@@ -41,6 +50,10 @@ const CASES: QuoteCase[] = [
     body: JSON.stringify({ fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '100' }),
     title: "Quote path priced from the pools: POST /swap/quote on base's Uniswap V2 pools",
     through: 'gateway → NATS → quote (reserves via the chain service, per CHAIN_POOLS_MAX_AGE_MS) → PostgreSQL',
+    check: (answer) => {
+      const toAmount = answer.data?.toAmount;
+      if (!toAmount || !dec(toAmount).lessThan(FEED_PRICED_ETH_FOR_100_USDC)) throw new Error(`the swap quote was not priced from the pools: ${JSON.stringify(answer)}`);
+    },
   },
 ];
 
@@ -58,9 +71,10 @@ export async function benchQuote(): Promise<BenchSection[]> {
   try {
     const key = await createKey({ plan: 'enterprise', extra: ['--rate-per-minute', '100000000', '--burst', '10000000'] });
     const sections: BenchSection[] = [];
-    for (const { path, body, title, through } of CASES) {
+    for (const { path, body, title, through, check } of CASES) {
       const platformUrl = `${gateway.url}${path}`;
       const bareUrl = `http://127.0.0.1:${barePort}${path}`;
+      if (check) await check(await fetch(platformUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body }).then((answer) => answer.json() as Promise<{ data?: { toAmount?: string } }>));
       // Warm both up (JIT, connection pools) before measuring.
       await autocannon({ url: platformUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body });
       await autocannon({ url: bareUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body });

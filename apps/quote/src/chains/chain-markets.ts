@@ -7,6 +7,11 @@ import { Expiring } from '@ramp/service-kit';
 
 /** The chain service's networks change only with its settings (a restart): kept this long per environment. */
 const NETWORKS_TTL_MS = 60_000;
+/**
+ * The chain service answers both reads from memory or one round of node reads: a second is plenty, and short enough
+ * that a quote whose pools cannot be read falls back to the price feed well within the gateway's own timeout.
+ */
+const CHAIN_READ_TIMEOUT_MS = 1_000;
 
 /**
  * What the quote service knows of the chain service's chains: the networks of each environment (kept a minute), and
@@ -28,7 +33,7 @@ export class ChainMarkets {
 
   networks(tenant: Tenant): Promise<ChainNetwork[]> {
     return this.networksCache.get(tenant.environment, async () => {
-      const { networks } = await this.rpc.call(ChainNetworks.contract, tenant, { environment: tenant.environment });
+      const { networks } = await this.rpc.call(ChainNetworks.contract, tenant, { environment: tenant.environment }, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
       return networks;
     });
   }
@@ -40,7 +45,7 @@ export class ChainMarkets {
     const read = await Promise.all(
       pooled.map((chain) =>
         this.poolsCache.get(`${tenant.environment}:${chain}`, async () => {
-          const answer = await this.rpc.call(ChainPools.contract, tenant, { environment: tenant.environment, chain });
+          const answer = await this.rpc.call(ChainPools.contract, tenant, { environment: tenant.environment, chain }, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
           return {
             hub: answer.hub,
             blockNumber: BigInt(answer.blockNumber),

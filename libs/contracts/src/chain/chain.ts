@@ -132,8 +132,9 @@ export namespace ChainHoldings {
 }
 
 /**
- * The reserves of a chain's pools (ChainDex) at a recent block, in base units: what quotes are priced from. Read once
- * per block by the chain service, whatever the number of callers. UNSUPPORTED_CHAIN for a chain without pools.
+ * The reserves of a chain's pools (ChainDex) at a recent block, in base units: what quotes are priced from. Read by the
+ * chain service at most once per CHAIN_POOLS_MAX_AGE_MS, whatever the number of callers. UNSUPPORTED_CHAIN for a chain
+ * without pools.
  */
 export namespace ChainPools {
   export interface Request {
