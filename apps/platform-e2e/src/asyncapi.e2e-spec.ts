@@ -96,9 +96,11 @@ describe('integration events - what the services publish is what docs/asyncapi.y
       return initiated(`offramp.${outcome}`, response, response.body.data?.transactionId, walletId);
     };
     const swap = async (amount: string, outcome: 'completed' | 'failed'): Promise<Started> => {
-      // 12.34: the price moves beyond the default slippage tolerance, and the swap fails.
-      const quote = await data(api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount, fromChain: 'base', toChain: 'base' }));
-      const response = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: `rebalance-${amount}` });
+      // 12.34 on a route through a bridge (the sandbox's rails): the price moves beyond the default slippage tolerance
+      // on the destination swap, and the swap fails. The one that completes runs on the local chain's pools.
+      const crossChain = outcome === 'failed';
+      const quote = await data(api.post('/swap/quote', { fromToken: 'USDC', toToken: crossChain ? 'BNB' : 'ETH', amount, fromChain: 'base', toChain: crossChain ? 'bsc' : 'base' }));
+      const response = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: `rebalance-${amount}`, ...(crossChain && { destinationAddress: RECIPIENT }) });
       return initiated(`swap.${outcome}`, response, response.body.data?.id, walletId);
     };
     const transfer = async (amount: string, outcome: 'completed' | 'failed', callbackUrl?: string): Promise<Started> => {

@@ -13,7 +13,10 @@ interface Flow {
   fails?: boolean;
 }
 
-/** One turn of the mix: 8 that complete, 4 that fail on purpose (payout rejected, swap from CNGN, slippage, bridge). */
+/**
+ * One turn of the mix: 8 that complete, 4 that fail on purpose (payout rejected, swap from CNGN, slippage on a route
+ * through a bridge, whose legs the sandbox's rails run; bridge). Same-chain swaps run on the local chain's pools.
+ */
 export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'offramp', amount: '10' },
   { kind: 'swap', amount: '10' },
@@ -23,7 +26,7 @@ export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'cross-chain-swap', amount: '10' },
   { kind: 'offramp', amount: '10', fails: true },
   { kind: 'onramp', amount: '13130', fails: true },
-  { kind: 'swap', amount: '12.34', fails: true },
+  { kind: 'cross-chain-swap', amount: '12.34', fails: true },
   { kind: 'transfer', amount: '44.44', fails: true },
   { kind: 'offramp', amount: '15' },
   { kind: 'onramp', amount: '5000' },

@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, maxUint256, parseAbi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ApiClient } from './http';
 
@@ -16,3 +16,38 @@ export async function endUserWith(api: ApiClient, chain: string, rpcUrl: string,
   }
   return { account, wallet: createWalletClient({ account, transport: http(rpcUrl) }) };
 }
+
+/**
+ * Someone else trading on a local chain's pools (through the router, as anyone may): `push` buys `token` with the
+ * `hubAmount` of the hub (USDC) it was given, so its price rises and a swap into it quoted before gives less; `restore` sells it all back, which
+ * leaves the pool within its fees of where it was for the tests after. The platform's own slippage failures are made
+ * this way on chain, never by a magic amount.
+ */
+export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, token: string, hubAmount: string) {
+  const network = (await api.get('/transfer/chains')).body.data.find((candidate: any) => candidate.chain === chain);
+  if (!network?.dex) throw new Error(`${chain} has no pools`);
+  const tokens: Record<string, { contractAddress: Address; decimals: number }> = Object.fromEntries(network.tokens.map((entry: any) => [entry.symbol, entry]));
+  // The registry's stand-in address of the native coin (0xEeee…): its pool holds the wrapped coin.
+  const native: string = network.tokens.find((entry: any) => /^0xe{40}$/i.test(entry.contractAddress)).symbol;
+  const poolToken = (symbol: string): Address => (symbol === native ? network.dex.wrappedNative : tokens[symbol]!.contractAddress);
+  const hub = network.dex.hub as string;
+  const trader = await endUserWith(api, chain, rpcUrl, { [native]: '1', [hub]: hubAmount });
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const send = async (to: Address, data: Hex) => {
+    const receipt = await client.waitForTransactionReceipt({ hash: await trader.wallet.sendTransaction({ chain: null, to, data }) });
+    if (receipt.status !== 'success') throw new Error(`the trader's transaction ${receipt.transactionHash} reverted`);
+  };
+  const swap = async (from: Address, to: Address, amount: bigint) => {
+    await send(from, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [network.dex.router, maxUint256] }));
+    await send(network.dex.router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] }));
+  };
+  const balanceOf = (address: Address) => client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [trader.account.address] });
+  return {
+    trader,
+    // Everything the trader holds of the hub: `hubAmount` at first, a little less after each round trip's fees.
+    push: async () => swap(poolToken(hub), poolToken(token), await balanceOf(poolToken(hub))),
+    restore: async () => swap(poolToken(token), poolToken(hub), await balanceOf(poolToken(token))),
+  };
+}
+
+const ROUTER_ABI = parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)']);

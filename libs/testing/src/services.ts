@@ -119,9 +119,10 @@ export class ServiceProcess {
 
 /**
  * The services a service calls that a test need not list: the chain service, which the ledger asks for wallets'
- * deposit addresses and the quote service for the chains list. startServices starts them first when they are missing.
+ * deposit addresses, the quote service for the chains list and the pools, and swap-transfer for swaps on the pools.
+ * startServices starts them first when they are missing.
  */
-const CALLS: Partial<Record<AppName, AppName[]>> = { ledger: ['chain'], quote: ['chain'] };
+const CALLS: Partial<Record<AppName, AppName[]>> = { ledger: ['chain'], quote: ['chain'], 'swap-transfer': ['chain'] };
 
 /** `apps` with the services they call before them, each once. */
 export function withDependencies(apps: AppName[]): AppName[] {

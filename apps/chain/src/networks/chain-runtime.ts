@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, maxUint256, parseEther, type Address, type Hex, type Log, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EVM_NATIVE_ADDRESS, gasCost, getChain, type ChainName } from '@ramp/chains';
-import { AppError, CHAIN_EVENT_TYPES, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
+import { AppError, CHAIN_EVENT_TYPES, invalidField, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventLog, EventMetadata } from '@ramp/event-store';
 import {
@@ -17,7 +17,10 @@ import {
   NATIVE_TOKEN,
   platformContractAddresses,
   readHubPools,
+  routerAmountOut,
+  routerSwapCall,
   seedPools,
+  swapOutputOf,
   SendQueue,
   TestToken,
   testContractsOf,
@@ -38,6 +41,36 @@ export const CHAIN_SCHEMA = 'chain';
 
 /** The DEX the platform deploys on its test chains. */
 const DEX_NAME = 'Uniswap V2';
+
+/** How long a queued swap may wait to be mined: after it, the router refuses it (`UniswapV2Router: EXPIRED`). */
+const SWAP_DEADLINE_SECONDS = 3600;
+
+/** What a swap asks (ChainSwap), as recorded beside its send. */
+export interface SwapTerms {
+  fromToken: RuntimeToken;
+  toToken: RuntimeToken;
+  amountIn: string;
+  minimumOut: string;
+  /** Who receives the output: the hot wallet, or an address outside. */
+  to: Address;
+  account: string;
+}
+
+/** A swap's send and, once confirmed, what it gave (base units of toToken). */
+export interface SwapRecord {
+  send: SendRecord;
+  amountOut?: bigint;
+}
+
+interface SwapRow {
+  from_token: string;
+  to_token: string;
+  amount_in: string;
+  minimum_out: string;
+  to_address: string;
+  account: string;
+  amount_out: string | null;
+}
 
 /** What the hot wallet of a local chain is topped up to, for gas, at each start. */
 const LOCAL_HOT_WALLET_GAS = parseEther('100');
@@ -138,7 +171,7 @@ export class ChainRuntime {
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
     const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, logger };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
-    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: (tx, send) => this.finished(tx, send) });
+    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: (tx, send, logs) => this.finished(tx, send, logs) });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
     this.watcher = new DepositWatcher({
       schema: CHAIN_SCHEMA,
@@ -282,6 +315,77 @@ export class ChainRuntime {
   }
 
   /**
+   * Queues a swap from the hot wallet through the router of the platform's pools, booked against the ledger account
+   * `terms.account` when final; the same key is the same swap (other terms: IDEMPOTENCY_KEY_REUSED). The router's
+   * approval of the token goes first, once per token for good (its own send, before the swap in the queue's order).
+   */
+  async requestSwap(key: string, terms: SwapTerms): Promise<SwapRecord> {
+    const dex = this.dexFor(terms);
+    const sendKey = `swap:${key}`;
+    const { fromToken, toToken } = terms;
+    const call = routerSwapCall(dex, {
+      fromToken: fromToken.symbol,
+      toToken: toToken.symbol,
+      amountIn: toBaseUnits(terms.amountIn, fromToken.decimals),
+      minimumOut: toBaseUnits(terms.minimumOut, toToken.decimals),
+      to: terms.to,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + SWAP_DEADLINE_SECONDS),
+    });
+    return withTransaction(this.options.pool, async (tx) => {
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.swaps (chain, send_key, from_token, to_token, amount_in, minimum_out, to_address, account)
+         values ($1, $2, $3, $4, $5::numeric, $6::numeric, $7, $8) on conflict do nothing`,
+        [this.id, sendKey, fromToken.symbol, toToken.symbol, terms.amountIn, terms.minimumOut, terms.to.toLowerCase(), terms.account],
+      );
+      if (inserted.rowCount === 0) {
+        const row = (await this.swapRow(tx, sendKey))!;
+        const same =
+          row.from_token === fromToken.symbol &&
+          row.to_token === toToken.symbol &&
+          dec(row.amount_in).eq(terms.amountIn) &&
+          dec(row.minimum_out).eq(terms.minimumOut) &&
+          row.to_address === terms.to.toLowerCase() &&
+          row.account === terms.account;
+        if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Swap ${key} was queued with other terms`);
+        const send = await this.hot.enqueue(tx, sendKey, call);
+        return { send, ...(row.amount_out !== null && { amountOut: BigInt(row.amount_out) }) };
+      }
+      if (fromToken.address !== NATIVE_TOKEN) {
+        await this.hot.enqueue(tx, `approve:${dex.router.toLowerCase()}:${fromToken.address}`, {
+          to: fromToken.address,
+          data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }),
+        });
+      }
+      return { send: await this.hot.enqueue(tx, sendKey, call) };
+    });
+  }
+
+  /** What a swap would give now, or at a block (a refused swap's), by the router's own arithmetic. */
+  async swapQuote(terms: Pick<SwapTerms, 'fromToken' | 'toToken' | 'amountIn'>, blockNumber?: bigint): Promise<bigint> {
+    const dex = this.dexFor(terms);
+    return routerAmountOut(this.client, dex, terms.fromToken.symbol, terms.toToken.symbol, toBaseUnits(terms.amountIn, terms.fromToken.decimals), blockNumber);
+  }
+
+  /** The platform's pools, for a swap of two of their tokens; a 4xx naming the field otherwise. */
+  private dexFor(terms: Pick<SwapTerms, 'fromToken' | 'toToken'>): DexContracts {
+    const dex = this.dex;
+    if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${this.chain} has no pools of the platform for ${this.environment} keys`, 'chain');
+    for (const [field, token] of [['fromToken', terms.fromToken], ['toToken', terms.toToken]] as const) {
+      if (!dex.tokens[token.symbol] || (token.symbol !== dex.hub && !dex.pairs[token.symbol])) throw invalidField(field, `${token.symbol} has no pool on ${this.chain}`, 'UNSUPPORTED_TOKEN');
+    }
+    if (terms.fromToken.symbol === terms.toToken.symbol) throw invalidField('toToken', 'must differ from fromToken');
+    return dex;
+  }
+
+  private async swapRow(db: Pick<PoolClient, 'query'>, sendKey: string): Promise<SwapRow | undefined> {
+    const { rows } = await db.query<SwapRow>(
+      `select from_token, to_token, amount_in::text, minimum_out::text, to_address, account, amount_out::text from ${CHAIN_SCHEMA}.swaps where chain = $1 and send_key = $2`,
+      [this.id, sendKey],
+    );
+    return rows[0];
+  }
+
+  /**
    * What the platform holds on this chain, read at the watcher's checkpoint (see ChainHoldings): undefined before the
    * chain's first pass.
    */
@@ -303,10 +407,14 @@ export class ChainRuntime {
       const balances = await Promise.all(holders.map((holder) => this.balanceAt(token, holder, blockNumber)));
       held.set(token.symbol, balances.reduce((sum, balance) => sum + balance, 0n));
     }
-    // Seen on chain, not yet credited in the books.
+    // Seen on chain, not yet credited in the books. What the hot wallet's own sends brought it (a sweep, a swap's
+    // output) is never credited as a deposit: the send's own booking covers it (and pendingMined below until then).
     const { rows: seen } = await pool.query<{ token: string; amount: string }>(
-      `select token, sum(amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits where chain = $1 and status = 'seen' and block_number <= $2 group by token`,
-      [this.id, blockNumber.toString()],
+      `select d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
+        where d.chain = $1 and d.status = 'seen' and d.block_number <= $2
+          and not (d.to_address = $3 and exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s where s.chain = $1 and s.sender = $4 and s.attempts ? d.tx_hash))
+        group by d.token`,
+      [this.id, blockNumber.toString(), hot.toLowerCase(), hot],
     );
     for (const row of seen) {
       const token = this.tokens.find((candidate) => candidate.address === row.token);
@@ -315,7 +423,7 @@ export class ChainRuntime {
     // Mined by the checkpoint but not final yet: the chain shows them spent, the books not yet.
     for (const send of await this.pendingMined(blockNumber)) {
       held.set(this.native.symbol, held.get(this.native.symbol)! + send.gas);
-      if (send.transfer) held.set(send.transfer.symbol, held.get(send.transfer.symbol)! + send.transfer.units);
+      for (const moved of send.moved) held.set(moved.symbol, held.get(moved.symbol)! + moved.units);
     }
     return { blockNumber, holdings: held };
   }
@@ -327,10 +435,15 @@ export class ChainRuntime {
     return this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber });
   }
 
-  private async pendingMined(blockNumber: bigint): Promise<{ gas: bigint; transfer?: { symbol: string; units: bigint } }[]> {
-    const { rows } = await this.options.pool.query<{ tx_hash: string; idempotency_key: string; token_symbol: string | null; amount: string | null }>(
-      `select s.tx_hash, s.idempotency_key, t.token_symbol, t.amount::text from ${CHAIN_SCHEMA}.chain_sends s
+  /**
+   * The hot wallet's sends mined by `blockNumber` but not final: their gas, and what each moved that the books do not
+   * hold yet (`moved`: positive what left, to add back; negative what arrived, to take off).
+   */
+  private async pendingMined(blockNumber: bigint): Promise<{ gas: bigint; moved: { symbol: string; units: bigint }[] }[]> {
+    const { rows } = await this.options.pool.query<{ tx_hash: string; token_symbol: string | null; amount: string | null } & Partial<SwapRow>>(
+      `select s.tx_hash, t.token_symbol, t.amount::text, w.from_token, w.to_token, w.amount_in::text, w.to_address from ${CHAIN_SCHEMA}.chain_sends s
          left join ${CHAIN_SCHEMA}.transfers t on t.chain = s.chain and t.send_key = s.idempotency_key
+         left join ${CHAIN_SCHEMA}.swaps w on w.chain = s.chain and w.send_key = s.idempotency_key
         where s.chain = $1 and s.sender = $2 and s.status = 'pending' and s.tx_hash is not null`,
       [this.id, this.hot.sender],
     );
@@ -338,22 +451,28 @@ export class ChainRuntime {
     for (const row of rows) {
       const receipt = await this.client.getTransactionReceipt({ hash: row.tx_hash as Hex }).catch(() => undefined);
       if (!receipt || receipt.blockNumber > blockNumber) continue;
+      const moved: { symbol: string; units: bigint }[] = [];
       const token = row.token_symbol ? this.token(row.token_symbol) : undefined;
-      mined.push({
-        gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
-        ...(token && receipt.status === 'success' && { transfer: { symbol: token.symbol, units: toBaseUnits(row.amount!, token.decimals) } }),
-      });
+      if (receipt.status === 'success' && token) moved.push({ symbol: token.symbol, units: toBaseUnits(row.amount!, token.decimals) });
+      if (receipt.status === 'success' && row.from_token && row.to_token) {
+        const [from, to] = [this.token(row.from_token)!, this.token(row.to_token)!];
+        moved.push({ symbol: from.symbol, units: toBaseUnits(row.amount_in!, from.decimals) });
+        const out = swapOutputOf(this.dex!, from.symbol, to.symbol, receipt.logs);
+        if (out !== undefined && row.to_address === this.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
+      }
+      mined.push({ gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice), moved });
     }
     return mined;
   }
 
   /** In the transaction that makes a hot-wallet send final: the event that books its gas and what it moved. */
-  private async finished(tx: PoolClient, send: SendRecord): Promise<void> {
+  private async finished(tx: PoolClient, send: SendRecord, logs: readonly Log[]): Promise<void> {
     const { rows } = await tx.query<{ token_symbol: string; amount: string; to_address: string; account: string }>(
       `select token_symbol, amount::text, to_address, account from ${CHAIN_SCHEMA}.transfers where chain = $1 and send_key = $2`,
       [this.id, send.idempotencyKey],
     );
     const transfer = rows[0];
+    const swap = send.status === 'confirmed' ? await this.swapFinished(tx, send, logs) : undefined;
     const event: SendFinished = {
       sendId: `${this.id}:${send.id}`,
       environment: this.environment,
@@ -364,10 +483,32 @@ export class ChainRuntime {
       gasCost: fromBaseUnits(send.gasCost ?? 0n, this.native.decimals),
       nativeSymbol: this.native.symbol,
       ...(transfer && send.status === 'confirmed' && { transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account } }),
+      ...(swap && { swap }),
       ...(send.error && { error: send.error }),
     };
     const metadata: EventMetadata = { correlationId: send.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: systemTenant(this.environment) };
     await this.options.log.append(tx, `send-${this.id}-${send.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
+  }
+
+  /** A confirmed swap's output, read from its receipt and recorded beside it: what send.finished books. */
+  private async swapFinished(tx: PoolClient, send: SendRecord, logs: readonly Log[]): Promise<SendFinished['swap']> {
+    const row = await this.swapRow(tx, send.idempotencyKey);
+    if (!row) return undefined;
+    const [from, to] = [this.token(row.from_token)!, this.token(row.to_token)!];
+    const out = swapOutputOf(this.dex!, from.symbol, to.symbol, logs);
+    // A successful router swap always emits its pairs' Swap events: without one, nothing can be booked, and the send
+    // stays unfinished (this transaction rolls back) for an operator rather than booked wrong.
+    if (out === undefined) throw new Error(`swap ${send.idempotencyKey} (${send.txHash}) confirmed without a Swap event of its last pair`);
+    await tx.query(`update ${CHAIN_SCHEMA}.swaps set amount_out = $3::numeric where chain = $1 and send_key = $2`, [this.id, send.idempotencyKey, out.toString()]);
+    return {
+      fromToken: from.symbol,
+      amountIn: dec(row.amount_in).toFixed(),
+      toToken: to.symbol,
+      amountOut: fromBaseUnits(out, to.decimals),
+      to: getAddress(row.to_address),
+      intoHotWallet: row.to_address === this.hot.sender.toLowerCase(),
+      account: row.account,
+    };
   }
 
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
@@ -405,12 +546,12 @@ export class ChainRuntime {
     });
   }
 
-  /** A transfer into the hot wallet from one of the deposit addresses: a sweep, which moves nothing in the books. */
-  private async isSweep(tx: PoolClient, deposit: Deposit): Promise<boolean> {
-    const { rowCount } = await tx.query(`select 1 from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2 and owner not like 'treasury:%'`, [
-      this.id,
-      deposit.from.toLowerCase(),
-    ]);
+  /**
+   * A transfer into the hot wallet made by one of its own sends: a sweep (which moves nothing in the books) or a swap's
+   * output (booked with the swap, by send.finished). Only what arrives from outside is the treasury's deposit.
+   */
+  private async isOwnSend(tx: PoolClient, deposit: Deposit): Promise<boolean> {
+    const { rowCount } = await tx.query(`select 1 from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and sender = $2 and attempts ? $3`, [this.id, this.hot.sender, deposit.txHash.toLowerCase()]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -420,7 +561,7 @@ export class ChainRuntime {
       deposit.to.toLowerCase(),
     ]);
     const token = this.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
-    if (rows[0]?.owner.startsWith(TREASURY_PREFIX) && (await this.isSweep(tx, deposit))) return undefined;
+    if (rows[0]?.owner.startsWith(TREASURY_PREFIX) && (await this.isOwnSend(tx, deposit))) return undefined;
     if (!rows[0] || !token) {
       this.options.logger.error({ chain: this.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
       return undefined;

@@ -1,9 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { getAddress, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
-import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainSwap, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
+import { revertReasonOf } from '@ramp/evm';
 import { NATIVE_TOKEN } from '@ramp/evm';
 import { ownerKey } from './chain-runtime';
 import { Networks } from './networks';
@@ -108,6 +109,38 @@ export class ChainNatsController {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${request.idempotencyKey} was queued with other terms`);
     }
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
+  }
+
+  /**
+   * A swap on the platform's pools from the hot wallet, for the platform's own services (a swap leg of a route): queued
+   * once per key. Failed for its minimum, the answer says what the pools would have given at the block that refused it.
+   */
+  @Handles(ChainSwap.contract)
+  async swap(@RequestData() request: ChainSwap.Request): Promise<ChainSwap.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    const tokenOf = (field: 'fromToken' | 'toToken') => {
+      const token = typeof request[field] === 'string' ? runtime.token(request[field]) : undefined;
+      if (!token) throw invalidField(field, `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
+      return token;
+    };
+    const [fromToken, toToken] = [tokenOf('fromToken'), tokenOf('toToken')];
+    const amountIn = parseAmount(request.amountIn, 'amountIn', fromToken.decimals).toFixed();
+    const minimumOut = parseAmount(request.minimumOut, 'minimumOut', toToken.decimals).toFixed();
+    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
+      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
+    }
+    if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like route-execution');
+    const to = request.recipient === undefined ? runtime.hot.sender : (getAddress(parseAddress(runtime.chain as ChainName, request.recipient, 'recipient')) as Address);
+    const { send, amountOut } = await runtime.requestSwap(request.idempotencyKey, { fromToken, toToken, amountIn, minimumOut, to, account: request.account });
+    const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
+    if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
+    if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
+      const wouldGive = await runtime.swapQuote({ fromToken, toToken, amountIn }, send.blockNumber).catch((error: unknown) => {
+        throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} pools could not be read: ${revertReasonOf(error)}`);
+      });
+      response.wouldGive = fromBaseUnits(wouldGive, toToken.decimals);
+    }
+    return response;
   }
 }
 

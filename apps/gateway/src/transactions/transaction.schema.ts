@@ -59,7 +59,7 @@ export class TransferDetailsSchema {
 export class RouteStepSchema {
   @ApiProperty({ description: 'From 1, in the order the steps run.', example: 1 }) step!: number;
   @ApiProperty({ enum: ROUTE_STEP_KINDS }) kind!: string;
-  @ApiProperty({ example: 'Aerodrome' }) provider!: string;
+  @ApiProperty({ example: 'Uniswap V2' }) provider!: string;
   @ApiProperty({ example: 'base' }) fromChain!: string;
   @ApiProperty({ example: 'base' }) toChain!: string;
   @ApiProperty({ example: 'USDC' }) fromToken!: string;
@@ -71,7 +71,8 @@ export class RouteStepSchema {
   @ApiPropertyOptional({ type: String, description: 'When a failure unwound the step: the hash that gave its funds back.', example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a' }) reversalHash?: string;
   @ApiProperty({
     enum: SETTLEMENTS,
-    description: '`onchain`: the step\'s hashes are transactions on their chain; `simulated`: a sandbox rail\'s (every swap and bridge leg, until they run on chain: see the chains list).',
+    description:
+      '`onchain`: the step\'s hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` in the chains list); `simulated`: a sandbox rail\'s (routes through a bridge, until bridging runs on chain).',
   })
   settlement!: string;
 }

@@ -47,13 +47,23 @@ export class ChainBooks {
     return this.journal.post(tx, `opening:${environment}-${chain}:${opened.blockNumber}`, 'treasury-opening', legs);
   }
 
-  /** The gas of a final send, and what a confirmed transfer took, back to the chain's account. */
+  /**
+   * The gas of a final send, what a confirmed transfer took, and a confirmed swap's both sides, against the chain's
+   * account (a swap's against the account it names, `external:route-execution-<environment>-<chain>` for routes).
+   */
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
     const { environment, chain } = send;
     const legs: Leg[] = [];
     if (dec(send.gasCost).gt(0)) legs.push(...move(gasAccount(environment, chain), chainAccount(environment, chain), assetOf(chain, send.nativeSymbol), send.gasCost));
     if (send.transfer) {
       legs.push(...move(chargedAccount(send.transfer.account, environment, chain), chainAccount(environment, chain), assetOf(chain, send.transfer.tokenSymbol), send.transfer.amount));
+    }
+    if (send.swap) {
+      // What went into the pools left the chain's holdings; what came out joined them when it was paid to the hot wallet.
+      const { swap } = send;
+      const charged = chargedAccount(swap.account, environment, chain);
+      legs.push(...move(charged, chainAccount(environment, chain), assetOf(chain, swap.fromToken), swap.amountIn));
+      if (swap.intoHotWallet) legs.push(...move(chainAccount(environment, chain), charged, assetOf(chain, swap.toToken), swap.amountOut));
     }
     if (legs.length === 0) return false;
     return this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs);

@@ -1,10 +1,13 @@
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
-import { dec, formatToken } from '@ramp/money';
-import { ApiClient, createKey, eventually, expectError, integrationEventsFor, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { dec } from '@ramp/money';
+import { Config } from '@ramp/config';
+import { resolveChains } from '@ramp/evm';
+import { ApiClient, createKey, eventually, expectError, integrationEventsFor, poolTrader, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const SOLANA_RECIPIENT = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+const baseRpcUrl = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!.rpcUrl;
 
 describe('swaps and transfers - through HTTP, with the wallet and the books checked after each', () => {
   let services: Map<string, ServiceProcess>;
@@ -70,7 +73,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
       fees: { platformFee: quote.fees.platformFee, providerFee: '0', totalFee: quote.fees.totalFee },
       destinationAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
     });
-    expect(done.route.steps).toEqual([expect.objectContaining({ step: 1, kind: 'swap', provider: 'Aerodrome', status: 'completed', amountOut: quote.toAmount })]);
+    // On the local chain's pools, from the hot wallet: nobody traded since the quote, so it gives the quote to the wei.
+    expect(quote.route.providers).toEqual(['Uniswap V2']);
+    expect(done.route.steps).toEqual([expect.objectContaining({ step: 1, kind: 'swap', provider: 'Uniswap V2', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount })]);
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.transactionHash).toBe(done.route.steps[0].transactionHash);
     expect(done).not.toHaveProperty('errorMessage');
@@ -115,23 +120,30 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     await booksBalance();
   });
 
-  it('slippage: a price that moved beyond the tolerance fails the swap and gives everything back; a wider tolerance fills', async () => {
+  it('slippage: a trade on the pool after the quote moves the price beyond the tolerance, the swap fails on chain and gives everything back; a wider tolerance fills', async () => {
     const walletId = await wallet('base', { USDC: '100' });
-    // 12.34 is the sandbox's magic amount: every swap of its route fills 2% below the quote.
+    // Someone buys ETH with 20,000 USDC between the quote and the swap: the pool's price of ETH rises about 2%.
+    const trader = await poolTrader(api, 'base', baseRpcUrl, 'ETH', '20000');
     const tight = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base' });
+    await trader.push();
     const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: tight.quoteId, walletId })).body.data.id);
+    await trader.restore();
     expect(failed.status).toBe('failed');
-    expect(failed.errorMessage).toMatch(/^Slippage exceeded: .* less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/);
-    expect(failed.route.steps[0]).toMatchObject({ status: 'failed' });
+    expect(failed.errorMessage).toMatch(/^Slippage exceeded: .* would give [\d.]+ ETH, less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/);
+    expect(failed.route.steps[0]).toMatchObject({ status: 'failed', settlement: 'onchain' });
     expect(failed.route.steps[0]).not.toHaveProperty('transactionHash');
     expect(failed).toMatchObject({ failureReason: 'SLIPPAGE_EXCEEDED' });
     expect(await balances(walletId)).toMatchObject({ USDC: { available: '100', held: '0' }, ETH: { available: '0', held: '0' } });
 
     const wide = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '12.34', fromChain: 'base', toChain: 'base', slippage: 3 });
+    await trader.push();
     const filled = await settled('swap', (await api.post('/swap/initiate', { quoteId: wide.quoteId, walletId })).body.data.id);
-    const twoPercentLess = formatToken(dec(wide.toAmount).mul('0.98'), 18);
-    expect(filled).toMatchObject({ status: 'completed', swap: { toAmount: twoPercentLess } });
-    expect(await balances(walletId)).toMatchObject({ USDC: { available: '87.66', held: '0' }, ETH: { available: twoPercentLess, held: '0' } });
+    await trader.restore();
+    expect(filled.status).toBe('completed');
+    // About 2% less than quoted, within the 3% tolerance.
+    expect(dec(filled.swap.toAmount).lt(dec(wide.toAmount).mul('0.985'))).toBe(true);
+    expect(dec(filled.swap.toAmount).gte(wide.minimumToAmount)).toBe(true);
+    expect(await balances(walletId)).toMatchObject({ USDC: { available: '87.66', held: '0' }, ETH: { available: filled.swap.toAmount, held: '0' } });
     await booksBalance();
   });
 

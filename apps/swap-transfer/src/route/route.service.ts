@@ -7,6 +7,7 @@ import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProv
 import {
   nextRouteStep,
   planOrder,
+  settleLegs,
   tokensOf,
   routeDecider,
   routeView,
@@ -26,7 +27,9 @@ import {
 } from '@ramp/routing';
 import { PG_POOL } from '@ramp/service-kit';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
+import { RpcClient } from '@ramp/messaging';
 import { SWAP_TRANSFER_LOG } from '../process/log';
+import { ChainLegs } from './chain-legs';
 import { RouteSteps } from './route.steps';
 
 type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
@@ -46,6 +49,7 @@ interface Route {
 @Injectable()
 export class RouteService {
   private readonly steps: RouteSteps;
+  private readonly chainLegs: ChainLegs;
   readonly processes: Record<RouteKind, RouteProcess>;
 
   constructor(
@@ -57,15 +61,17 @@ export class RouteService {
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(RpcClient) rpc: RpcClient,
   ) {
-    this.steps = new RouteSteps(rails, ledger, config.int('sandboxStepDelayMs'));
+    this.chainLegs = new ChainLegs(rpc);
+    this.steps = new RouteSteps(rails, this.chainLegs, ledger, config.int('sandboxStepDelayMs'));
     const processOf = (prefix: RouteKind): RouteProcess =>
       new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {
         prefix,
         systemActor: 'system:swap-transfer',
         decider: routeDecider,
         nextStep: nextRouteStep,
-        dueAt: (step) => this.steps.dueAt(step),
+        dueAt: (step, state) => this.steps.dueAt(step, state),
         tenantOf: (state) => state.initiated?.tenant,
         view: routeView,
       });
@@ -97,7 +103,10 @@ export class RouteService {
     await process.runJob(job, (context) => this.steps.perform(context));
   }
 
-  /** Initiates a swap or transfer along the route `routeOf` finds for its quote, each leg planned at the feed's prices. */
+  /**
+   * Initiates a swap or transfer along the route `routeOf` finds for its quote, each leg planned at the feed's prices
+   * (the last delivers the quote's own figures), and where each runs decided once, here (settleLegs).
+   */
   private async initiate<K extends RouteKind>(kind: K, tenant: Tenant, request: Record<string, unknown>, requestId: string | undefined, routeOf: (preparation: Preparation<K>) => Promise<Route>) {
     const { state } = await this.initiation.initiateFromQuote({
       kind,
@@ -109,7 +118,9 @@ export class RouteService {
         const { order, destination, legs } = await routeOf(preparation);
         const usdPrices = Object.fromEntries(await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
         const { transactionId, request: initiation, at } = preparation;
-        const plan = planOrder(order, legs, usdPrices);
+        // Swaps on chains with the platform's pools run there, for test keys (settleLegs); the rest on the sandbox's rails.
+        const venues = tenant.environment === 'test' ? await this.chainLegs.venues(tenant.environment) : new Map<string, string>();
+        const plan = settleLegs(planOrder(order, legs, usdPrices), venues);
         return { transactionId, kind, tenant, walletId: initiation.walletId!, order, legs: plan, destination, reference: initiation.reference, callbackUrl: initiation.callbackUrl, at: at.toISOString() };
       },
     });

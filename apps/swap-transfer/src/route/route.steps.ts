@@ -1,11 +1,15 @@
 import { dec } from '@ramp/money';
 import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
-import type { RouteRails } from '@ramp/providers';
+import { tokenDecimals } from '@ramp/chains';
+import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
 import type { HoldTerms } from '@ramp/transactions';
+import { ROUTE_EXECUTION, type ChainLegs } from './chain-legs';
 
-/** The external account that stands for the DEXes and bridges in the ledger, and the revenue account of the fees. */
-const ROUTE_EXECUTION = 'route-execution';
+/**
+ * The external account that stands for the DEXes and bridges in the ledger (a capture goes to it, a wallet's credit
+ * comes from it; on-chain legs book the chain's side against `route-execution-<env>-<chain>`), and the fees' revenue.
+ */
 const SWAP_FEES = 'swap-fees';
 
 /** What a swap or transfer holds in its wallet: the quoted amount of the source token. */
@@ -21,6 +25,7 @@ export function routeHold(state: RouteState): HoldTerms {
 export class RouteSteps {
   constructor(
     private readonly rails: RouteRails,
+    private readonly chainLegs: Pick<ChainLegs, 'swap'>,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly stepDelayMs: number,
   ) {}
@@ -38,15 +43,21 @@ export class RouteSteps {
         const last = step.index === initiated.legs.length - 1;
         // Intermediate legs pay the platform's settlement account on their chain (the route continues from there); the
         // last pays the destination.
+        if (leg.settlement === 'onchain') {
+          // Through the pools from the hot wallet: paid to the destination address, or kept by the hot wallet for the
+          // managed wallet's credit (settle) and for the next leg.
+          const recipient = last && initiated.destination.kind === 'address' ? initiated.destination.address : undefined;
+          const key = `${transactionId}:leg:${step.index}`;
+          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut };
+          return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
+        }
         const recipient = last ? initiated.destination.address : this.rails.settlementAddress(leg.toChain);
         const common = { order: context, index: step.index, provider: leg.provider, minimumOut: leg.minimumOut, recipient };
         const result =
           leg.kind === 'swap'
             ? await this.rails.swap({ ...common, chain: leg.fromChain, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, expectedOut: leg.amountOut })
             : await this.rails.bridge({ ...common, fromChain: leg.fromChain, toChain: leg.toChain, token: leg.fromToken, amount: leg.amountIn });
-        return result.ok
-          ? { type: 'recordLeg', index: step.index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at: at() }
-          : { type: 'recordLeg', index: step.index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at: at() };
+        return recordLeg(step.index, result);
       }
       case 'settle': {
         const delivered = state.executed[state.executed.length - 1]!.amountOut;
@@ -56,6 +67,21 @@ export class RouteSteps {
       }
       case 'reverseLeg': {
         const leg = initiated.legs[step.index]!;
+        if (leg.settlement === 'onchain') {
+          // Swapped back on the same pools into the hot wallet, whatever they give now: the hold is released whole,
+          // and what the round trip cost stays in the books of route-execution on that chain.
+          const back = await this.chainLegs.swap({
+            environment: tenant.environment,
+            chain: leg.fromChain,
+            key: `${transactionId}:reverse:${step.index}`,
+            fromToken: leg.toToken,
+            toToken: leg.fromToken,
+            amountIn: state.executed[step.index]!.amountOut,
+            minimumOut: smallestUnit(leg.fromToken, leg.fromChain),
+          });
+          if (!back.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${back.reason}; an operator must look`);
+          return { type: 'recordReversal', index: step.index, transactionHash: back.transactionHash, at: at() };
+        }
         const reversal = await this.rails.reverse({
           order: context,
           index: step.index,
@@ -77,9 +103,25 @@ export class RouteSteps {
     }
   }
 
-  /** When a step runs: a leg or its reversal after the provider's delay, everything else now. */
-  dueAt(step: RouteStep): Date {
-    if (step.kind === 'executeLeg' || step.kind === 'reverseLeg') return new Date(Date.now() + this.stepDelayMs);
+  /**
+   * When a step runs: a leg or its reversal after the sandbox provider's delay, everything else now (an on-chain leg
+   * takes the chain's own time; the delay is the sandbox rails').
+   */
+  dueAt(step: RouteStep, state: RouteState): Date {
+    const onchain = (step.kind === 'executeLeg' || step.kind === 'reverseLeg') && state.initiated?.legs[step.index]?.settlement === 'onchain';
+    if ((step.kind === 'executeLeg' || step.kind === 'reverseLeg') && !onchain) return new Date(Date.now() + this.stepDelayMs);
     return new Date();
   }
+}
+
+function recordLeg(index: number, result: LegResult): RouteCommand {
+  const at = new Date().toISOString();
+  return result.ok
+    ? { type: 'recordLeg', index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at }
+    : { type: 'recordLeg', index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at };
+}
+
+/** The least amount of a token on a chain (one base unit), as a decimal string. */
+function smallestUnit(token: string, chain: string): string {
+  return dec(1).div(dec(10).pow(tokenDecimals(token, chain))).toFixed();
 }

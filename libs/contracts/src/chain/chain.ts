@@ -110,6 +110,39 @@ export namespace ChainTransfer {
 }
 
 /**
+ * A swap on the platform's pools of a local test chain (ChainDex), from the hot wallet through the router, once per
+ * `idempotencyKey`: exactly `amountIn` of `fromToken` for at least `minimumOut` of `toToken`, or it reverts on chain
+ * and moves nothing (but its gas). The first call queues it (with the router's approval of the token, once per token),
+ * every call answers where it is. UNSUPPORTED_CHAIN for a chain without the platform's pools.
+ */
+export namespace ChainSwap {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+    idempotencyKey: string;
+    fromToken: string;
+    toToken: string;
+    /** Decimal strings in each token's units. */
+    amountIn: string;
+    minimumOut: string;
+    /** Who receives the output: an address outside the platform; omitted, the hot wallet (a managed wallet's credit). */
+    recipient?: string;
+    /** The ledger account the swap is booked against when final (send.finished), e.g. `route-execution`. */
+    account: string;
+  }
+  export interface Response {
+    status: 'queued' | 'pending' | 'confirmed' | 'failed';
+    transactionHash?: string;
+    /** Confirmed: what the pools gave, read from the receipt's Swap event. */
+    amountOut?: string;
+    /** Failed for its minimum: what the pools would have given at the block that refused it. */
+    wouldGive?: string;
+    error?: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.swaps.send');
+}
+
+/**
  * What the platform holds on each chain of an environment, read at the watcher's checkpoint: the hot wallet, plus the
  * deposit addresses not yet swept, less deposits seen but not yet credited, plus what hot-wallet sends mined but not
  * yet final took. The ledger's books of the chain must say the same (reconciliation).
@@ -177,7 +210,8 @@ export interface TreasuryOpened {
 
 /**
  * A send of a hot wallet became final (confirmed at the depth, or failed): what the network cost, in the native coin,
- * and for a confirmed transfer, what left (ChainTransfer). Once per send.
+ * and for a confirmed transfer, what left (ChainTransfer), for a confirmed swap what went in and came out (ChainSwap).
+ * Once per send.
  */
 export interface SendFinished {
   /** `<environment>-<chain>:<send id>`. */
@@ -191,6 +225,11 @@ export interface SendFinished {
   gasCost: string;
   nativeSymbol: string;
   transfer?: { tokenSymbol: string; amount: string; to: string; account: string };
+  /**
+   * A confirmed swap (ChainSwap): `amountIn` of `fromToken` left the hot wallet, `amountOut` of `toToken` came out of
+   * the pools to `to`: the hot wallet itself (`intoHotWallet`), or an address outside.
+   */
+  swap?: { fromToken: string; amountIn: string; toToken: string; amountOut: string; to: string; intoHotWallet: boolean; account: string };
   error?: string;
 }
 

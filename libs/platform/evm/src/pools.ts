@@ -1,5 +1,5 @@
-import { encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, maxUint256, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
-import type { HubPools } from '@ramp/pricing';
+import { encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, maxUint256, parseEventLogs, type Account, type Address, type Hex, type Log, type PublicClient, type WalletClient } from 'viem';
+import { hubPath, type HubPools } from '@ramp/pricing';
 import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
 import type { DexContracts, PoolsSpec } from './deployment';
 
@@ -76,4 +76,61 @@ export async function readHubPools(client: PublicClient, dex: DexContracts, bloc
     }),
   );
   return { hub: dex.hub, blockNumber, pools };
+}
+
+/** A swap through the router: exactly `amountIn` of one pooled token (by registry symbol) for at least `minimumOut` of another. */
+export interface RouterSwap {
+  fromToken: string;
+  toToken: string;
+  /** Base units of fromToken. */
+  amountIn: bigint;
+  /** Base units of toToken: below it, the router reverts (`UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT`). */
+  minimumOut: bigint;
+  /** Who receives the output. */
+  to: Address;
+  /** Unix seconds after which the router refuses it (`UniswapV2Router: EXPIRED`). */
+  deadline: bigint;
+}
+
+/** The pool tokens a swap passes through, as addresses (the wrapped token for the native coin). */
+export function routerPath(dex: DexContracts, fromToken: string, toToken: string): Address[] {
+  return hubPath(fromToken, toToken, dex.hub).map((symbol) => {
+    const address = dex.tokens[symbol];
+    if (!address) throw new Error(`${symbol} has no pool on this chain`);
+    return address;
+  });
+}
+
+/**
+ * The router call of a swap: `swapExactETHForTokens` when the native coin goes in (sent as the call's value),
+ * `swapExactTokensForETH` when it comes out (the router unwraps it), `swapExactTokensForTokens` otherwise.
+ */
+export function routerSwapCall(dex: DexContracts, swap: RouterSwap): { to: Address; data: Hex; value?: bigint } {
+  const path = routerPath(dex, swap.fromToken, swap.toToken);
+  const abi = UniswapV2Router02.abi;
+  if (swap.fromToken === dex.native) {
+    return { to: dex.router, value: swap.amountIn, data: encodeFunctionData({ abi, functionName: 'swapExactETHForTokens', args: [swap.minimumOut, path, swap.to, swap.deadline] }) };
+  }
+  const functionName = swap.toToken === dex.native ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
+  return { to: dex.router, data: encodeFunctionData({ abi, functionName, args: [swap.amountIn, swap.minimumOut, path, swap.to, swap.deadline] }) };
+}
+
+/**
+ * What a mined swap gave, from its receipt: the output of the `Swap` event of the path's last pair (amount0Out or
+ * amount1Out, the other is 0), which is what the recipient received (the router unwraps it for the native coin).
+ * Undefined when the receipt has no such event (it reverted, or it was not this swap).
+ */
+export function swapOutputOf(dex: DexContracts, fromToken: string, toToken: string, logs: readonly Log[]): bigint | undefined {
+  const path = routerPath(dex, fromToken, toToken);
+  const lastPair = pairAddress(dex.factory, path[path.length - 2]!, path[path.length - 1]!);
+  const swaps = parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: [...logs] }).filter((log) => getAddress(log.address) === lastPair);
+  const last = swaps[swaps.length - 1];
+  return last && last.args.amount0Out + last.args.amount1Out;
+}
+
+/** What the router's `getAmountsOut` says a swap would give at a block (the latest when none is given). */
+export async function routerAmountOut(client: PublicClient, dex: DexContracts, fromToken: string, toToken: string, amountIn: bigint, blockNumber?: bigint): Promise<bigint> {
+  const path = routerPath(dex, fromToken, toToken);
+  const amounts = await client.readContract({ address: dex.router, abi: UniswapV2Router02.abi, functionName: 'getAmountsOut', args: [amountIn, path], ...(blockNumber !== undefined && { blockNumber }) });
+  return amounts[amounts.length - 1]!;
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
+import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
 import { confirmationsOf, gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Signer } from './custody';
@@ -58,9 +58,10 @@ export interface SendQueueOptions {
   logger: ChainLogger;
   /**
    * Called in the transaction that makes a send final (confirmed, or failed with its reason): a ledger entry for its
-   * gas, the event that moves a transaction on. Runs once per send, whatever crashes around it.
+   * gas, the event that moves a transaction on. Runs once per send, whatever crashes around it. `logs`: the mined
+   * receipt's (none when the send was refused before signing), for what a call did (a swap's output).
    */
-  onFinished?: (tx: PoolClient, send: SendRecord) => Promise<void>;
+  onFinished?: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
 
 /** Most sends signed in one database transaction. */
@@ -294,7 +295,7 @@ export class SendQueue {
     return undefined;
   }
 
-  private async settle(row: SendRow, receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint }): Promise<void> {
+  private async settle(row: SendRow, receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] }): Promise<void> {
     let error: string | undefined;
     if (receipt.status === 'reverted') {
       // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
@@ -312,7 +313,7 @@ export class SendQueue {
         blockNumber: receipt.blockNumber,
         gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
         ...(error !== undefined && { error }),
-      });
+      }, receipt.logs);
       if (finished?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
     });
   }
@@ -358,7 +359,12 @@ export class SendQueue {
     }
   }
 
-  private async finish(tx: PoolClient, id: string, outcome: { status: 'confirmed' | 'failed'; txHash?: Hex; blockNumber?: bigint; gasCost?: bigint; error?: string }): Promise<SendRecord | undefined> {
+  private async finish(
+    tx: PoolClient,
+    id: string,
+    outcome: { status: 'confirmed' | 'failed'; txHash?: Hex; blockNumber?: bigint; gasCost?: bigint; error?: string },
+    logs: readonly Log[] = [],
+  ): Promise<SendRecord | undefined> {
     const { rows } = await tx.query<SendRow>(
       `update ${this.s}.chain_sends set status = $2, tx_hash = coalesce($3, tx_hash), block_number = $4, gas_cost = $5, error = $6, finished_at = now()
        where id = $1 and status in ('queued', 'pending') returning *`,
@@ -367,7 +373,7 @@ export class SendQueue {
     // Another replica finished it first: its transaction ran onFinished, this one does nothing.
     if (!rows[0]) return undefined;
     const record = recordOf(rows[0]);
-    await this.options.onFinished?.(tx, record);
+    await this.options.onFinished?.(tx, record, logs);
     return record;
   }
 

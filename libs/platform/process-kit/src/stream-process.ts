@@ -13,8 +13,8 @@ export interface ProcessDefinition<State, Command, Event extends NewEvent, Step 
   systemActor: string;
   decider: Decider<State, Command, Event>;
   nextStep(state: State): Step;
-  /** When a step should run: now, after a provider's delay, or at an expiry. */
-  dueAt(step: Step): Date;
+  /** When a step should run: now, after a provider's delay, or at an expiry (`state`: the transaction's, as of the step). */
+  dueAt(step: Step, state: State): Date;
   tenantOf(state: State): Tenant | undefined;
   /**
    * The Transaction as the API shows it. Every event appended carries it as it is right after that event (its
@@ -120,7 +120,7 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
         const last = appended[appended.length - 1];
         if (!last) return;
         const step = this.definition.nextStep(next);
-        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.definition.dueAt(step));
+        if (step.kind !== 'none') await this.jobs.schedule(tx, streamId, step.kind, last.streamVersion, this.definition.dueAt(step, next));
       },
     });
     return state;

@@ -923,7 +923,7 @@ export interface components {
       step: number;
       /** @enum {string} */
       kind: "swap" | "bridge";
-      /** @example Aerodrome */
+      /** @example Uniswap V2 */
       provider: string;
       /** @example base */
       fromChain: string;
@@ -950,7 +950,7 @@ export interface components {
        */
       reversalHash?: string;
       /**
-       * @description `onchain`: the step's hashes are transactions on their chain; `simulated`: a sandbox rail's (every swap and bridge leg, until they run on chain: see the chains list).
+       * @description `onchain`: the step's hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` in the chains list); `simulated`: a sandbox rail's (routes through a bridge, until bridging runs on chain).
        * @enum {string}
        */
       settlement: "onchain" | "simulated";

@@ -1,5 +1,5 @@
 import { CROSS_CHAIN_LEG_SPECS, crossChainOrder, USD_PRICES } from './fixtures.spec-helper';
-import { planRoute, scaleLeg, type PlannedLeg, type RoutePlanInput } from './plan';
+import { planRoute, runsOnChain, scaleLeg, settleLegs, venuesOf, type PlannedLeg, type RoutePlanInput } from './plan';
 import { netOfFees, planOrder } from './route';
 
 /** planRoute for `legs` and the quote's figures, at 1% slippage and `USD_PRICES` unless the figures say otherwise. */
@@ -137,5 +137,43 @@ describe('netOfFees and planOrder', () => {
 
   it('plans the order\'s legs from its net amount, toAmount, minimum and slippage', () => {
     expect(planOrder(order, CROSS_CHAIN_LEG_SPECS, USD_PRICES)).toEqual(crossChainPlan());
+  });
+});
+
+describe('settleLegs, runsOnChain and venuesOf', () => {
+  const venues = new Map([
+    ['base', 'Uniswap V2'],
+    ['bsc', 'Uniswap V2'],
+  ]);
+  const sameChain = () => plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.031', minimumToAmount: '0.03' });
+
+  it('runs a route of swaps on chains with pools on chain, each leg through their DEX, its amounts untouched', () => {
+    const [leg] = settleLegs(sameChain(), venues);
+    expect(leg).toEqual({ ...sameChain()[0], provider: 'Uniswap V2', settlement: 'onchain' });
+  });
+
+  it('keeps a route with a bridge on the sandbox rails whole, even its swaps on chains with pools', () => {
+    const legs = settleLegs(crossChainPlan(), venues);
+    expect(legs.map((leg) => [leg.provider, leg.settlement])).toEqual([
+      ['Aerodrome', 'simulated'],
+      ['Across', 'simulated'],
+      ['PancakeSwap', 'simulated'],
+    ]);
+  });
+
+  it('keeps a swap on a chain without pools (or with no venues known) on the rails', () => {
+    expect(settleLegs(sameChain(), new Map([['bsc', 'Uniswap V2']]))[0]).toMatchObject({ provider: 'Aerodrome', settlement: 'simulated' });
+    expect(settleLegs(sameChain(), new Map())[0]).toMatchObject({ settlement: 'simulated' });
+    expect(runsOnChain([], venues)).toBe(false);
+    expect(runsOnChain(['base', undefined], venues)).toBe(false);
+    expect(runsOnChain(['base', 'bsc'], venues)).toBe(true);
+  });
+
+  it('finds the DEX of each network that has one', () => {
+    const network = (chain: string, dex?: string) => ({ chain, contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x', ...(dex && { dex: { name: dex, factory: '0x', router: '0x', hub: 'USDC', pairs: {} } }) } });
+    expect([...venuesOf([network('base', 'Uniswap V2'), network('arbitrum'), network('bsc', 'Uniswap V2')])]).toEqual([
+      ['base', 'Uniswap V2'],
+      ['bsc', 'Uniswap V2'],
+    ]);
   });
 });

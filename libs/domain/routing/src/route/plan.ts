@@ -1,5 +1,5 @@
 import { tokenDecimals } from '@ramp/chains';
-import { invalidField } from '@ramp/contracts';
+import { invalidField, type ChainNetwork, type Settlement } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN, type Decimal } from '@ramp/money';
 import type { RouteStepView } from '@ramp/transactions';
 
@@ -19,6 +19,8 @@ export function tokensOf(legs: readonly RouteLegSpec[]): string[] {
  */
 export type PlannedLeg = Pick<RouteStepView, 'kind' | 'provider' | 'fromChain' | 'toChain' | 'fromToken' | 'toToken' | 'amountIn' | 'amountOut'> & {
   minimumOut: string;
+  /** Where the leg runs: through a DEX on its chain (`onchain`), or on the sandbox's rails (absent: `simulated`). */
+  settlement?: Settlement;
 };
 
 export interface RoutePlanInput {
@@ -104,4 +106,28 @@ export function scaleLeg(leg: PlannedLeg, actualIn: string, isLast: boolean): { 
     amountOut: formatToken(dec(leg.amountOut).mul(ratio), decimals),
     minimumOut: isLast ? leg.minimumOut : formatToken(dec(leg.minimumOut).mul(ratio), decimals),
   };
+}
+
+/**
+ * Which legs run on chain, given the DEX each chain has for the platform (`venues`: chain → the DEX's name): a route
+ * whose every leg is a swap on a chain with one runs there, each leg through that DEX (its provider renamed to it);
+ * any other route stays on the sandbox's rails whole, since a leg on chain cannot follow or precede one that moved no
+ * real funds (a simulated bridge delivers nothing to swap).
+ */
+export function settleLegs(legs: readonly PlannedLeg[], venues: ReadonlyMap<string, string>): PlannedLeg[] {
+  const onchain = runsOnChain(legs.map((leg) => (leg.kind === 'swap' ? leg.fromChain : undefined)), venues);
+  return legs.map((leg) => (onchain ? { ...leg, provider: venues.get(leg.fromChain)!, settlement: 'onchain' } : { ...leg, settlement: 'simulated' }));
+}
+
+/**
+ * Whether a route runs on chain (settleLegs): `swapChains` has each leg's chain when it is a swap, undefined for a
+ * bridge; every leg must be a swap on a chain with a DEX of the platform (`venues`: chain → the DEX's name).
+ */
+export function runsOnChain(swapChains: readonly (string | undefined)[], venues: ReadonlyMap<string, string>): boolean {
+  return swapChains.length > 0 && swapChains.every((chain) => chain !== undefined && venues.has(chain));
+}
+
+/** The DEX of each chain that has the platform's pools, from the chain service's networks: chain → the DEX's name. */
+export function venuesOf(networks: readonly Pick<ChainNetwork, 'chain' | 'contracts'>[]): Map<string, string> {
+  return new Map(networks.flatMap((network) => (network.contracts.dex ? [[network.chain, network.contracts.dex.name] as const] : [])));
 }

@@ -21,8 +21,9 @@ export function routeSteps(state: RouteState): RouteStepView[] {
       amountIn: expected.amountIn,
       amountOut: ran?.amountOut ?? expected.amountOut,
       status,
-      // Every swap and bridge leg runs on the sandbox's rails until they go on chain (docs/chains.md).
-      settlement: 'simulated',
+      // Swaps on the platform's pools of a local chain run on chain; bridges, and routes through them, on the sandbox's
+      // rails (docs/chains.md). Legs planned before settlement was recorded ran on the rails.
+      settlement: leg.settlement ?? 'simulated',
     };
     if (ran) view.transactionHash = ran.transactionHash;
     if (reversal !== undefined) view.reversalHash = reversal;
