@@ -186,7 +186,16 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
         receiver.on(path(t.id)).some((d) => d.signatureValid && d.body?.event === `${t.type}.${t.outcome}` && d.body?.data?.transactionId === t.id);
       const callbackPath = (id: string) => `/callbacks/${String(views.get(id).reference).replace('chaos-', '')}`;
       await eventually(
-        async () => logged.filter((t) => !deliveredTo(() => '/hooks')(t) || !deliveredTo(callbackPath)(t)).map((t) => t.id),
+        async () => {
+          // A delivery whose attempts all met a fault (a stalled receiver or notifier) waits minutes for its next one
+          // (1, 5, 30 minutes...: the schedule is the webhooks spec's subject): brought forward, as a clock would, so
+          // that what is checked here is that it is still there and delivered, not how long the schedule is.
+          await pool.query(
+            `update notifier.deliveries set next_attempt_at = now() where organization_id = $1 and status = 'pending' and next_attempt_at > now() + interval '20 seconds'`,
+            [key.organizationId],
+          );
+          return logged.filter((t) => !deliveredTo(() => '/hooks')(t) || !deliveredTo(callbackPath)(t)).map((t) => t.id);
+        },
         (missing) => missing.length === 0,
         120_000,
         500,

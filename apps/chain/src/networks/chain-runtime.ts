@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, maxUint256, parseEther, type Address, type Hex, type Log, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, maxUint256, parseEther, type Address, type Log, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { EVM_NATIVE_ADDRESS, gasCost, getChain, type ChainName } from '@ramp/chains';
 import { AppError, CHAIN_EVENT_TYPES, invalidField, type ChainNetwork, type DepositCredited, type Environment, type SendFinished, type Tenant, type TreasuryOpened, platformTenant } from '@ramp/contracts';
@@ -44,6 +44,18 @@ const DEX_NAME = 'Uniswap V2';
 
 /** How long a queued swap may wait to be mined: after it, the router refuses it (`UniswapV2Router: EXPIRED`). */
 const SWAP_DEADLINE_SECONDS = 3600;
+
+/**
+ * Whether the deposit row `d` (to the hot wallet) was brought by one of the hot wallet's own sends whose booking covers
+ * it: a sweep (which moves nothing in the books) or a swap paid to the hot wallet (send.finished books its output).
+ * Nothing else the hot wallet sends to itself is excluded: it is booked as leaving, so its arrival must be booked too.
+ * Parameters: $1 the chain id, and the named ones below.
+ */
+function ownArrival(d: string, hot: string, hotLower: string): string {
+  return `exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s left join ${CHAIN_SCHEMA}.swaps w on w.chain = s.chain and w.send_key = s.idempotency_key
+                   where s.chain = $1 and s.sender = ${hot} and s.attempts ? ${d}.tx_hash
+                     and (s.idempotency_key like 'sweep:%' or w.to_address = ${hotLower}))`;
+}
 
 /** What a swap asks (ChainSwap), as recorded beside its send. */
 export interface SwapTerms {
@@ -331,33 +343,57 @@ export class ChainRuntime {
       to: terms.to,
       deadline: BigInt(Math.floor(Date.now() / 1000) + SWAP_DEADLINE_SECONDS),
     });
+    // Asked again (a step polling its swap): read only, no write transaction.
+    const known = await this.knownSwap(this.options.pool, sendKey, terms);
+    if (known) return known;
     return withTransaction(this.options.pool, async (tx) => {
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.swaps (chain, send_key, from_token, to_token, amount_in, minimum_out, to_address, account)
          values ($1, $2, $3, $4, $5::numeric, $6::numeric, $7, $8) on conflict do nothing`,
         [this.id, sendKey, fromToken.symbol, toToken.symbol, terms.amountIn, terms.minimumOut, terms.to.toLowerCase(), terms.account],
       );
-      if (inserted.rowCount === 0) {
-        const row = (await this.swapRow(tx, sendKey))!;
-        const same =
-          row.from_token === fromToken.symbol &&
-          row.to_token === toToken.symbol &&
-          dec(row.amount_in).eq(terms.amountIn) &&
-          dec(row.minimum_out).eq(terms.minimumOut) &&
-          row.to_address === terms.to.toLowerCase() &&
-          row.account === terms.account;
-        if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Swap ${key} was queued with other terms`);
-        const send = await this.hot.enqueue(tx, sendKey, call);
-        return { send, ...(row.amount_out !== null && { amountOut: BigInt(row.amount_out) }) };
-      }
-      if (fromToken.address !== NATIVE_TOKEN) {
-        await this.hot.enqueue(tx, `approve:${dex.router.toLowerCase()}:${fromToken.address}`, {
-          to: fromToken.address,
-          data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }),
-        });
-      }
+      // Queued meanwhile by a concurrent request: this one's answer is that one's.
+      if (inserted.rowCount === 0) return (await this.knownSwap(tx, sendKey, terms))!;
+      if (fromToken.address !== NATIVE_TOKEN) await this.approveRouter(tx, dex, fromToken);
       return { send: await this.hot.enqueue(tx, sendKey, call) };
     });
+  }
+
+  /**
+   * A swap queued before under `sendKey`, with its send and, once confirmed, its output; IDEMPOTENCY_KEY_REUSED when it
+   * was queued with other terms; undefined when there is none.
+   */
+  private async knownSwap(db: Pick<PoolClient, 'query'>, sendKey: string, terms: SwapTerms): Promise<SwapRecord | undefined> {
+    const row = await this.swapRow(db, sendKey);
+    if (!row) return undefined;
+    const same =
+      row.from_token === terms.fromToken.symbol &&
+      row.to_token === terms.toToken.symbol &&
+      dec(row.amount_in).eq(terms.amountIn) &&
+      dec(row.minimum_out).eq(terms.minimumOut) &&
+      row.to_address === terms.to.toLowerCase() &&
+      row.account === terms.account;
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Swap ${sendKey.slice('swap:'.length)} was queued with other terms`);
+    const send = await this.hot.find(sendKey, db);
+    // The row's output is read after the send: a send seen confirmed has it (both written in the transaction that
+    // finished it).
+    const out = send?.status === 'confirmed' ? (await this.swapRow(db, sendKey))!.amount_out : null;
+    return { send: send!, ...(out !== null && { amountOut: BigInt(out) }) };
+  }
+
+  /**
+   * The router's allowance of the hot wallet's `token`, queued before a new swap of it: once for good, unless the last
+   * approval failed (refused or reverted), when a new one is queued under a key of its own.
+   */
+  private async approveRouter(tx: PoolClient, dex: DexContracts, token: RuntimeToken): Promise<void> {
+    const prefix = `approve:${dex.router.toLowerCase()}:${token.address}`;
+    const { rows } = await tx.query<{ id: string; status: string }>(
+      `select id, status from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and (idempotency_key = $2 or idempotency_key like $2 || ':after:%') order by id desc limit 1`,
+      [this.id, prefix],
+    );
+    if (rows[0] && rows[0].status !== 'failed') return;
+    const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }) };
+    await this.hot.enqueue(tx, rows[0] ? `${prefix}:after:${rows[0].id}` : prefix, approve);
   }
 
   /** What a swap would give now, or at a block (a refused swap's), by the router's own arithmetic. */
@@ -407,12 +443,12 @@ export class ChainRuntime {
       const balances = await Promise.all(holders.map((holder) => this.balanceAt(token, holder, blockNumber)));
       held.set(token.symbol, balances.reduce((sum, balance) => sum + balance, 0n));
     }
-    // Seen on chain, not yet credited in the books. What the hot wallet's own sends brought it (a sweep, a swap's
-    // output) is never credited as a deposit: the send's own booking covers it (and pendingMined below until then).
+    // Seen on chain, not yet credited in the books. What the hot wallet's own sweeps and swaps brought it is never
+    // credited as a deposit (ownArrival): the send's own booking covers it (and pendingMined below until then).
     const { rows: seen } = await pool.query<{ token: string; amount: string }>(
       `select d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
         where d.chain = $1 and d.status = 'seen' and d.block_number <= $2
-          and not (d.to_address = $3 and exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s where s.chain = $1 and s.sender = $4 and s.attempts ? d.tx_hash))
+          and not (d.to_address = $3 and ${ownArrival('d', '$4', '$3')})
         group by d.token`,
       [this.id, blockNumber.toString(), hot.toLowerCase(), hot],
     );
@@ -440,25 +476,35 @@ export class ChainRuntime {
    * hold yet (`moved`: positive what left, to add back; negative what arrived, to take off).
    */
   private async pendingMined(blockNumber: bigint): Promise<{ gas: bigint; moved: { symbol: string; units: bigint }[] }[]> {
-    const { rows } = await this.options.pool.query<{ tx_hash: string; token_symbol: string | null; amount: string | null } & Partial<SwapRow>>(
-      `select s.tx_hash, t.token_symbol, t.amount::text, w.from_token, w.to_token, w.amount_in::text, w.to_address from ${CHAIN_SCHEMA}.chain_sends s
-         left join ${CHAIN_SCHEMA}.transfers t on t.chain = s.chain and t.send_key = s.idempotency_key
-         left join ${CHAIN_SCHEMA}.swaps w on w.chain = s.chain and w.send_key = s.idempotency_key
-        where s.chain = $1 and s.sender = $2 and s.status = 'pending' and s.tx_hash is not null`,
-      [this.id, this.hot.sender],
+    const pending = await this.hot.pending();
+    if (pending.length === 0) return [];
+    const keys = pending.map((send) => send.idempotencyKey);
+    const { rows: transfers } = await this.options.pool.query<{ send_key: string; token_symbol: string; amount: string }>(
+      `select send_key, token_symbol, amount::text from ${CHAIN_SCHEMA}.transfers where chain = $1 and send_key = any($2)`,
+      [this.id, keys],
+    );
+    const { rows: swaps } = await this.options.pool.query<SwapRow & { send_key: string }>(
+      `select send_key, from_token, to_token, amount_in::text, minimum_out::text, to_address, account, amount_out::text from ${CHAIN_SCHEMA}.swaps where chain = $1 and send_key = any($2)`,
+      [this.id, keys],
     );
     const mined = [];
-    for (const row of rows) {
-      const receipt = await this.client.getTransactionReceipt({ hash: row.tx_hash as Hex }).catch(() => undefined);
+    for (const send of pending) {
+      // Whichever attempt was mined (a replaced send's earlier one included); an RPC failure fails the whole read,
+      // rather than leave a mined send out of it.
+      const receipt = await this.hot.receiptOf(send.attempts);
       if (!receipt || receipt.blockNumber > blockNumber) continue;
       const moved: { symbol: string; units: bigint }[] = [];
-      const token = row.token_symbol ? this.token(row.token_symbol) : undefined;
-      if (receipt.status === 'success' && token) moved.push({ symbol: token.symbol, units: toBaseUnits(row.amount!, token.decimals) });
-      if (receipt.status === 'success' && row.from_token && row.to_token) {
-        const [from, to] = [this.token(row.from_token)!, this.token(row.to_token)!];
-        moved.push({ symbol: from.symbol, units: toBaseUnits(row.amount_in!, from.decimals) });
+      const transfer = transfers.find((row) => row.send_key === send.idempotencyKey);
+      const swap = swaps.find((row) => row.send_key === send.idempotencyKey);
+      if (receipt.status === 'success' && transfer) {
+        const token = this.token(transfer.token_symbol)!;
+        moved.push({ symbol: token.symbol, units: toBaseUnits(transfer.amount, token.decimals) });
+      }
+      if (receipt.status === 'success' && swap) {
+        const [from, to] = [this.token(swap.from_token)!, this.token(swap.to_token)!];
+        moved.push({ symbol: from.symbol, units: toBaseUnits(swap.amount_in, from.decimals) });
         const out = swapOutputOf(this.dex!, from.symbol, to.symbol, receipt.logs);
-        if (out !== undefined && row.to_address === this.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
+        if (out !== undefined && swap.to_address === this.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
       }
       mined.push({ gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice), moved });
     }
@@ -547,12 +593,17 @@ export class ChainRuntime {
   }
 
   /**
-   * A transfer into the hot wallet made by one of its own sends: a sweep (which moves nothing in the books) or a swap's
-   * output (booked with the swap, by send.finished). Only what arrives from outside is the treasury's deposit.
+   * A transfer into the hot wallet made by one of its own sweeps or swaps (ownArrival): booked by the send's own entry,
+   * not as the treasury's deposit. Only what arrives otherwise (from outside) is the treasury's.
    */
-  private async isOwnSend(tx: PoolClient, deposit: Deposit): Promise<boolean> {
-    const { rowCount } = await tx.query(`select 1 from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and sender = $2 and attempts ? $3`, [this.id, this.hot.sender, deposit.txHash.toLowerCase()]);
-    return (rowCount ?? 0) > 0;
+  private async isOwnArrival(tx: PoolClient, deposit: Deposit): Promise<boolean> {
+    const { rows } = await tx.query<{ own: boolean }>(`select ${ownArrival('d', '$2', '$3')} as own from (select $4::text as tx_hash) d`, [
+      this.id,
+      this.hot.sender,
+      this.hot.sender.toLowerCase(),
+      deposit.txHash.toLowerCase(),
+    ]);
+    return rows[0]!.own;
   }
 
   private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
@@ -561,7 +612,7 @@ export class ChainRuntime {
       deposit.to.toLowerCase(),
     ]);
     const token = this.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
-    if (rows[0]?.owner.startsWith(TREASURY_PREFIX) && (await this.isOwnSend(tx, deposit))) return undefined;
+    if (rows[0]?.owner.startsWith(TREASURY_PREFIX) && (await this.isOwnArrival(tx, deposit))) return undefined;
     if (!rows[0] || !token) {
       this.options.logger.error({ chain: this.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
       return undefined;

@@ -1,11 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import { getAddress, type Address } from 'viem';
+import { getAddress, maxUint256, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
 import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainSwap, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
-import { revertReasonOf } from '@ramp/evm';
-import { NATIVE_TOKEN } from '@ramp/evm';
+import { isRevert, NATIVE_TOKEN, revertReasonOf } from '@ramp/evm';
 import { ownerKey } from './chain-runtime';
 import { Networks } from './networks';
 
@@ -60,10 +59,7 @@ export class ChainNatsController {
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}; see GET /transfer/chains`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     checkFaucetAmount(token.symbol, amount);
-    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
-      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
-    }
-    const key = `${tenant.organizationId}:${request.idempotencyKey}`;
+    const key = `${tenant.organizationId}:${idempotencyKeyOf(request)}`;
     let send = await runtime.requestFaucet(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
     const deadline = Date.now() + FAUCET_BROADCAST_WAIT_MS;
     while (!send.txHash && send.status !== 'failed' && Date.now() < deadline) {
@@ -100,11 +96,7 @@ export class ChainNatsController {
     const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
-    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
-      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
-    }
-    if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like offramp-deposits');
-    const send = await runtime.requestTransfer(request.idempotencyKey, to, token, amount.toFixed(), request.account);
+    const send = await runtime.requestTransfer(idempotencyKeyOf(request), to, token, amount.toFixed(), accountOf(request));
     if (send.to.toLowerCase() !== (token.address === NATIVE_TOKEN ? to : token.address).toLowerCase()) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${request.idempotencyKey} was queued with other terms`);
     }
@@ -125,23 +117,39 @@ export class ChainNatsController {
     };
     const [fromToken, toToken] = [tokenOf('fromToken'), tokenOf('toToken')];
     const amountIn = parseAmount(request.amountIn, 'amountIn', fromToken.decimals).toFixed();
-    const minimumOut = parseAmount(request.minimumOut, 'minimumOut', toToken.decimals).toFixed();
-    if (typeof request.idempotencyKey !== 'string' || request.idempotencyKey.length === 0 || request.idempotencyKey.length > 200) {
-      throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
+    // A minimum of 0 takes whatever the pools give (a way back that must happen).
+    const minimumOut = typeof request.minimumOut === 'string' && /^0(\.0+)?$/.test(request.minimumOut) ? '0' : parseAmount(request.minimumOut, 'minimumOut', toToken.decimals).toFixed();
+    for (const [field, amount, token] of [['amountIn', amountIn, fromToken], ['minimumOut', minimumOut, toToken]] as const) {
+      if (toBaseUnits(amount, token.decimals) > maxUint256) throw invalidField(field, 'is more than any token can hold');
     }
-    if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like route-execution');
     const to = request.recipient === undefined ? runtime.hot.sender : (getAddress(parseAddress(runtime.chain as ChainName, request.recipient, 'recipient')) as Address);
-    const { send, amountOut } = await runtime.requestSwap(request.idempotencyKey, { fromToken, toToken, amountIn, minimumOut, to, account: request.account });
+    const { send, amountOut } = await runtime.requestSwap(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
     const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
     if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
+      // At the block that reverted it; for a swap refused before it was sent, at the latest block.
       const wouldGive = await runtime.swapQuote({ fromToken, toToken, amountIn }, send.blockNumber).catch((error: unknown) => {
+        // A pool that cannot price it at all (emptied): no figure, the reason says enough. Otherwise try again later.
+        if (isRevert(error)) return undefined;
         throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} pools could not be read: ${revertReasonOf(error)}`);
       });
-      response.wouldGive = fromBaseUnits(wouldGive, toToken.decimals);
+      if (wouldGive !== undefined) response.wouldGive = fromBaseUnits(wouldGive, toToken.decimals);
     }
     return response;
   }
+}
+
+/** The idempotency key of a request of another service: 1 to 200 characters. */
+function idempotencyKeyOf(request: { idempotencyKey?: unknown }): string {
+  const key = request.idempotencyKey;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
+  return key;
+}
+
+/** The ledger account a movement is booked against, by name (`offramp-deposits`, `route-execution`). */
+function accountOf(request: { account?: unknown }): string {
+  if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like offramp-deposits');
+  return request.account;
 }
 
 /** Base units as a decimal string, negative ones included (a drift the other way must show, not throw). */

@@ -55,12 +55,14 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     const account = makeNuban('058', '012345678');
     const onrampQuote = (await owner.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
     const offrampQuote = (await owner.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
-    const swapQuote = (await owner.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).body.data;
+    // Across chains, so on the sandbox's rails with their minute-long steps (a same-chain swap runs on the local pools at
+    // once, and would complete while the test looks).
+    const swapQuote = (await owner.post('/swap/quote', { fromToken: 'USDC', toToken: 'BNB', amount: '10', fromChain: 'base', toChain: 'bsc' })).body.data;
     const transferQuote = (await owner.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: OUTSIDE_ADDRESS })).body.data;
     const transactions: Record<string, string> = {
       onramp: (await owner.post('/onramp/initiate', { quoteId: onrampQuote.quoteId, walletId })).body.data.id,
       offramp: (await owner.post('/offramp/initiate', { quoteId: offrampQuote.quoteId, sourceAddress: OUTSIDE_ADDRESS })).body.data.transactionId,
-      swap: (await owner.post('/swap/initiate', { quoteId: swapQuote.quoteId, walletId })).body.data.id,
+      swap: (await owner.post('/swap/initiate', { quoteId: swapQuote.quoteId, walletId, destinationAddress: OUTSIDE_ADDRESS })).body.data.id,
       transfer: (await owner.post('/transfer/initiate', { quoteId: transferQuote.quoteId, walletId })).body.data.id,
     };
     const webhookId = (await owner.post('/webhooks', { url: receiver.url('/hooks'), events: ['*'] })).body.data.id as string;

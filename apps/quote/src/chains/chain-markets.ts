@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { ChainNetworks, ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
+import { ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import type { HubPools } from '@ramp/pricing';
-import { Expiring } from '@ramp/service-kit';
+import { ChainNetworksReader, Expiring } from '@ramp/service-kit';
 
-/** The chain service's networks change only with its settings (a restart): kept this long per environment. */
-const NETWORKS_TTL_MS = 60_000;
 /**
  * The chain service answers both reads from memory or one round of node reads: a second is plenty, and short enough
  * that a quote whose pools cannot be read falls back to the price feed well within the gateway's own timeout.
@@ -14,14 +12,14 @@ const NETWORKS_TTL_MS = 60_000;
 const CHAIN_READ_TIMEOUT_MS = 1_000;
 
 /**
- * What the quote service knows of the chain service's chains: the networks of each environment (kept a minute), and
+ * What the quote service knows of the chain service's chains: the networks of each environment (ChainNetworksReader), and
  * the reserves of the pools of those that have them (kept CHAIN_POOLS_MAX_AGE_MS, one request in flight per chain
  * shared by every quote that needs it), so that quotes under load cost the chain service a request per period, not
  * one per quote.
  */
 @Injectable()
 export class ChainMarkets {
-  private readonly networksCache = new Expiring<ChainNetwork[]>(NETWORKS_TTL_MS);
+  private readonly networksReader: ChainNetworksReader;
   private readonly poolsCache: Expiring<HubPools>;
 
   constructor(
@@ -29,13 +27,11 @@ export class ChainMarkets {
     @Inject(Config) config: Config,
   ) {
     this.poolsCache = new Expiring(config.int('chainPoolsMaxAgeMs', 0));
+    this.networksReader = new ChainNetworksReader(rpc, CHAIN_READ_TIMEOUT_MS);
   }
 
   networks(tenant: Tenant): Promise<ChainNetwork[]> {
-    return this.networksCache.get(tenant.environment, async () => {
-      const { networks } = await this.rpc.call(ChainNetworks.contract, tenant, { environment: tenant.environment }, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
-      return networks;
-    });
+    return this.networksReader.networks(tenant);
   }
 
   /** The pools of each of `chains` that has the platform's pools for the tenant's environment, by chain. */

@@ -21,7 +21,7 @@ import {
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
-import { runsOnChain, venuesOf, type RouteLegSpec } from '@ramp/routing';
+import { onchainProviders, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ChainMarkets } from '../chains/chain-markets';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
@@ -127,15 +127,13 @@ export class QuotePricer {
   }
 
   /**
-   * The DEXes and bridges a route goes through, as it will run: a route that runs on the platform's pools (runsOnChain,
-   * as swap-transfer decides it at initiation) names their DEX for each leg; any other the router's providers.
+   * The DEXes and bridges a route goes through, as it will run: a route that runs on the platform's pools
+   * (onchainProviders, as swap-transfer decides it at initiation) names their DEX for each leg; any other the router's.
    */
   private async providers(tenant: Tenant, legs: readonly RouteLegSpec[], routed: string[]): Promise<string[]> {
     if (tenant.environment !== 'test') return routed;
     const networks = await this.markets.networks(tenant).catch(() => undefined);
-    const venues = venuesOf(networks ?? []);
-    const swapChains = legs.map((leg) => (leg.kind === 'swap' ? leg.chain : undefined));
-    return runsOnChain(swapChains, venues) ? swapChains.map((chain) => venues.get(chain!)!) : routed;
+    return onchainProviders(legs.map((leg) => (leg.kind === 'swap' ? leg.chain : undefined)), venuesOf(networks ?? [])) ?? routed;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ChainTransfer, platformTenant, type DepositCredited } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
-import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, untilFinal, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
 import { refundAddressOf, type OfframpCommand, type OfframpState, type OfframpStep } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
@@ -11,10 +11,6 @@ const OFFRAMP_DEPOSITS = 'offramp-deposits';
 /** How long a refund step waits for its transfer to be final before the job tries again later. */
 const REFUND_WAIT_MS = 10_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Not final yet: the job runs the step again later, and the same idempotency key finds the same transfer. */
-export class RefundPending extends Error {}
 
 /** Where the off-ramp provider's capture goes in the ledger. */
 const OFFRAMP_PROVIDER = 'offramp-provider';
@@ -98,14 +94,15 @@ export class OfframpSteps {
 
   /** A transfer from the hot wallet, once per key; its hash once final at the chain's depth. */
   private async transferBack(environment: 'test' | 'live', chain: string, idempotencyKey: string, to: string, tokenSymbol: string, amount: string): Promise<string> {
-    const deadline = Date.now() + REFUND_WAIT_MS;
-    for (;;) {
-      const send = await this.rpc.call(ChainTransfer.contract, systemTenant(environment), { environment, chain, idempotencyKey, to, tokenSymbol, amount, account: OFFRAMP_DEPOSITS });
-      if (send.status === 'confirmed') return send.transactionHash!;
-      if (send.status === 'failed') throw new Error(`the refund ${idempotencyKey} failed on chain: ${send.error ?? 'no reason'}; an operator must look`);
-      if (Date.now() > deadline) throw new RefundPending(`the refund ${idempotencyKey} is ${send.status} (${send.transactionHash ?? 'not signed yet'})`);
-      await sleep(200);
-    }
+    const request = { environment, chain, idempotencyKey, to, tokenSymbol, amount, account: OFFRAMP_DEPOSITS };
+    const send = await untilFinal(
+      () => this.rpc.call(ChainTransfer.contract, systemTenant(environment), request),
+      (answer) => answer.status === 'confirmed' || answer.status === 'failed',
+      REFUND_WAIT_MS,
+      (answer) => `the refund ${idempotencyKey} is ${answer.status} (${answer.transactionHash ?? 'not signed yet'})`,
+    );
+    if (send.status === 'failed') throw new Error(`the refund ${idempotencyKey} failed on chain: ${send.error ?? 'no reason'}; an operator must look`);
+    return send.transactionHash!;
   }
 
   /** When a step runs: at the deposit's expiry, after the provider's delay, or now. */

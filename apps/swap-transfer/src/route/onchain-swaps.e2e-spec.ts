@@ -114,6 +114,26 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
     expect((await ledgerCheck()).ok).toBe(true);
   }, 90_000);
 
+  it('a transfer on one chain with a toToken is a swap on the pools paying the destination address', async () => {
+    const wallet = await fundedWallet('100');
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'base', token: 'USDC', toToken: 'CNGN', amount: '50', destinationAddress: recipient })).body.data;
+    const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+    expect(started.status).toBe(201);
+    const view = await eventually(
+      async () => (await api.get(`/transfer/${started.body.data.id}`)).body.data,
+      (found) => found.status !== 'pending',
+      30_000,
+    );
+    expect(view.status).toBe('completed');
+    const [step] = view.route.steps;
+    expect(step).toMatchObject({ kind: 'swap', provider: 'Uniswap V2', settlement: 'onchain', fromToken: 'USDC', toToken: 'CNGN' });
+    expect((await swapEvents(step.transactionHash)).map((event) => getAddress(event.args.to))).toEqual([recipient]);
+    expect(formatUnits(await erc20Balance(tokens.CNGN!, recipient), 6)).toBe(step.amountOut);
+    expect(view.transfer.toAmount).toBe(step.amountOut);
+    expect((await ledgerCheck()).ok).toBe(true);
+  }, 90_000);
+
   it('a trade that moves the pool in the same block ahead of the swap makes it revert on chain: SLIPPAGE_EXCEEDED, the wallet and the hot wallet end with exactly what they had', async () => {
     const wallet = await fundedWallet('1000');
     const trader = await endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: '80000' });
@@ -147,7 +167,8 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
       expect(view.status).toBe('failed');
       expect(view.failureReason).toBe('SLIPPAGE_EXCEEDED');
       expect(view.errorMessage).toMatch(/would give [\d.]+ ETH, less than the minimum of [\d.]+ ETH/);
-      expect(view.route.steps[0]).toMatchObject({ settlement: 'onchain', status: 'failed' });
+      // The reverted transaction is the failed step's hash: anyone can look the failure up on the chain.
+      expect(view.route.steps[0]).toMatchObject({ settlement: 'onchain', status: 'failed', transactionHash: swapHash });
     } finally {
       await anvil('evm_setAutomine', [true]);
     }

@@ -1,6 +1,5 @@
 import { dec } from '@ramp/money';
 import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
-import { tokenDecimals } from '@ramp/chains';
 import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
 import type { HoldTerms } from '@ramp/transactions';
@@ -68,8 +67,8 @@ export class RouteSteps {
       case 'reverseLeg': {
         const leg = initiated.legs[step.index]!;
         if (leg.settlement === 'onchain') {
-          // Swapped back on the same pools into the hot wallet, whatever they give now: the hold is released whole,
-          // and what the round trip cost stays in the books of route-execution on that chain.
+          // Swapped back on the same pools into the hot wallet, whatever they give now (no minimum: it must happen):
+          // the hold is released whole, and what the round trip cost stays in the books of route-execution there.
           const back = await this.chainLegs.swap({
             environment: tenant.environment,
             chain: leg.fromChain,
@@ -77,7 +76,7 @@ export class RouteSteps {
             fromToken: leg.toToken,
             toToken: leg.fromToken,
             amountIn: state.executed[step.index]!.amountOut,
-            minimumOut: smallestUnit(leg.fromToken, leg.fromChain),
+            minimumOut: '0',
           });
           if (!back.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${back.reason}; an operator must look`);
           return { type: 'recordReversal', index: step.index, transactionHash: back.transactionHash, at: at() };
@@ -118,10 +117,6 @@ function recordLeg(index: number, result: LegResult): RouteCommand {
   const at = new Date().toISOString();
   return result.ok
     ? { type: 'recordLeg', index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at }
-    : { type: 'recordLeg', index, ok: false, reason: result.reason, wouldGive: result.wouldGive, at };
+    : { type: 'recordLeg', index, ok: false, reason: result.reason, wouldGive: result.wouldGive, ...(result.transactionHash !== undefined && { transactionHash: result.transactionHash }), at };
 }
 
-/** The least amount of a token on a chain (one base unit), as a decimal string. */
-function smallestUnit(token: string, chain: string): string {
-  return dec(1).div(dec(10).pow(tokenDecimals(token, chain))).toFixed();
-}

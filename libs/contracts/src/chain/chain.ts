@@ -124,8 +124,9 @@ export namespace ChainSwap {
     toToken: string;
     /** Decimal strings in each token's units. */
     amountIn: string;
+    /** `0`: whatever the pools give. */
     minimumOut: string;
-    /** Who receives the output: an address outside the platform; omitted, the hot wallet (a managed wallet's credit). */
+    /** Who receives the output: an address (a transfer's or a swap's destination); omitted, the hot wallet (a managed wallet's credit). */
     recipient?: string;
     /** The ledger account the swap is booked against when final (send.finished), e.g. `route-execution`. */
     account: string;
@@ -135,7 +136,7 @@ export namespace ChainSwap {
     transactionHash?: string;
     /** Confirmed: what the pools gave, read from the receipt's Swap event. */
     amountOut?: string;
-    /** Failed for its minimum: what the pools would have given at the block that refused it. */
+    /** Failed for its minimum: what the pools would have given at the block that reverted it (refused before it was sent: the latest). */
     wouldGive?: string;
     error?: string;
   }

@@ -131,6 +131,23 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await client.getTransactionCount({ address: hot.address })).toBe(nonce);
   });
 
+  it('a send the wallet cannot pay for waits without failing and without holding up the sends after it', async () => {
+    const q = queue();
+    const balance = await client.getBalance({ address: hot.address });
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    await q.enqueue(pool, 'tx_broke:coin', { to: outsider.address, value: balance + parseEther('1') });
+    await q.enqueue(pool, 'tx_broke:after', { to: contracts.tokens.USDC, data });
+    await q.tick();
+    await q.tick();
+    expect(await q.find('tx_broke:coin')).toMatchObject({ status: 'queued', attempts: [] });
+    expect(await q.find('tx_broke:after')).toMatchObject({ status: 'confirmed' });
+    // Once the wallet can pay, it goes.
+    await node.rpc('anvil_setBalance', [hot.address, `0x${(balance + parseEther('5')).toString(16)}`]);
+    await q.tick();
+    await q.tick();
+    expect(await q.find('tx_broke:coin')).toMatchObject({ status: 'confirmed' });
+  });
+
   it('a send reverted on chain fails with the reason read from its block', async () => {
     await mint(hot.address, 1_000_000n);
     const q = queue();

@@ -1,5 +1,5 @@
 import { ContractFunctionRevertedError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem';
-import { isRevert, isTransient } from './rpc-errors';
+import { isInsufficientFunds, isRevert, isTransient } from './rpc-errors';
 
 describe('rpc errors - only the chain saying "it would revert" fails a send; everything else is retried', () => {
   const rpc = (code: number, message: string) => new RpcRequestError({ body: {}, error: { code, message }, url: 'http://node' });
@@ -21,5 +21,14 @@ describe('rpc errors - only the chain saying "it would revert" fails a send; eve
     ]) {
       expect(isTransient(error)).toBe(true);
     }
+  });
+
+  it('tells a sender that cannot pay (value and gas) from a revert and from an outage', () => {
+    const broke = rpc(-32003, 'insufficient funds for gas * price + value: have 1 want 2');
+    expect(isInsufficientFunds(broke)).toBe(true);
+    expect(isRevert(broke)).toBe(false);
+    expect(isInsufficientFunds(rpc(3, 'execution reverted'))).toBe(false);
+    expect(isInsufficientFunds(rpc(-32603, 'internal error'))).toBe(false);
+    expect(isInsufficientFunds(new Error('insufficient funds'))).toBe(false);
   });
 });

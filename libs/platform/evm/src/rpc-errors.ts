@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, RpcRequestError } from 'viem';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, InsufficientFundsError, RpcRequestError } from 'viem';
 
 /**
  * Whether a failed call is the chain's answer that it would revert (an `execution reverted`, JSON-RPC code 3), the
@@ -20,4 +20,13 @@ export function isRevert(error: unknown): boolean {
 
 export function isTransient(error: unknown): boolean {
   return !isRevert(error);
+}
+
+/**
+ * Whether the node refused a transaction because its sender cannot pay for it (value plus gas): a state of the wallet
+ * (waiting for a sweep or a top-up), not of the transaction, so the send waits rather than fails or blocks others.
+ */
+export function isInsufficientFunds(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return Boolean(error.walk((cause) => cause instanceof InsufficientFundsError || /insufficient funds/i.test((cause as { message?: string }).message ?? '')));
 }

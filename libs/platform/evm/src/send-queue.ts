@@ -3,7 +3,7 @@ import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, typ
 import { confirmationsOf, gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Signer } from './custody';
-import { isRevert, isTransient } from './rpc-errors';
+import { isInsufficientFunds, isRevert, isTransient } from './rpc-errors';
 import { revertReasonOf } from './revert-reason';
 
 export interface ChainLogger {
@@ -191,8 +191,18 @@ export class SendQueue {
     return recordOf(again.rows[0]);
   }
 
-  async find(idempotencyKey: string): Promise<SendRecord | undefined> {
-    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
+  /** The sends signed and not yet final, oldest nonce first (every attempt's hash in `attempts`). */
+  async pending(): Promise<SendRecord[]> {
+    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [
+      this.options.chain,
+      this.sender,
+    ]);
+    return rows.map(recordOf);
+  }
+
+  /** The send queued under a key (read through `db`: a transaction's own view, or the pool). */
+  async find(idempotencyKey: string, db: Sql = this.options.pool): Promise<SendRecord | undefined> {
+    const { rows } = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
     return rows[0] && recordOf(rows[0]);
   }
 
@@ -206,7 +216,8 @@ export class SendQueue {
 
   /**
    * Signs the oldest queued sends (up to SIGN_BATCH, in one database transaction under the sender's lock), records
-   * them, then broadcasts them in nonce order. False when nothing was queued.
+   * them, then broadcasts them in nonce order. False when nothing was signed or refused (nothing queued, or only sends
+   * the wallet cannot pay for yet, which wait without holding up the ones after them).
    *
    * A send is estimated on the node's pending state, which does not hold the sends signed earlier in the same batch:
    * one that would revert there may only depend on them (a transfer of what a sweep just brought in). So a revert
@@ -229,20 +240,40 @@ export class SendQueue {
       // Estimated together (all on the same pending state), then signed one by one in order.
       const requests = rows.map((row) => ({ account: signer.address, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value) }));
       const estimates = await Promise.allSettled(requests.map((request) => client.estimateGas({ ...request, blockTag: 'pending' })));
+      // What the wallet can pay for (value plus gas at the fee ceiling of this batch): not every node's estimate says
+      // when a transaction's value is more than the sender has (anvil's does not), and a send the node then refuses at
+      // broadcast would leave a gap in the nonces that holds up every send after it.
+      let payable = await client.getBalance({ address: signer.address, blockTag: 'pending' });
+      let refused = 0;
       for (const [i, row] of rows.entries()) {
         const request = requests[i];
         const estimate = estimates[i];
         if (estimate.status === 'rejected') {
           const error: unknown = estimate.reason;
-          if (isTransient(error)) throw error;
+          // After sends signed in this batch, whatever the failure: they may be what it depends on (the funds a sweep
+          // brings, the approval a swap needs). It is estimated again once they are broadcast.
           if (out.length > 0) break;
+          if (isInsufficientFunds(error)) {
+            // The wallet cannot pay for it (value and gas) yet: it stays queued, and the sends after it go on.
+            this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key }, 'send waits: the wallet cannot pay for it yet');
+            continue;
+          }
+          if (isTransient(error)) throw error;
           // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
           const reason = revertReasonOf(error);
           await this.finish(tx, row.id, { status: 'failed', error: reason });
           this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, reason }, 'send refused: it would revert');
+          refused += 1;
           continue;
         }
         const gas = (estimate.value * 12n) / 10n;
+        const cost = request.value + gas * fees.maxFeePerGas;
+        if (cost > payable) {
+          if (out.length > 0) break;
+          this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, cost: cost.toString(), payable: payable.toString() }, 'send waits: the wallet cannot pay for it yet');
+          continue;
+        }
+        payable -= cost;
         const raw = await signer.signTransaction({ ...request, chainId, type: 'eip1559', nonce: Number(nonce), gas, ...fees });
         const updated = await tx.query<SendRow>(
           `update ${this.s}.chain_sends set status = 'pending', nonce = $2, gas = $3, max_fee_per_gas = $4, max_priority_fee_per_gas = $5,
@@ -254,7 +285,8 @@ export class SendQueue {
         nonce += 1n;
       }
       await tx.query(`update ${this.s}.chain_senders set next_nonce = $3 where chain = $1 and address = $2`, [chain, signer.address, nonce.toString()]);
-      return out;
+      // Only waiting sends left: nothing changed, the next pass tries them again.
+      return out.length + refused > 0 ? out : null;
     });
     if (!signed) return false;
     for (const { row, raw } of signed) await this.broadcast(row, raw);
@@ -284,7 +316,8 @@ export class SendQueue {
     }
   }
 
-  private async receiptOf(attempts: Hex[]) {
+  /** The receipt of whichever attempt of a send was mined (the latest first), or undefined while none is. */
+  async receiptOf(attempts: readonly Hex[]) {
     for (const hash of [...attempts].reverse()) {
       try {
         return await this.options.client.getTransactionReceipt({ hash });

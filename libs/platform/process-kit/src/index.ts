@@ -6,3 +6,4 @@ export * from './integration-message';
 export * from './service-events';
 export * from './stream-process';
 export * from './process-providers';
+export * from './step-pending';

@@ -1,5 +1,6 @@
 import { WakeupListener, Waker } from '@ramp/database';
 import type { Job, JobQueue } from './jobs';
+import { StepPending } from './step-pending';
 
 const IDLE_POLL_MS = 1000;
 
@@ -11,7 +12,7 @@ export interface JobWorkerOptions {
   leaseMs: number;
   concurrency: number;
   run(job: Job): Promise<void>;
-  logger: { warn(details: object, message: string): void };
+  logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
 /**
@@ -66,6 +67,12 @@ export class JobWorker {
       try {
         await this.options.run(job);
       } catch (error) {
+        if (error instanceof StepPending) {
+          // Under way elsewhere: looked at again soon, without the backoff of a failure.
+          logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');
+          await jobs.retryLater(job.id, error.retryInMs, error.message).catch(() => undefined);
+          continue;
+        }
         const delay = Math.min(60_000, 250 * 2 ** Math.min(job.attempts, 8));
         logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
         await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);

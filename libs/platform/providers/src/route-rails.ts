@@ -49,8 +49,11 @@ export interface ReverseLegInput {
   amount: string;
 }
 
-/** A leg that ran, or why not: a swap that reverted below its minimum says in `wouldGive` how much it would have given. */
-export type LegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string };
+/**
+ * A leg that ran, or why not: a swap that reverted below its minimum says in `wouldGive` how much it would have given,
+ * and a leg whose transaction was mined and reverted gives its `transactionHash`.
+ */
+export type LegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string; transactionHash?: string };
 
 /**
  * What swaps and transfers need from the outside: a DEX router per chain, bridges between chains, the way back when a

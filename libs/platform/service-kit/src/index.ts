@@ -6,3 +6,4 @@ export * from './jetstream.providers';
 export * from './logger';
 export * from './tokens';
 export * from './expiring';
+export * from './chain-networks';

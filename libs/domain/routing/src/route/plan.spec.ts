@@ -1,5 +1,5 @@
 import { CROSS_CHAIN_LEG_SPECS, crossChainOrder, USD_PRICES } from './fixtures.spec-helper';
-import { planRoute, runsOnChain, scaleLeg, settleLegs, venuesOf, type PlannedLeg, type RoutePlanInput } from './plan';
+import { onchainProviders, planRoute, scaleLeg, settleLegs, venuesOf, type PlannedLeg, type RoutePlanInput } from './plan';
 import { netOfFees, planOrder } from './route';
 
 /** planRoute for `legs` and the quote's figures, at 1% slippage and `USD_PRICES` unless the figures say otherwise. */
@@ -140,7 +140,7 @@ describe('netOfFees and planOrder', () => {
   });
 });
 
-describe('settleLegs, runsOnChain and venuesOf', () => {
+describe('settleLegs, onchainProviders and venuesOf', () => {
   const venues = new Map([
     ['base', 'Uniswap V2'],
     ['bsc', 'Uniswap V2'],
@@ -164,9 +164,9 @@ describe('settleLegs, runsOnChain and venuesOf', () => {
   it('keeps a swap on a chain without pools (or with no venues known) on the rails', () => {
     expect(settleLegs(sameChain(), new Map([['bsc', 'Uniswap V2']]))[0]).toMatchObject({ provider: 'Aerodrome', settlement: 'simulated' });
     expect(settleLegs(sameChain(), new Map())[0]).toMatchObject({ settlement: 'simulated' });
-    expect(runsOnChain([], venues)).toBe(false);
-    expect(runsOnChain(['base', undefined], venues)).toBe(false);
-    expect(runsOnChain(['base', 'bsc'], venues)).toBe(true);
+    expect(onchainProviders([], venues)).toBeUndefined();
+    expect(onchainProviders(['base', undefined], venues)).toBeUndefined();
+    expect(onchainProviders(['base', 'bsc'], venues)).toEqual(['Uniswap V2', 'Uniswap V2']);
   });
 
   it('finds the DEX of each network that has one', () => {

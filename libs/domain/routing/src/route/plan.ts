@@ -115,16 +115,18 @@ export function scaleLeg(leg: PlannedLeg, actualIn: string, isLast: boolean): { 
  * real funds (a simulated bridge delivers nothing to swap).
  */
 export function settleLegs(legs: readonly PlannedLeg[], venues: ReadonlyMap<string, string>): PlannedLeg[] {
-  const onchain = runsOnChain(legs.map((leg) => (leg.kind === 'swap' ? leg.fromChain : undefined)), venues);
-  return legs.map((leg) => (onchain ? { ...leg, provider: venues.get(leg.fromChain)!, settlement: 'onchain' } : { ...leg, settlement: 'simulated' }));
+  const providers = onchainProviders(legs.map((leg) => (leg.kind === 'swap' ? leg.fromChain : undefined)), venues);
+  return legs.map((leg, index) => (providers ? { ...leg, provider: providers[index]!, settlement: 'onchain' } : { ...leg, settlement: 'simulated' }));
 }
 
 /**
- * Whether a route runs on chain (settleLegs): `swapChains` has each leg's chain when it is a swap, undefined for a
+ * The providers of a route that runs on chain (settleLegs, and the quote's `route.providers`), each leg's DEX, or
+ * undefined for a route that stays on the rails. `swapChains` has each leg's chain when it is a swap, undefined for a
  * bridge; every leg must be a swap on a chain with a DEX of the platform (`venues`: chain → the DEX's name).
  */
-export function runsOnChain(swapChains: readonly (string | undefined)[], venues: ReadonlyMap<string, string>): boolean {
-  return swapChains.length > 0 && swapChains.every((chain) => chain !== undefined && venues.has(chain));
+export function onchainProviders(swapChains: readonly (string | undefined)[], venues: ReadonlyMap<string, string>): string[] | undefined {
+  if (swapChains.length === 0 || !swapChains.every((chain) => chain !== undefined && venues.has(chain))) return undefined;
+  return swapChains.map((chain) => venues.get(chain!)!);
 }
 
 /** The DEX of each chain that has the platform's pools, from the chain service's networks: chain → the DEX's name. */

@@ -1,5 +1,6 @@
 import { AT as at, initiatedRoute } from './fixtures.spec-helper';
 import { decideRoute, describeLeg, destinationOf, evolveRoute, initialRouteState, legOrder, nextRouteStep, type RouteCommand, type RouteEvent, type RouteState } from './route';
+import { routeSteps } from './view';
 
 const fold = (events: RouteEvent[]): RouteState => events.reduce(evolveRoute, initialRouteState);
 const ev = (type: string, data: object): RouteEvent => ({ type, data: { at, ...data } }) as RouteEvent;
@@ -64,6 +65,20 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
       .when({ type: 'recordLeg', index: 0, ok: false, reason: 'execution reverted', wouldGive: '0.3', at })
       .then([{ type: `${kind}.failing`, data: { errorMessage: SLIPPAGE_0, failureReason: 'SLIPPAGE_EXCEEDED', failedLeg: 0, at } }], 'releaseHold');
     expect((event!.data as { errorMessage: string }).errorMessage).toMatch(/^Slippage exceeded/);
+  });
+
+  it('keeps the hash of a leg whose transaction reverted on chain, and the view shows it on the failed step', () => {
+    const [event] = given([initiated, held])
+      .when({ type: 'recordLeg', index: 0, ok: false, reason: 'UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT', wouldGive: '0.3', transactionHash: '0xreverted', at })
+      .then([{ type: `${kind}.failing`, data: { errorMessage: SLIPPAGE_0, failureReason: 'SLIPPAGE_EXCEEDED', failedLeg: 0, failedHash: '0xreverted', at } }], 'releaseHold');
+    const steps = routeSteps(fold([initiated, held, event!]));
+    expect(steps[0]).toMatchObject({ status: 'failed', transactionHash: '0xreverted' });
+    expect(steps[1]).toMatchObject({ status: 'skipped' });
+    expect(steps[1]).not.toHaveProperty('transactionHash');
+    // Refused before it was sent: no hash to show.
+    const [refused] = given([initiated, held]).when({ type: 'recordLeg', index: 0, ok: false, reason: 'refused', wouldGive: '0.3', at }).then([{ type: `${kind}.failing` }]);
+    expect(refused!.data).not.toHaveProperty('failedHash');
+    expect(routeSteps(fold([initiated, held, refused!]))[0]).not.toHaveProperty('transactionHash');
   });
 
   it('records a swap that gave less than its minimum anyway, then fails and reverses it', () => {

@@ -67,7 +67,8 @@ interface RoutePayloads {
   initiated: RouteInitiated;
   funds_held: { at: string };
   leg_completed: { index: number; amountOut: string; transactionHash: string; at: string };
-  failing: { errorMessage: string; failureReason?: FailureReason; failedLeg: number | null; at: string };
+  /** `failedHash`: the failed leg's own transaction, when it was mined and reverted (an on-chain swap). */
+  failing: { errorMessage: string; failureReason?: FailureReason; failedLeg: number | null; failedHash?: string; at: string };
   leg_reversed: { index: number; transactionHash: string; at: string };
   funds_released: { at: string };
   completed: { toAmount: string; at: string };
@@ -83,8 +84,11 @@ export type RouteCommand =
   | { type: 'initiate'; data: RouteInitiated }
   | { type: 'recordFundsHeld'; at: string }
   | { type: 'recordLeg'; index: number; at: string; ok: true; amountOut: string; transactionHash: string }
-  /** `wouldGive`: the swap reverted because it would have given less than its minimum. */
-  | { type: 'recordLeg'; index: number; at: string; ok: false; reason: string; wouldGive?: string }
+  /**
+   * `wouldGive`: the swap reverted because it would have given less than its minimum; `transactionHash`: the leg's
+   * transaction that reverted on chain (absent when it was refused before being sent, or on the sandbox's rails).
+   */
+  | { type: 'recordLeg'; index: number; at: string; ok: false; reason: string; wouldGive?: string; transactionHash?: string }
   | { type: 'recordReversal'; index: number; transactionHash: string; at: string }
   | { type: 'recordFundsReleased'; at: string }
   | { type: 'fail'; reason: string; failureReason: FailureReason; at: string }
@@ -108,6 +112,8 @@ export interface RouteState {
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
   failedLeg?: number | null;
+  /** The failed leg's reverted transaction, when it has one. */
+  failedHash?: string;
   fundsReleased: boolean;
   toAmount?: string;
   errorMessage?: string;
@@ -133,7 +139,7 @@ export function evolveRoute(state: RouteState, event: RouteEvent): RouteState {
     }
     case 'failing': {
       const data = event.data as RoutePayloads['failing'];
-      return { ...next, failing: data.errorMessage, failureReason: data.failureReason, failedLeg: data.failedLeg };
+      return { ...next, failing: data.errorMessage, failureReason: data.failureReason, failedLeg: data.failedLeg, ...(data.failedHash !== undefined && { failedHash: data.failedHash }) };
     }
     case 'leg_reversed': {
       const data = event.data as RoutePayloads['leg_reversed'];
@@ -209,7 +215,7 @@ function legOutcome(state: RouteState, command: Extract<RouteCommand, { type: 'r
   if (!command.ok) {
     const errorMessage = command.wouldGive !== undefined ? slippage(command.wouldGive) : `${capitalize(describeLeg(leg))} failed: ${command.reason}`;
     const failureReason = leg.kind === 'bridge' ? 'BRIDGE_FAILED' : command.wouldGive !== undefined ? 'SLIPPAGE_EXCEEDED' : 'SWAP_FAILED';
-    return [event(kind, 'failing', { errorMessage, failureReason, failedLeg: command.index, at })];
+    return [event(kind, 'failing', { errorMessage, failureReason, failedLeg: command.index, ...(command.transactionHash !== undefined && { failedHash: command.transactionHash }), at })];
   }
   const completed = event(kind, 'leg_completed', { index: command.index, amountOut: command.amountOut, transactionHash: command.transactionHash, at });
   // A provider that ignored the minimum: the leg happened, so it is recorded, then unwound like any other failure,

@@ -26,6 +26,8 @@ export function routeSteps(state: RouteState): RouteStepView[] {
       settlement: leg.settlement ?? 'simulated',
     };
     if (ran) view.transactionHash = ran.transactionHash;
+    // A leg whose own transaction reverted on chain: its hash, to look the failure up.
+    else if (status === 'failed' && state.failedHash !== undefined) view.transactionHash = state.failedHash;
     if (reversal !== undefined) view.reversalHash = reversal;
     return view;
   });
