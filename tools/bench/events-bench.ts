@@ -1,15 +1,19 @@
 import { randomUUID } from 'crypto';
 import { connect } from 'nats';
 import { Pool } from 'pg';
+import { createPublicClient, http } from 'viem';
+import { Config } from '@ramp/config';
 import { makeNuban } from '@ramp/banking';
 import { rampEvents } from '@ramp/contracts';
 import { EventLog, eventStoreMigration, type EventMetadata } from '@ramp/event-store';
+import { resolveChains } from '@ramp/evm';
 import { evolveOfframp, initialOfframpState, offrampView, type OfframpEvent } from '@ramp/ramping';
 import { ApiClient, createKey, rebuildTransactions, startServices, stopAll } from '@ramp/testing';
 import { percentile, runAlone, type BenchSection } from './report';
 const DATABASE_URL = process.env.DATABASE_URL!;
 const REBUILD_TRANSACTIONS = Number(process.env.BENCH_REBUILD_TRANSACTIONS ?? 50_000);
 const E2E_RUNS = Number(process.env.BENCH_E2E_RUNS ?? 100);
+const SWAP_RUNS = Number(process.env.BENCH_SWAP_RUNS ?? 20);
 const metadata: EventMetadata = { correlationId: 'bench', causationId: 'bench', actor: 'bench', tenant: { organizationId: 'org_bench', environment: 'test', keyId: 'key_bench' } };
 
 async function timed(total: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<number> {
@@ -183,9 +187,72 @@ async function endToEnd(): Promise<BenchSection> {
   }
 }
 
-/** Appends beside plain INSERTs, an off-ramp end to end beside a round trip, a rebuild beside reading the stream. */
+/**
+ * A same-chain swap through the API until completed, run on the local chain's pools (the chain service swapping from
+ * the hot wallet through the router), with the base chain mining a block a second (anvil's interval mining, for the
+ * section only) at its confirmation depth: beside the chain's own block interval, measured in the same run.
+ */
+async function swapEndToEnd(): Promise<BenchSection> {
+  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const client = createPublicClient({ transport: http(base.rpcUrl) });
+  const anvil = (method: string, params: unknown[]) => client.request({ method: method as never, params: params as never });
+  const services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { LOG_LEVEL: 'warn', EVENTS_NAMESPACE: 'bench' });
+  try {
+    const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
+    const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
+    await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: String(SWAP_RUNS * 10 + 100) });
+    await anvil('evm_setAutomine', [false]);
+    await anvil('evm_setIntervalMining', [1]);
+    // The chain's own pace: the time between blocks as a client sees them.
+    const intervals: number[] = [];
+    let last = await client.getBlockNumber({ cacheTime: 0 });
+    let seen = performance.now();
+    while (intervals.length < 10) {
+      await new Promise((wait) => setTimeout(wait, 10));
+      const head = await client.getBlockNumber({ cacheTime: 0 });
+      if (head === last) continue;
+      const now = performance.now();
+      if (head === last + 1n) intervals.push(now - seen);
+      [last, seen] = [head, now];
+    }
+    const latencies: number[] = [];
+    for (let i = 0; i < SWAP_RUNS + 2; i++) {
+      const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base', slippage: 3 })).body.data;
+      const started = performance.now();
+      const { id } = (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId })).body.data;
+      for (;;) {
+        const view = (await api.get(`/swap/${id}`)).body.data;
+        if (view.status === 'completed' && view.route.steps[0].settlement === 'onchain') break;
+        if (view.status !== 'pending') throw new Error(`swap ${id} ended ${view.status} (${view.route.steps[0].settlement}): ${view.errorMessage ?? ''}`);
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      if (i >= 2) latencies.push(performance.now() - started);
+    }
+    latencies.sort((a, b) => a - b);
+    intervals.sort((a, b) => a - b);
+    const baselineLabel = 'the chain mining a block (1-second interval mining)';
+    return {
+      title: `Swap end to end on chain (${SWAP_RUNS} same-chain USDC → ETH swaps on base's Uniswap V2 pools, one at a time, 1-second blocks, confirmation depth ${base.confirmations})`,
+      command: 'npm run bench:events',
+      rows: [
+        { measure: 'POST /swap/initiate until GET shows completed, p50', baselineLabel, baseline: percentile(intervals, 50), result: percentile(latencies, 50), unit: 'ms', better: 'lower' },
+        { measure: 'POST /swap/initiate until GET shows completed, p99', baselineLabel, baseline: percentile(intervals, 99), result: percentile(latencies, 99), unit: 'ms', better: 'lower', target: '< 3 blocks' },
+      ],
+      notes: ['Each swap is signed at once and waits for the next block: up to one block interval, plus the time to see it and book it.'],
+    };
+  } finally {
+    await anvil('evm_setIntervalMining', [0]).catch(() => undefined);
+    await anvil('evm_setAutomine', [true]).catch(() => undefined);
+    await stopAll(services.values());
+  }
+}
+
+/**
+ * Appends beside plain INSERTs, an off-ramp end to end beside a round trip, a swap on chain beside the block interval,
+ * a rebuild beside reading the stream.
+ */
 export async function benchEvents(): Promise<BenchSection[]> {
-  return [await appends(), await endToEnd(), await rebuild()];
+  return [await appends(), await endToEnd(), await swapEndToEnd(), await rebuild()];
 }
 
 if (require.main === module) runAlone('bench:events', benchEvents);

@@ -24,6 +24,8 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
       const usdc = getAddress((await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
       const fromBlock = await client.getBlockNumber();
+      // This test's sends only: the chain's earlier ones (other tests' swaps, some of them reverted on purpose) are not its subject.
+      const since: Date = (await pool.query(`select now() as at`)).rows[0].at;
       const wallets: { walletId: string; address: Address }[] = [];
       for (let i = 0; i < 6; i++) wallets.push((await api.post('/wallets', { chain: 'base' })).body.data);
       const outsiders = Array.from({ length: 8 }, () => privateKeyToAccount(generatePrivateKey()).address);
@@ -54,7 +56,7 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       // Everything queued ends: every send of the chain confirmed, none left queued or pending.
       const open = async () => (await pool.query(`select count(*)::int as n from chain.chain_sends where chain = 'test-base' and status in ('queued', 'pending')`)).rows[0].n as number;
       await eventually(open, (n) => n === 0, 60_000, 250);
-      const { rows: failed } = await pool.query(`select idempotency_key, error from chain.chain_sends where chain = 'test-base' and status = 'failed'`);
+      const { rows: failed } = await pool.query(`select idempotency_key, error from chain.chain_sends where chain = 'test-base' and status = 'failed' and created_at >= $1`, [since]);
       expect(failed).toEqual([]);
 
       // On chain exactly once: each sender's nonces are the queue's, with no gap and no transaction it did not record.
@@ -62,7 +64,7 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       for (const sender of senders) {
         expect({ sender: sender.address, nonce: await client.getTransactionCount({ address: sender.address, blockTag: 'latest' }) }).toEqual({ sender: sender.address, nonce: Number(sender.next_nonce) });
       }
-      const { rows: hashes } = await pool.query<{ tx_hash: `0x${string}` }>(`select tx_hash from chain.chain_sends where chain = 'test-base' and created_at > now() - interval '10 minutes'`);
+      const { rows: hashes } = await pool.query<{ tx_hash: `0x${string}` }>(`select tx_hash from chain.chain_sends where chain = 'test-base' and created_at >= $1`, [since]);
       for (const { tx_hash } of hashes) expect((await client.getTransactionReceipt({ hash: tx_hash })).status).toBe('success');
 
       // The faucet's transfers to outsiders: each once, whatever the retries.

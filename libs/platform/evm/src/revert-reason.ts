@@ -1,8 +1,8 @@
 import { BaseError, decodeErrorResult, type Abi, type Hex } from 'viem';
-import { Forwarder, ForwarderFactory, TestToken, WrappedNative } from './artifacts.generated';
+import { Forwarder, ForwarderFactory, IntentPool, TestToken, WrappedNative } from './artifacts.generated';
 
 /** Every custom error the platform's contracts can revert with, so a revert is reported by name, not as bytes. */
-const KNOWN_ERRORS: Abi = [...TestToken.abi, ...WrappedNative.abi, ...Forwarder.abi, ...ForwarderFactory.abi].filter((item) => item.type === 'error');
+const KNOWN_ERRORS: Abi = [...TestToken.abi, ...WrappedNative.abi, ...Forwarder.abi, ...ForwarderFactory.abi, ...IntentPool.abi].filter((item) => item.type === 'error');
 
 /**
  * A readable reason from a failed call or gas estimate: `Error(string)`'s message, a custom error with its arguments
