@@ -33,8 +33,15 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       // Funding may fail while the chain service is dead (its transfer may still be sent and credited later: what
       // counts is what the chain shows). Faucet requests carry an Idempotency-Key and are retried until they answer.
       let stop = false;
+      // Each wallet keeps asking while the kills go on, and until it has been answered once: a request refused while the
+      // chain service is down is asked again a little later, as an integrator would.
       const funding = wallets.map(async (wallet, w) => {
-        for (let round = 0; !stop && round < 12; round++) await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount: `${w + 1}.${round + 1}` });
+        let answered = 0;
+        for (let round = 0; round < 60 && answered < 12 && (!stop || answered === 0); round++) {
+          const funded = await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount: `${w + 1}.${round + 1}` });
+          if (funded.status === 200) answered += 1;
+          else await sleep(300);
+        }
       });
       const faucet = outsiders.map(async (address, i) => {
         for (;;) {
