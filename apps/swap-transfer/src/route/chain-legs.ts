@@ -8,7 +8,10 @@ import { ChainNetworksReader } from '@ramp/service-kit';
 /** How long a leg's step waits for its swap to be final before the job tries again later (the same key, the same swap). */
 const LEG_WAIT_MS = 10_000;
 
-/** The ledger account that on-chain legs are booked against (ChainBooks: `external:route-execution-<env>-<chain>`). */
+/**
+ * The external account that stands for the DEXes and bridges in the ledger: a route's capture goes to it and a wallet's
+ * credit comes from it; on-chain legs book the chain's side against `external:route-execution-<env>-<chain>` (ChainBooks).
+ */
 export const ROUTE_EXECUTION = 'route-execution';
 
 export interface ChainSwapLeg {

@@ -5,10 +5,7 @@ import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@r
 import type { HoldTerms } from '@ramp/transactions';
 import { ROUTE_EXECUTION, type ChainLegs } from './chain-legs';
 
-/**
- * The external account that stands for the DEXes and bridges in the ledger (a capture goes to it, a wallet's credit
- * comes from it; on-chain legs book the chain's side against `route-execution-<env>-<chain>`), and the fees' revenue.
- */
+/** The revenue account of the platform's fee on swaps and transfers. */
 const SWAP_FEES = 'swap-fees';
 
 /** What a swap or transfer holds in its wallet: the quoted amount of the source token. */
@@ -40,8 +37,6 @@ export class RouteSteps {
       case 'executeLeg': {
         const leg = legOrder(state, step.index);
         const last = step.index === initiated.legs.length - 1;
-        // Intermediate legs pay the platform's settlement account on their chain (the route continues from there); the
-        // last pays the destination.
         if (leg.settlement === 'onchain') {
           // Through the pools from the hot wallet: paid to the destination address, or kept by the hot wallet for the
           // managed wallet's credit (settle) and for the next leg.
@@ -50,6 +45,8 @@ export class RouteSteps {
           const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
+        // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
+        // there); the last pays the destination.
         const recipient = last ? initiated.destination.address : this.rails.settlementAddress(leg.toChain);
         const common = { order: context, index: step.index, provider: leg.provider, minimumOut: leg.minimumOut, recipient };
         const result =
