@@ -16,6 +16,7 @@ import {
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
   platformContractAddresses,
+  poolsOf,
   readHubPools,
   routerAmountOut,
   routerSwapCall,
@@ -35,6 +36,7 @@ import {
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import type { HubPools } from '@ramp/pricing';
 import { Expiring } from '@ramp/service-kit';
+import type { IntentRelayer } from './intent-relayer';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
@@ -42,19 +44,31 @@ export const CHAIN_SCHEMA = 'chain';
 /** The DEX the platform deploys on its test chains. */
 const DEX_NAME = 'Uniswap V2';
 
+/** The platform's intent bridge on its local test chains (IntentPool.sol, relayed by the chain service). */
+export const INTENT_BRIDGE_NAME = 'Ramp Intents';
+
+/**
+ * What the hot wallet of a local chain holds at least of each token, in US dollars at the sandbox prices, as the
+ * relayer's inventory: what it fills bridge deposits with on the destination (minted by the faucet at each start when
+ * below half of it, and booked as the treasury's deposits).
+ */
+const LOCAL_RELAYER_INVENTORY_USD = '1000000';
+
 /** How long a queued swap may wait to be mined: after it, the router refuses it (`UniswapV2Router: EXPIRED`). */
 const SWAP_DEADLINE_SECONDS = 3600;
 
 /**
  * Whether the deposit row `d` (to the hot wallet) was brought by one of the hot wallet's own sends whose booking covers
- * it: a sweep (which moves nothing in the books) or a swap paid to the hot wallet (send.finished books its output).
+ * it: a sweep (which moves nothing in the books), a swap paid to the hot wallet (send.finished books its output), or a
+ * send of the intent bridge (a repayment or a refund from the pool, booked as arriving; a fill to the hot wallet itself,
+ * booked as nothing).
  * Nothing else the hot wallet sends to itself is excluded: it is booked as leaving, so its arrival must be booked too.
  * Parameters: $1 the chain id, and the named ones below.
  */
 function ownArrival(d: string, hot: string, hotLower: string): string {
   return `exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s left join ${CHAIN_SCHEMA}.swaps w on w.chain = s.chain and w.send_key = s.idempotency_key
                    where s.chain = $1 and s.sender = ${hot} and s.attempts ? ${d}.tx_hash
-                     and (s.idempotency_key like 'sweep:%' or w.to_address = ${hotLower}))`;
+                     and (s.idempotency_key like 'sweep:%' or s.idempotency_key like 'bridge:%' or w.to_address = ${hotLower}))`;
 }
 
 /** What a swap asks (ChainSwap), as recorded beside its send. */
@@ -107,6 +121,8 @@ export interface RuntimeOptions {
   maxFeePerGas: bigint;
   /** How long a read of the pools' reserves answers quotes. */
   poolsMaxAgeMs: number;
+  /** The intent bridge's relayer, shared by every chain. */
+  relayer?: IntentRelayer;
 }
 
 /** Who may own a deposit address: a managed wallet or a non-custodial off-ramp, by its id. */
@@ -160,7 +176,14 @@ export class ChainRuntime {
     // The pools are the platform's on its local chains only: it seeds them there. A public test network has none of its.
     this.dex = local ? deployed?.dex : undefined;
     const contracts = deployed
-      ? { tokens: deployed.tokens, wrappedNative: deployed.wrappedNative, forwarderFactory: deployed.forwarderFactory, ...(this.dex && { dex: { name: DEX_NAME, factory: this.dex.factory, router: this.dex.router, hub: this.dex.hub, pairs: this.dex.pairs } }) }
+      ? {
+          tokens: deployed.tokens,
+          wrappedNative: deployed.wrappedNative,
+          forwarderFactory: deployed.forwarderFactory,
+          ...(this.dex && { dex: { name: DEX_NAME, factory: this.dex.factory, router: this.dex.router, hub: this.dex.hub, pairs: this.dex.pairs } }),
+          // Like the pools, the intent pool is the platform's on its local chains only, where it relays.
+          ...(local && { bridge: { name: INTENT_BRIDGE_NAME, pool: deployed.intentPool } }),
+        }
       : {
             tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
             wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
@@ -232,6 +255,24 @@ export class ChainRuntime {
       const deployer = createWalletClient({ account: this.deployer, transport: http(settings.rpcUrl) });
       await deployPlatformContracts(this.client, deployer, this.spec!, LOCAL_HOT_WALLET_GAS);
       await seedPools(this.client, deployer, this.spec!.pools, this.dex!);
+      await this.stockRelayer();
+    }
+  }
+
+  /**
+   * A local chain's relayer inventory (LOCAL_RELAYER_INVENTORY_USD of each token in the hot wallet): minted by the faucet
+   * for each token below half of it, back up to it. The key holds the balance it was read at, so a start repeated
+   * before the mint is mined queues nothing twice.
+   */
+  private async stockRelayer(): Promise<void> {
+    const inventory = poolsOf(getChain(this.chain as ChainName), this.deployer.address, LOCAL_RELAYER_INVENTORY_USD);
+    for (const token of this.tokens) {
+      if (token.address === NATIVE_TOKEN) continue;
+      const target = token.symbol === inventory.hub ? inventory.pools[0]!.hubUnits : inventory.pools.find((pool) => pool.token === token.symbol)?.tokenUnits;
+      if (target === undefined) continue;
+      const held = await this.balanceAt(token, this.hot.sender, await this.client.getBlockNumber({ cacheTime: 0 }));
+      if (held * 2n >= target) continue;
+      await this.requestFaucet(`inventory:${token.symbol}:${held}`, this.hot.sender, token, target - held);
     }
   }
 
@@ -284,8 +325,10 @@ export class ChainRuntime {
 
   /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
   async tick(onError: (part: string, error: unknown) => void): Promise<void> {
+    const relayer = this.options.relayer;
     const parts: [string, { tick(): Promise<void> } | undefined][] = [
       ['watcher', this.watcher],
+      ['relayer', relayer && { tick: () => relayer.tick(this) }],
       ['hot wallet sends', this.hot],
       ['faucet sends', this.faucet],
     ];
@@ -354,7 +397,7 @@ export class ChainRuntime {
       );
       // Queued meanwhile by a concurrent request: this one's answer is that one's.
       if (inserted.rowCount === 0) return (await this.knownSwap(tx, sendKey, terms))!;
-      if (fromToken.address !== NATIVE_TOKEN) await this.approveRouter(tx, dex, fromToken);
+      if (fromToken.address !== NATIVE_TOKEN) await this.approveSpender(tx, dex.router, fromToken);
       return { send: await this.hot.enqueue(tx, sendKey, call) };
     });
   }
@@ -382,17 +425,18 @@ export class ChainRuntime {
   }
 
   /**
-   * The router's allowance of the hot wallet's `token`, queued before a new swap of it: once for good, unless the last
-   * approval failed (refused or reverted), when a new one is queued under a key of its own.
+   * The allowance of the hot wallet's `token` to `spender` (the router, an intent pool), queued before a new send that
+   * spends it: once for good, unless the last approval failed (refused or reverted), when a new one is queued under a
+   * key of its own.
    */
-  private async approveRouter(tx: PoolClient, dex: DexContracts, token: RuntimeToken): Promise<void> {
-    const prefix = `approve:${dex.router.toLowerCase()}:${token.address}`;
+  async approveSpender(tx: PoolClient, spender: Address, token: RuntimeToken): Promise<void> {
+    const prefix = `approve:${spender.toLowerCase()}:${token.address}`;
     const { rows } = await tx.query<{ id: string; status: string }>(
       `select id, status from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and (idempotency_key = $2 or idempotency_key like $2 || ':after:%') order by id desc limit 1`,
       [this.id, prefix],
     );
     if (rows[0] && rows[0].status !== 'failed') return;
-    const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }) };
+    const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }) };
     await this.hot.enqueue(tx, rows[0] ? `${prefix}:after:${rows[0].id}` : prefix, approve);
   }
 
@@ -506,6 +550,8 @@ export class ChainRuntime {
         const out = swapOutputOf(this.dex!, from.symbol, to.symbol, receipt.logs);
         if (out !== undefined && swap.to_address === this.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
       }
+      const bridged = receipt.status === 'success' ? await this.options.relayer?.moved(this, send.idempotencyKey) : undefined;
+      if (bridged) moved.push({ symbol: bridged.symbol, units: bridged.direction === 'out' ? bridged.units : -bridged.units });
       mined.push({ gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice), moved });
     }
     return mined;
@@ -519,6 +565,7 @@ export class ChainRuntime {
     );
     const transfer = rows[0];
     const swap = send.status === 'confirmed' ? await this.swapFinished(tx, send, logs) : undefined;
+    const bridge = await this.options.relayer?.finished(tx, this, send, logs);
     const event: SendFinished = {
       sendId: `${this.id}:${send.id}`,
       environment: this.environment,
@@ -530,6 +577,7 @@ export class ChainRuntime {
       nativeSymbol: this.native.symbol,
       ...(transfer && send.status === 'confirmed' && { transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account } }),
       ...(swap && { swap }),
+      ...(bridge && { bridge }),
       ...(send.error && { error: send.error }),
     };
     const metadata: EventMetadata = { correlationId: send.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: systemTenant(this.environment) };

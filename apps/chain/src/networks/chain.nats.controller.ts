@@ -1,7 +1,22 @@
 import { Controller, Inject } from '@nestjs/common';
 import { getAddress, maxUint256, type Address } from 'viem';
 import { checkFaucetAmount, parseAddress, type ChainName } from '@ramp/chains';
-import { AppError, ChainHoldings, ChainNetworks, ChainPools, ChainSwap, ChainTransfer, DepositAddressWatch, ENVIRONMENTS, FaucetSend, invalidField, type Environment, type Tenant } from '@ramp/contracts';
+import {
+  AppError,
+  ChainBridge,
+  ChainHoldings,
+  ChainNetworks,
+  ChainPools,
+  ChainSwap,
+  ChainTransfer,
+  DepositAddressWatch,
+  ENVIRONMENTS,
+  FaucetSend,
+  invalidField,
+  RelayerPause,
+  type Environment,
+  type Tenant,
+} from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { isRevert, NATIVE_TOKEN, revertReasonOf } from '@ramp/evm';
@@ -136,6 +151,37 @@ export class ChainNatsController {
       if (wouldGive !== undefined) response.wouldGive = fromBaseUnits(wouldGive, toToken.decimals);
     }
     return response;
+  }
+
+  /**
+   * A bridge by intent between two local chains, for the platform's own services (a bridge leg of a route): the deposit
+   * queued once per key, then filled (or refunded) by the relayer; every call answers where it is.
+   */
+  @Handles(ChainBridge.contract)
+  async bridge(@RequestData() request: ChainBridge.Request): Promise<ChainBridge.Response> {
+    const environment = environmentOf(request.environment);
+    const [from, to] = [this.networks.get(environment, request.fromChain, 'fromChain'), this.networks.get(environment, request.toChain, 'toChain')];
+    const token = typeof request.token === 'string' ? request.token : '';
+    const [input, output] = [from.token(token), to.token(token)];
+    if (!input || !output) throw invalidField('token', `must be a token of both ${from.chain} and ${to.chain}`, 'UNSUPPORTED_TOKEN');
+    const amountIn = parseAmount(request.amountIn, 'amountIn', input.decimals).toFixed();
+    const amountOut = parseAmount(request.amountOut, 'amountOut', output.decimals).toFixed();
+    for (const [field, amount, decimals] of [['amountIn', amountIn, input.decimals], ['amountOut', amountOut, output.decimals]] as const) {
+      if (toBaseUnits(amount, decimals) > maxUint256) throw invalidField(field, 'is more than any token can hold');
+    }
+    const recipient = request.recipient === undefined ? to.hot.sender : (getAddress(parseAddress(to.chain as ChainName, request.recipient, 'recipient')) as Address);
+    if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
+    return this.networks.relayer.request(from, idempotencyKeyOf(request), { to, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
+  }
+
+  /** Test keys only: the sandbox's relayer switch, holding or releasing the fills of the caller's organization's deposits. */
+  @Handles(RelayerPause.contract)
+  async pauseRelayer(@RequestData() request: RelayerPause.Request, @CallerTenant() tenant: Tenant): Promise<RelayerPause.Response> {
+    if (tenant.environment !== 'test' || request.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    if (typeof request.paused !== 'boolean') throw invalidField('paused', 'must be true or false');
+    if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name an organization');
+    await this.networks.relayer.pause('test', request.organizationId, request.paused);
+    return { paused: request.paused };
   }
 }
 

@@ -13,6 +13,7 @@ import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
 import { ChainRuntime } from './chain-runtime';
+import { IntentRelayer } from './intent-relayer';
 
 /**
  * Every chain of both environments (TEST_CHAINS, LIVE_CHAINS), each with its loop (run by one replica at a time), and
@@ -22,6 +23,7 @@ import { ChainRuntime } from './chain-runtime';
 export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly runtimes: ChainRuntime[];
   private readonly loops: ChainLoop[];
+  readonly relayer: IntentRelayer;
   private relay: Relay | undefined;
 
   constructor(
@@ -33,7 +35,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(HealthRegistry) health: HealthRegistry,
   ) {
     const custody = HdCustody.fromSettings(config.string('custodySeed'), new SecretBox(config.string('secretsEncryptionKey'), config.isProduction), config.isProduction);
+    this.relayer = new IntentRelayer({ pool, logger, fillSeconds: config.int('chainBridgeFillSeconds', 5) });
     const shared = {
+      relayer: this.relayer,
       custody,
       pool,
       log: CHAIN_LOG,
@@ -46,6 +50,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       ...resolveChains('test', config.json('testChains'), 'TEST_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'test', settings })),
       ...resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'live', settings })),
     ];
+    for (const runtime of this.runtimes) this.relayer.register(runtime);
     const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };
     this.loops = this.runtimes.map((runtime) => new ChainLoop(runtime, loop));
     // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out

@@ -48,8 +48,9 @@ export class ChainBooks {
   }
 
   /**
-   * The gas of a final send, what a confirmed transfer took, and a confirmed swap's both sides, against the chain's
-   * account (a swap's against the account it names, `external:route-execution-<environment>-<chain>` for routes).
+   * The gas of a final send, what a confirmed transfer took, a confirmed swap's both sides, and what a send of the intent
+   * bridge moved, against the chain's account (a swap's and a bridge's against the account they name,
+   * `external:route-execution-<environment>-<chain>` for routes).
    */
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
     const { environment, chain } = send;
@@ -64,6 +65,14 @@ export class ChainBooks {
       const charged = chargedAccount(swap.account, environment, chain);
       legs.push(...move(charged, chainAccount(environment, chain), assetOf(chain, swap.fromToken), swap.amountIn));
       if (swap.intoHotWallet) legs.push(...move(chainAccount(environment, chain), charged, assetOf(chain, swap.toToken), swap.amountOut));
+    }
+    if (send.bridge) {
+      // The intent bridge: a deposit into the pool or a fill to an address outside left the holdings; a repayment or a
+      // refund from the pool joined them.
+      const { bridge } = send;
+      const charged = chargedAccount(bridge.account, environment, chain);
+      const asset = assetOf(chain, bridge.tokenSymbol);
+      legs.push(...(bridge.direction === 'out' ? move(charged, chainAccount(environment, chain), asset, bridge.amount) : move(chainAccount(environment, chain), charged, asset, bridge.amount)));
     }
     if (legs.length === 0) return false;
     return this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs);

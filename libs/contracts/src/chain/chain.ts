@@ -18,7 +18,7 @@ export interface ChainNetwork {
   /** The omnibus hot wallet: where deposits are swept, what pays gas and sends. */
   hotWallet: string;
   /** The token contracts by symbol (the registry's tokens, deployed as test tokens on local chains), and the forwarder factory. */
-  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string; dex?: ChainDex };
+  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string; dex?: ChainDex; bridge?: ChainIntentBridge };
   /** A local test chain: the platform deployed its contracts there, and its faucet can send test tokens. */
   faucet: boolean;
 }
@@ -33,6 +33,15 @@ export interface ChainDex {
   router: string;
   hub: string;
   pairs: Record<string, string>;
+}
+
+/**
+ * The platform's intent bridge on a local test chain (IntentPool.sol): a deposit into `pool` on the source chain, filled
+ * on the destination chain's pool by the chain service as relayer (docs/chains.md, "Bridging").
+ */
+export interface ChainIntentBridge {
+  name: string;
+  pool: string;
 }
 
 export namespace ChainNetworks {
@@ -144,6 +153,61 @@ export namespace ChainSwap {
 }
 
 /**
+ * A bridge by intent between two local test chains with the platform's intent pools (ChainIntentBridge), once per
+ * `idempotencyKey`: the hot wallet of `fromChain` deposits `amountIn` of `token` into its pool for `amountOut` of the same
+ * token to `recipient` on `toChain` (omitted: the destination's hot wallet, for the next leg or a wallet's credit), with
+ * a fill deadline; the chain service, as relayer, fills it on `toChain` from that chain's hot wallet before the deadline
+ * (then takes the deposit back as its repayment), or refunds it to the source hot wallet after an unfilled deadline.
+ * The first call queues the deposit, every call answers where the bridge is. UNSUPPORTED_CHAIN for a chain without a
+ * pool.
+ */
+export namespace ChainBridge {
+  export interface Request {
+    environment: Environment;
+    fromChain: string;
+    toChain: string;
+    idempotencyKey: string;
+    token: string;
+    /** Decimal strings in the token's units on each chain. */
+    amountIn: string;
+    amountOut: string;
+    recipient?: string;
+    /** The ledger account each chain's side is booked against when final (send.finished), e.g. `route-execution`. */
+    account: string;
+    /** The organization whose transaction this is: the sandbox's relayer switch (RelayerPause) holds its fills. */
+    organizationId: string;
+  }
+  export interface Response {
+    /** `pending` until the fill or the refund is confirmed; `failed`: the deposit itself failed (nothing left the hot wallet but gas). */
+    status: 'pending' | 'filled' | 'refunded' | 'failed';
+    /** Unix seconds: filled by then on `toChain`, else refunded after it. */
+    fillDeadline: number;
+    depositHash?: string;
+    /** On `toChain`. */
+    fillHash?: string;
+    refundHash?: string;
+    error?: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.bridges.send');
+}
+
+/**
+ * Test keys only: holds (`paused: true`) or releases the relayer's fills of one organization's bridge deposits, so that
+ * a deposit's fill deadline can pass unfilled and the deposit be refunded (the sandbox's `POST /sandbox/relayer`).
+ */
+export namespace RelayerPause {
+  export interface Request {
+    environment: Environment;
+    organizationId: string;
+    paused: boolean;
+  }
+  export interface Response {
+    paused: boolean;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.relayer.pause');
+}
+
+/**
  * What the platform holds on each chain of an environment, read at the watcher's checkpoint: the hot wallet, plus the
  * deposit addresses not yet swept, less deposits seen but not yet credited, plus what hot-wallet sends mined but not
  * yet final took. The ledger's books of the chain must say the same (reconciliation).
@@ -231,6 +295,12 @@ export interface SendFinished {
    * the pools to `to`: the hot wallet itself (`intoHotWallet`), or an address outside.
    */
   swap?: { fromToken: string; amountIn: string; toToken: string; amountOut: string; to: string; intoHotWallet: boolean; account: string };
+  /**
+   * A confirmed send of the intent bridge (ChainBridge) that moved the hot wallet's funds: the deposit (`out` to the
+   * pool), a fill to an address outside (`out`), the relayer's repayment or a refund (`in` from the pool). A fill to
+   * the hot wallet itself moves nothing, and has none.
+   */
+  bridge?: { role: 'deposit' | 'fill' | 'settle' | 'refund'; tokenSymbol: string; amount: string; direction: 'in' | 'out'; account: string };
   error?: string;
 }
 

@@ -194,6 +194,13 @@ export const SETTINGS = {
       "How long the reserves of a local test chain's pools are reused for quotes: the chain service reads them at most once per this period, and the quote service keeps what it was answered as long, so a quote's reserves are at most two periods old. A swap's minimum (the slippage tolerance) covers what moves after.",
     services: ['chain', 'quote'],
   },
+  chainBridgeFillSeconds: {
+    env: 'CHAIN_BRIDGE_FILL_SECONDS',
+    default: '120',
+    description:
+      "How long the relayer has to fill a deposit of the intent bridge between local test chains: a deposit's fill deadline is this many seconds after it is requested; unfilled by then (the sandbox's relayer switch held it), it is refunded on its source chain.",
+    services: ['chain'],
+  },
   chainStuckAfterMs: {
     env: 'CHAIN_STUCK_AFTER_MS',
     default: '60000',

@@ -2,7 +2,7 @@ import { concat, encodeDeployData, getContractAddress, keccak256, toHex, type Ac
 import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
 import { dec, ROUND_DOWN, toBaseUnits } from '@ramp/money';
 import { CNGN_SYMBOL, SANDBOX_NGN_PER_USD, SANDBOX_USD_PRICES } from '@ramp/providers';
-import { Forwarder, ForwarderFactory, TestToken, UniswapV2Factory, UniswapV2Router02, WrappedNative } from './artifacts.generated';
+import { Forwarder, ForwarderFactory, IntentPool, TestToken, UniswapV2Factory, UniswapV2Router02, WrappedNative } from './artifacts.generated';
 import { pairAddress } from './pools';
 
 /**
@@ -45,7 +45,7 @@ export interface PlatformContractsSpec {
   wrappedNative: { symbol: string; name: string; native: string };
   /** The faucet account: mints test tokens, funds the hot wallet's gas. */
   faucet: Address;
-  /** The chain's hot wallet: the forwarders' parent and the only caller of their sweeps. */
+  /** The chain's hot wallet: the forwarders' parent and the only caller of their sweeps, and the intent pool's relayer. */
   hotWallet: Address;
   pools: PoolsSpec;
 }
@@ -68,6 +68,8 @@ export interface PlatformContracts {
   wrappedNative: Address;
   forwarderFactory: Address;
   dex: DexContracts;
+  /** The intent bridge's pool (IntentPool.sol), whose relayer is the hot wallet. */
+  intentPool: Address;
 }
 
 interface Planned {
@@ -93,6 +95,7 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
   const forwarders = at('ForwarderFactory', encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [spec.hotWallet, spec.hotWallet] }));
   const factory = at('UniswapV2Factory', encodeDeployData({ abi: UniswapV2Factory.abi, bytecode: UniswapV2Factory.bytecode, args: [spec.pools.provider] }));
   const router = at('UniswapV2Router02', encodeDeployData({ abi: UniswapV2Router02.abi, bytecode: UniswapV2Router02.bytecode, args: [factory.address, wrapped.address] }));
+  const intents = at('IntentPool', encodeDeployData({ abi: IntentPool.abi, bytecode: IntentPool.bytecode, args: [spec.hotWallet] }));
   const tokenAddresses: Record<string, Address> = Object.fromEntries(tokens.map((token) => [token.name, token.address]));
   const pooled: Record<string, Address> = { ...tokenAddresses, [spec.wrappedNative.native]: wrapped.address };
   const hub = pooled[spec.pools.hub]!;
@@ -109,8 +112,9 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
         tokens: Object.fromEntries([spec.pools.hub, ...spec.pools.pools.map((pool) => pool.token)].map((symbol) => [symbol, pooled[symbol]!])),
         native: spec.wrappedNative.native,
       },
+      intentPool: intents.address,
     },
-    all: [...tokens, wrapped, forwarders, factory, router],
+    all: [...tokens, wrapped, forwarders, factory, router, intents],
   };
 }
 

@@ -7,3 +7,4 @@ export * from './rpc-errors';
 export * from './send-queue';
 export * from './chain-settings';
 export * from './pools';
+export * from './intents';

@@ -1,0 +1,284 @@
+import type { Pool, PoolClient } from 'pg';
+import { getAddress, type Address, type Log } from 'viem';
+import { AppError, invalidField, type ChainBridge, type Environment, type SendFinished } from '@ramp/contracts';
+import { withTransaction } from '@ramp/database';
+import { intentDepositCall, intentDepositIdOf, intentFillCall, intentRefundCall, intentSettleCall, NATIVE_TOKEN, type ChainLogger, type SendRecord } from '@ramp/evm';
+import { dec, toBaseUnits } from '@ramp/money';
+import { CHAIN_SCHEMA, type ChainRuntime, type RuntimeToken } from './chain-runtime';
+
+/** A fill is not queued this close to its deadline (it could be mined after it, and revert). */
+const FILL_MARGIN_SECONDS = 2;
+/** A refund waits this long past the deadline (a block's timestamp may lag the clock a little). */
+const REFUND_MARGIN_SECONDS = 2;
+/** Most bridges each chain's pass moves along per kind (fills, repayments, refunds). */
+const BATCH = 50;
+
+type Role = 'deposit' | 'fill' | 'settle' | 'refund';
+const SEND_KEY = /^bridge:(.+):(deposit|fill|settle|refund)$/;
+
+/** What a bridge asks (ChainBridge), resolved against both chains. */
+export interface BridgeTerms {
+  to: ChainRuntime;
+  token: string;
+  amountIn: string;
+  amountOut: string;
+  /** The destination's hot wallet when the output stays with the platform (the next leg, a wallet's credit). */
+  recipient: Address;
+  account: string;
+  organizationId: string;
+}
+
+interface BridgeRow {
+  from_chain: string;
+  key: string;
+  to_chain: string;
+  organization_id: string;
+  token: string;
+  amount_in: string;
+  amount_out: string;
+  recipient: string;
+  account: string;
+  fill_deadline: string;
+  deposit_id: string | null;
+  status: string;
+  error: string | null;
+}
+
+const COLUMNS = 'from_chain, key, to_chain, organization_id, token, amount_in::text, amount_out::text, recipient, account, fill_deadline::text, deposit_id::text, status, error';
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The platform's relayer of its intent bridge (IntentPool.sol on each local test chain; docs/chains.md, "Bridging"). A
+ * bridge is a row of `chain.bridges` on its source chain, moved along by each chain's own pass (one replica runs a
+ * chain at a time) and by the transaction that makes each of its sends final:
+ *
+ *   depositing ─deposit confirmed→ deposited ─fill queued (destination's pass)→ filling ─fill confirmed→ filled
+ *   ─repayment queued (source's pass)→ settling → settled;
+ *   deposited, or filling whose fill failed (unfilled) ─deadline passed (source's pass)→ refunding → refunded.
+ *
+ * Every step is a compare-and-set from the status it read, so a deposit is filled or refunded, never both (the contract
+ * refuses a fill after the deadline and a refund before it as well), and every send has a key of its own
+ * (`bridge:<key>:<role>`), so a pass repeated after a crash queues nothing twice.
+ */
+export class IntentRelayer {
+  private readonly runtimes = new Map<string, ChainRuntime>();
+
+  constructor(
+    private readonly options: {
+      pool: Pool;
+      logger: ChainLogger;
+      /** Seconds from a bridge's request to its fill deadline. */
+      fillSeconds: number;
+    },
+  ) {}
+
+  /** Every chain the relayer works on: a row names its chains by runtime id (`test-base`). */
+  register(runtime: ChainRuntime): void {
+    this.runtimes.set(runtime.id, runtime);
+  }
+
+  /**
+   * A bridge from `from`, once per key: the deposit (with the pool's approval of the token, once for good) is queued on
+   * the first call; every call answers where the bridge is. IDEMPOTENCY_KEY_REUSED for the same key with other terms.
+   */
+  async request(from: ChainRuntime, key: string, terms: BridgeTerms): Promise<ChainBridge.Response> {
+    const fromPool = poolOf(from, 'fromChain');
+    poolOf(terms.to, 'toChain');
+    if (terms.to.id === from.id) throw invalidField('toChain', 'must differ from fromChain');
+    const [input, output] = [tokenOn(from, terms.token, 'token'), tokenOn(terms.to, terms.token, 'token')];
+    const known = await this.row(this.options.pool, from.id, key);
+    if (known) return this.view(this.same(known, terms, key));
+    const fillDeadline = nowSeconds() + this.options.fillSeconds;
+    await withTransaction(this.options.pool, async (tx) => {
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.bridges (from_chain, key, to_chain, organization_id, token, amount_in, amount_out, recipient, account, fill_deadline)
+         values ($1, $2, $3, $4, $5, $6::numeric, $7::numeric, $8, $9, $10) on conflict do nothing`,
+        [from.id, key, terms.to.id, terms.organizationId, terms.token, terms.amountIn, terms.amountOut, terms.recipient.toLowerCase(), terms.account, fillDeadline],
+      );
+      if (inserted.rowCount === 0) return;
+      await from.approveSpender(tx, fromPool, input);
+      const deposit = intentDepositCall(fromPool, {
+        inputToken: input.address,
+        inputAmount: toBaseUnits(terms.amountIn, input.decimals),
+        destinationChainId: terms.to.network.chainId,
+        outputToken: getAddress(output.address),
+        outputAmount: toBaseUnits(terms.amountOut, output.decimals),
+        recipient: terms.recipient,
+        fillDeadline,
+      });
+      await from.hot.enqueue(tx, sendKey(key, 'deposit'), deposit);
+    });
+    return this.view(this.same((await this.row(this.options.pool, from.id, key))!, terms, key));
+  }
+
+  /** Test keys only: holds or releases the fills of one organization's deposits (the sandbox's relayer switch). */
+  async pause(environment: Environment, organizationId: string, paused: boolean): Promise<void> {
+    const sql = paused
+      ? `insert into ${CHAIN_SCHEMA}.relayer_pauses (environment, organization_id) values ($1, $2) on conflict do nothing`
+      : `delete from ${CHAIN_SCHEMA}.relayer_pauses where environment = $1 and organization_id = $2`;
+    await this.options.pool.query(sql, [environment, organizationId]);
+  }
+
+  /**
+   * The relayer's part of one chain's pass: fills of the deposits bound for it (unless their organization paused the
+   * relayer, or their deadline is too close), repayments of the deposits made on it that were filled, and refunds of
+   * those whose deadline passed unfilled.
+   */
+  async tick(runtime: ChainRuntime): Promise<void> {
+    const { pool } = this.options;
+    const intents = runtime.network.contracts.bridge?.pool as Address | undefined;
+    if (!intents) return;
+    const now = nowSeconds();
+    const { rows: fills } = await pool.query<BridgeRow>(
+      `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges b
+        where to_chain = $1 and status = 'deposited' and fill_deadline > $2
+          and not exists (select 1 from ${CHAIN_SCHEMA}.relayer_pauses p where p.environment = $3 and p.organization_id = b.organization_id)
+        order by created_at limit ${BATCH}`,
+      [runtime.id, now + FILL_MARGIN_SECONDS, runtime.environment],
+    );
+    for (const row of fills) {
+      const origin = this.runtimes.get(row.from_chain);
+      const token = runtime.token(row.token);
+      if (!origin || !token) continue;
+      await withTransaction(pool, async (tx) => {
+        if (!(await this.advance(tx, row, ['deposited'], 'filling'))) return;
+        await runtime.approveSpender(tx, intents, token);
+        const fill = intentFillCall(intents, origin.network.chainId, BigInt(row.deposit_id!), {
+          outputToken: getAddress(token.address),
+          outputAmount: toBaseUnits(dec(row.amount_out).toFixed(), token.decimals),
+          recipient: getAddress(row.recipient),
+          fillDeadline: Number(row.fill_deadline),
+        });
+        await runtime.hot.enqueue(tx, sendKey(row.key, 'fill'), fill);
+      });
+    }
+    const { rows: mine } = await pool.query<BridgeRow>(
+      `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges
+        where from_chain = $1 and (status = 'filled' or (status in ('deposited', 'unfilled') and fill_deadline < $2))
+        order by created_at limit ${BATCH}`,
+      [runtime.id, now - REFUND_MARGIN_SECONDS],
+    );
+    for (const row of mine) {
+      const settle = row.status === 'filled';
+      const depositId = BigInt(row.deposit_id!);
+      await withTransaction(pool, async (tx) => {
+        if (!(await this.advance(tx, row, [row.status], settle ? 'settling' : 'refunding'))) return;
+        await runtime.hot.enqueue(tx, sendKey(row.key, settle ? 'settle' : 'refund'), settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
+      });
+      if (!settle) this.options.logger.info({ chain: runtime.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
+    }
+  }
+
+  /**
+   * In the transaction that makes a send of `runtime`'s hot wallet final: the bridge's next status, and what the send
+   * moved for the books (send.finished). Undefined for a send that is not the bridge's, or that moved nothing.
+   */
+  async finished(tx: PoolClient, runtime: ChainRuntime, send: SendRecord, logs: readonly Log[]): Promise<SendFinished['bridge']> {
+    const parsed = SEND_KEY.exec(send.idempotencyKey);
+    if (!parsed) return undefined;
+    const [, key, role] = parsed as unknown as [string, string, Role];
+    const row = await this.rowOfSend(tx, runtime, key, role);
+    if (!row) return undefined;
+    const confirmed = send.status === 'confirmed';
+    const next: Record<Role, [string, string]> = { deposit: ['deposited', 'failed'], fill: ['filled', 'unfilled'], settle: ['settled', 'stuck'], refund: ['refunded', 'stuck'] };
+    const status = next[role][confirmed ? 0 : 1];
+    const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(runtime.network.contracts.bridge!.pool as Address, logs) : undefined;
+    if (role === 'deposit' && confirmed && depositId === undefined) throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
+    await tx.query(
+      `update ${CHAIN_SCHEMA}.bridges set status = $3, deposit_id = coalesce($4::numeric, deposit_id), error = coalesce($5, error), updated_at = now() where from_chain = $1 and key = $2`,
+      [row.from_chain, row.key, status, depositId?.toString() ?? null, confirmed ? null : (send.error ?? 'reverted')],
+    );
+    if (status === 'stuck') this.options.logger.error({ chain: runtime.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed: its deposit stays in the pool for an operator');
+    return confirmed ? this.movement(runtime, row, role) : undefined;
+  }
+
+  /** What a confirmed send of the bridge moved in or out of `runtime`'s hot wallet (holdings, for sends not final yet). */
+  async moved(runtime: ChainRuntime, sendKeyOfSend: string): Promise<{ symbol: string; units: bigint; direction: 'in' | 'out' } | undefined> {
+    const parsed = SEND_KEY.exec(sendKeyOfSend);
+    if (!parsed) return undefined;
+    const [, key, role] = parsed as unknown as [string, string, Role];
+    const row = await this.rowOfSend(this.options.pool, runtime, key, role);
+    const movement = row && this.movement(runtime, row, role);
+    if (!movement) return undefined;
+    return { symbol: movement.tokenSymbol, units: toBaseUnits(movement.amount, runtime.token(movement.tokenSymbol)!.decimals), direction: movement.direction };
+  }
+
+  private movement(runtime: ChainRuntime, row: BridgeRow, role: Role): SendFinished['bridge'] {
+    const base = { role, tokenSymbol: row.token, account: row.account };
+    if (role === 'fill') {
+      // A fill to the hot wallet itself (for the route's next leg) is a transfer from it to it: nothing moves.
+      if (row.recipient === runtime.hot.sender.toLowerCase()) return undefined;
+      return { ...base, amount: dec(row.amount_out).toFixed(), direction: 'out' };
+    }
+    return { ...base, amount: dec(row.amount_in).toFixed(), direction: role === 'deposit' ? 'out' : 'in' };
+  }
+
+  /** Where the bridge is, for its caller: its sends' hashes on each chain, and its outcome once there is one. */
+  private async view(row: BridgeRow): Promise<ChainBridge.Response> {
+    const from = this.runtimes.get(row.from_chain)!;
+    const to = this.runtimes.get(row.to_chain)!;
+    const [deposit, fill, refund] = await Promise.all([from.hot.find(sendKey(row.key, 'deposit')), to.hot.find(sendKey(row.key, 'fill')), from.hot.find(sendKey(row.key, 'refund'))]);
+    const filled = ['filled', 'settling', 'settled'].includes(row.status) || (row.status === 'stuck' && fill?.status === 'confirmed');
+    const status: ChainBridge.Response['status'] = filled ? 'filled' : row.status === 'refunded' ? 'refunded' : row.status === 'failed' ? 'failed' : 'pending';
+    return {
+      status,
+      fillDeadline: Number(row.fill_deadline),
+      ...(deposit?.txHash && { depositHash: deposit.txHash }),
+      ...(fill?.txHash && { fillHash: fill.txHash }),
+      ...(refund?.txHash && { refundHash: refund.txHash }),
+      ...(row.error !== null && { error: row.error }),
+    };
+  }
+
+  private same(row: BridgeRow, terms: BridgeTerms, key: string): BridgeRow {
+    const same =
+      row.to_chain === terms.to.id &&
+      row.token === terms.token &&
+      dec(row.amount_in).eq(terms.amountIn) &&
+      dec(row.amount_out).eq(terms.amountOut) &&
+      row.recipient === terms.recipient.toLowerCase() &&
+      row.account === terms.account;
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Bridge ${key} was queued with other terms`);
+    return row;
+  }
+
+  /** Moves a bridge from one of `from` to `to`; false when another pass moved it first. */
+  private async advance(tx: PoolClient, row: BridgeRow, from: string[], to: string): Promise<boolean> {
+    const { rowCount } = await tx.query(`update ${CHAIN_SCHEMA}.bridges set status = $4, updated_at = now() where from_chain = $1 and key = $2 and status = any($3)`, [
+      row.from_chain,
+      row.key,
+      from,
+      to,
+    ]);
+    return rowCount === 1;
+  }
+
+  private async row(db: Pick<PoolClient, 'query'>, fromChain: string, key: string): Promise<BridgeRow | undefined> {
+    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where from_chain = $1 and key = $2`, [fromChain, key]);
+    return rows[0];
+  }
+
+  /** The bridge of a send of `runtime`: a fill is sent on the destination chain, every other send on the source. */
+  private async rowOfSend(db: Pick<PoolClient, 'query'>, runtime: ChainRuntime, key: string, role: Role): Promise<BridgeRow | undefined> {
+    if (role !== 'fill') return this.row(db, runtime.id, key);
+    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where to_chain = $1 and key = $2`, [runtime.id, key]);
+    return rows[0];
+  }
+}
+
+function sendKey(key: string, role: Role): string {
+  return `bridge:${key}:${role}`;
+}
+
+function poolOf(runtime: ChainRuntime, field: string): Address {
+  const pool = runtime.network.contracts.bridge?.pool;
+  if (!pool) throw invalidField(field, `${runtime.chain} has no intent pool of the platform for ${runtime.environment} keys`, 'UNSUPPORTED_CHAIN');
+  return pool as Address;
+}
+
+function tokenOn(runtime: ChainRuntime, symbol: string, field: string): RuntimeToken {
+  const token = runtime.token(symbol);
+  if (!token) throw invalidField(field, `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
+  if (token.address === NATIVE_TOKEN) throw invalidField(field, `the intent bridge carries tokens, not ${runtime.chain}'s native coin`, 'UNSUPPORTED_TOKEN');
+  return token;
+}
