@@ -1,7 +1,8 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean, IsDefined } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, FaucetSend, newId, type Environment } from '@ramp/contracts';
+import { AppError, FaucetSend, newId, RelayerPause, type Environment } from '@ramp/contracts';
 import { KeyStore } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { BodyPipe, NoFieldsRequest, RequiredString } from '../edge/validation';
@@ -38,6 +39,17 @@ export class FaucetSchema {
   transactionHash!: string;
 }
 
+export class RelayerRequest {
+  @ApiProperty({ description: '`true` holds the relayer\'s fills of your organization\'s bridge deposits; `false` lets it fill them again (those still before their deadline too).', example: true })
+  @IsDefined({ message: 'is required' })
+  @IsBoolean({ message: 'must be true or false' })
+  paused!: boolean;
+}
+
+export class RelayerSchema {
+  @ApiProperty({ description: 'Whether the relayer holds your organization\'s fills now.', example: true }) paused!: boolean;
+}
+
 /**
  * POST /sandbox/reset: the caller's test environment starts empty. The gateway owns the keys, so the reset is a new
  * sandbox generation on the organization (every service scopes test data by it: wallets, balances, transactions,
@@ -71,6 +83,28 @@ export class SandboxHttpController {
     if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
     await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant, key) => {
       const data = await this.rpc.call(FaucetSend.contract, tenant, { ...body, idempotencyKey: key ?? newId('evt') }, { requestId: request.ctx.requestId, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
+      return { success: true as const, data };
+    });
+  }
+
+  @Post('relayer')
+  @ApiEndpoint({
+    operationId: 'sandboxRelayer',
+    tag: 'Sandbox',
+    summary: 'Sandbox: hold or release the bridge relayer for your transactions',
+    description:
+      'Test keys only (a live key gets NOT_FOUND). Routes between the local test chains bridge by intent: a deposit into the source chain\'s pool, filled on the destination chain by the platform\'s relayer before a fill deadline. ' +
+      'With `paused: true`, the relayer fills none of your organization\'s deposits, so their deadline passes: each is refunded on its source chain, and its swap or transfer fails with `BRIDGE_FAILED` after giving back what it took. ' +
+      '`paused: false` releases it. The switch is your organization\'s alone and stays as set until changed (a sandbox reset does not change it); setting it again to the same value is harmless.',
+    status: 200,
+    data: RelayerSchema,
+    errors: ['INVALID_REQUEST', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
+    idempotent: true,
+  })
+  async relayer(@Body(BodyPipe) body: RelayerRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant) => {
+      const data = await this.rpc.call(RelayerPause.contract, tenant, { environment: 'test', organizationId: tenant.organizationId, paused: body.paused }, { requestId: request.ctx.requestId });
       return { success: true as const, data };
     });
   }

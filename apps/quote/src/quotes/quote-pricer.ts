@@ -21,7 +21,7 @@ import {
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
-import { onchainProviders, venuesOf, type RouteLegSpec } from '@ramp/routing';
+import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ChainMarkets } from '../chains/chain-markets';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
@@ -133,7 +133,7 @@ export class QuotePricer {
   private async providers(tenant: Tenant, legs: readonly RouteLegSpec[], routed: string[]): Promise<string[]> {
     if (tenant.environment !== 'test') return routed;
     const networks = await this.markets.networks(tenant).catch(() => undefined);
-    return onchainProviders(legs.map((leg) => (leg.kind === 'swap' ? leg.chain : undefined)), venuesOf(networks ?? [])) ?? routed;
+    return onchainProviders(legs.map(placeOf), venuesOf(networks ?? [])) ?? routed;
   }
 
   /**
@@ -197,7 +197,14 @@ export class QuotePricer {
       toAmount: priced.toAmount,
       destinationAddress,
       fees: priced.fees,
-      route: { steps: route.steps, estimatedTime: formatDuration(route.estimatedSeconds), bridge: route.bridge },
+      route: { steps: route.steps, estimatedTime: formatDuration(route.estimatedSeconds), bridge: await this.bridgeName(tenant, route.legs, route.bridge) },
     };
+  }
+
+  /** A transfer's bridge as it will run: the platform's intent bridge when the route runs on chain, else the router's. */
+  private async bridgeName(tenant: Tenant, legs: readonly RouteLegSpec[], routed: string): Promise<string> {
+    const index = legs.findIndex((leg) => leg.kind === 'bridge');
+    if (index < 0) return routed;
+    return (await this.providers(tenant, legs, legs.map((leg) => leg.provider)))[index] ?? routed;
   }
 }

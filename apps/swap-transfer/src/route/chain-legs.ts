@@ -1,8 +1,8 @@
-import { AppError, ChainSwap, platformTenant, type Environment } from '@ramp/contracts';
+import { AppError, ChainBridge, ChainSwap, platformTenant, type Environment } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
 import { untilFinal } from '@ramp/process-kit';
 import type { LegResult } from '@ramp/providers';
-import { venuesOf } from '@ramp/routing';
+import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
 
 /** How long a leg's step waits for its swap to be final before the job tries again later (the same key, the same swap). */
@@ -27,10 +27,26 @@ export interface ChainSwapLeg {
   recipient?: string;
 }
 
+export interface ChainBridgeLeg {
+  environment: Environment;
+  fromChain: string;
+  toChain: string;
+  /** `<transaction id>:leg:<index>`, or `:reverse:<index>` for the way back. */
+  key: string;
+  token: string;
+  amountIn: string;
+  amountOut: string;
+  /** An address outside the platform; omitted, the destination's hot wallet (the next leg's input, a wallet's credit). */
+  recipient?: string;
+  /** The organization whose transaction it is (the sandbox's relayer switch holds its fills); the way back is the platform's. */
+  organizationId: string;
+}
+
 /**
- * The legs of a route that run on chain: swaps through the platform's pools on its local test chains, executed by the
- * chain service from the hot wallet (ChainSwap). Knows which chains have pools (ChainNetworksReader: the chain
- * service's networks, kept a minute, and the last known kept while the chain service does not answer).
+ * The legs of a route that run on chain, executed by the chain service from the hot wallets: swaps through the
+ * platform's pools on its local test chains (ChainSwap), and bridges by intent between them (ChainBridge). Knows which
+ * chains have pools and intent pools (ChainNetworksReader: the chain service's networks, kept a minute, and the last
+ * known kept while the chain service does not answer).
  */
 export class ChainLegs {
   private readonly networks: ChainNetworksReader;
@@ -39,8 +55,8 @@ export class ChainLegs {
     this.networks = new ChainNetworksReader(rpc);
   }
 
-  /** The DEX of each chain with the platform's pools for an environment: chain → the DEX's name. */
-  async venues(environment: Environment): Promise<Map<string, string>> {
+  /** The DEX and the intent bridge of each chain that has them for an environment. */
+  async venues(environment: Environment): Promise<Venues> {
     try {
       return venuesOf(await this.networks.networks(systemTenant(environment)));
     } catch (error) {
@@ -76,6 +92,38 @@ export class ChainLegs {
     if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
     const reason = answer.transactionHash ? `${answer.error ?? 'reverted'} (reverted on chain)` : `${answer.error ?? 'refused'} (refused before it was sent)`;
     return { ok: false, reason, ...(answer.wouldGive !== undefined && { wouldGive: answer.wouldGive }), ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }) };
+  }
+
+  /**
+   * A bridge by intent, once per key: filled on the destination (its fill's hash there, the leg's planned output), or
+   * failed once the deposit was refunded after its deadline (the refund's hash) or the deposit itself failed.
+   * StepPending while the relayer is at work (the job looks again a second later).
+   */
+  async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
+    const { environment, fromChain, toChain, key, token, amountIn, amountOut, recipient, organizationId } = leg;
+    const request: ChainBridge.Request = { environment, fromChain, toChain, idempotencyKey: key, token, amountIn, amountOut, account: ROUTE_EXECUTION, organizationId, ...(recipient !== undefined && { recipient }) };
+    const ask = async (): Promise<ChainBridge.Response | LegResult> => {
+      try {
+        return await this.rpc.call(ChainBridge.contract, systemTenant(environment), request);
+      } catch (error) {
+        // Terms the chain service refuses (INVALID_REQUEST): nothing was queued, the leg fails and the route unwinds.
+        if (error instanceof AppError && error.code === 'INVALID_REQUEST') return { ok: false, reason: error.message };
+        throw error;
+      }
+    };
+    const answer = await untilFinal(
+      ask,
+      (value) => 'ok' in value || value.status !== 'pending',
+      LEG_WAIT_MS,
+      (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
+    );
+    if ('ok' in answer) return answer;
+    if (answer.status === 'filled') return { ok: true, amountOut, transactionHash: answer.fillHash! };
+    if (answer.status === 'refunded') {
+      const deadline = new Date(answer.fillDeadline * 1000).toISOString();
+      return { ok: false, reason: `the relayer did not fill the deposit on ${toChain} before its deadline (${deadline}); it was refunded on ${fromChain}`, transactionHash: answer.refundHash! };
+    }
+    return { ok: false, reason: `the deposit on ${fromChain} failed: ${answer.error ?? 'reverted'}`, ...(answer.depositHash !== undefined && { transactionHash: answer.depositHash }) };
   }
 }
 

@@ -2,12 +2,19 @@ import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { dec } from '@ramp/money';
 import { Config } from '@ramp/config';
-import { resolveChains } from '@ramp/evm';
+import { createPublicClient, erc20Abi, http, parseEventLogs, parseUnits, type Hex } from 'viem';
+import { IntentPool, resolveChains } from '@ramp/evm';
 import { ApiClient, createKey, eventually, expectError, integrationEventsFor, poolTrader, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const SOLANA_RECIPIENT = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
-const baseRpcUrl = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!.rpcUrl;
+const testChains = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS');
+const rpcUrlOf = (chain: string) => testChains.find((candidate) => candidate.chain === chain)!.rpcUrl;
+const baseRpcUrl = rpcUrlOf('base');
+/** Seconds the relayer has to fill a bridge deposit here: short, so that a held one is refunded soon. */
+const FILL_SECONDS = 15;
+/** How long a transaction whose bridge deposit is held waits for its deadline and refund, at most. */
+const UNFILLED_MS = (FILL_SECONDS + 40) * 1000;
 
 describe('swaps and transfers - through HTTP, with the wallet and the books checked after each', () => {
   let services: Map<string, ServiceProcess>;
@@ -16,7 +23,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
   let nc: NatsConnection;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50' });
+    services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50', CHAIN_BRIDGE_FILL_SECONDS: String(FILL_SECONDS) });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     pool = new Pool({ connectionString: process.env.DATABASE_URL });
     nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
@@ -48,8 +55,18 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect(response.status).toBe(200);
     return response.body.data;
   };
-  const settled = async (type: 'swap' | 'transfer', id: string) =>
-    (await eventually(() => api.get(`/${type}/${id}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+  const settled = async (type: 'swap' | 'transfer', id: string, ms?: number) =>
+    (await eventually(() => api.get(`/${type}/${id}`), (response) => response.status !== 200 || response.body.data.status !== 'pending', ms)).body.data;
+  /** With the sandbox's relayer switch held for this suite's organization: its bridge deposits are refunded after their deadline. */
+  const withRelayerHeld = async <T>(run: () => Promise<T>): Promise<T> => {
+    expect((await api.post('/sandbox/relayer', { paused: true })).body.data).toEqual({ paused: true });
+    try {
+      return await run();
+    } finally {
+      expect((await api.post('/sandbox/relayer', { paused: false })).body.data).toEqual({ paused: false });
+    }
+  };
+  const receiptOn = (chain: string, hash: string) => createPublicClient({ transport: http(rpcUrlOf(chain)) }).getTransactionReceipt({ hash: hash as Hex });
   const booksBalance = async () => {
     expect((await pool.query(`select asset from ledger.postings group by asset having sum(amount) <> 0`)).rows).toEqual([]);
     expect((await pool.query(`select account from ledger.balances where not may_go_negative and amount < 0`)).rows).toEqual([]);
@@ -93,7 +110,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect((await api.get(`/transactions/${done.id}`)).body.data).toMatchObject({ id: done.id, type: 'swap', status: 'completed' });
   });
 
-  it('cross-chain swap: source swap, bridge, destination swap, each with its own status and hash, to the destination address', async () => {
+  it('cross-chain swap on chain: source swap on base\'s pools, the intent bridge filled on bsc, destination swap on bsc\'s pools, each hash on its chain', async () => {
     const walletId = await wallet('base', { cbBTC: '0.01' });
     const quote = await swapQuote({ fromToken: 'cbBTC', toToken: 'BNB', amount: '0.002', fromChain: 'base', toChain: 'bsc', slippage: 1 });
     expect(quote.isCrossChain).toBe(true);
@@ -105,12 +122,15 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
 
     const done = await settled('swap', started.body.data.id);
     expect(done.status).toBe('completed');
-    expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.fromChain, step.toChain, step.fromToken, step.toToken, step.status])).toEqual([
-      ['swap', 'Aerodrome', 'base', 'base', 'cbBTC', 'USDC', 'completed'],
-      ['bridge', 'Stargate', 'base', 'bsc', 'USDC', 'USDC', 'completed'],
-      ['swap', 'PancakeSwap', 'bsc', 'bsc', 'USDC', 'BNB', 'completed'],
+    expect(quote.route.providers).toEqual(['Uniswap V2', 'Ramp Intents', 'Uniswap V2']);
+    expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.settlement, step.fromChain, step.toChain, step.fromToken, step.toToken, step.status])).toEqual([
+      ['swap', 'Uniswap V2', 'onchain', 'base', 'base', 'cbBTC', 'USDC', 'completed'],
+      ['bridge', 'Ramp Intents', 'onchain', 'base', 'bsc', 'USDC', 'USDC', 'completed'],
+      ['swap', 'Uniswap V2', 'onchain', 'bsc', 'bsc', 'USDC', 'BNB', 'completed'],
     ]);
     expect(new Set(done.route.steps.map((step: any) => step.transactionHash)).size).toBe(3);
+    // Each hash is a successful transaction on its chain: the bridge's is the fill, on bsc.
+    for (const [step, chain] of [[0, 'base'], [1, 'bsc'], [2, 'bsc']] as const) expect((await receiptOn(chain, done.route.steps[step].transactionHash)).status).toBe('success');
     expect(done.route.steps[1].amountIn).toBe(done.route.steps[0].amountOut);
     expect(done.swap).toMatchObject({ toAmount: quote.toAmount, fromChain: 'base', toChain: 'bsc' });
     expect(done.destinationAddress).toBe(RECIPIENT.toLowerCase());
@@ -147,15 +167,16 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     await booksBalance();
   });
 
-  it('bridge failure after a source swap: the swap is unwound, the wallet gets its whole amount back on the source chain', async () => {
+  it('bridge failure after a source swap (the relayer held, the deposit refunded after its deadline): the swap is unwound on chain, the wallet gets its whole amount back', async () => {
     const walletId = await wallet('bsc', { BNB: '50' });
-    // 44.44 is the sandbox's magic amount for a bridge that fails.
-    const quote = await swapQuote({ fromToken: 'BNB', toToken: 'cbBTC', amount: '44.44', fromChain: 'bsc', toChain: 'base' });
-    const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT })).body.data.id);
-    expect(failed.status).toBe('failed');
-    expect(failed.errorMessage).toMatch(/^The Stargate bridge of USDC from bsc to base failed: /);
+    const quote = await swapQuote({ fromToken: 'BNB', toToken: 'cbBTC', amount: '2', fromChain: 'bsc', toChain: 'base' });
+    const failed = await withRelayerHeld(async () => settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT })).body.data.id, UNFILLED_MS));
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'BRIDGE_FAILED' });
+    expect(failed.errorMessage).toMatch(/^The Ramp Intents bridge of USDC from bsc to base failed: the relayer did not fill the deposit on base before its deadline .*; it was refunded on bsc/);
     expect(failed.route.steps.map((step: any) => step.status)).toEqual(['reversed', 'failed', 'skipped']);
-    expect(failed.route.steps[0].reversalHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The source swap's way back is a swap on bsc's pools; the failed bridge shows its refund, on bsc.
+    expect((await receiptOn('bsc', failed.route.steps[0].reversalHash)).status).toBe('success');
+    expect((await receiptOn('bsc', failed.route.steps[1].transactionHash)).status).toBe('success');
     expect(failed.transactionHash).toBe(failed.route.steps[0].reversalHash);
     expect((await balances(walletId)).BNB).toEqual({ available: '50', held: '0' });
     await booksBalance();
@@ -225,7 +246,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expectError(await api.get('/swap/txn_nonsense'), 404, 'NOT_FOUND');
   });
 
-  it('transfer without toToken: one bridge to the address on the destination chain', async () => {
+  it('transfer without toToken: one bridge by intent to the address on the destination chain, filled there', async () => {
     const walletId = await wallet('base', { USDC: '300' });
     const quote = await transferQuote({ fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '200', destinationAddress: RECIPIENT });
     const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId, reference: 'treasury-1' });
@@ -244,7 +265,13 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
       fees: { bridgeFee: quote.fees.bridgeFee, totalFee: quote.fees.totalFee },
     });
     expect(done).not.toHaveProperty('swap');
-    expect(done.route.steps).toEqual([expect.objectContaining({ kind: 'bridge', provider: 'Across', status: 'completed', amountOut: quote.toAmount })]);
+    expect(quote.route.bridge).toBe('Ramp Intents');
+    expect(done.route.steps).toEqual([expect.objectContaining({ kind: 'bridge', provider: 'Ramp Intents', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount })]);
+    // The fill is arbitrum's transaction, paying the address what the quote said.
+    const fill = await receiptOn('arbitrum', done.route.steps[0].transactionHash);
+    expect(fill.status).toBe('success');
+    const paid = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: fill.logs }).map((log) => log.args);
+    expect(paid).toEqual([expect.objectContaining({ to: RECIPIENT, value: parseUnits(quote.toAmount, 6) })]);
     expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
     await booksBalance();
     const listed = await eventually(() => api.get(`/transactions?type=transfer&walletId=${walletId}&status=completed`), (response) => response.body.meta?.total === 1);
@@ -264,19 +291,32 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect((await balances(walletId)).USDT).toEqual({ available: '50', held: '0' });
   });
 
-  it('transfer whose destination swap slips: the bridge is undone and the wallet refunded; a failed bridge refunds too', async () => {
+  it('transfer whose destination swap slips (a trade on bsc\'s pool after the quote): the bridge is undone on chain and the wallet refunded; an unfilled bridge refunds too', async () => {
     const walletId = await wallet('base', { USDC: '100' });
+    const trader = await poolTrader(api, 'bsc', rpcUrlOf('bsc'), 'BNB', '20000');
     const slipping = await transferQuote({ fromChain: 'base', toChain: 'bsc', token: 'USDC', toToken: 'BNB', amount: '12.34', destinationAddress: RECIPIENT });
-    const slipped = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: slipping.quoteId, walletId })).body.data.id);
-    expect(slipped.status).toBe('failed');
+    await trader.push();
+    let slipped;
+    try {
+      slipped = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: slipping.quoteId, walletId })).body.data.id);
+    } finally {
+      await trader.restore();
+    }
+    expect(slipped).toMatchObject({ status: 'failed', failureReason: 'SLIPPAGE_EXCEEDED' });
     expect(slipped.errorMessage).toMatch(/^Slippage exceeded/);
-    expect(slipped.route.steps.map((step: any) => step.status)).toEqual(['reversed', 'failed']);
+    expect(slipped.route.steps.map((step: any) => [step.provider, step.status])).toEqual([
+      ['Ramp Intents', 'reversed'],
+      ['Uniswap V2', 'failed'],
+    ]);
+    // The bridge's way back is a bridge from bsc to base, filled on base.
+    expect((await receiptOn('base', slipped.route.steps[0].reversalHash)).status).toBe('success');
 
-    const bridging = await transferQuote({ fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT });
-    const unbridged = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id);
+    const bridging = await transferQuote({ fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT });
+    const unbridged = await withRelayerHeld(async () => settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id, UNFILLED_MS));
     expect(unbridged).toMatchObject({ status: 'failed', failureReason: 'BRIDGE_FAILED' });
-    expect(unbridged).not.toHaveProperty('transactionHash');
-    expect(unbridged.errorMessage).toMatch(/^The Across bridge of USDC from base to ethereum failed: .*refunded it on base/);
+    expect(unbridged.errorMessage).toMatch(/^The Ramp Intents bridge of USDC from base to arbitrum failed: the relayer did not fill .*refunded on base/);
+    const refund = await receiptOn('base', unbridged.route.steps[0].transactionHash);
+    expect(parseEventLogs({ abi: IntentPool.abi, eventName: 'Refunded', logs: refund.logs })).toHaveLength(1);
     expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
     await booksBalance();
 

@@ -7,6 +7,7 @@ import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProv
 import {
   nextRouteStep,
   planOrder,
+  NO_VENUES,
   settleLegs,
   tokensOf,
   routeDecider,
@@ -119,7 +120,7 @@ export class RouteService {
         const usdPrices = Object.fromEntries(await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
         const { transactionId, request: initiation, at } = preparation;
         // Swaps on chains with the platform's pools run there, for test keys (settleLegs); the rest on the sandbox's rails.
-        const venues = tenant.environment === 'test' ? await this.chainLegs.venues(tenant.environment) : new Map<string, string>();
+        const venues = tenant.environment === 'test' ? await this.chainLegs.venues(tenant.environment) : NO_VENUES;
         const plan = settleLegs(planOrder(order, legs, usdPrices), venues);
         return { transactionId, kind, tenant, walletId: initiation.walletId!, order, legs: plan, destination, reference: initiation.reference, callbackUrl: initiation.callbackUrl, at: at.toISOString() };
       },

@@ -1,9 +1,14 @@
-import { dec } from '@ramp/money';
+import { tokenDecimals } from '@ramp/chains';
+import { platformTenant } from '@ramp/contracts';
+import { dec, formatToken } from '@ramp/money';
 import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
 import type { HoldTerms } from '@ramp/transactions';
 import { ROUTE_EXECUTION, type ChainLegs } from './chain-legs';
+
+/** The platform's own organization: its bridges (a leg's way back) are never held by the sandbox's relayer switch. */
+const PLATFORM_ORGANIZATION = platformTenant('test', 'swap-transfer').organizationId;
 
 /** The revenue account of the platform's fee on swaps and transfers. */
 const SWAP_FEES = 'swap-fees';
@@ -21,7 +26,7 @@ export function routeHold(state: RouteState): HoldTerms {
 export class RouteSteps {
   constructor(
     private readonly rails: RouteRails,
-    private readonly chainLegs: Pick<ChainLegs, 'swap'>,
+    private readonly chainLegs: Pick<ChainLegs, 'swap' | 'bridge'>,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly stepDelayMs: number,
   ) {}
@@ -38,10 +43,14 @@ export class RouteSteps {
         const leg = legOrder(state, step.index);
         const last = step.index === initiated.legs.length - 1;
         if (leg.settlement === 'onchain') {
-          // Through the pools from the hot wallet: paid to the destination address, or kept by the hot wallet for the
-          // managed wallet's credit (settle) and for the next leg.
+          // Through the pools (or the intent bridge) from the hot wallet: paid to the destination address, or kept by
+          // the hot wallet for the managed wallet's credit (settle) and for the next leg.
           const recipient = last && initiated.destination.kind === 'address' ? initiated.destination.address : undefined;
           const key = `${transactionId}:leg:${step.index}`;
+          if (leg.kind === 'bridge') {
+            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut };
+            return recordLeg(step.index, await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }));
+          }
           const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
@@ -63,6 +72,23 @@ export class RouteSteps {
       }
       case 'reverseLeg': {
         const leg = initiated.legs[step.index]!;
+        if (leg.settlement === 'onchain' && leg.kind === 'bridge') {
+          // Bridged back to the source chain's hot wallet, as much as arrived: the platform's own way back, which the
+          // sandbox's relayer switch never holds.
+          const amount = state.executed[step.index]!.amountOut;
+          const back = await this.chainLegs.bridge({
+            environment: tenant.environment,
+            fromChain: leg.toChain,
+            toChain: leg.fromChain,
+            key: `${transactionId}:reverse:${step.index}`,
+            token: leg.toToken,
+            amountIn: amount,
+            amountOut: formatToken(dec(amount), tokenDecimals(leg.toToken, leg.fromChain, leg.toChain)),
+            organizationId: PLATFORM_ORGANIZATION,
+          });
+          if (!back.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${back.reason}; an operator must look`);
+          return { type: 'recordReversal', index: step.index, transactionHash: back.transactionHash, at: at() };
+        }
         if (leg.settlement === 'onchain') {
           // Swapped back on the same pools into the hot wallet, whatever they give now (no minimum: it must happen):
           // the hold is released whole, and what the round trip cost stays in the books of route-execution there.

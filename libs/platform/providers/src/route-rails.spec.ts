@@ -1,5 +1,5 @@
 import { isValidAddress } from '@ramp/chains';
-import { ROUTE_SANDBOX_MAGIC, SandboxRouteRails } from './route-rails';
+import { SandboxRouteRails } from './route-rails';
 
 describe('SandboxRouteRails', () => {
   const rails = new SandboxRouteRails();
@@ -13,16 +13,20 @@ describe('SandboxRouteRails', () => {
     expect(await rails.swap(swap)).toEqual(first);
   });
 
-  it('moves the price 2% against an order of the magic amount, reverting below the minimum and saying what it would give', async () => {
-    const moved = { ...swap, order: { ...order, fromAmount: ROUTE_SANDBOX_MAGIC.priceMoveAmount } };
-    expect(await rails.swap(moved)).toEqual({ ok: false, reason: expect.stringContaining('below the minimum 0.031'), wouldGive: '0.030533125' });
-    expect(await rails.swap({ ...moved, minimumOut: '0.03' })).toMatchObject({ ok: true, amountOut: '0.030533125' });
+  it('has no magic amounts any more: 12.34 and 44.44 fill like any other (failures are produced on chain)', async () => {
+    for (const fromAmount of ['12.34', '44.44']) {
+      expect(await rails.swap({ ...swap, order: { ...order, fromAmount } })).toMatchObject({ ok: true, amountOut: '0.03115625' });
+      expect(await rails.bridge({ ...bridge, order: { ...order, fromAmount } })).toMatchObject({ ok: true });
+    }
+  });
+
+  it('reverts a swap whose fill is below the minimum, saying what it would give', async () => {
+    expect(await rails.swap({ ...swap, minimumOut: '0.032' })).toEqual({ ok: false, reason: expect.stringContaining('below the minimum 0.032'), wouldGive: '0.03115625' });
   });
 
   it('delivers a bridged amount as the destination chain holds it (USDC has 6 decimals on base), and refunds below the minimum', async () => {
     expect(await rails.bridge(bridge)).toMatchObject({ ok: true, amountOut: '80.246912' });
     expect(await rails.bridge({ ...bridge, minimumOut: '80.25' })).toMatchObject({ ok: false, reason: expect.stringContaining('refunded the order on bsc') });
-    expect(await rails.bridge({ ...bridge, order: { ...order, fromAmount: ROUTE_SANDBOX_MAGIC.bridgeFailureAmount } })).toMatchObject({ ok: false });
   });
 
   it('lands intermediate legs on a settlement address valid for each chain family, and signs Solana legs in base58', async () => {

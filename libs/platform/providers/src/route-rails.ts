@@ -70,15 +70,6 @@ export interface RouteRails {
   reverse(input: ReverseLegInput): Promise<{ transactionHash: string }>;
 }
 
-/** Magic values of the sandbox's swaps and transfers (documented in docs/api/sandbox.md). */
-export const ROUTE_SANDBOX_MAGIC = {
-  /** An order of exactly this amount finds every swap of its route filling 2% below the quote (price moved). */
-  priceMoveAmount: '12.34',
-  priceMove: '0.02',
-  /** An order of exactly this amount has its bridge fail (funds returned on the source chain). */
-  bridgeFailureAmount: '44.44',
-} as const;
-
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 function base58(bytes: Buffer): string {
@@ -110,9 +101,9 @@ export class SandboxRouteRails implements RouteRails {
   }
 
   async swap(input: SwapLegInput): Promise<LegResult> {
-    const decimals = tokenDecimals(input.toToken, input.chain);
-    const moved = dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.priceMoveAmount);
-    const fill = formatToken(dec(input.expectedOut).mul(moved ? dec(1).sub(ROUTE_SANDBOX_MAGIC.priceMove) : 1), decimals);
+    // The rails fill at the quote: price moves and failed bridges are produced on chain (the local chains' pools and
+    // intent bridge), where the routes between chains with nodes run.
+    const fill = formatToken(dec(input.expectedOut), tokenDecimals(input.toToken, input.chain));
     if (dec(fill).lt(input.minimumOut)) {
       return { ok: false, reason: `${input.provider} reverted: output ${fill} ${input.toToken} below the minimum ${input.minimumOut}`, wouldGive: fill };
     }
@@ -120,9 +111,6 @@ export class SandboxRouteRails implements RouteRails {
   }
 
   async bridge(input: BridgeLegInput): Promise<LegResult> {
-    if (dec(input.order.fromAmount).eq(ROUTE_SANDBOX_MAGIC.bridgeFailureAmount)) {
-      return { ok: false as const, reason: `${input.provider} did not fill the order before its deadline and refunded it on ${input.fromChain} (sandbox magic amount)` };
-    }
     // What arrives: the amount as the token's decimals hold it on the destination chain.
     const decimals = tokenDecimals(input.token, input.toChain, input.fromChain);
     const amountOut = formatToken(dec(input.amount), decimals);

@@ -1,5 +1,5 @@
 import { CROSS_CHAIN_LEG_SPECS, crossChainOrder, USD_PRICES } from './fixtures.spec-helper';
-import { onchainProviders, planRoute, scaleLeg, settleLegs, venuesOf, type PlannedLeg, type RoutePlanInput } from './plan';
+import { NO_VENUES, onchainProviders, placeOf, planRoute, scaleLeg, settleLegs, venuesOf, type PlannedLeg, type RoutePlanInput, type Venues } from './plan';
 import { netOfFees, planOrder } from './route';
 
 /** planRoute for `legs` and the quote's figures, at 1% slippage and `USD_PRICES` unless the figures say otherwise. */
@@ -141,10 +141,18 @@ describe('netOfFees and planOrder', () => {
 });
 
 describe('settleLegs, onchainProviders and venuesOf', () => {
-  const venues = new Map([
-    ['base', 'Uniswap V2'],
-    ['bsc', 'Uniswap V2'],
-  ]);
+  const venues: Venues = {
+    dexes: new Map([
+      ['base', 'Uniswap V2'],
+      ['bsc', 'Uniswap V2'],
+    ]),
+    bridges: new Map([
+      ['base', 'Ramp Intents'],
+      ['bsc', 'Ramp Intents'],
+      ['arbitrum', 'Ramp Intents'],
+    ]),
+  };
+  const dexesOnly: Venues = { dexes: venues.dexes, bridges: new Map() };
   const sameChain = () => plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.031', minimumToAmount: '0.03' });
 
   it('runs a route of swaps on chains with pools on chain, each leg through their DEX, its amounts untouched', () => {
@@ -152,28 +160,65 @@ describe('settleLegs, onchainProviders and venuesOf', () => {
     expect(leg).toEqual({ ...sameChain()[0], provider: 'Uniswap V2', settlement: 'onchain' });
   });
 
-  it('keeps a route with a bridge on the sandbox rails whole, even its swaps on chains with pools', () => {
-    const legs = settleLegs(crossChainPlan(), venues);
-    expect(legs.map((leg) => [leg.provider, leg.settlement])).toEqual([
-      ['Aerodrome', 'simulated'],
-      ['Across', 'simulated'],
-      ['PancakeSwap', 'simulated'],
+  /** base ETH -> USDC, USDC base -> bsc, bsc USDC -> BNB: the carried token a contract on both chains. */
+  const usdcCarried = () =>
+    plan(
+      [
+        { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
+        { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
+        { kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'BNB', provider: 'PancakeSwap' },
+      ],
+      { amountIn: '0.3', toAmount: '1.5', minimumToAmount: '1.48' },
+    );
+
+  it('runs a route with a bridge on chain when both its chains have the intent bridge and every swap a DEX', () => {
+    const legs = settleLegs(usdcCarried(), venues);
+    expect(legs.map((leg) => [leg.kind, leg.provider, leg.settlement])).toEqual([
+      ['swap', 'Uniswap V2', 'onchain'],
+      ['bridge', 'Ramp Intents', 'onchain'],
+      ['swap', 'Uniswap V2', 'onchain'],
     ]);
+    expect(legs.map((leg) => [leg.amountIn, leg.amountOut, leg.minimumOut])).toEqual(usdcCarried().map((leg) => [leg.amountIn, leg.amountOut, leg.minimumOut]));
+  });
+
+  it('keeps a route that bridges a native coin (ETH from base) on the rails: the intent pools carry token contracts', () => {
+    expect(settleLegs(crossChainPlan(), venues).map((leg) => leg.settlement)).toEqual(['simulated', 'simulated', 'simulated']);
+    expect(onchainProviders([{ kind: 'bridge', fromChain: 'bsc', toChain: 'base', fromToken: 'ETH' }], venues)).toBeUndefined();
+    expect(onchainProviders([{ kind: 'bridge', fromChain: 'bsc', toChain: 'base', fromToken: 'USDT' }], venues)).toEqual(['Ramp Intents']);
+  });
+
+  it('keeps a route with a bridge on the sandbox rails whole when a chain of it has no intent bridge, even its swaps on chains with pools', () => {
+    for (const without of [dexesOnly, { ...venues, bridges: new Map([['base', 'Ramp Intents']]) }, { ...venues, bridges: new Map([['base', 'Ramp Intents'], ['bsc', 'Another']]) }]) {
+      expect(settleLegs(usdcCarried(), without).map((leg) => [leg.provider, leg.settlement])).toEqual([
+        ['Aerodrome', 'simulated'],
+        ['Stargate', 'simulated'],
+        ['PancakeSwap', 'simulated'],
+      ]);
+    }
   });
 
   it('keeps a swap on a chain without pools (or with no venues known) on the rails', () => {
-    expect(settleLegs(sameChain(), new Map([['bsc', 'Uniswap V2']]))[0]).toMatchObject({ provider: 'Aerodrome', settlement: 'simulated' });
-    expect(settleLegs(sameChain(), new Map())[0]).toMatchObject({ settlement: 'simulated' });
+    expect(settleLegs(sameChain(), { dexes: new Map([['bsc', 'Uniswap V2']]), bridges: venues.bridges })[0]).toMatchObject({ provider: 'Aerodrome', settlement: 'simulated' });
+    expect(settleLegs(sameChain(), NO_VENUES)[0]).toMatchObject({ settlement: 'simulated' });
     expect(onchainProviders([], venues)).toBeUndefined();
-    expect(onchainProviders(['base', undefined], venues)).toBeUndefined();
-    expect(onchainProviders(['base', 'bsc'], venues)).toEqual(['Uniswap V2', 'Uniswap V2']);
+    expect(onchainProviders([{ kind: 'swap', fromChain: 'base', toChain: 'base', fromToken: 'USDC' }, { kind: 'bridge', fromChain: 'base', toChain: 'ethereum', fromToken: 'USDC' }], venues)).toBeUndefined();
+    expect(onchainProviders([{ kind: 'bridge', fromChain: 'base', toChain: 'arbitrum', fromToken: 'USDC' }], venues)).toEqual(['Ramp Intents']);
+    expect(onchainProviders(['base', 'bsc'].map((chain) => placeOf({ kind: 'swap', chain, fromToken: 'USDC', toToken: 'ETH', provider: 'x' })), venues)).toEqual(['Uniswap V2', 'Uniswap V2']);
   });
 
-  it('finds the DEX of each network that has one', () => {
-    const network = (chain: string, dex?: string) => ({ chain, contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x', ...(dex && { dex: { name: dex, factory: '0x', router: '0x', hub: 'USDC', pairs: {} } }) } });
-    expect([...venuesOf([network('base', 'Uniswap V2'), network('arbitrum'), network('bsc', 'Uniswap V2')])]).toEqual([
+  it('finds the DEX and the intent bridge of each network that has them', () => {
+    const network = (chain: string, dex?: string, bridge?: string) => ({
+      chain,
+      contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x', ...(dex && { dex: { name: dex, factory: '0x', router: '0x', hub: 'USDC', pairs: {} } }), ...(bridge && { bridge: { name: bridge, pool: '0x' } }) },
+    });
+    const found = venuesOf([network('base', 'Uniswap V2', 'Ramp Intents'), network('arbitrum', undefined, 'Ramp Intents'), network('bsc', 'Uniswap V2'), network('solana')]);
+    expect([...found.dexes]).toEqual([
       ['base', 'Uniswap V2'],
       ['bsc', 'Uniswap V2'],
+    ]);
+    expect([...found.bridges]).toEqual([
+      ['base', 'Ramp Intents'],
+      ['arbitrum', 'Ramp Intents'],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { tokenDecimals } from '@ramp/chains';
+import { EVM_NATIVE_ADDRESS, findToken, isChainName, tokenDecimals } from '@ramp/chains';
 import { invalidField, type ChainNetwork, type Settlement } from '@ramp/contracts';
 import { dec, formatToken, ROUND_DOWN, type Decimal } from '@ramp/money';
 import type { RouteStepView } from '@ramp/transactions';
@@ -108,28 +108,63 @@ export function scaleLeg(leg: PlannedLeg, actualIn: string, isLast: boolean): { 
   };
 }
 
+/** Where a route can run on chain for an environment (venuesOf): chain → its DEX's name, chain → its intent bridge's. */
+export interface Venues {
+  dexes: ReadonlyMap<string, string>;
+  bridges: ReadonlyMap<string, string>;
+}
+
+/** No venue anywhere: every route on the sandbox's rails (live keys, or before the chain service answered). */
+export const NO_VENUES: Venues = { dexes: new Map(), bridges: new Map() };
+
+/** A leg as far as where it runs is concerned: a swap on one chain (fromChain = toChain), or a bridge of `fromToken` between two. */
+export type LegPlace = Pick<PlannedLeg, 'kind' | 'fromChain' | 'toChain' | 'fromToken'>;
+
+/** Where a router's leg runs: a swap's chain is both ends. */
+export function placeOf(leg: RouteLegSpec): LegPlace {
+  return leg.kind === 'swap'
+    ? { kind: 'swap', fromChain: leg.chain, toChain: leg.chain, fromToken: leg.fromToken }
+    : { kind: 'bridge', fromChain: leg.fromChain, toChain: leg.toChain, fromToken: leg.token };
+}
+
+/** Whether `symbol` is a token contract on `chain` (the intent pools carry tokens, not a chain's native coin). */
+function isTokenContract(chain: string, symbol: string): boolean {
+  const token = isChainName(chain) ? findToken(chain, symbol) : undefined;
+  return token !== undefined && token.contractAddress !== EVM_NATIVE_ADDRESS;
+}
+
 /**
- * Which legs run on chain, given the DEX each chain has for the platform (`venues`: chain → the DEX's name): a route
- * whose every leg is a swap on a chain with one runs there, each leg through that DEX (its provider renamed to it);
- * any other route stays on the sandbox's rails whole, since a leg on chain cannot follow or precede one that moved no
- * real funds (a simulated bridge delivers nothing to swap).
+ * Which legs run on chain, given the venues the platform has (`venues`): a route whose every leg can (a swap on a chain
+ * with a DEX of the platform, a bridge of a token contract between two chains with its intent bridge) runs there, each leg through that
+ * venue (its provider renamed to it); any other route stays on the sandbox's rails whole, since a leg on chain cannot
+ * follow or precede one that moved no real funds (a simulated bridge delivers nothing to swap).
  */
-export function settleLegs(legs: readonly PlannedLeg[], venues: ReadonlyMap<string, string>): PlannedLeg[] {
-  const providers = onchainProviders(legs.map((leg) => (leg.kind === 'swap' ? leg.fromChain : undefined)), venues);
+export function settleLegs(legs: readonly PlannedLeg[], venues: Venues): PlannedLeg[] {
+  const providers = onchainProviders(legs, venues);
   return legs.map((leg, index) => (providers ? { ...leg, provider: providers[index]!, settlement: 'onchain' } : { ...leg, settlement: 'simulated' }));
 }
 
 /**
- * The providers of a route that runs on chain (settleLegs, and the quote's `route.providers`), each leg's DEX, or
- * undefined for a route that stays on the rails. `swapChains` has each leg's chain when it is a swap, undefined for a
- * bridge; every leg must be a swap on a chain with a DEX of the platform (`venues`: chain → the DEX's name).
+ * The providers of a route that runs on chain (settleLegs, and the quote's `route.providers`), each leg's venue, or
+ * undefined for a route that stays on the rails: every leg must be a swap on a chain with a DEX of the platform, or a
+ * bridge between two chains with the same intent bridge of the platform, of a token that is a contract on both (not a
+ * native coin: ETH bridged from base stays on the rails).
  */
-export function onchainProviders(swapChains: readonly (string | undefined)[], venues: ReadonlyMap<string, string>): string[] | undefined {
-  if (swapChains.length === 0 || !swapChains.every((chain) => chain !== undefined && venues.has(chain))) return undefined;
-  return swapChains.map((chain) => venues.get(chain!)!);
+export function onchainProviders(legs: readonly LegPlace[], venues: Venues): string[] | undefined {
+  if (legs.length === 0) return undefined;
+  const providers = legs.map((leg) => {
+    if (leg.kind === 'swap') return leg.fromChain === leg.toChain ? venues.dexes.get(leg.fromChain) : undefined;
+    const bridge = venues.bridges.get(leg.fromChain);
+    const carried = isTokenContract(leg.fromChain, leg.fromToken) && isTokenContract(leg.toChain, leg.fromToken);
+    return bridge !== undefined && carried && leg.toChain !== leg.fromChain && venues.bridges.get(leg.toChain) === bridge ? bridge : undefined;
+  });
+  return providers.every((provider) => provider !== undefined) ? (providers as string[]) : undefined;
 }
 
-/** The DEX of each chain that has the platform's pools, from the chain service's networks: chain → the DEX's name. */
-export function venuesOf(networks: readonly Pick<ChainNetwork, 'chain' | 'contracts'>[]): Map<string, string> {
-  return new Map(networks.flatMap((network) => (network.contracts.dex ? [[network.chain, network.contracts.dex.name] as const] : [])));
+/** The venues of the platform on the chain service's networks: each chain's DEX, and each chain's intent bridge. */
+export function venuesOf(networks: readonly Pick<ChainNetwork, 'chain' | 'contracts'>[]): Venues {
+  return {
+    dexes: new Map(networks.flatMap((network) => (network.contracts.dex ? [[network.chain, network.contracts.dex.name] as const] : []))),
+    bridges: new Map(networks.flatMap((network) => (network.contracts.bridge ? [[network.chain, network.contracts.bridge.name] as const] : []))),
+  };
 }
