@@ -9,7 +9,7 @@ import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
 
 /** Seconds a deposit has to be filled in this suite: short, so that the unfilled one is refunded soon. */
-const FILL_SECONDS = 15;
+const FILL_SECONDS = 10;
 
 /**
  * The intent bridge between two local test chains (base and bsc), relayed by the chain service: a deposit into base's

@@ -35,7 +35,7 @@ interface Started {
 
 /**
  * docs/asyncapi.yaml against what the running services really publish: transactions of every type and outcome are
- * driven through the gateway (sandbox magic values make the failures), and each integration message is read back from
+ * driven through the gateway (sandbox magic values and the held bridge relayer make the failures), and each integration message is read back from
  * JetStream (subject, headers, raw body) and checked against the schemas of the channel of its subject; the stream and
  * the publishers' consumers are checked against the settings the document states. The document's own consistency
  * with the code is tools/asyncapi.spec.ts.
@@ -61,7 +61,7 @@ describe('integration events - what the services publish is what docs/asyncapi.y
 
   beforeAll(async () => {
     doc = await loadAsyncApiDocument();
-    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '0' });
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '0', CHAIN_BRIDGE_FILL_SECONDS: '8' });
     key = await createKey({ plan: 'enterprise' });
     const api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
     nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
@@ -96,30 +96,39 @@ describe('integration events - what the services publish is what docs/asyncapi.y
       return initiated(`offramp.${outcome}`, response, response.body.data?.transactionId, walletId);
     };
     const swap = async (amount: string, outcome: 'completed' | 'failed'): Promise<Started> => {
-      // 12.34 on a route through a bridge (the sandbox's rails): the price moves beyond the default slippage tolerance
-      // on the destination swap, and the swap fails. The one that completes runs on the local chain's pools.
+      // The one that fails crosses to bsc while the relayer is held (below): its bridge deposit is refunded after its
+      // deadline. The one that completes runs on base's pools.
       const crossChain = outcome === 'failed';
       const quote = await data(api.post('/swap/quote', { fromToken: 'USDC', toToken: crossChain ? 'BNB' : 'ETH', amount, fromChain: 'base', toChain: crossChain ? 'bsc' : 'base' }));
       const response = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: `rebalance-${amount}`, ...(crossChain && { destinationAddress: RECIPIENT }) });
       return initiated(`swap.${outcome}`, response, response.body.data?.id, walletId);
     };
     const transfer = async (amount: string, outcome: 'completed' | 'failed', callbackUrl?: string): Promise<Started> => {
-      // 44.44: the bridge fails, and the transfer is unwound.
+      // Failed: started while the relayer is held, so its bridge deposit is refunded after its deadline.
       const quote = await data(api.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount, destinationAddress: RECIPIENT }));
       const response = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId, ...(callbackUrl ? { callbackUrl } : {}) });
       return initiated(`transfer.${outcome}`, response, response.body.data?.id, walletId, callbackUrl);
     };
 
-    started = await Promise.all([
-      onramp('completed'),
-      onramp('failed'),
-      offramp('10', 'completed'),
-      offramp('13.13', 'failed'),
-      swap('10', 'completed'),
-      swap('12.34', 'failed'),
-      transfer('10', 'completed'),
-      transfer('44.44', 'failed', CALLBACK_URL),
-    ]);
+    // The sandbox's relayer switch held for the organization: the failing swap's and transfer's bridges are not filled.
+    // Released once both have failed, before the rest starts (the completing transfer bridges too).
+    await data(api.post('/sandbox/relayer', { paused: true }));
+    const unfilled = await Promise.all([swap('12', 'failed'), transfer('20', 'failed', CALLBACK_URL)]);
+    await Promise.all(
+      unfilled.map((transaction) =>
+        eventually(
+          () => api.get(`/${transaction.event.split('.')[0]}/${transaction.id}`),
+          (response) => response.body.data?.status === 'failed',
+          60_000,
+          200,
+        ),
+      ),
+    );
+    await data(api.post('/sandbox/relayer', { paused: false }));
+    started = [
+      ...(await Promise.all([onramp('completed'), onramp('failed'), offramp('10', 'completed'), offramp('13.13', 'failed'), swap('10', 'completed'), transfer('10', 'completed')])),
+      ...unfilled,
+    ];
     const ids = started.map((transaction) => transaction.id);
     const found = await eventually(
       () => integrationMessagesFor(nc, ids),
@@ -128,7 +137,7 @@ describe('integration events - what the services publish is what docs/asyncapi.y
       200,
     );
     published = new Map(ids.map((id) => [id, found.filter((message) => JSON.parse(message.body).data.transactionId === id)]));
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await nc?.drain();

@@ -1,12 +1,15 @@
 import { randomBytes } from 'crypto';
 import { makeNuban } from '@ramp/banking';
+import { Config } from '@ramp/config';
 import { ERROR_REASON_NAMES, ERROR_REASONS, FAILURE_REASON_NAMES, type ErrorReason, type FailureReason } from '@ramp/contracts';
+import { resolveChains } from '@ramp/evm';
 import {
   ApiClient,
   createKey,
   eventually,
   expectError,
   makeTestCertificates,
+  poolTrader,
   startServices,
   stopAll,
   WebhookReceiver,
@@ -36,6 +39,7 @@ const GTB = makeNuban('058', '012345678');
 const REJECTING = makeNuban('058', '888888888');
 const NO_SUCH_ACCOUNT = makeNuban('058', '999999999');
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const baseRpcUrl = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!.rpcUrl;
 /** Well-formed ids that belong to nobody. */
 const UNKNOWN = { quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V', delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' };
 /** Seconds a quote lives: short, so that expiry is quick. */
@@ -46,6 +50,8 @@ const QUOTE_TTL_SECONDS = 3;
  * CI run saw it expire first.
  */
 const MONEY_WINDOW_SECONDS = 8;
+/** Seconds the relayer has to fill a bridge deposit: the one held by the sandbox's switch is refunded soon after. */
+const FILL_SECONDS = 10;
 
 describe('reasons - every error reason and failure reason produced by a real request through HTTP', () => {
   const certificates = makeTestCertificates();
@@ -73,6 +79,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], {
       SANDBOX_STEP_DELAY_MS: '20',
       SANDBOX_DEPOSIT_WINDOW_SECONDS: String(MONEY_WINDOW_SECONDS),
+      CHAIN_BRIDGE_FILL_SECONDS: String(FILL_SECONDS),
       QUOTE_TTL_SECONDS: String(QUOTE_TTL_SECONDS),
       WEBHOOK_ALLOW_HOSTS: 'localhost',
       WEBHOOK_CA_FILE: certificates.caFile,
@@ -123,7 +130,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     return response.body.data.transactionId as string;
   };
   const settled = async (type: string, transactionId: string) =>
-    (await eventually(() => api.get(`/${type}/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+    (await eventually(() => api.get(`/${type}/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending', (FILL_SECONDS + 40) * 1000)).body.data;
 
   it('edge: no key, an unknown key, plain HTTP, an address off the allowlist, a live key, a sandbox route, too many requests', async () => {
     expectReason(await gateway.get('/wallets', anonymous), 401, 'API_KEY_MISSING');
@@ -208,7 +215,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     expectReason(await crowded.post(`/webhooks/${first.id}/deliveries/${UNKNOWN.delivery}/retry`, {}), 404, 'DELIVERY_NOT_FOUND');
   });
 
-  it('failure reasons: each magic value of the sandbox fails its transaction with its reason, on every read and in the webhook', async () => {
+  it('failure reasons: each way the sandbox fails a transaction (a magic value, a trade on the pools, the held relayer) gives its reason, on every read and in the webhook', async () => {
     const registered = await api.post('/webhooks', { url: receiver.url('/failures'), events: ['offramp.failed'] });
     expect(registered.status).toBe(201);
     secrets.set('/failures', registered.body.data.secret);
@@ -240,17 +247,37 @@ describe('reasons - every error reason and failure reason produced by a real req
       [
         'SLIPPAGE_EXCEEDED',
         'swap',
-        wallet('base', { USDC: '50' }).then(async (walletId) =>
-          // 12.34 on a route through a bridge (the sandbox's rails): the swap after it fills 2% below the quote.
-          initiate('swap', { quoteId: await quote('/swap/quote', { fromToken: 'USDC', toToken: 'BNB', amount: '12.34', fromChain: 'base', toChain: 'bsc' }), walletId, destinationAddress: RECIPIENT }),
-        ),
+        wallet('base', { USDC: '50' }).then(async (walletId) => {
+          // Someone buys ETH on base's pool between the quote and the swap: the pool's price moves about 2%, beyond
+          // the default tolerance, and the router refuses the swap. Sold back once the swap has failed.
+          const trader = await poolTrader(api, 'base', baseRpcUrl, 'ETH', '20000');
+          const quoteId = await quote('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '12', fromChain: 'base', toChain: 'base' });
+          await trader.push();
+          try {
+            const id = await initiate('swap', { quoteId, walletId });
+            await settled('swap', id);
+            return id;
+          } finally {
+            await trader.restore();
+          }
+        }),
       ],
       [
         'BRIDGE_FAILED',
         'transfer',
-        wallet('base', { USDC: '50' }).then(async (walletId) =>
-          initiate('transfer', { quoteId: await quote('/transfer/quote', { fromChain: 'base', toChain: 'ethereum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT }), walletId }),
-        ),
+        wallet('base', { USDC: '50' }).then(async (walletId) => {
+          // The organization's relayer held (the sandbox's switch): the deposit on base is not filled on arbitrum, and
+          // is refunded after its deadline. Released once the transfer has failed.
+          const quoteId = await quote('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '20', destinationAddress: RECIPIENT });
+          expect((await api.post('/sandbox/relayer', { paused: true })).status).toBe(200);
+          try {
+            const id = await initiate('transfer', { quoteId, walletId });
+            await settled('transfer', id);
+            return id;
+          } finally {
+            expect((await api.post('/sandbox/relayer', { paused: false })).status).toBe(200);
+          }
+        }),
       ],
     ];
     const outcomes = await Promise.all(

@@ -13,11 +13,13 @@ interface Started {
   debit: { token: string; amount: string };
   /** The token a completed one credits back into the wallet (what it delivered: its final view's toAmount). */
   credit?: string;
+  /** Its organization's client: the failing ones belong to an organization whose bridge relayer is held. */
+  client: ApiClient;
 }
 
 describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps and transfers', () => {
   it('brings every one to its end exactly once: completed, or failed with the wallet refunded', async () => {
-    const services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '300', JOB_LEASE_MS: '2000' });
+    const services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '300', JOB_LEASE_MS: '2000', CHAIN_BRIDGE_FILL_SECONDS: '10' });
     const pool = new Pool({ connectionString: process.env.DATABASE_URL });
     const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
     try {
@@ -25,30 +27,37 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
       await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '10000' });
       await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'cbBTC', amount: '1' });
+      // Another organization, with the sandbox's relayer switch held: its bridge deposits are refunded after their deadline.
+      const held = new ApiClient(api.baseUrl, (await createKey({ plan: 'enterprise' })).apiKey);
+      const heldWalletId = (await held.post('/wallets', { chain: 'base' })).body.data.walletId;
+      await held.post(`/sandbox/wallets/${heldWalletId}/fund`, { tokenSymbol: 'USDC', amount: '1000' });
+      expect((await held.post('/sandbox/relayer', { paused: true })).status).toBe(200);
+      const clientOf = (outcome: Started['expect']) => (outcome === 'completed' ? { client: api, wallet: walletId } : { client: held, wallet: heldWalletId });
 
       const started: Started[] = [];
       const swap = async (fromToken: string, toToken: string, amount: string, toChain: string, outcome: Started['expect']) => {
-        const quote = (await api.post('/swap/quote', { fromToken, toToken, amount, fromChain: 'base', toChain })).body.data;
-        const response = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, ...(toChain === 'base' ? {} : { destinationAddress: RECIPIENT }) });
+        const { client, wallet } = clientOf(outcome);
+        const quote = (await client.post('/swap/quote', { fromToken, toToken, amount, fromChain: 'base', toChain })).body.data;
+        const response = await client.post('/swap/initiate', { quoteId: quote.quoteId, walletId: wallet, ...(toChain === 'base' ? {} : { destinationAddress: RECIPIENT }) });
         expect(response.status).toBe(201);
         const credit = toChain === 'base' ? toToken : undefined;
-        started.push({ id: response.body.data.id, type: 'swap', expect: outcome, debit: { token: fromToken, amount }, credit });
+        started.push({ id: response.body.data.id, type: 'swap', expect: outcome, debit: { token: fromToken, amount }, credit, client });
       };
       const transfer = async (amount: string, outcome: Started['expect']) => {
-        const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount, destinationAddress: RECIPIENT })).body.data;
-        const response = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId });
+        const { client, wallet } = clientOf(outcome);
+        const quote = (await client.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount, destinationAddress: RECIPIENT })).body.data;
+        const response = await client.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: wallet });
         expect(response.status).toBe(201);
-        started.push({ id: response.body.data.id, type: 'transfer', expect: outcome, debit: { token: 'USDC', amount } });
+        started.push({ id: response.body.data.id, type: 'transfer', expect: outcome, debit: { token: 'USDC', amount }, client });
       };
       const batch = [
         ...Array.from({ length: 20 }, () => () => swap('USDC', 'ETH', '10', 'base', 'completed')),
-        // Three legs each: swap to USDC on base, bridge to bsc, swap to BNB there.
+        // Three legs each, all on chain: swap to USDC on base's pools, the intent bridge to bsc, swap to BNB there.
         ...Array.from({ length: 10 }, () => () => swap('cbBTC', 'BNB', '0.001', 'bsc', 'completed')),
         ...Array.from({ length: 10 }, () => () => transfer('10', 'completed')),
-        // Sandbox magic of the simulated rails (routes through a bridge): the bridge fails (44.44), the price moves beyond
-        // the slippage (12.34: the destination swap on bsc, after the bridge, which is unwound).
-        ...Array.from({ length: 5 }, () => () => transfer('44.44', 'failed')),
-        ...Array.from({ length: 5 }, () => () => swap('USDC', 'BNB', '12.34', 'bsc', 'failed')),
+        // The held organization's: their bridge deposits (to arbitrum; to bsc before the swap there) are refunded.
+        ...Array.from({ length: 5 }, () => () => transfer('20', 'failed')),
+        ...Array.from({ length: 5 }, () => () => swap('USDC', 'BNB', '12', 'bsc', 'failed')),
       ];
       for (let i = 0; i < batch.length; i += 10) await Promise.all(batch.slice(i, i + 10).map((start) => start()));
       expect(started).toHaveLength(50);
@@ -57,7 +66,7 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       await new Promise((wait) => setTimeout(wait, 400));
       const service = services.get('swap-transfer')!;
       await service.kill();
-      const view = async (entry: Started) => (await api.get(`/transactions/${entry.id}`)).body.data;
+      const view = async (entry: Started) => (await entry.client.get(`/transactions/${entry.id}`)).body.data;
       const legsRunAtKill = await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [
         started.map((entry) => `${entry.type}-${entry.id}`),
       ]);
@@ -72,7 +81,7 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       while (finals.size < started.length && Date.now() < deadline) {
         for (const entry of started) {
           if (finals.has(entry.id)) continue;
-          const response = await api.get(`/${entry.type}/${entry.id}`);
+          const response = await entry.client.get(`/${entry.type}/${entry.id}`);
           if (response.body.data.status !== 'pending') finals.set(entry.id, response.body.data);
         }
         await new Promise((wait) => setTimeout(wait, 250));
@@ -98,6 +107,9 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       for (const [token, amount] of expected) {
         expect(balances.find((balance: any) => balance.tokenSymbol === token)).toEqual({ tokenSymbol: token, available: amount.toFixed(), held: '0' });
       }
+      // The held organization's wallet has everything back.
+      const heldBalances = (await held.get(`/wallets/${heldWalletId}`)).body.data.balances;
+      expect(heldBalances.filter((balance: any) => balance.available !== '0' || balance.held !== '0')).toEqual([{ tokenSymbol: 'USDC', available: '1000', held: '0' }]);
       expect(await ledgerCheck()).toMatchObject({ ok: true });
 
       // Each terminal event published once, and the read model equal to a rebuild from the streams.

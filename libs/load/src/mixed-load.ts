@@ -14,8 +14,10 @@ interface Flow {
 }
 
 /**
- * One turn of the mix: 8 that complete, 4 that fail on purpose (payout rejected, swap from CNGN, slippage on a route
- * through a bridge, whose legs the sandbox's rails run; bridge). Same-chain swaps run on the local chain's pools.
+ * One turn of the mix: 8 that complete, 2 that fail on purpose by the sandbox's bank-side magic values (payout rejected,
+ * swap from CNGN). Swaps and transfers run on the local chains (pools, and the intent bridge between chains), where no
+ * amount is magic: their failures (a trade that moves a pool, the relayer held for an organization) are produced by the
+ * tests that need them, not by the load, whose organization's relayer is never held.
  */
 export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'offramp', amount: '10' },
@@ -26,8 +28,6 @@ export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'cross-chain-swap', amount: '10' },
   { kind: 'offramp', amount: '10', fails: true },
   { kind: 'onramp', amount: '13130', fails: true },
-  { kind: 'cross-chain-swap', amount: '12.34', fails: true },
-  { kind: 'transfer', amount: '44.44', fails: true },
   { kind: 'offramp', amount: '15' },
   { kind: 'onramp', amount: '5000' },
 ];

@@ -36,6 +36,8 @@ import type {
   FundedWallet,
   FaucetRequest,
   FaucetTransfer,
+  RelayerRequest,
+  RelayerSwitch,
   WalletListQuery,
   Webhook,
   WebhookCreateRequest,
@@ -178,6 +180,12 @@ export class RampClient {
     /** The NGN payment of an on-ramp arrives (by default the expected amount). */
     payOnramp: (transactionId: string, body: SandboxPaymentRequest = {}, options?: RequestOptions): Promise<Transaction> =>
       this.post('/sandbox/onramp/{transactionId}/pay', body, options, { transactionId }),
+    /**
+     * Holds (`paused: true`) or releases the bridge relayer for your organization: held, the bridge deposits of your
+     * swaps and transfers between the test chains are refunded after their deadline, and the transactions fail with
+     * BRIDGE_FAILED.
+     */
+    relayer: (body: RelayerRequest, options?: RequestOptions): Promise<RelayerSwitch> => this.post('/sandbox/relayer', body, options),
     /**
      * Empties your organization's test environment: wallets, balances, transactions, webhooks, quotes and stored
      * Idempotency-Key responses are gone for every test key of the organization once this resolves.

@@ -233,6 +233,9 @@ describe('SDK - the published client against the real platform', () => {
     expect((await ramp.webhooks.retryDelivery(hook.id, test.id)).id).toBe(test.id);
     expect(await ramp.webhooks.delete(hook.id)).toEqual({ id: hook.id, deleted: true });
 
+    expect(await ramp.sandbox.relayer({ paused: true })).toEqual({ paused: true });
+    expect(await ramp.sandbox.relayer({ paused: false })).toEqual({ paused: false });
+
     // Last, since it empties the test environment: the wallet and its transactions are gone.
     expect(await ramp.sandbox.reset()).toMatchObject({ reset: true, environment: 'test' });
     expect((await ramp.wallets.list()).data).toEqual([]);
@@ -245,7 +248,7 @@ describe('SDK - the published client against the real platform', () => {
         .filter(([method, operation]) => HTTP_METHODS.includes(method) && operation.security?.length)
         .map(([method]) => `${method} ${path}`),
     );
-    expect(operations).toHaveLength(31);
+    expect(operations).toHaveLength(32);
     expect([...answered].sort()).toEqual(operations.sort());
   });
 });

@@ -72,6 +72,8 @@ export type FundedWallet = ResponseData<'/sandbox/wallets/{walletId}/fund', 'pos
 export type FaucetRequest = RequestBody<'/sandbox/faucet', 'post'>;
 export type FaucetTransfer = ResponseData<'/sandbox/faucet', 'post'>;
 export type SandboxReset = ResponseData<'/sandbox/reset', 'post'>;
+export type RelayerRequest = RequestBody<'/sandbox/relayer', 'post'>;
+export type RelayerSwitch = ResponseData<'/sandbox/relayer', 'post'>;
 
 export type Bank = Schemas['BankSchema'];
 export type BankVerifyRequest = RequestBody<'/onramp/banks/verify', 'post'>;

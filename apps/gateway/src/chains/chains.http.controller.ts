@@ -22,6 +22,15 @@ export class DexSchema {
   @ApiProperty({ description: "The wrapped native coin (WETH, WBNB): the native coin's side of its pool.", example: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }) wrappedNative!: string;
 }
 
+export class IntentBridgeSchema {
+  @ApiProperty({ example: 'Ramp Intents' }) name!: string;
+  @ApiProperty({
+    description: "The intent pool on this chain: a route's bridge deposits here (`Deposited`), and fills deposits of other chains here (`Filled`).",
+    example: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+  })
+  pool!: string;
+}
+
 export class ChainSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: 8453 }) chainId!: number;
@@ -42,6 +51,12 @@ export class ChainSchema {
       "Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote.",
   })
   dex?: DexSchema;
+  @ApiPropertyOptional({
+    type: IntentBridgeSchema,
+    description:
+      "Local test chains: the platform's intent bridge. A swap or transfer between two chains that have it bridges by intent, on chain: a deposit into the source chain's pool, filled on the destination chain by the platform's relayer before a deadline, else refunded (POST /sandbox/relayer holds the relayer).",
+  })
+  bridge?: IntentBridgeSchema;
 }
 
 @Controller('transfer/chains')

@@ -55,8 +55,10 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     const account = makeNuban('058', '012345678');
     const onrampQuote = (await owner.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
     const offrampQuote = (await owner.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
-    // Across chains, so on the sandbox's rails with their minute-long steps (a same-chain swap runs on the local pools at
-    // once, and would complete while the test looks).
+    // Across chains, through the intent bridge, with the owner's relayer held (the sandbox's switch): their deposits wait
+    // for a fill that does not come until their deadline, minutes away, so they stay pending while the test looks (a
+    // same-chain swap runs on the local pools at once, and would complete).
+    expect((await owner.post('/sandbox/relayer', { paused: true })).status).toBe(200);
     const swapQuote = (await owner.post('/swap/quote', { fromToken: 'USDC', toToken: 'BNB', amount: '10', fromChain: 'base', toChain: 'bsc' })).body.data;
     const transferQuote = (await owner.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: OUTSIDE_ADDRESS })).body.data;
     const transactions: Record<string, string> = {

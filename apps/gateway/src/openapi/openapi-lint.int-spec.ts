@@ -32,6 +32,7 @@ const OPERATION_IDS: Record<string, string> = {
   'post /onramp/initiate': 'initiateOnramp',
   'get /onramp/{transactionId}': 'getOnramp',
   'post /sandbox/onramp/{transactionId}/pay': 'sandboxPayOnramp',
+  'post /sandbox/relayer': 'sandboxRelayer',
   'post /sandbox/reset': 'sandboxReset',
   'post /swap/initiate': 'initiateSwap',
   'get /swap/{transactionId}': 'getSwap',

@@ -38,6 +38,7 @@ const ROUTES: [string, string][] = [
   ['get', '/webhooks/{webhookId}/deliveries'],
   ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry'],
   ['delete', '/webhooks/{webhookId}'],
+  ['post', '/sandbox/relayer'],
   ['post', '/sandbox/reset'],
 ];
 
@@ -310,6 +311,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ['get', '/webhooks/{webhookId}/deliveries', () => api.get(`/webhooks/${webhookId}/deliveries`)],
       ['post', '/webhooks/{webhookId}/deliveries/{deliveryId}/retry', () => api.post(`/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, {})],
       ['delete', '/webhooks/{webhookId}', () => api.delete(`/webhooks/${webhookId}`)],
+      ['post', '/sandbox/relayer', () => api.post('/sandbox/relayer', { paused: false })],
       // Last: it empties this key's test environment.
       ['post', '/sandbox/reset', () => api.post('/sandbox/reset', {})],
     ];

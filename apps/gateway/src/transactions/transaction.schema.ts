@@ -72,7 +72,7 @@ export class RouteStepSchema {
   @ApiProperty({
     enum: SETTLEMENTS,
     description:
-      '`onchain`: the step\'s hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` in the chains list); `simulated`: a sandbox rail\'s (routes through a bridge, until bridging runs on chain).',
+      '`onchain`: the step\'s hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` and bridges between chains with a `bridge` in the chains list; a bridge step\'s hash is its fill, on the destination chain); `simulated`: a sandbox rail\'s (routes through a chain without a node, or bridging a native coin).',
   })
   settlement!: string;
 }

@@ -12,7 +12,7 @@ const testChains = resolveChains('test', new Config().json('testChains'), 'TEST_
 const rpcUrlOf = (chain: string) => testChains.find((candidate) => candidate.chain === chain)!.rpcUrl;
 const baseRpcUrl = rpcUrlOf('base');
 /** Seconds the relayer has to fill a bridge deposit here: short, so that a held one is refunded soon. */
-const FILL_SECONDS = 15;
+const FILL_SECONDS = 10;
 /** How long a transaction whose bridge deposit is held waits for its deadline and refund, at most. */
 const UNFILLED_MS = (FILL_SECONDS + 40) * 1000;
 

@@ -166,6 +166,8 @@ export namespace ChainList {
      * the native coin in the pools.
      */
     dex?: { name: string; router: string; factory: string; hub: string; wrappedNative: string };
+    /** The platform's intent bridge on this chain (local test chains): its pool contract. */
+    bridge?: { name: string; pool: string };
   }
   export type Response = ChainDescriptor[];
   export const contract = rpc<Request, Response>('quote.v1.chains.list');

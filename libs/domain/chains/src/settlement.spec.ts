@@ -28,6 +28,12 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
     expect(base.dex).toEqual({ name: 'Uniswap V2', router: '0x4', factory: '0x5', hub: 'USDC', wrappedNative: '0x2' });
   });
 
+  it("a chain with the platform's intent pool shows the bridge's name and pool", () => {
+    const base = chainsOf([{ ...baseSepolia, contracts: { ...baseSepolia.contracts, bridge: { name: 'Ramp Intents', pool: '0x7' } } }]).find((chain) => chain.chain === 'base')!;
+    expect(base.bridge).toEqual({ name: 'Ramp Intents', pool: '0x7' });
+    expect(chainsOf([baseSepolia]).find((chain) => chain.chain === 'base')!.bridge).toBeUndefined();
+  });
+
   it('every other chain keeps the registry and says simulated, with no depth', () => {
     const chains = chainsOf([baseSepolia]);
     const bsc = chains.find((chain) => chain.chain === 'bsc')!;

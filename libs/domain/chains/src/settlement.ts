@@ -19,6 +19,7 @@ export function chainsOf(networks: readonly ChainNetwork[]): ChainList.Response 
       ...(network.contracts.dex && {
         dex: { name: network.contracts.dex.name, router: network.contracts.dex.router, factory: network.contracts.dex.factory, hub: network.contracts.dex.hub, wrappedNative: network.contracts.wrappedNative },
       }),
+      ...(network.contracts.bridge && { bridge: { name: network.contracts.bridge.name, pool: network.contracts.bridge.pool } }),
       tokens: chain.tokens.map((token) => ({
         ...token,
         contractAddress: token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),

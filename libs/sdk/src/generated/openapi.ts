@@ -157,6 +157,13 @@ export interface paths {
      */
     post: operations["sandboxFaucet"];
   };
+  "/sandbox/relayer": {
+    /**
+     * Sandbox: hold or release the bridge relayer for your transactions
+     * @description Test keys only (a live key gets NOT_FOUND). Routes between the local test chains bridge by intent: a deposit into the source chain's pool, filled on the destination chain by the platform's relayer before a fill deadline. With `paused: true`, the relayer fills none of your organization's deposits, so their deadline passes: each is refunded on its source chain, and its swap or transfer fails with `BRIDGE_FAILED` after giving back what it took. `paused: false` releases it. The switch is your organization's alone and stays as set until changed (a sandbox reset does not change it); setting it again to the same value is harmless.
+     */
+    post: operations["sandboxRelayer"];
+  };
   "/sandbox/reset": {
     /**
      * Empty your test environment
@@ -674,6 +681,15 @@ export interface components {
        */
       wrappedNative: string;
     };
+    IntentBridgeSchema: {
+      /** @example Ramp Intents */
+      name: string;
+      /**
+       * @description The intent pool on this chain: a route's bridge deposits here (`Deposited`), and fills deposits of other chains here (`Filled`).
+       * @example 0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9
+       */
+      pool: string;
+    };
     ChainSchema: {
       /** @example base */
       chain: string;
@@ -701,6 +717,8 @@ export interface components {
       confirmations?: number;
       /** @description Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote. */
       dex?: components["schemas"]["DexSchema"];
+      /** @description Local test chains: the platform's intent bridge. A swap or transfer between two chains that have it bridges by intent, on chain: a deposit into the source chain's pool, filled on the destination chain by the platform's relayer before a deadline, else refunded (POST /sandbox/relayer holds the relayer). */
+      bridge?: components["schemas"]["IntentBridgeSchema"];
     };
     WalletBalanceSchema: {
       /** @example USDC */
@@ -950,7 +968,7 @@ export interface components {
        */
       reversalHash?: string;
       /**
-       * @description `onchain`: the step's hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` in the chains list); `simulated`: a sandbox rail's (routes through a bridge, until bridging runs on chain).
+       * @description `onchain`: the step's hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` and bridges between chains with a `bridge` in the chains list; a bridge step's hash is its fill, on the destination chain); `simulated`: a sandbox rail's (routes through a chain without a node, or bridging a native coin).
        * @enum {string}
        */
       settlement: "onchain" | "simulated";
@@ -1320,6 +1338,20 @@ export interface components {
        * @example 1000
        */
       amount: string;
+    };
+    RelayerSchema: {
+      /**
+       * @description Whether the relayer holds your organization's fills now.
+       * @example true
+       */
+      paused: boolean;
+    };
+    RelayerRequest: {
+      /**
+       * @description `true` holds the relayer's fills of your organization's bridge deposits; `false` lets it fill them again (those still before their deadline too).
+       * @example true
+       */
+      paused: boolean;
     };
     SandboxResetSchema: {
       /** @enum {boolean} */
@@ -5116,6 +5148,195 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["FaucetSchema"];
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: A field is missing or invalid; `error.field` names it and the message states the rule. */
+      400: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description UNAUTHORIZED: The x-api-key header is missing, unknown or revoked. */
+      401: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description FORBIDDEN: Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled. */
+      403: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description NOT_FOUND: The resource does not exist for this API key (another tenant's ids are not found either). */
+      404: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description CONFLICT: The Idempotency-Key was reused with another body, or the quote was already used. */
+      409: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests; the message and Retry-After give the seconds to wait. */
+      429: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+          /** @description Seconds to wait until both limits allow a request. */
+          "Retry-After"?: number;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description INTERNAL_ERROR: An unexpected fault; nothing was applied. Retry with the same Idempotency-Key, quoting x-request-id to support if it persists. */
+      500: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: A service is down or slow; retry with exponential backoff. */
+      503: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+    };
+  };
+  /**
+   * Sandbox: hold or release the bridge relayer for your transactions
+   * @description Test keys only (a live key gets NOT_FOUND). Routes between the local test chains bridge by intent: a deposit into the source chain's pool, filled on the destination chain by the platform's relayer before a fill deadline. With `paused: true`, the relayer fills none of your organization's deposits, so their deadline passes: each is refunded on its source chain, and its swap or transfer fails with `BRIDGE_FAILED` after giving back what it took. `paused: false` releases it. The switch is your organization's alone and stays as set until changed (a sandbox reset does not change it); setting it again to the same value is harmless.
+   */
+  sandboxRelayer: {
+    parameters: {
+      header?: {
+        /** @description Your id for this request; echoed back and logged. */
+        "x-request-id"?: string;
+        /** @description Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT. */
+        "Idempotency-Key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RelayerRequest"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Both limits of the key: `<per minute>;w=60, <burst>;w=1` (e.g. `60;w=60, 10;w=1`). The other X-RateLimit headers describe one of them. */
+          "X-RateLimit-Policy"?: string;
+          /** @description Requests allowed by the limit these headers describe, per its window: on a 429 the limit that refused the request; otherwise the tighter one (fewer requests left; the per-minute limit on a tie). */
+          "X-RateLimit-Limit"?: number;
+          /** @description Requests left under that limit; 0 on a 429. */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Seconds until that limit is full again; on a 429, equal to Retry-After. */
+          "X-RateLimit-Reset"?: number;
+          /** @description The request id (echoed when the client sent one); quote it to support. */
+          "x-request-id"?: string;
+        };
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["RelayerSchema"];
           };
         };
       };
