@@ -12,9 +12,18 @@ const FILL_MARGIN_SECONDS = 2;
 const REFUND_MARGIN_SECONDS = 2;
 /** Most bridges each chain's pass moves along per kind (fills, repayments, refunds). */
 const BATCH = 50;
+/**
+ * The relayer's part of a chain's pass runs at most this often (the passes run every CHAIN_POLL_MS, 10 ms by
+ * default): a fill or a repayment waits at most this much longer, and the database is spared two queries per pass.
+ */
+const RELAYER_EVERY_MS = 200;
 
 type Role = 'deposit' | 'fill' | 'settle' | 'refund';
-const SEND_KEY = /^bridge:(.+):(deposit|fill|settle|refund)$/;
+/** A send of the bridge: `bridge:<key>:<role>`, and `:<n>` for the n-th retry of a refund. */
+const SEND_KEY = /^bridge:(.+):(deposit|fill|settle|refund)(?::(\d+))?$/;
+/** A refund that fails is queued again (a chain whose clock lags the deadline, say) this many times in all, a little later each time. */
+const REFUND_ATTEMPTS = 3;
+const REFUND_RETRY_SECONDS = 15;
 
 /** What a bridge asks (ChainBridge), resolved against both chains. */
 export interface BridgeTerms {
@@ -40,11 +49,13 @@ interface BridgeRow {
   account: string;
   fill_deadline: string;
   deposit_id: string | null;
+  refund_attempts: number;
   status: string;
   error: string | null;
 }
 
-const COLUMNS = 'from_chain, key, to_chain, organization_id, token, amount_in::text, amount_out::text, recipient, account, fill_deadline::text, deposit_id::text, status, error';
+const COLUMNS =
+  'from_chain, key, to_chain, organization_id, token, amount_in::text, amount_out::text, recipient, account, fill_deadline::text, deposit_id::text, refund_attempts, status, error';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -62,6 +73,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  */
 export class IntentRelayer {
   private readonly runtimes = new Map<string, ChainRuntime>();
+  /** When each chain's relayer part last ran, by runtime id. */
+  private readonly lastTick = new Map<string, number>();
 
   constructor(
     private readonly options: {
@@ -86,8 +99,8 @@ export class IntentRelayer {
     poolOf(terms.to, 'toChain');
     if (terms.to.id === from.id) throw invalidField('toChain', 'must differ from fromChain');
     const [input, output] = [tokenOn(from, terms.token, 'token'), tokenOn(terms.to, terms.token, 'token')];
-    const known = await this.row(this.options.pool, from.id, key);
-    if (known) return this.view(this.same(known, terms, key));
+    const known = await this.row(this.options.pool, key);
+    if (known) return this.view(this.same(known, from, terms, key));
     const fillDeadline = nowSeconds() + this.options.fillSeconds;
     await withTransaction(this.options.pool, async (tx) => {
       const inserted = await tx.query(
@@ -108,7 +121,7 @@ export class IntentRelayer {
       });
       await from.hot.enqueue(tx, sendKey(key, 'deposit'), deposit);
     });
-    return this.view(this.same((await this.row(this.options.pool, from.id, key))!, terms, key));
+    return this.view(this.same((await this.row(this.options.pool, key))!, from, terms, key));
   }
 
   /** Test keys only: holds or releases the fills of one organization's deposits (the sandbox's relayer switch). */
@@ -127,7 +140,8 @@ export class IntentRelayer {
   async tick(runtime: ChainRuntime): Promise<void> {
     const { pool } = this.options;
     const intents = runtime.network.contracts.bridge?.pool as Address | undefined;
-    if (!intents) return;
+    if (!intents || Date.now() - (this.lastTick.get(runtime.id) ?? 0) < RELAYER_EVERY_MS) return;
+    this.lastTick.set(runtime.id, Date.now());
     const now = nowSeconds();
     const { rows: fills } = await pool.query<BridgeRow>(
       `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges b
@@ -141,7 +155,8 @@ export class IntentRelayer {
       const token = runtime.token(row.token);
       if (!origin || !token) continue;
       await withTransaction(pool, async (tx) => {
-        if (!(await this.advance(tx, row, ['deposited'], 'filling'))) return;
+        // The pause is checked again here: one set since the select holds this fill too.
+        if (!(await this.advance(tx, row, ['deposited'], 'filling', runtime.environment))) return;
         await runtime.approveSpender(tx, intents, token);
         const fill = intentFillCall(intents, origin.network.chainId, BigInt(row.deposit_id!), {
           outputToken: getAddress(token.address),
@@ -154,16 +169,18 @@ export class IntentRelayer {
     }
     const { rows: mine } = await pool.query<BridgeRow>(
       `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges
-        where from_chain = $1 and (status = 'filled' or (status in ('deposited', 'unfilled') and fill_deadline < $2))
+        where from_chain = $1 and (status = 'filled' or (status in ('deposited', 'unfilled') and fill_deadline < $2
+          and (refund_attempts = 0 or updated_at < now() - make_interval(secs => $3 * refund_attempts))))
         order by created_at limit ${BATCH}`,
-      [runtime.id, now - REFUND_MARGIN_SECONDS],
+      [runtime.id, now - REFUND_MARGIN_SECONDS, REFUND_RETRY_SECONDS],
     );
     for (const row of mine) {
       const settle = row.status === 'filled';
       const depositId = BigInt(row.deposit_id!);
       await withTransaction(pool, async (tx) => {
         if (!(await this.advance(tx, row, [row.status], settle ? 'settling' : 'refunding'))) return;
-        await runtime.hot.enqueue(tx, sendKey(row.key, settle ? 'settle' : 'refund'), settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
+        const key = settle ? sendKey(row.key, 'settle') : refundKey(row.key, row.refund_attempts);
+        await runtime.hot.enqueue(tx, key, settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
       });
       if (!settle) this.options.logger.info({ chain: runtime.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
     }
@@ -181,14 +198,19 @@ export class IntentRelayer {
     if (!row) return undefined;
     const confirmed = send.status === 'confirmed';
     const next: Record<Role, [string, string]> = { deposit: ['deposited', 'failed'], fill: ['filled', 'unfilled'], settle: ['settled', 'stuck'], refund: ['refunded', 'stuck'] };
-    const status = next[role][confirmed ? 0 : 1];
+    let status = next[role][confirmed ? 0 : 1];
+    // A failed refund is tried again a little later, a few times; then an operator's (the route fails meanwhile).
+    const refundFailed = role === 'refund' && !confirmed;
+    if (refundFailed && row.refund_attempts + 1 < REFUND_ATTEMPTS) status = 'unfilled';
     const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(runtime.network.contracts.bridge!.pool as Address, logs) : undefined;
     if (role === 'deposit' && confirmed && depositId === undefined) throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
     await tx.query(
-      `update ${CHAIN_SCHEMA}.bridges set status = $3, deposit_id = coalesce($4::numeric, deposit_id), error = coalesce($5, error), updated_at = now() where from_chain = $1 and key = $2`,
-      [row.from_chain, row.key, status, depositId?.toString() ?? null, confirmed ? null : (send.error ?? 'reverted')],
+      `update ${CHAIN_SCHEMA}.bridges set status = $2, deposit_id = coalesce($3::numeric, deposit_id), error = coalesce($4, error),
+              refund_attempts = refund_attempts + $5, updated_at = now() where key = $1`,
+      [row.key, status, depositId?.toString() ?? null, confirmed ? null : (send.error ?? 'reverted'), refundFailed ? 1 : 0],
     );
-    if (status === 'stuck') this.options.logger.error({ chain: runtime.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed: its deposit stays in the pool for an operator');
+    if (status === 'stuck') this.options.logger.error({ chain: runtime.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed for good: its deposit stays in the pool for an operator');
+    else if (refundFailed) this.options.logger.warn({ chain: runtime.id, bridge: key, txHash: send.txHash, error: send.error }, 'a bridge refund failed: queued again later');
     return confirmed ? this.movement(runtime, row, role) : undefined;
   }
 
@@ -217,9 +239,16 @@ export class IntentRelayer {
   private async view(row: BridgeRow): Promise<ChainBridge.Response> {
     const from = this.runtimes.get(row.from_chain)!;
     const to = this.runtimes.get(row.to_chain)!;
-    const [deposit, fill, refund] = await Promise.all([from.hot.find(sendKey(row.key, 'deposit')), to.hot.find(sendKey(row.key, 'fill')), from.hot.find(sendKey(row.key, 'refund'))]);
+    const [deposit, fill, refund] = await Promise.all([
+      from.hot.find(sendKey(row.key, 'deposit')),
+      to.hot.find(sendKey(row.key, 'fill')),
+      from.hot.find(refundKey(row.key, Math.max(0, row.refund_attempts - (row.status === 'refunding' || row.status === 'refunded' ? 0 : 1)))),
+    ]);
     const filled = ['filled', 'settling', 'settled'].includes(row.status) || (row.status === 'stuck' && fill?.status === 'confirmed');
-    const status: ChainBridge.Response['status'] = filled ? 'filled' : row.status === 'refunded' ? 'refunded' : row.status === 'failed' ? 'failed' : 'pending';
+    // Stuck unfilled (its refunds failed): the deposit stays in the pool for an operator, and the route fails, so that
+    // the customer is made whole meanwhile.
+    const failed = row.status === 'failed' || (row.status === 'stuck' && !filled);
+    const status: ChainBridge.Response['status'] = filled ? 'filled' : row.status === 'refunded' ? 'refunded' : failed ? 'failed' : 'pending';
     return {
       status,
       fillDeadline: Number(row.fill_deadline),
@@ -230,8 +259,9 @@ export class IntentRelayer {
     };
   }
 
-  private same(row: BridgeRow, terms: BridgeTerms, key: string): BridgeRow {
+  private same(row: BridgeRow, from: ChainRuntime, terms: BridgeTerms, key: string): BridgeRow {
     const same =
+      row.from_chain === from.id &&
       row.to_chain === terms.to.id &&
       row.token === terms.token &&
       dec(row.amount_in).eq(terms.amountIn) &&
@@ -242,32 +272,38 @@ export class IntentRelayer {
     return row;
   }
 
-  /** Moves a bridge from one of `from` to `to`; false when another pass moved it first. */
-  private async advance(tx: PoolClient, row: BridgeRow, from: string[], to: string): Promise<boolean> {
-    const { rowCount } = await tx.query(`update ${CHAIN_SCHEMA}.bridges set status = $4, updated_at = now() where from_chain = $1 and key = $2 and status = any($3)`, [
-      row.from_chain,
-      row.key,
-      from,
-      to,
-    ]);
+  /**
+   * Moves a bridge from one of `from` to `to`; false when another pass moved it first. With `unpausedIn`, only while
+   * its organization's relayer is not held in that environment.
+   */
+  private async advance(tx: PoolClient, row: BridgeRow, from: string[], to: string, unpausedIn?: string): Promise<boolean> {
+    const unpaused = `and not exists (select 1 from ${CHAIN_SCHEMA}.relayer_pauses p where p.environment = $4 and p.organization_id = b.organization_id)`;
+    const { rowCount } = await tx.query(
+      `update ${CHAIN_SCHEMA}.bridges b set status = $3, updated_at = now() where key = $1 and status = any($2) ${unpausedIn === undefined ? '' : unpaused}`,
+      unpausedIn === undefined ? [row.key, from, to] : [row.key, from, to, unpausedIn],
+    );
     return rowCount === 1;
   }
 
-  private async row(db: Pick<PoolClient, 'query'>, fromChain: string, key: string): Promise<BridgeRow | undefined> {
-    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where from_chain = $1 and key = $2`, [fromChain, key]);
+  private async row(db: Pick<PoolClient, 'query'>, key: string): Promise<BridgeRow | undefined> {
+    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where key = $1`, [key]);
     return rows[0];
   }
 
   /** The bridge of a send of `runtime`: a fill is sent on the destination chain, every other send on the source. */
   private async rowOfSend(db: Pick<PoolClient, 'query'>, runtime: ChainRuntime, key: string, role: Role): Promise<BridgeRow | undefined> {
-    if (role !== 'fill') return this.row(db, runtime.id, key);
-    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where to_chain = $1 and key = $2`, [runtime.id, key]);
-    return rows[0];
+    const row = await this.row(db, key);
+    return row && (role === 'fill' ? row.to_chain : row.from_chain) === runtime.id ? row : undefined;
   }
 }
 
 function sendKey(key: string, role: Role): string {
   return `bridge:${key}:${role}`;
+}
+
+/** The refund's send after `failed` failed ones: its own key each time. */
+function refundKey(key: string, failed: number): string {
+  return failed === 0 ? sendKey(key, 'refund') : `${sendKey(key, 'refund')}:${failed}`;
 }
 
 function poolOf(runtime: ChainRuntime, field: string): Address {

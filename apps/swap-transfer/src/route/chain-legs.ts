@@ -72,18 +72,8 @@ export class ChainLegs {
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
     const { environment, chain, key, fromToken, toToken, amountIn, minimumOut, recipient } = leg;
     const request: ChainSwap.Request = { environment, chain, idempotencyKey: key, fromToken, toToken, amountIn, minimumOut, account: ROUTE_EXECUTION, ...(recipient !== undefined && { recipient }) };
-    const ask = async (): Promise<ChainSwap.Response | LegResult> => {
-      try {
-        return await this.rpc.call(ChainSwap.contract, systemTenant(environment), request);
-      } catch (error) {
-        // The chain service refused the swap's terms (INVALID_REQUEST; a reused key is a CONFLICT): nothing was queued,
-        // and asking again would be refused again, so the leg fails and the route unwinds. Anything else: again later.
-        if (error instanceof AppError && error.code === 'INVALID_REQUEST') return { ok: false, reason: error.message };
-        throw error;
-      }
-    };
     const answer = await untilFinal(
-      ask,
+      () => refusable(this.rpc.call(ChainSwap.contract, systemTenant(environment), request)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? 'not signed yet'})`),
@@ -102,17 +92,8 @@ export class ChainLegs {
   async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
     const { environment, fromChain, toChain, key, token, amountIn, amountOut, recipient, organizationId } = leg;
     const request: ChainBridge.Request = { environment, fromChain, toChain, idempotencyKey: key, token, amountIn, amountOut, account: ROUTE_EXECUTION, organizationId, ...(recipient !== undefined && { recipient }) };
-    const ask = async (): Promise<ChainBridge.Response | LegResult> => {
-      try {
-        return await this.rpc.call(ChainBridge.contract, systemTenant(environment), request);
-      } catch (error) {
-        // Terms the chain service refuses (INVALID_REQUEST): nothing was queued, the leg fails and the route unwinds.
-        if (error instanceof AppError && error.code === 'INVALID_REQUEST') return { ok: false, reason: error.message };
-        throw error;
-      }
-    };
     const answer = await untilFinal(
-      ask,
+      () => refusable(this.rpc.call(ChainBridge.contract, systemTenant(environment), request)),
       (value) => 'ok' in value || value.status !== 'pending',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
@@ -123,7 +104,22 @@ export class ChainLegs {
       const deadline = new Date(answer.fillDeadline * 1000).toISOString();
       return { ok: false, reason: `the relayer did not fill the deposit on ${toChain} before its deadline (${deadline}); it was refunded on ${fromChain}`, transactionHash: answer.refundHash! };
     }
-    return { ok: false, reason: `the deposit on ${fromChain} failed: ${answer.error ?? 'reverted'}`, ...(answer.depositHash !== undefined && { transactionHash: answer.depositHash }) };
+    // The deposit failed (nothing left the hot wallet but gas), or its refunds did (an operator recovers the pool).
+    return { ok: false, reason: `the bridge from ${fromChain} failed: ${answer.error ?? 'reverted'}`, ...((answer.refundHash ?? answer.depositHash) !== undefined && { transactionHash: (answer.refundHash ?? answer.depositHash)! }) };
+  }
+}
+
+/**
+ * The chain service's answer, or the leg's failure when it refused the terms (INVALID_REQUEST; a reused key is a
+ * CONFLICT): nothing was queued, and asking again would be refused again, so the leg fails and the route unwinds.
+ * Anything else (the chain service down, say) is thrown, and the step is tried again later.
+ */
+async function refusable<T>(call: Promise<T>): Promise<T | LegResult> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INVALID_REQUEST') return { ok: false, reason: error.message };
+    throw error;
   }
 }
 

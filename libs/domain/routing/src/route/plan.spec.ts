@@ -10,6 +10,20 @@ const plan = (legs: RoutePlanInput['legs'], figures: Omit<RoutePlanInput, 'legs'
 const crossChainPlan = () => plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615' });
 
 describe('planRoute', () => {
+  it('gives a last bridge the quote\'s minimum, not what it carries: the swap before it may give a little less', () => {
+    const legs = plan(
+      [
+        { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
+        { kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Stargate' },
+      ],
+      { amountIn: '0.03', toAmount: '95.5', minimumToAmount: '95.01' },
+    );
+    expect(legs.map((leg) => [leg.kind, leg.amountOut, leg.minimumOut])).toEqual([
+      ['swap', '96', '95.04'],
+      ['bridge', '95.5', '95.01'],
+    ]);
+  });
+
   it('plans a same-chain swap as one leg that delivers exactly the quoted toAmount, at worst its minimum', () => {
     const legs = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.03109375', minimumToAmount: '0.0307828125' });
     expect(legs).toEqual([

@@ -73,8 +73,11 @@ export function planRoute(input: RoutePlanInput): PlannedLeg[] {
       };
       amount = out;
     } else {
-      // A bridge carries the amount as is, cut down to what the token's decimals hold on the destination chain.
+      // A bridge carries the amount as is, cut down to what the token's decimals hold on the destination chain. Its
+      // minimum is what it carries, but for the last leg the quote's minimum: a swap before it may have given a little
+      // less than planned, within the slippage tolerance.
       const out = last ? dec(input.toAmount) : amountIn.toDecimalPlaces(tokenDecimals(leg.token, leg.toChain, leg.fromChain), ROUND_DOWN);
+      const minimum = last ? dec(input.minimumToAmount) : out;
       planned = {
         kind: 'bridge',
         provider: leg.provider,
@@ -84,7 +87,7 @@ export function planRoute(input: RoutePlanInput): PlannedLeg[] {
         toToken: leg.token,
         amountIn: amountIn.toFixed(),
         amountOut: out.toFixed(),
-        minimumOut: out.toFixed(),
+        minimumOut: minimum.toFixed(),
       };
       amount = out;
     }
