@@ -16,7 +16,7 @@ import {
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
   platformContractAddresses,
-  poolsOf,
+  unitsWorth,
   readHubPools,
   routerAmountOut,
   routerSwapCall,
@@ -265,11 +265,9 @@ export class ChainRuntime {
    * before the mint is mined queues nothing twice.
    */
   private async stockRelayer(): Promise<void> {
-    const inventory = poolsOf(getChain(this.chain as ChainName), this.deployer.address, LOCAL_RELAYER_INVENTORY_USD);
     for (const token of this.tokens) {
       if (token.address === NATIVE_TOKEN) continue;
-      const target = token.symbol === inventory.hub ? inventory.pools[0]!.hubUnits : inventory.pools.find((pool) => pool.token === token.symbol)?.tokenUnits;
-      if (target === undefined) continue;
+      const target = unitsWorth(LOCAL_RELAYER_INVENTORY_USD, token.symbol, token.decimals);
       const held = await this.balanceAt(token, this.hot.sender, await this.client.getBlockNumber({ cacheTime: 0 }));
       if (held * 2n >= target) continue;
       await this.requestFaucet(`inventory:${token.symbol}:${held}`, this.hot.sender, token, target - held);

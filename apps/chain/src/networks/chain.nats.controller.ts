@@ -20,7 +20,7 @@ import {
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { isRevert, NATIVE_TOKEN, revertReasonOf } from '@ramp/evm';
-import { ownerKey } from './chain-runtime';
+import { ownerKey, type ChainRuntime } from './chain-runtime';
 import { Networks } from './networks';
 
 /** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
@@ -131,13 +131,10 @@ export class ChainNatsController {
       return token;
     };
     const [fromToken, toToken] = [tokenOf('fromToken'), tokenOf('toToken')];
-    const amountIn = parseAmount(request.amountIn, 'amountIn', fromToken.decimals).toFixed();
+    const amountIn = tokenAmount(request.amountIn, 'amountIn', fromToken.decimals);
     // A minimum of 0 takes whatever the pools give (a way back that must happen).
-    const minimumOut = typeof request.minimumOut === 'string' && /^0(\.0+)?$/.test(request.minimumOut) ? '0' : parseAmount(request.minimumOut, 'minimumOut', toToken.decimals).toFixed();
-    for (const [field, amount, token] of [['amountIn', amountIn, fromToken], ['minimumOut', minimumOut, toToken]] as const) {
-      if (toBaseUnits(amount, token.decimals) > maxUint256) throw invalidField(field, 'is more than any token can hold');
-    }
-    const to = request.recipient === undefined ? runtime.hot.sender : (getAddress(parseAddress(runtime.chain as ChainName, request.recipient, 'recipient')) as Address);
+    const minimumOut = typeof request.minimumOut === 'string' && /^0(\.0+)?$/.test(request.minimumOut) ? '0' : tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
+    const to = recipientOn(runtime, request.recipient);
     const { send, amountOut } = await runtime.requestSwap(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
     const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
@@ -164,12 +161,9 @@ export class ChainNatsController {
     const token = typeof request.token === 'string' ? request.token : '';
     const [input, output] = [from.token(token), to.token(token)];
     if (!input || !output) throw invalidField('token', `must be a token of both ${from.chain} and ${to.chain}`, 'UNSUPPORTED_TOKEN');
-    const amountIn = parseAmount(request.amountIn, 'amountIn', input.decimals).toFixed();
-    const amountOut = parseAmount(request.amountOut, 'amountOut', output.decimals).toFixed();
-    for (const [field, amount, decimals] of [['amountIn', amountIn, input.decimals], ['amountOut', amountOut, output.decimals]] as const) {
-      if (toBaseUnits(amount, decimals) > maxUint256) throw invalidField(field, 'is more than any token can hold');
-    }
-    const recipient = request.recipient === undefined ? to.hot.sender : (getAddress(parseAddress(to.chain as ChainName, request.recipient, 'recipient')) as Address);
+    const amountIn = tokenAmount(request.amountIn, 'amountIn', input.decimals);
+    const amountOut = tokenAmount(request.amountOut, 'amountOut', output.decimals);
+    const recipient = recipientOn(to, request.recipient);
     if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
     return this.networks.relayer.request(from, idempotencyKeyOf(request), { to, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
   }
@@ -183,6 +177,18 @@ export class ChainNatsController {
     await this.networks.relayer.pause('test', request.organizationId, request.paused);
     return { paused: request.paused };
   }
+}
+
+/** An amount of a token sent on chain: a positive decimal with at most its decimals, that a uint256 can hold. */
+function tokenAmount(raw: unknown, field: string, decimals: number): string {
+  const amount = parseAmount(raw, field, decimals).toFixed();
+  if (toBaseUnits(amount, decimals) > maxUint256) throw invalidField(field, 'is more than any token can hold');
+  return amount;
+}
+
+/** Who receives a send's output on `runtime`'s chain: the address given, or the hot wallet when none is. */
+function recipientOn(runtime: ChainRuntime, raw: unknown): Address {
+  return raw === undefined ? runtime.hot.sender : (getAddress(parseAddress(runtime.chain as ChainName, raw, 'recipient')) as Address);
 }
 
 /** The idempotency key of a request of another service: 1 to 200 characters. */

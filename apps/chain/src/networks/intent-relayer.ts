@@ -3,6 +3,7 @@ import { getAddress, type Address, type Log } from 'viem';
 import { AppError, invalidField, type ChainBridge, type Environment, type SendFinished } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import { intentDepositCall, intentDepositIdOf, intentFillCall, intentRefundCall, intentSettleCall, NATIVE_TOKEN, type ChainLogger, type SendRecord } from '@ramp/evm';
+import { bridgeMovement, bridgeOutcome, bridgeSendKey, bridgeStatusAfter, latestRefund, parseBridgeSendKey, type BridgeRole, type BridgeStatus } from '@ramp/chains';
 import { dec, toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainRuntime, type RuntimeToken } from './chain-runtime';
 
@@ -18,11 +19,7 @@ const BATCH = 50;
  */
 const RELAYER_EVERY_MS = 200;
 
-type Role = 'deposit' | 'fill' | 'settle' | 'refund';
-/** A send of the bridge: `bridge:<key>:<role>`, and `:<n>` for the n-th retry of a refund. */
-const SEND_KEY = /^bridge:(.+):(deposit|fill|settle|refund)(?::(\d+))?$/;
-/** A refund that fails is queued again (a chain whose clock lags the deadline, say) this many times in all, a little later each time. */
-const REFUND_ATTEMPTS = 3;
+/** A refund that failed (a chain whose clock lags the deadline, say) is queued again this much later per failure. */
 const REFUND_RETRY_SECONDS = 15;
 
 /** What a bridge asks (ChainBridge), resolved against both chains. */
@@ -50,7 +47,7 @@ interface BridgeRow {
   fill_deadline: string;
   deposit_id: string | null;
   refund_attempts: number;
-  status: string;
+  status: BridgeStatus;
   error: string | null;
 }
 
@@ -119,7 +116,7 @@ export class IntentRelayer {
         recipient: terms.recipient,
         fillDeadline,
       });
-      await from.hot.enqueue(tx, sendKey(key, 'deposit'), deposit);
+      await from.hot.enqueue(tx, bridgeSendKey(key, 'deposit'), deposit);
     });
     return this.view(this.same((await this.row(this.options.pool, key))!, from, terms, key));
   }
@@ -164,7 +161,7 @@ export class IntentRelayer {
           recipient: getAddress(row.recipient),
           fillDeadline: Number(row.fill_deadline),
         });
-        await runtime.hot.enqueue(tx, sendKey(row.key, 'fill'), fill);
+        await runtime.hot.enqueue(tx, bridgeSendKey(row.key, 'fill'), fill);
       });
     }
     const { rows: mine } = await pool.query<BridgeRow>(
@@ -179,7 +176,7 @@ export class IntentRelayer {
       const depositId = BigInt(row.deposit_id!);
       await withTransaction(pool, async (tx) => {
         if (!(await this.advance(tx, row, [row.status], settle ? 'settling' : 'refunding'))) return;
-        const key = settle ? sendKey(row.key, 'settle') : refundKey(row.key, row.refund_attempts);
+        const key = settle ? bridgeSendKey(row.key, 'settle') : bridgeSendKey(row.key, 'refund', row.refund_attempts);
         await runtime.hot.enqueue(tx, key, settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
       });
       if (!settle) this.options.logger.info({ chain: runtime.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
@@ -191,17 +188,14 @@ export class IntentRelayer {
    * moved for the books (send.finished). Undefined for a send that is not the bridge's, or that moved nothing.
    */
   async finished(tx: PoolClient, runtime: ChainRuntime, send: SendRecord, logs: readonly Log[]): Promise<SendFinished['bridge']> {
-    const parsed = SEND_KEY.exec(send.idempotencyKey);
+    const parsed = parseBridgeSendKey(send.idempotencyKey);
     if (!parsed) return undefined;
-    const [, key, role] = parsed as unknown as [string, string, Role];
+    const { key, role } = parsed;
     const row = await this.rowOfSend(tx, runtime, key, role);
     if (!row) return undefined;
     const confirmed = send.status === 'confirmed';
-    const next: Record<Role, [string, string]> = { deposit: ['deposited', 'failed'], fill: ['filled', 'unfilled'], settle: ['settled', 'stuck'], refund: ['refunded', 'stuck'] };
-    let status = next[role][confirmed ? 0 : 1];
-    // A failed refund is tried again a little later, a few times; then an operator's (the route fails meanwhile).
+    const status = bridgeStatusAfter(role, confirmed, row.refund_attempts);
     const refundFailed = role === 'refund' && !confirmed;
-    if (refundFailed && row.refund_attempts + 1 < REFUND_ATTEMPTS) status = 'unfilled';
     const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(runtime.network.contracts.bridge!.pool as Address, logs) : undefined;
     if (role === 'deposit' && confirmed && depositId === undefined) throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
     await tx.query(
@@ -215,42 +209,35 @@ export class IntentRelayer {
   }
 
   /** What a confirmed send of the bridge moved in or out of `runtime`'s hot wallet (holdings, for sends not final yet). */
-  async moved(runtime: ChainRuntime, sendKeyOfSend: string): Promise<{ symbol: string; units: bigint; direction: 'in' | 'out' } | undefined> {
-    const parsed = SEND_KEY.exec(sendKeyOfSend);
+  async moved(runtime: ChainRuntime, sendKey: string): Promise<{ symbol: string; units: bigint; direction: 'in' | 'out' } | undefined> {
+    const parsed = parseBridgeSendKey(sendKey);
     if (!parsed) return undefined;
-    const [, key, role] = parsed as unknown as [string, string, Role];
-    const row = await this.rowOfSend(this.options.pool, runtime, key, role);
+    const row = await this.rowOfSend(this.options.pool, runtime, parsed.key, parsed.role);
+    const role = parsed.role;
     const movement = row && this.movement(runtime, row, role);
     if (!movement) return undefined;
     return { symbol: movement.tokenSymbol, units: toBaseUnits(movement.amount, runtime.token(movement.tokenSymbol)!.decimals), direction: movement.direction };
   }
 
-  private movement(runtime: ChainRuntime, row: BridgeRow, role: Role): SendFinished['bridge'] {
-    const base = { role, tokenSymbol: row.token, account: row.account };
-    if (role === 'fill') {
-      // A fill to the hot wallet itself (for the route's next leg) is a transfer from it to it: nothing moves.
-      if (row.recipient === runtime.hot.sender.toLowerCase()) return undefined;
-      return { ...base, amount: dec(row.amount_out).toFixed(), direction: 'out' };
-    }
-    return { ...base, amount: dec(row.amount_in).toFixed(), direction: role === 'deposit' ? 'out' : 'in' };
+  private movement(runtime: ChainRuntime, row: BridgeRow, role: BridgeRole): SendFinished['bridge'] {
+    const moved = bridgeMovement(role, { amountIn: dec(row.amount_in).toFixed(), amountOut: dec(row.amount_out).toFixed(), fillsHotWallet: row.recipient === runtime.hot.sender.toLowerCase() });
+    return moved && { role, tokenSymbol: row.token, account: row.account, ...moved };
   }
 
   /** Where the bridge is, for its caller: its sends' hashes on each chain, and its outcome once there is one. */
   private async view(row: BridgeRow): Promise<ChainBridge.Response> {
-    const from = this.runtimes.get(row.from_chain)!;
-    const to = this.runtimes.get(row.to_chain)!;
+    const [from, to] = [this.runtimes.get(row.from_chain), this.runtimes.get(row.to_chain)];
+    // A chain turned off (TEST_CHAINS) while the bridge was in flight: an operator's, and never a leg's failure, since
+    // its deposit may still be filled.
+    if (!from || !to) throw new AppError('SERVICE_UNAVAILABLE', `Bridge ${row.key} runs from ${row.from_chain} to ${row.to_chain}, which this chain service no longer runs`);
+    const refunded = latestRefund(row.status, row.refund_attempts);
     const [deposit, fill, refund] = await Promise.all([
-      from.hot.find(sendKey(row.key, 'deposit')),
-      to.hot.find(sendKey(row.key, 'fill')),
-      from.hot.find(refundKey(row.key, Math.max(0, row.refund_attempts - (row.status === 'refunding' || row.status === 'refunded' ? 0 : 1)))),
+      from.hot.find(bridgeSendKey(row.key, 'deposit')),
+      to.hot.find(bridgeSendKey(row.key, 'fill')),
+      refunded === undefined ? undefined : from.hot.find(bridgeSendKey(row.key, 'refund', refunded)),
     ]);
-    const filled = ['filled', 'settling', 'settled'].includes(row.status) || (row.status === 'stuck' && fill?.status === 'confirmed');
-    // Stuck unfilled (its refunds failed): the deposit stays in the pool for an operator, and the route fails, so that
-    // the customer is made whole meanwhile.
-    const failed = row.status === 'failed' || (row.status === 'stuck' && !filled);
-    const status: ChainBridge.Response['status'] = filled ? 'filled' : row.status === 'refunded' ? 'refunded' : failed ? 'failed' : 'pending';
     return {
-      status,
+      status: bridgeOutcome(row.status, fill?.status === 'confirmed'),
       fillDeadline: Number(row.fill_deadline),
       ...(deposit?.txHash && { depositHash: deposit.txHash }),
       ...(fill?.txHash && { fillHash: fill.txHash }),
@@ -276,7 +263,7 @@ export class IntentRelayer {
    * Moves a bridge from one of `from` to `to`; false when another pass moved it first. With `unpausedIn`, only while
    * its organization's relayer is not held in that environment.
    */
-  private async advance(tx: PoolClient, row: BridgeRow, from: string[], to: string, unpausedIn?: string): Promise<boolean> {
+  private async advance(tx: PoolClient, row: BridgeRow, from: BridgeStatus[], to: BridgeStatus, unpausedIn?: string): Promise<boolean> {
     const unpaused = `and not exists (select 1 from ${CHAIN_SCHEMA}.relayer_pauses p where p.environment = $4 and p.organization_id = b.organization_id)`;
     const { rowCount } = await tx.query(
       `update ${CHAIN_SCHEMA}.bridges b set status = $3, updated_at = now() where key = $1 and status = any($2) ${unpausedIn === undefined ? '' : unpaused}`,
@@ -291,19 +278,10 @@ export class IntentRelayer {
   }
 
   /** The bridge of a send of `runtime`: a fill is sent on the destination chain, every other send on the source. */
-  private async rowOfSend(db: Pick<PoolClient, 'query'>, runtime: ChainRuntime, key: string, role: Role): Promise<BridgeRow | undefined> {
+  private async rowOfSend(db: Pick<PoolClient, 'query'>, runtime: ChainRuntime, key: string, role: BridgeRole): Promise<BridgeRow | undefined> {
     const row = await this.row(db, key);
     return row && (role === 'fill' ? row.to_chain : row.from_chain) === runtime.id ? row : undefined;
   }
-}
-
-function sendKey(key: string, role: Role): string {
-  return `bridge:${key}:${role}`;
-}
-
-/** The refund's send after `failed` failed ones: its own key each time. */
-function refundKey(key: string, failed: number): string {
-  return failed === 0 ? sendKey(key, 'refund') : `${sendKey(key, 'refund')}:${failed}`;
 }
 
 function poolOf(runtime: ChainRuntime, field: string): Address {

@@ -178,7 +178,11 @@ export namespace ChainBridge {
     organizationId: string;
   }
   export interface Response {
-    /** `pending` until the fill or the refund is confirmed; `failed`: the deposit itself failed (nothing left the hot wallet but gas). */
+    /**
+     * `pending` until the fill or the refund is confirmed. `failed`: the deposit itself failed (nothing left the hot
+     * wallet but gas), or its refunds failed for good (the deposit stays in the pool for an operator): either way the
+     * caller gives its customer everything back.
+     */
     status: 'pending' | 'filled' | 'refunded' | 'failed';
     /** Unix seconds: filled by then on `toChain`, else refunded after it. */
     fillDeadline: number;

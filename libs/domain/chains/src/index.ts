@@ -5,3 +5,4 @@ export * from './deposits';
 export * from './fees';
 export * from './faucet';
 export * from './settlement';
+export * from './intent-bridge';

@@ -130,14 +130,19 @@ export const LOCAL_POOL_HUB = 'USDC';
 export function poolsOf(chain: ChainDescriptor, provider: Address, depthUsd = LOCAL_POOL_DEPTH_USD, hub = LOCAL_POOL_HUB): PoolsSpec {
   const hubToken = chain.tokens.find((token) => token.symbol === hub);
   if (!hubToken) throw new Error(`${chain.chain} has no ${hub}: no hub for its pools`);
-  const units = (symbol: string, decimals: number) => {
-    const amount = symbol === CNGN_SYMBOL ? dec(depthUsd).mul(SANDBOX_NGN_PER_USD) : dec(depthUsd).div(priceOf(symbol));
-    return toBaseUnits(amount.toDecimalPlaces(decimals, ROUND_DOWN).toFixed(), decimals);
-  };
   const pools = chain.tokens
     .filter((token) => token.symbol !== hub)
-    .map((token) => ({ token: token.symbol, tokenUnits: units(token.symbol, token.decimals), hubUnits: units(hub, hubToken.decimals) }));
+    .map((token) => ({ token: token.symbol, tokenUnits: unitsWorth(depthUsd, token.symbol, token.decimals), hubUnits: unitsWorth(depthUsd, hub, hubToken.decimals) }));
   return { provider, hub, pools };
+}
+
+/**
+ * How much of a token `usd` US dollars buy at the sandbox prices (CNGN at the sandbox's Naira per dollar), in base units
+ * of `decimals`, cut down: a pool's side, a relayer's inventory.
+ */
+export function unitsWorth(usd: string, symbol: string, decimals: number): bigint {
+  const amount = symbol === CNGN_SYMBOL ? dec(usd).mul(SANDBOX_NGN_PER_USD) : dec(usd).div(priceOf(symbol));
+  return toBaseUnits(amount.toDecimalPlaces(decimals, ROUND_DOWN).toFixed(), decimals);
 }
 
 function priceOf(symbol: string): string {

@@ -1,5 +1,6 @@
-import { encodeFunctionData, getAddress, parseEventLogs, type Address, type Hex, type Log } from 'viem';
+import { encodeFunctionData, getAddress, parseEventLogs, type Address, type Log } from 'viem';
 import { IntentPool } from './artifacts.generated';
+import type { SendRequest } from './send-queue';
 
 /**
  * The calls of the intent bridge (IntentPool.sol, one pool per chain) and what their receipts say. The relayer is the
@@ -17,9 +18,7 @@ export interface IntentDeposit {
   fillDeadline: number;
 }
 
-type Call = { to: Address; data: Hex };
-
-export function intentDepositCall(pool: Address, deposit: IntentDeposit): Call {
+export function intentDepositCall(pool: Address, deposit: IntentDeposit): SendRequest {
   const { inputToken, inputAmount, destinationChainId, outputToken, outputAmount, recipient, fillDeadline } = deposit;
   return {
     to: pool,
@@ -28,18 +27,18 @@ export function intentDepositCall(pool: Address, deposit: IntentDeposit): Call {
 }
 
 /** The fill of deposit `depositId` of chain `originChainId`, on the destination's pool, from the relayer's funds. */
-export function intentFillCall(pool: Address, originChainId: number, depositId: bigint, deposit: Pick<IntentDeposit, 'outputToken' | 'outputAmount' | 'recipient' | 'fillDeadline'>): Call {
+export function intentFillCall(pool: Address, originChainId: number, depositId: bigint, deposit: Pick<IntentDeposit, 'outputToken' | 'outputAmount' | 'recipient' | 'fillDeadline'>): SendRequest {
   return {
     to: pool,
     data: encodeFunctionData({ abi: IntentPool.abi, functionName: 'fill', args: [BigInt(originChainId), depositId, deposit.outputToken, deposit.outputAmount, deposit.recipient, deposit.fillDeadline] }),
   };
 }
 
-export function intentSettleCall(pool: Address, depositId: bigint): Call {
+export function intentSettleCall(pool: Address, depositId: bigint): SendRequest {
   return { to: pool, data: encodeFunctionData({ abi: IntentPool.abi, functionName: 'settle', args: [depositId] }) };
 }
 
-export function intentRefundCall(pool: Address, depositId: bigint): Call {
+export function intentRefundCall(pool: Address, depositId: bigint): SendRequest {
   return { to: pool, data: encodeFunctionData({ abi: IntentPool.abi, functionName: 'refund', args: [depositId] }) };
 }
 
@@ -47,11 +46,4 @@ export function intentRefundCall(pool: Address, depositId: bigint): Call {
 export function intentDepositIdOf(pool: Address, logs: readonly Log[]): bigint | undefined {
   const deposited = parseEventLogs({ abi: IntentPool.abi, eventName: 'Deposited', logs: [...logs] }).filter((log) => getAddress(log.address) === getAddress(pool));
   return deposited[0]?.args.depositId;
-}
-
-/** Whether a mined transaction filled deposit `depositId` of `originChainId` at `pool` (its Filled event). */
-export function intentFilledIn(pool: Address, originChainId: number, depositId: bigint, logs: readonly Log[]): boolean {
-  return parseEventLogs({ abi: IntentPool.abi, eventName: 'Filled', logs: [...logs] }).some(
-    (log) => getAddress(log.address) === getAddress(pool) && log.args.originChainId === BigInt(originChainId) && log.args.depositId === depositId,
-  );
 }
