@@ -53,17 +53,17 @@ export class QuotePricer {
     this.limits = { ...DEFAULT_AMOUNT_LIMITS, ...config.json<Record<string, AmountLimit>>('amountLimits') };
   }
 
-  async onramp(request: OnrampQuote.Request): Promise<Priced<OnrampQuote.Response>> {
+  async onramp(request: OnrampQuote.Request, tenant: Tenant): Promise<Priced<OnrampQuote.Response>> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS);
     const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
     const fiatAmount = parseAmount(request.amount, 'amount', NGN_DECIMALS);
     checkAmountLimits(fiatAmount, 'NGN', 'amount', this.limits);
-    const rate = await this.prices.ngnRate(token.symbol, 'buy');
-    const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees });
+    const [rate, market] = await Promise.all([this.prices.ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
+    const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees, market });
     return { ...priced, fiatCurrency: 'NGN', tokenSymbol: token.symbol, chain };
   }
 
-  async offramp(request: OfframpQuote.Request): Promise<Priced<OfframpQuote.Response>> {
+  async offramp(request: OfframpQuote.Request, tenant: Tenant): Promise<Priced<OfframpQuote.Response>> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS);
     if (!(OFFRAMP_TOKENS as readonly unknown[]).includes(request.tokenSymbol)) {
       throw invalidField('tokenSymbol', `must be one of ${OFFRAMP_TOKENS.join(', ')}`, 'UNSUPPORTED_TOKEN');
@@ -73,8 +73,8 @@ export class QuotePricer {
     checkAmountLimits(cryptoAmount, token.symbol, 'amount', this.limits);
     // The NUBAN check runs before any provider call: a mistyped account never reaches the bank directory.
     const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
-    const rate = await this.prices.ngnRate(token.symbol, 'sell');
-    const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees });
+    const [rate, market] = await Promise.all([this.prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
+    const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees, market });
     const { accountName } = await this.banks.resolveAccount(bank.code, request.accountNumber);
     return {
       ...priced,
@@ -155,6 +155,15 @@ export class QuotePricer {
     }
     if (pools.size === 0) return undefined;
     return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
+  }
+
+  /**
+   * A ramp's swap between CNGN and its token on the pools it runs on (the ramp service's on-chain settlement, on a test
+   * chain with the platform's pools); undefined for CNGN itself (no swap) and where the price feed prices it.
+   */
+  private async rampMarket(tenant: Tenant, chain: string, fromToken: string, toToken: string) {
+    if (fromToken === toToken) return undefined;
+    return this.market(tenant, [{ kind: 'swap', chain, fromToken, toToken, provider: 'pools' }]);
   }
 
   async transfer(request: TransferQuote.Request, tenant: Tenant): Promise<Priced<TransferQuote.Response>> {

@@ -14,12 +14,12 @@ export class QuotesNatsController {
 
   @Handles(OnrampQuote.contract)
   async onramp(@RequestData() request: OnrampQuote.Request, @CallerTenant() tenant: Tenant): Promise<OnrampQuote.Response> {
-    return this.store.save(tenant, 'onramp', request, await this.pricer.onramp(request), new Date());
+    return this.store.save(tenant, 'onramp', request, await this.pricer.onramp(request, tenant), new Date());
   }
 
   @Handles(OfframpQuote.contract)
   async offramp(@RequestData() request: OfframpQuote.Request, @CallerTenant() tenant: Tenant): Promise<OfframpQuote.Response> {
-    return this.store.save(tenant, 'offramp', request, await this.pricer.offramp(request), new Date());
+    return this.store.save(tenant, 'offramp', request, await this.pricer.offramp(request, tenant), new Date());
   }
 
   @Handles(SwapQuote.contract)

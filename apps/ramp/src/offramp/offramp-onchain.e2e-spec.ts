@@ -1,28 +1,35 @@
-import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, getAddress, http, parseEventLogs, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
-import { resolveChains } from '@ramp/evm';
-import { ApiClient, createKey, endUserWith, eventually, ledgerCheck, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { resolveChains, UniswapV2Pair } from '@ramp/evm';
+import { dec } from '@ramp/money';
+import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS } from '@ramp/providers';
+import { ApiClient, createKey, endUserWith, eventually, ledgerCheck, poolTrader, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 const GTB = makeNuban('058', '012345678');
 
 /**
- * Non-custodial off-ramps on the local test chain: the deposit address is real, an outside wallet's transfer moves the
- * off-ramp on, and a deposit of another amount or after expiry goes back to its sender on chain.
+ * Off-ramps on the local test chain: the deposit address is real, an outside wallet's transfer moves the off-ramp on,
+ * and a deposit of another amount or after expiry goes back to its sender on chain; the swap to CNGN goes through the
+ * pools (its receipt has the pair's Swap event) and the CNGN is transferred to the provider's settlement address, for
+ * custodial and non-custodial off-ramps alike; a pool moved past the tolerance reverts the swap and gives back.
  */
-describe('off-ramp - non-custodial deposits and refunds on a real chain', () => {
+describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', () => {
   const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
   const client = createPublicClient({ transport: http(base.rpcUrl) });
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
   let usdc: Address;
+  let cngn: Address;
 
   beforeAll(async () => {
     services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50', SANDBOX_DEPOSIT_WINDOW_SECONDS: '6' });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
-    usdc = getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
+    const tokenOf = (symbol: string) => getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === symbol).contractAddress);
+    usdc = tokenOf('USDC');
+    cngn = tokenOf('CNGN');
   }, 60_000);
 
   afterAll(async () => {
@@ -31,6 +38,29 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
 
   const usdcOf = (address: Address) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
   const receiptOf = (hash: Hex) => client.getTransactionReceipt({ hash });
+  const cngnOf = (address: Address) => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+
+  /**
+   * The off-ramp's swap and settlement are transactions on base: the swap's receipt has the pair's Swap event and gave at
+   * least the quote's Naira value less 1%; the settlement moved the payout and the provider's fee, in CNGN, to the
+   * provider's settlement address.
+   */
+  async function expectOnChain(done: any, quote: any) {
+    const swapHash = done.hashes.find((hash: any) => hash.step === 'swap').transactionHash as Hex;
+    const settlementHash = done.hashes.find((hash: any) => hash.step === 'settlement').transactionHash as Hex;
+    expect(done.transactionHash).toBe(settlementHash);
+    const swap = await receiptOf(swapHash);
+    expect(swap.status).toBe('success');
+    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).length).toBeGreaterThan(0);
+    const cngnIn = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs }).filter((log) => getAddress(log.address) === cngn).at(-1)!;
+    expect(dec(cngnIn.args.value.toString()).div(1e6).gte(dec(quote.fiatAmount).mul('0.99'))).toBe(true);
+    const settlement = await receiptOf(settlementHash);
+    expect(settlement.status).toBe('success');
+    const [sent] = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: settlement.logs });
+    expect(getAddress(sent!.address)).toBe(cngn);
+    expect(getAddress(sent!.args.to)).toBe(SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS);
+    expect(sent!.args.value).toBe(parseUnits(dec(quote.payoutAmount).add(quote.fees.providerFee).toFixed(), 6));
+  }
 
   /** An end user with test ETH and USDC from the faucet, who pays USDC to an address. */
   async function endUser(usdcAmount: string) {
@@ -43,11 +73,12 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     return { address: account.address, pay };
   }
 
+  const quoteOf = async (amount: string, tokenSymbol = 'USDC') => (await api.post('/offramp/quote', { amount, tokenSymbol, bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
   const initiate = async (amount: string, sourceAddress: string) => {
-    const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
+    const quote = await quoteOf(amount);
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress });
     expect(started.status).toBe(201);
-    return started.body.data as { transactionId: string; depositAddress: Address };
+    return { ...started.body.data, quote } as { transactionId: string; depositAddress: Address; quote: any };
   };
   const settled = async (transactionId: string) =>
     (await eventually(() => api.get(`/offramp/${transactionId}`), (response) => response.body.data.status !== 'pending', 30_000)).body.data;
@@ -60,12 +91,13 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     const done = await settled(started.transactionId);
     expect(done).toMatchObject({ status: 'completed', depositAddress: started.depositAddress, depositTransactionHash: paid, sourceAddress: user.address });
     expect(done).not.toHaveProperty('refundTransactionHash');
-    // The deposit is on chain; the swap to CNGN and its settlement stay on the sandbox's rails until part 2, and say so.
+    // The deposit, the swap to CNGN and the CNGN's settlement with the provider are all on chain.
     expect(done.hashes.map(({ step, settlement }: any) => [step, settlement])).toEqual([
       ['deposit', 'onchain'],
-      ['swap', 'simulated'],
-      ['settlement', 'simulated'],
+      ['swap', 'onchain'],
+      ['settlement', 'onchain'],
     ]);
+    await expectOnChain(done, started.quote);
     // Swept to the hot wallet: the address holds nothing, and is now the forwarder.
     await eventually(() => usdcOf(started.depositAddress), (left) => left === 0n);
     expect(await client.getCode({ address: started.depositAddress })).toMatch(/^0x[0-9a-f]+/);
@@ -109,6 +141,46 @@ describe('off-ramp - non-custodial deposits and refunds on a real chain', () => 
     expect((await receiptOf(hash)).status).toBe('success');
     expect((await settled(started.transactionId)).status).toBe('completed');
   }, 60_000);
+
+  it('custodial: the wallet is debited, its tokens swapped to CNGN on the pools and the CNGN sent to the provider, every hash on chain', async () => {
+    const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
+    expect((await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '300' })).status).toBe(200);
+    const provider = await cngnOf(SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS);
+    const quote = await quoteOf('120');
+    const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId });
+    expect(started.status).toBe(201);
+    const done = await settled(started.body.data.transactionId);
+    expect(done.status).toBe('completed');
+    expect(done.hashes.map(({ step, settlement }: any) => [step, settlement])).toEqual([
+      ['swap', 'onchain'],
+      ['settlement', 'onchain'],
+    ]);
+    await expectOnChain(done, quote);
+    expect(await cngnOf(SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS)).toBe(provider + parseUnits(dec(quote.payoutAmount).add(quote.fees.providerFee).toFixed(), 6));
+    const balances = (await api.get(`/wallets/${walletId}`)).body.data.balances;
+    expect(balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });
+  }, 60_000);
+
+  it('a pool moved past the tolerance after the quote: the swap reverts on chain, the off-ramp fails with SWAP_FAILED and the wallet has all its tokens', async () => {
+    const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
+    expect((await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '100' })).status).toBe(200);
+    const quote = await quoteOf('100');
+    // Someone buys CNGN with 20,000 USDC: the same 100 USDC now buys far less than the quote's Naira less 1%.
+    const trader = await poolTrader(api, 'base', base.rpcUrl, 'CNGN', '20000');
+    await trader.push();
+    try {
+      const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId });
+      expect(started.status).toBe(201);
+      const failed = await settled(started.body.data.transactionId);
+      expect(failed).toMatchObject({ status: 'failed', failureReason: 'SWAP_FAILED' });
+      expect(failed.errorMessage).toMatch(/swap to CNGN failed: .*reverted on chain|swap to CNGN failed: .*refused/);
+      expect(failed.hashes ?? []).toEqual([]);
+      const balances = (await api.get(`/wallets/${walletId}`)).body.data.balances;
+      expect(balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '100', held: '0' });
+    } finally {
+      await trader.restore();
+    }
+  }, 90_000);
 
   it('after deposits, sweeps and refunds, the books of the chain equal the chain to the base unit', async () => {
     const check = await ledgerCheck();

@@ -6,9 +6,9 @@ import { Config } from '@ramp/config';
 import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type OfframpInitiate, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
-import { JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
+import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
-import { nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep } from '@ramp/ramping';
+import { nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { RAMP_LOG } from '../process/log';
@@ -28,6 +28,7 @@ export class OfframpService {
   private readonly stepDelayMs: number;
   private readonly depositWindowSeconds: number;
   private readonly steps: OfframpSteps;
+  private readonly chain: ChainLegs;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
 
   constructor(
@@ -41,13 +42,14 @@ export class OfframpService {
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OfframpSteps(rails, ledger, rpc, this.stepDelayMs);
+    this.chain = new ChainLegs(rpc, 'ramp');
+    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
       systemActor: 'system:ramp',
       prefix: 'offramp',
       decider: offrampDecider,
       nextStep: nextOfframpStep,
-      dueAt: (step) => this.steps.dueAt(step),
+      dueAt: (step, state) => this.steps.dueAt(step, state),
       tenantOf: (state) => state.initiated?.tenant,
       view: offrampView,
     });
@@ -65,6 +67,7 @@ export class OfframpService {
       requestId,
       process: this.process,
       prepare: async ({ transactionId, quote, request: initiation, side, at }) => {
+        const settlement = await this.settlementOf(tenant, quote.chain);
         const onchain = side.address ? await this.depositAddress(tenant, quote.chain, transactionId) : undefined;
         const depositAddress = side.address ? (onchain ?? smartAccountAddress(quote.chain as 'base' | 'bsc', transactionId)) : null;
         return {
@@ -78,6 +81,7 @@ export class OfframpService {
           reference: initiation.reference,
           callbackUrl: initiation.callbackUrl,
           ...(onchain && { depositOnchain: true }),
+          ...(settlement === 'onchain' && { settlement }),
           at: at.toISOString(),
         };
       },
@@ -92,6 +96,14 @@ export class OfframpService {
       estimatedFiatAmount: quote.payoutAmount,
       estimatedArrival: formatDuration(Math.max(1, Math.round((steps * this.stepDelayMs) / 1000))),
     };
+  }
+
+  /**
+   * Where the off-ramp's swap to CNGN and the CNGN's transfer to the provider run: on chain where the chain service has
+   * the platform's pools on the quote's chain (the local test chains), on the sandbox's rails elsewhere.
+   */
+  private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
+    return (await this.chain.network(tenant.environment, chain))?.contracts.dex ? 'onchain' : 'simulated';
   }
 
   /**

@@ -1,6 +1,6 @@
 import { AppError, type HoldPlace, type HoldSettle, type OfframpQuote, type RpcContract, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
-import { LedgerSteps } from '@ramp/process-kit';
+import { LedgerSteps, type ChainLegs } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
 import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
 import { OfframpSteps } from './offramp.steps';
@@ -96,7 +96,7 @@ const initiated: OfframpEvent = {
 describe('off-ramp steps - a hold placement that raced a failure leaves the wallet as it was', () => {
   it('a custodial off-ramp whose first placement is still in flight when a second one is refused ends failed, the wallet whole', async () => {
     const ledger = new LedgerOfHolds();
-    const steps = new OfframpSteps({} as OfframpRails, new LedgerSteps(ledger as never), { call: () => Promise.reject(new Error('no chain in this test')) }, 0);
+    const steps = new OfframpSteps({} as OfframpRails, new LedgerSteps(ledger as never), { call: () => Promise.reject(new Error('no chain in this test')) }, {} as ChainLegs, 0);
     let state: OfframpState = evolveOfframp(initialOfframpState, initiated);
     const record = (command: OfframpCommand) => {
       state = decideOfframp(command, state).reduce(evolveOfframp, state);

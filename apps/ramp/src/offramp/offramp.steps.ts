@@ -1,8 +1,17 @@
-import { ChainTransfer, platformTenant, type DepositCredited } from '@ramp/contracts';
+import { tokenDecimals } from '@ramp/chains';
+import { ChainTransfer, platformTenant, type DepositCredited, type Tenant } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
-import { failingEnds, untilFinal, type LedgerSteps, type StepContext } from '@ramp/process-kit';
-import type { OfframpRails } from '@ramp/providers';
-import { refundAddressOf, type OfframpCommand, type OfframpState, type OfframpStep } from '@ramp/ramping';
+import { failingEnds, untilFinal, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
+import {
+  OFFRAMP_PROVIDER,
+  offrampSettlementAmount,
+  offrampSwapMinimum,
+  refundAddressOf,
+  type OfframpCommand,
+  type OfframpState,
+  type OfframpStep,
+} from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
 
 /** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
@@ -10,10 +19,6 @@ const OFFRAMP_DEPOSITS = 'offramp-deposits';
 
 /** How long a refund step waits for its transfer to be final before the job tries again later. */
 const REFUND_WAIT_MS = 10_000;
-
-
-/** Where the off-ramp provider's capture goes in the ledger. */
-const OFFRAMP_PROVIDER = 'offramp-provider';
 
 /** What a custodial off-ramp holds in its wallet: the quoted amount of the token. */
 export function offrampHold(state: OfframpState): HoldTerms {
@@ -23,13 +28,16 @@ export function offrampHold(state: OfframpState): HoldTerms {
 
 /**
  * Each step of an off-ramp (see nextOfframpStep): the ledger's hold, release and capture (LedgerSteps, as for every
- * transaction), and the off-ramp rails' swap, payout and refund. Each answers the command that records its outcome.
+ * transaction); on a chain with the platform's pools (settlement `onchain`) the swap to CNGN through them and the CNGN's
+ * transfer to the provider's settlement address from the hot wallet (ChainLegs), else the off-ramp rails'; then the
+ * bank's payout, and a deposit's refund. Each answers the command that records its outcome.
  */
 export class OfframpSteps {
   constructor(
     private readonly rails: OfframpRails,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly rpc: Pick<RpcClient, 'call'>,
+    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer'>,
     private readonly stepDelayMs: number,
   ) {}
 
@@ -42,15 +50,20 @@ export class OfframpSteps {
       case 'awaitDeposit':
         return { type: 'expireDeposit', at: at() };
       case 'swapToCngn': {
+        if (state.initiated!.settlement === 'onchain') return this.swapOnChain(transactionId, state, tenant);
         const swap = await this.rails.swapToCngn({ transactionId, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount, expectedCngn: quote.fiatAmount });
         return swap.ok
           ? { type: 'recordSwap', ok: true, cngnAmount: swap.cngnAmount, transactionHash: swap.transactionHash, at: at() }
           : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'payout': {
+        // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
+        // pays the Naira against it, and that transfer's hash is the settlement's.
+        const settled = state.initiated!.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
+        if (settled && !settled.ok) return { type: 'recordPayout', ok: false, reason: `the CNGN could not be sent to the off-ramp provider: ${settled.reason}`, at: at() };
         const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
         return payout.ok
-          ? { type: 'recordPayout', ok: true, transactionHash: payout.transactionHash, payoutReference: payout.payoutReference, at: at() }
+          ? { type: 'recordPayout', ok: true, transactionHash: settled?.transactionHash ?? payout.transactionHash, payoutReference: payout.payoutReference, at: at() }
           : { type: 'recordPayout', ok: false, reason: payout.reason, at: at() };
       }
       case 'captureHold':
@@ -73,6 +86,46 @@ export class OfframpSteps {
       case 'none':
         throw new Error(`${transactionId} has no step to perform`);
     }
+  }
+
+  /**
+   * The swap to CNGN through the pools, from the hot wallet (where a managed wallet's tokens and a swept deposit are):
+   * exactly the quoted amount in, at least the quote's Naira value less the tolerance out (RAMP_SWAP_TOLERANCE), or it
+   * reverts and the off-ramp gives back what it took.
+   */
+  private async swapOnChain(transactionId: string, state: OfframpState, tenant: Tenant): Promise<OfframpCommand> {
+    const { quote } = state.initiated!;
+    const swap = await this.chain.swap({
+      environment: tenant.environment,
+      chain: quote.chain,
+      key: `${transactionId}:swap`,
+      fromToken: quote.tokenSymbol,
+      toToken: 'CNGN',
+      amountIn: quote.cryptoAmount,
+      minimumOut: offrampSwapMinimum(quote, tokenDecimals('CNGN', quote.chain)),
+      account: OFFRAMP_PROVIDER,
+    });
+    const at = new Date().toISOString();
+    return swap.ok ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at } : { type: 'recordSwap', ok: false, reason: swap.reason, at };
+  }
+
+  /**
+   * The CNGN the provider pays the Naira against (offrampSettlementAmount: the payout and the provider's fee), from the
+   * hot wallet to the provider's settlement address on the off-ramp's chain. A payout the bank then rejects leaves it
+   * with the provider, as a credit toward the platform's next settlement (docs/chains.md): the customer is made whole
+   * from the platform's side.
+   */
+  private async settleOnChain(transactionId: string, state: OfframpState, tenant: Tenant) {
+    const { quote } = state.initiated!;
+    return this.chain.transfer({
+      environment: tenant.environment,
+      chain: quote.chain,
+      key: `${transactionId}:settle`,
+      to: SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS,
+      tokenSymbol: 'CNGN',
+      amount: offrampSettlementAmount(quote),
+      account: OFFRAMP_PROVIDER,
+    });
   }
 
   /**
@@ -105,10 +158,14 @@ export class OfframpSteps {
     return send.transactionHash!;
   }
 
-  /** When a step runs: at the deposit's expiry, after the provider's delay, or now. */
-  dueAt(step: OfframpStep): Date {
+  /**
+   * When a step runs: at the deposit's expiry, after the sandbox provider's delay (a swap on its rails, and the bank's
+   * payout), or now (a swap on chain takes the chain's own time).
+   */
+  dueAt(step: OfframpStep, state: OfframpState): Date {
     if (step.kind === 'awaitDeposit') return new Date(step.until);
-    if (step.kind === 'swapToCngn' || step.kind === 'payout') return new Date(Date.now() + this.stepDelayMs);
+    const onchainSwap = step.kind === 'swapToCngn' && state.initiated?.settlement === 'onchain';
+    if ((step.kind === 'swapToCngn' && !onchainSwap) || step.kind === 'payout') return new Date(Date.now() + this.stepDelayMs);
     return new Date();
   }
 }

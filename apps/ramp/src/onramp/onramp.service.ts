@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { AppError, type Tenant } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
-import { JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
+import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
-import { nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import { nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type RampSettlement } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
 import { RAMP_LOG } from '../process/log';
@@ -18,6 +19,7 @@ export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
 export class OnrampService {
   private readonly paymentWindowSeconds: number;
   private readonly steps: OnrampSteps;
+  private readonly chain: ChainLegs;
   readonly process: StreamProcess<OnrampState, OnrampCommand, OnrampEvent, OnrampStep>;
 
   constructor(
@@ -27,15 +29,17 @@ export class OnrampService {
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
+    @Inject(RpcClient) rpc: RpcClient,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OnrampSteps(rails, ledger, config.int('sandboxStepDelayMs'));
+    this.chain = new ChainLegs(rpc, 'ramp');
+    this.steps = new OnrampSteps(rails, ledger, this.chain, config.int('sandboxStepDelayMs'));
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
       systemActor: 'system:ramp',
       prefix: 'onramp',
       decider: onrampDecider,
       nextStep: nextOnrampStep,
-      dueAt: (step) => this.steps.dueAt(step),
+      dueAt: (step, state) => this.steps.dueAt(step, state),
       tenantOf: (state) => state.initiated?.tenant,
       view: onrampView,
     });
@@ -52,7 +56,7 @@ export class OnrampService {
       request,
       requestId,
       process: this.process,
-      prepare: ({ transactionId, quote, request: initiation, side, at }) => ({
+      prepare: async ({ transactionId, quote, request: initiation, side, at }) => ({
         transactionId,
         tenant,
         quote,
@@ -65,10 +69,20 @@ export class OnrampService {
         }),
         reference: initiation.reference,
         callbackUrl: initiation.callbackUrl,
+        ...((await this.settlementOf(tenant, quote.chain)) === 'onchain' && { settlement: 'onchain' as const }),
         at: at.toISOString(),
       }),
     });
     return initiationOf(onrampView(state));
+  }
+
+  /**
+   * Where the on-ramp's CNGN, swap and delivery run: on chain where the chain service has the platform's pools and a
+   * faucet (the sandbox issuer that mints the CNGN) on the quote's chain, on the sandbox's rails elsewhere.
+   */
+  private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
+    const network = await this.chain.network(tenant.environment, chain);
+    return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {

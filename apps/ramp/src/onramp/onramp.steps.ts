@@ -1,40 +1,55 @@
-import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { tokenDecimals } from '@ramp/chains';
+import type { Tenant } from '@ramp/contracts';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
-import { cngnToMint, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
-
-/** Where delivered tokens come from in the ledger: the platform's liquidity outside it. */
-const ONRAMP_LIQUIDITY = 'onramp-liquidity';
+import { cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
 
 /**
- * Each step of an on-ramp (see nextOnrampStep): the on-ramp rails' mint, swap, send and refund, and the ledger's
- * credit of a managed wallet (LedgerSteps, as for every transaction). Each answers the command that records its outcome.
+ * Each step of an on-ramp (see nextOnrampStep). On a chain with the platform's pools (settlement `onchain`): the sandbox
+ * issuer mints the CNGN bought with the Naira into the treasury (the hot wallet), the treasury swaps it to the token
+ * through the pools, and the quoted amount is credited to the managed wallet (LedgerSteps) or sent to the destination
+ * address from the hot wallet (ChainLegs). Elsewhere the on-ramp rails do the same. The Naira's refund is the bank's.
+ * Each answers the command that records its outcome.
  */
 export class OnrampSteps {
   constructor(
     private readonly rails: OnrampRails,
     private readonly ledger: Pick<LedgerSteps, 'credit'>,
+    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'restock'>,
     private readonly stepDelayMs: number,
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
     const at = () => new Date().toISOString();
-    const { quote, walletId, destinationAddress } = state.initiated!;
+    const { quote, walletId, destinationAddress, settlement } = state.initiated!;
+    const onchain = settlement === 'onchain';
     switch (step.kind) {
       case 'awaitPayment':
         return { type: 'expirePayment', at: at() };
       case 'mintCngn': {
-        const mint = await this.rails.mintCngn({ transactionId, ngnAmount: cngnToMint(quote) });
+        const mint = onchain
+          ? { amount: cngnToMint(quote), ...(await this.chain.restock({ environment: tenant.environment, chain: quote.chain, key: `onramp:${transactionId}:mint`, tokenSymbol: 'CNGN', amount: cngnToMint(quote) })) }
+          : await this.rails.mintCngn({ transactionId, ngnAmount: cngnToMint(quote) });
         return { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
       }
       case 'swapFromCngn': {
-        const swap = await this.rails.swapFromCngn({ transactionId, tokenSymbol: quote.tokenSymbol, cngnAmount: state.mint!.amount, expectedAmount: quote.cryptoAmount, ngnAmount: quote.fiatAmount });
+        const swap = onchain
+          ? await this.swapOnChain(transactionId, state, tenant)
+          : await this.rails.swapFromCngn({ transactionId, tokenSymbol: quote.tokenSymbol, cngnAmount: state.mint!.amount, expectedAmount: quote.cryptoAmount, ngnAmount: quote.fiatAmount });
         return swap.ok ? { type: 'recordSwap', ok: true, amount: swap.amount, transactionHash: swap.transactionHash, at: at() } : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'deliver': {
-        const amount = state.swap?.amount ?? quote.cryptoAmount;
+        // The quoted amount, whatever the swap gave within its tolerance: the treasury keeps or makes up the difference.
+        const amount = quote.cryptoAmount;
         if (walletId) {
           await this.ledger.credit(tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
           return { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
+        }
+        if (onchain) {
+          const sent = await this.chain.transfer({ environment: tenant.environment, chain: quote.chain, key: `${transactionId}:deliver`, to: destinationAddress!, tokenSymbol: quote.tokenSymbol, amount, account: ONRAMP_LIQUIDITY });
+          // The Naira was turned into the token already: a delivery that fails is an operator's to resend, never a refund.
+          if (!sent.ok) throw new Error(`the delivery of ${transactionId} failed on chain: ${sent.reason}; an operator must look`);
+          return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
         }
         const sent = await this.rails.sendToAddress({ transactionId, chain: quote.chain, tokenSymbol: quote.tokenSymbol, amount, address: destinationAddress! });
         return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
@@ -50,10 +65,30 @@ export class OnrampSteps {
     }
   }
 
-  /** When a step runs: at the payment window's end, after the provider's delay, or now. */
-  dueAt(step: OnrampStep): Date {
+  /**
+   * The treasury's swap of the minted CNGN to the bought token through the pools, into the hot wallet: at least the
+   * quoted amount less the tolerance (RAMP_SWAP_TOLERANCE), or it reverts and the Naira is refunded.
+   */
+  private async swapOnChain(transactionId: string, state: OnrampState, tenant: Tenant): Promise<{ ok: true; amount: string; transactionHash: string } | { ok: false; reason: string }> {
+    const { quote } = state.initiated!;
+    const swap = await this.chain.swap({
+      environment: tenant.environment,
+      chain: quote.chain,
+      key: `${transactionId}:swap`,
+      fromToken: 'CNGN',
+      toToken: quote.tokenSymbol,
+      amountIn: state.mint!.amount,
+      minimumOut: onrampSwapMinimum(quote, tokenDecimals(quote.tokenSymbol, quote.chain)),
+      account: ONRAMP_LIQUIDITY,
+    });
+    return swap.ok ? { ok: true, amount: swap.amountOut, transactionHash: swap.transactionHash } : { ok: false, reason: swap.reason };
+  }
+
+  /** When a step runs: at the payment window's end, after the sandbox provider's delay on its rails, or now (on chain). */
+  dueAt(step: OnrampStep, state: OnrampState): Date {
     if (step.kind === 'awaitPayment') return new Date(step.until);
-    if (step.kind === 'mintCngn' || step.kind === 'swapFromCngn' || step.kind === 'deliver') return new Date(Date.now() + this.stepDelayMs);
+    const railed = step.kind === 'mintCngn' || step.kind === 'swapFromCngn' || step.kind === 'deliver';
+    if (railed && state.initiated?.settlement !== 'onchain') return new Date(Date.now() + this.stepDelayMs);
     return new Date();
   }
 }

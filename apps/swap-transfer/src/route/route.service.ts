@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import type { Tenant } from '@ramp/contracts';
-import { JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job, type Preparation } from '@ramp/process-kit';
+import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job, type Preparation } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
 import {
   nextRouteStep,
@@ -30,7 +30,6 @@ import { PG_POOL } from '@ramp/service-kit';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
 import { RpcClient } from '@ramp/messaging';
 import { SWAP_TRANSFER_LOG } from '../process/log';
-import { ChainLegs } from './chain-legs';
 import { RouteSteps } from './route.steps';
 
 type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
@@ -64,7 +63,7 @@ export class RouteService {
     @Inject(Config) config: Config,
     @Inject(RpcClient) rpc: RpcClient,
   ) {
-    this.chainLegs = new ChainLegs(rpc);
+    this.chainLegs = new ChainLegs(rpc, 'swap-transfer');
     this.steps = new RouteSteps(rails, this.chainLegs, ledger, config.int('sandboxStepDelayMs'));
     const processOf = (prefix: RouteKind): RouteProcess =>
       new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {

@@ -1,11 +1,16 @@
 import { tokenDecimals } from '@ramp/chains';
 import { platformTenant } from '@ramp/contracts';
 import { dec, formatToken } from '@ramp/money';
-import { failingEnds, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
 import type { HoldTerms } from '@ramp/transactions';
-import { ROUTE_EXECUTION, type ChainLegs } from './chain-legs';
+
+/**
+ * The external account that stands for the DEXes and bridges in the ledger: a route's capture goes to it and a wallet's
+ * credit comes from it; on-chain legs book the chain's side against `external:route-execution-<env>-<chain>` (ChainBooks).
+ */
+export const ROUTE_EXECUTION = 'route-execution';
 
 /** The platform's own organization: its bridges (a leg's way back) are never held by the sandbox's relayer switch. */
 const PLATFORM_ORGANIZATION = platformTenant('test', 'swap-transfer').organizationId;
@@ -53,10 +58,10 @@ export class RouteSteps {
             if (dec(leg.amountOut).lt(leg.minimumOut)) {
               return recordLeg(step.index, { ok: false, reason: `the bridge would deliver ${leg.amountOut} ${leg.toToken}, below the minimum ${leg.minimumOut}`, wouldGive: leg.amountOut });
             }
-            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut };
+            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut, account: ROUTE_EXECUTION };
             return recordLeg(step.index, await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }));
           }
-          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut };
+          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut, account: ROUTE_EXECUTION };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
         // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
@@ -95,6 +100,7 @@ export class RouteSteps {
             amountIn: executed.amountOut,
             amountOut,
             organizationId: PLATFORM_ORGANIZATION,
+            account: ROUTE_EXECUTION,
           });
           return { type: 'recordReversal', index: step.index, transactionHash: back.ok ? back.transactionHash : (back.transactionHash ?? executed.transactionHash), at: at() };
         }
@@ -109,6 +115,7 @@ export class RouteSteps {
             toToken: leg.fromToken,
             amountIn: state.executed[step.index]!.amountOut,
             minimumOut: '0',
+            account: ROUTE_EXECUTION,
           });
           if (!back.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${back.reason}; an operator must look`);
           return { type: 'recordReversal', index: step.index, transactionHash: back.transactionHash, at: at() };

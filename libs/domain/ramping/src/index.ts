@@ -3,3 +3,4 @@ export * from './onramp';
 export * from './transaction-view';
 export * from './kinds';
 
+export * from './onchain';

@@ -1,5 +1,6 @@
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import type { RampSettlement } from './onchain';
 
 /**
  * An off-ramp as an event-sourced transaction: the events, the state they fold into (`evolve`), the decisions on
@@ -28,6 +29,8 @@ export type OfframpEvent =
         callbackUrl: string | null;
         /** The deposit address is watched on its real chain (absent: a simulated address, deposits played by the sandbox). */
         depositOnchain?: boolean;
+        /** Where the swap to CNGN and the CNGN's transfer to the provider run (absent: simulated, as before part 2). */
+        settlement?: RampSettlement;
         at: string;
       };
     }

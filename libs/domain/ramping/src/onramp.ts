@@ -1,6 +1,7 @@
 import type { VirtualAccount } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import type { RampSettlement } from './onchain';
 
 /**
  * An on-ramp as an event-sourced transaction, pure: the user pays NGN into a virtual account, CNGN is minted for it,
@@ -21,6 +22,8 @@ export type OnrampEvent =
         virtualAccount: VirtualAccount;
         reference: string | null;
         callbackUrl: string | null;
+        /** Where the CNGN's mint, the swap and a delivery to an address run (absent: simulated, as before part 2). */
+        settlement?: RampSettlement;
         at: string;
       };
     }

@@ -61,11 +61,7 @@ export function onrampView(state: OnrampState): TransactionView {
     },
     paymentInstructions: virtualAccount,
     destinationAddress: initiated.destinationAddress ?? undefined,
-    hashes: present([
-      state.mint && { step: 'mint', transactionHash: state.mint.transactionHash, settlement: 'simulated' },
-      state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement: 'simulated' },
-      state.delivery !== undefined && { step: 'delivery', transactionHash: state.delivery, settlement: 'simulated' },
-    ]),
+    hashes: onrampHashes(state),
     createdAt: state.createdAt!,
     updatedAt: state.updatedAt!,
   };
@@ -75,15 +71,30 @@ export function onrampView(state: OnrampState): TransactionView {
 
 /**
  * An off-ramp's hashes: a deposit that arrived on chain (it has its sender) and its refund are transactions on their
- * chain; the swap to CNGN and the CNGN's settlement to the provider stay on the sandbox's rails until part 2.
+ * chain; the swap to CNGN and the CNGN's settlement to the provider are where the off-ramp runs (RampSettlement).
  */
 function offrampHashes(state: OfframpState): RampHashView[] | undefined {
   const deposit = state.deposit && (state.deposit.from !== undefined ? 'onchain' : 'simulated');
+  const settlement = state.initiated?.settlement ?? 'simulated';
   return present([
     state.deposit && { step: 'deposit', transactionHash: state.deposit.transactionHash, settlement: deposit! },
-    state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement: 'simulated' },
-    state.payout && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement: 'simulated' },
+    state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement },
+    state.payout && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement },
     state.depositRefund !== undefined && { step: 'refund', transactionHash: state.depositRefund, settlement: deposit ?? 'simulated' },
+  ]);
+}
+
+/**
+ * An on-ramp's hashes, where it runs (RampSettlement): on chain, the sandbox issuer's mint of CNGN into the treasury,
+ * the swap, and a delivery to an address are transactions on the chain; a delivery to a managed wallet is the ledger's
+ * credit, shown with the hash that put the tokens in the hot wallet (the swap's, or the mint's for CNGN).
+ */
+function onrampHashes(state: OnrampState): RampHashView[] | undefined {
+  const settlement = state.initiated?.settlement ?? 'simulated';
+  return present([
+    state.mint && { step: 'mint', transactionHash: state.mint.transactionHash, settlement },
+    state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement },
+    state.delivery !== undefined && { step: 'delivery', transactionHash: state.delivery, settlement },
   ]);
 }
 

@@ -7,3 +7,4 @@ export * from './service-events';
 export * from './stream-process';
 export * from './process-providers';
 export * from './step-pending';
+export * from './chain-legs';

@@ -1,6 +1,5 @@
 import { createHash } from 'crypto';
 import { makeNuban } from '@ramp/banking';
-import { dec } from '@ramp/money';
 
 export type RailResult<T> = ({ ok: true } & T) | { ok: false; reason: string };
 
@@ -15,13 +14,20 @@ export interface OfframpRails {
   refundDeposit(input: { transactionId: string; to: string; amount: string; tokenSymbol: string }): Promise<{ transactionHash: string }>;
 }
 
-/** Magic values of the sandbox (documented in docs/api/sandbox.md). */
+/**
+ * Magic values of the sandbox (documented in docs/api/sandbox.md): only the bank's side has them. A swap fails for real,
+ * on chain, when its pool moved past the tolerance.
+ */
 export const SANDBOX_MAGIC = {
-  /** An off-ramp of exactly this crypto amount fails its swap to CNGN. */
-  swapFailureAmount: '13.13',
   /** Account numbers whose 9-digit serial is this are valid, but the bank rejects the payout. */
   payoutRejectedSerial: '888888888',
 } as const;
+
+/**
+ * The sandbox off-ramp provider's settlement address on the local test chains: where an off-ramp's CNGN is sent before
+ * the bank pays the Naira. An address nobody holds a key to (derived from a name), so what is sent there stays there.
+ */
+export const SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS = '0x6ED1EfD5B855844Cf4C57fcD6213A0281fF885B7';
 
 /** A transaction hash that looks real and is the same every time for the same step of the same transaction. */
 export function sandboxHash(...parts: string[]): string {
@@ -30,9 +36,6 @@ export function sandboxHash(...parts: string[]): string {
 
 export class SandboxOfframpRails implements OfframpRails {
   async swapToCngn(input: { transactionId: string; tokenSymbol: string; amount: string; expectedCngn: string }) {
-    if (dec(input.amount).eq(SANDBOX_MAGIC.swapFailureAmount)) {
-      return { ok: false as const, reason: `no route with enough liquidity for ${input.amount} ${input.tokenSymbol} (sandbox magic amount)` };
-    }
     return { ok: true as const, cngnAmount: input.expectedCngn, transactionHash: sandboxHash(input.transactionId, 'swap') };
   }
 
@@ -61,9 +64,6 @@ export interface OnrampRails {
   refundPayment(input: { transactionId: string; amount: string }): Promise<{ refundReference: string }>;
 }
 
-/** An on-ramp paying exactly this many NGN for a token other than CNGN fails its swap (sandbox). */
-export const ONRAMP_SWAP_FAILURE_NGN = '13130';
-
 export class SandboxOnrampRails implements OnrampRails {
   virtualAccount(input: { transactionId: string; amount: string; expiresAt: string }) {
     // Wema Bank (035) virtual accounts: a serial from the transaction id, with its NUBAN check digit.
@@ -76,7 +76,6 @@ export class SandboxOnrampRails implements OnrampRails {
   }
 
   async swapFromCngn(input: { transactionId: string; tokenSymbol: string; cngnAmount: string; expectedAmount: string; ngnAmount: string }) {
-    if (dec(input.ngnAmount).eq(ONRAMP_SWAP_FAILURE_NGN)) return { ok: false as const, reason: `no route with enough liquidity to ${input.tokenSymbol} (sandbox magic amount)` };
     return { ok: true as const, amount: input.expectedAmount, transactionHash: sandboxHash(input.transactionId, 'swap') };
   }
 

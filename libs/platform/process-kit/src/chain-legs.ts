@@ -1,0 +1,187 @@
+import { AppError, ChainBridge, ChainSwap, ChainTransfer, FaucetSend, platformTenant, type ChainNetwork, type Environment } from '@ramp/contracts';
+import type { RpcClient } from '@ramp/messaging';
+import type { LegResult } from '@ramp/providers';
+import { venuesOf, type Venues } from '@ramp/routing';
+import { ChainNetworksReader } from '@ramp/service-kit';
+import { untilFinal } from './step-pending';
+
+/** How long a leg's step waits for its send to be final before the job tries again later (the same key, the same send). */
+const LEG_WAIT_MS = 10_000;
+/** How long a restock waits for the faucet to sign its mint. */
+const FAUCET_TIMEOUT_MS = 20_000;
+
+export interface ChainSwapLeg {
+  environment: Environment;
+  chain: string;
+  /** The swap's idempotency key: `<transaction id>:leg:<index>`, or `:reverse:<index>` for the way back. */
+  key: string;
+  fromToken: string;
+  toToken: string;
+  amountIn: string;
+  minimumOut: string;
+  /** An address outside the platform; omitted, the hot wallet keeps the output (a wallet's credit, the next leg's input). */
+  recipient?: string;
+  /** The ledger account the chain's side is booked against (`external:<account>-<env>-<chain>`, ChainBooks), e.g. `route-execution`. */
+  account: string;
+}
+
+export interface ChainTransferLeg {
+  environment: Environment;
+  chain: string;
+  /** The transfer's idempotency key, e.g. `<transaction id>:settle`. */
+  key: string;
+  to: string;
+  tokenSymbol: string;
+  amount: string;
+  /** The ledger account the transfer is charged to (ChainBooks), e.g. `offramp-provider`. */
+  account: string;
+}
+
+export interface ChainBridgeLeg {
+  environment: Environment;
+  fromChain: string;
+  toChain: string;
+  /** `<transaction id>:leg:<index>`, or `:reverse:<index>` for the way back. */
+  key: string;
+  token: string;
+  amountIn: string;
+  amountOut: string;
+  /** An address outside the platform; omitted, the destination's hot wallet (the next leg's input, a wallet's credit). */
+  recipient?: string;
+  /** The organization whose transaction it is (the sandbox's relayer switch holds its fills); the way back is the platform's. */
+  organizationId: string;
+  /** The ledger account both chains' sides are booked against (ChainBooks), e.g. `route-execution`. */
+  account: string;
+}
+
+/**
+ * The steps of a transaction that run on chain, executed by the chain service from the hot wallets: swaps through the
+ * platform's pools on its local test chains (ChainSwap), bridges by intent between them (ChainBridge), transfers
+ * (ChainTransfer), and the sandbox issuer's mints into a hot wallet (FaucetSend). Each is sent once per key and answered
+ * once final; StepPending while it is on its way. Knows which chains have pools and intent pools (ChainNetworksReader:
+ * the chain service's networks, kept a minute, and the last known kept while the chain service does not answer).
+ */
+export class ChainLegs {
+  private readonly networks: ChainNetworksReader;
+
+  /** `service`: the calling service, named as the platform's caller toward the chain service. */
+  constructor(
+    private readonly rpc: Pick<RpcClient, 'call'>,
+    private readonly service: string,
+  ) {
+    this.networks = new ChainNetworksReader(rpc);
+  }
+
+  private tenant(environment: Environment) {
+    return platformTenant(environment, this.service);
+  }
+
+  /** The DEX and the intent bridge of each chain that has them for an environment. */
+  async venues(environment: Environment): Promise<Venues> {
+    return venuesOf(await this.chains(environment));
+  }
+
+  /** The chain service's networks of an environment; SERVICE_UNAVAILABLE while it has never answered. */
+  async chains(environment: Environment): Promise<ChainNetwork[]> {
+    try {
+      return await this.networks.networks(this.tenant(environment));
+    } catch (error) {
+      throw new AppError('SERVICE_UNAVAILABLE', `The chain service is not answering, so where the transaction runs cannot be decided: try again in a moment (${(error as Error).message})`);
+    }
+  }
+
+  /** An environment's network of a chain, or undefined when the chain service runs none there. */
+  async network(environment: Environment, chain: string): Promise<ChainNetwork | undefined> {
+    return (await this.chains(environment)).find((candidate) => candidate.chain === chain);
+  }
+
+  /**
+   * A swap through the pools, once per key: its outcome once final (confirmed with what it gave; reverted or refused
+   * with the reason, and for a minimum the pools could not meet, what they would have given). StepPending while it is
+   * on its way (the job looks again a second later).
+   */
+  async swap(leg: ChainSwapLeg): Promise<LegResult> {
+    const { environment, chain, key, fromToken, toToken, amountIn, minimumOut, recipient, account } = leg;
+    const request: ChainSwap.Request = { environment, chain, idempotencyKey: key, fromToken, toToken, amountIn, minimumOut, account, ...(recipient !== undefined && { recipient }) };
+    const answer = await untilFinal(
+      () => refusable(this.rpc.call(ChainSwap.contract, this.tenant(environment), request)),
+      (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
+      LEG_WAIT_MS,
+      (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? 'not signed yet'})`),
+    );
+    if ('ok' in answer) return answer;
+    if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
+    const reason = answer.transactionHash ? `${answer.error ?? 'reverted'} (reverted on chain)` : `${answer.error ?? 'refused'} (refused before it was sent)`;
+    return { ok: false, reason, ...(answer.wouldGive !== undefined && { wouldGive: answer.wouldGive }), ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }) };
+  }
+
+  /**
+   * A bridge by intent, once per key: filled on the destination (its fill's hash there, the leg's planned output), or
+   * failed once the deposit was refunded after its deadline (the refund's hash) or the deposit itself failed.
+   * StepPending while the relayer is at work (the job looks again a second later).
+   */
+  async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
+    const { environment, fromChain, toChain, key, token, amountIn, amountOut, recipient, organizationId, account } = leg;
+    const request: ChainBridge.Request = { environment, fromChain, toChain, idempotencyKey: key, token, amountIn, amountOut, account, organizationId, ...(recipient !== undefined && { recipient }) };
+    const answer = await untilFinal(
+      () => refusable(this.rpc.call(ChainBridge.contract, this.tenant(environment), request)),
+      (value) => 'ok' in value || value.status !== 'pending',
+      LEG_WAIT_MS,
+      (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
+    );
+    if ('ok' in answer) return answer;
+    if (answer.status === 'filled') return { ok: true, amountOut, transactionHash: answer.fillHash! };
+    if (answer.status === 'refunded') {
+      const deadline = new Date(answer.fillDeadline * 1000).toISOString();
+      return { ok: false, reason: `the relayer did not fill the deposit on ${toChain} before its deadline (${deadline}); it was refunded on ${fromChain}`, transactionHash: answer.refundHash! };
+    }
+    // The deposit failed (nothing left the hot wallet but gas), or its refunds did (an operator recovers the pool).
+    return { ok: false, reason: `the bridge from ${fromChain} failed: ${answer.error ?? 'reverted'}`, ...((answer.refundHash ?? answer.depositHash) !== undefined && { transactionHash: (answer.refundHash ?? answer.depositHash)! }) };
+  }
+
+  /**
+   * A transfer from the hot wallet, once per key: its hash once confirmed at the chain's depth, or the failure (reverted,
+   * with its reason; refused before it was sent). StepPending while it is on its way.
+   */
+  async transfer(leg: ChainTransferLeg): Promise<LegResult> {
+    const { environment, chain, key, to, tokenSymbol, amount, account } = leg;
+    const request: ChainTransfer.Request = { environment, chain, idempotencyKey: key, to, tokenSymbol, amount, account };
+    const answer = await untilFinal(
+      () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(environment), request)),
+      (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
+      LEG_WAIT_MS,
+      (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? 'not signed yet'})`),
+    );
+    if ('ok' in answer) return answer;
+    if (answer.status === 'confirmed') return { ok: true, amountOut: amount, transactionHash: answer.transactionHash! };
+    return { ok: false, reason: `the transfer ${key} failed on chain: ${answer.error ?? 'reverted'}`, ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }) };
+  }
+
+  /**
+   * The sandbox issuer's mint of a test token into a local test chain's hot wallet (its faucet, once per key): what an
+   * issuer does when it is paid (CNGN for Naira). Its hash once signed; the chain service books it as the treasury's
+   * deposit when it is final.
+   */
+  async restock(leg: { environment: Environment; chain: string; key: string; tokenSymbol: string; amount: string }): Promise<{ transactionHash: string }> {
+    const network = await this.network(leg.environment, leg.chain);
+    if (!network?.faucet) throw new Error(`${leg.chain} has no faucet in ${leg.environment}: nothing can restock its hot wallet`);
+    const request: FaucetSend.Request = { chain: leg.chain, address: network.hotWallet, tokenSymbol: leg.tokenSymbol, amount: leg.amount, idempotencyKey: leg.key };
+    const sent = await this.rpc.call(FaucetSend.contract, this.tenant(leg.environment), request, { timeoutMs: FAUCET_TIMEOUT_MS });
+    return { transactionHash: sent.transactionHash };
+  }
+}
+
+/**
+ * The chain service's answer, or the leg's failure when it refused the terms (INVALID_REQUEST; a reused key is a
+ * CONFLICT): nothing was queued, and asking again would be refused again, so the leg fails and the route unwinds.
+ * Anything else (the chain service down, say) is thrown, and the step is tried again later.
+ */
+async function refusable<T>(call: Promise<T>): Promise<T | LegResult> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'INVALID_REQUEST') return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
