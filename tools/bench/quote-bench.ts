@@ -42,8 +42,8 @@ const CASES: QuoteCase[] = [
   {
     path: '/v1/offramp/quote',
     body: JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' }),
-    title: 'Quote path: POST /offramp/quote',
-    through: 'gateway → NATS → quote → PostgreSQL',
+    title: "Quote path: POST /offramp/quote (priced from base's CNGN/USDC pool since ramps run on chain)",
+    through: 'gateway → NATS → quote (reserves via the chain service, per CHAIN_POOLS_MAX_AGE_MS) → PostgreSQL',
   },
   {
     path: '/v1/swap/quote',

@@ -39,7 +39,8 @@ const GTB = makeNuban('058', '012345678');
 const REJECTING = makeNuban('058', '888888888');
 const NO_SUCH_ACCOUNT = makeNuban('058', '999999999');
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const baseRpcUrl = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!.rpcUrl;
+const rpcUrlOf = (name: string) => resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === name)!.rpcUrl;
+const baseRpcUrl = rpcUrlOf('base');
 /** Well-formed ids that belong to nobody. */
 const UNKNOWN = { quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V', delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' };
 /** Seconds a quote lives: short, so that expiry is quick. */
@@ -122,7 +123,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     expect(response.status).toBe(200);
     return response.body.data.quoteId as string;
   };
-  const offrampQuote = (amount: string, accountNumber = GTB) => quote('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber, chain: 'base' });
+  const offrampQuote = (amount: string, accountNumber = GTB, chain = 'base') => quote('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber, chain });
   const onrampQuote = (amount: string) => quote('/onramp/quote', { amount, tokenSymbol: 'USDC', chain: 'base' });
   const initiate = async (type: 'offramp' | 'onramp' | 'swap' | 'transfer', body: Record<string, unknown>) => {
     const response = await api.post(`/${type}/initiate`, body);
@@ -215,7 +216,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     expectReason(await crowded.post(`/webhooks/${first.id}/deliveries/${UNKNOWN.delivery}/retry`, {}), 404, 'DELIVERY_NOT_FOUND');
   });
 
-  it('failure reasons: each way the sandbox fails a transaction (a magic value, a trade on the pools, the held relayer) gives its reason, on every read and in the webhook', async () => {
+  it('failure reasons: each way the sandbox fails a transaction (a bank-side magic value, a trade on the pools, the held relayer) gives its reason, on every read and in the webhook', async () => {
     const registered = await api.post('/webhooks', { url: receiver.url('/failures'), events: ['offramp.failed'] });
     expect(registered.status).toBe(201);
     secrets.set('/failures', registered.body.data.secret);
@@ -243,7 +244,25 @@ describe('reasons - every error reason and failure reason produced by a real req
         }),
       ],
       ['PAYOUT_REJECTED', 'offramp', wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('20', REJECTING), walletId }))],
-      ['SWAP_FAILED', 'offramp', wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('13.13'), walletId }))],
+      [
+        'SWAP_FAILED',
+        'offramp',
+        wallet('bsc', { USDC: '50' }).then(async (walletId) => {
+          // Someone buys CNGN on bsc's pool between the quote and the swap: 13 USDC now buys far less than the quote's
+          // Naira less 1%, and the swap to CNGN reverts. Sold back once the off-ramp has failed. On bsc, so that the
+          // off-ramps of the other cases, on base, never meet the moved pool.
+          const trader = await poolTrader(api, 'bsc', rpcUrlOf('bsc'), 'CNGN', '20000');
+          const quoteId = await offrampQuote('13', GTB, 'bsc');
+          await trader.push();
+          try {
+            const id = await initiate('offramp', { quoteId, walletId });
+            await settled('offramp', id);
+            return id;
+          } finally {
+            await trader.restore();
+          }
+        }),
+      ],
       [
         'SLIPPAGE_EXCEEDED',
         'swap',

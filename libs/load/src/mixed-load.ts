@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'timers/promises';
 import { RampClient, RampError } from '@ramp/sdk';
 import { makeNuban } from '@ramp/banking';
+import { dec } from '@ramp/money';
 import type { TransactionType } from '@ramp/testing';
 
 /** What the mixed load starts, in turn: every flow of the API, and each sandbox failure path among them. */
@@ -9,15 +10,18 @@ export type FlowKind = 'onramp' | 'offramp' | 'offramp-noncustodial' | 'swap' | 
 interface Flow {
   kind: FlowKind;
   amount: string;
-  /** Sandbox magic that makes the transaction fail (see the magic values of docs/api/sandbox.md). */
+  /**
+   * The bank's side makes the transaction fail: an off-ramp's payout to the sandbox's rejecting account, an on-ramp's
+   * payment of another amount than asked (refunded). See docs/api/sandbox.md.
+   */
   fails?: boolean;
 }
 
 /**
- * One turn of the mix: 8 that complete, 2 that fail on purpose by the sandbox's bank-side magic values (payout rejected,
- * swap from CNGN). Swaps and transfers run on the local chains (pools, and the intent bridge between chains), where no
- * amount is magic: their failures (a trade that moves a pool, the relayer held for an organization) are produced by the
- * tests that need them, not by the load, whose organization's relayer is never held.
+ * One turn of the mix: 8 that complete, 2 that fail on purpose on the bank's side (a payout rejected, an on-ramp paid
+ * the wrong amount and refunded). Ramps, swaps and transfers run on the local chains (pools, and the intent bridge
+ * between chains), where no amount is magic: their failures (a trade that moves a pool, the relayer held for an
+ * organization) are produced by the tests that need them, not by the load, whose organization's relayer is never held.
  */
 export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'offramp', amount: '10' },
@@ -27,7 +31,7 @@ export const FLOW_CYCLE: readonly Flow[] = [
   { kind: 'offramp-noncustodial', amount: '10' },
   { kind: 'cross-chain-swap', amount: '10' },
   { kind: 'offramp', amount: '10', fails: true },
-  { kind: 'onramp', amount: '13130', fails: true },
+  { kind: 'onramp', amount: '13000', fails: true },
   { kind: 'offramp', amount: '15' },
   { kind: 'onramp', amount: '5000' },
 ];
@@ -49,7 +53,7 @@ export interface StartedTransaction {
   id: string;
   type: TransactionType;
   kind: FlowKind;
-  /** What the sandbox makes of it when the load got every step through: `failed` for the magic values. */
+  /** What the sandbox makes of it when the load got every step through: `failed` for the bank-side failures. */
   expect: 'completed' | 'failed';
   /** The path of its per-transaction callbackUrl on the receiver. */
   callbackPath: string;
@@ -160,7 +164,9 @@ export class MixedLoad {
     // The sandbox plays the payment or the deposit; both are idempotent, so a step whose answer was lost is sent again.
     if (flow.kind === 'onramp' || flow.kind === 'offramp-noncustodial') {
       try {
-        if (flow.kind === 'onramp') await this.persist('pay', () => client.sandbox.payOnramp(id));
+        // A failing on-ramp is paid a Naira short: the payment is refunded and the on-ramp fails.
+        const payment = flow.fails ? { amount: dec(flow.amount).sub(1).toFixed() } : {};
+        if (flow.kind === 'onramp') await this.persist('pay', () => client.sandbox.payOnramp(id, payment));
         else await this.persist('deposit', () => client.sandbox.depositOfframp(id));
         entry.funded = true;
       } catch {

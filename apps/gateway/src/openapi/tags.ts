@@ -31,7 +31,7 @@ export const API_TAGS = {
   Sandbox:
     'Test keys only (`service_test_…`; a live key gets NOT_FOUND): play the outside world. Fund a managed wallet, make a non-custodial off-ramp\'s deposit arrive, pay an on-ramp\'s virtual account. ' +
     'Magic values make things fail: an account number whose first nine digits are `999999999` does not verify, `888888888` verifies but its payout is rejected; ' +
-    'an off-ramp of exactly `13.13` of a token other than CNGN (or an on-ramp of exactly `13130` NGN) fails its swap. Swaps and transfers between the local test chains run on chain, where no amount is magic: trade on their pools to move the price, ' +
+    'a payment or a deposit of another amount than asked is given back. Ramps, swaps and transfers on the local test chains run on chain, where no amount is magic: trade on their pools to move the price past a swap\'s tolerance, ' +
     'and hold the bridge relayer (`POST /sandbox/relayer`) to have a bridge deposit refunded after its deadline. Everything taken is given back before the transaction fails.',
   Operations:
     'For the cluster, not for integrators: liveness, readiness and Prometheus metrics. Served by every service at the root (not under `/v1`), without an API key, ' +

@@ -21,12 +21,13 @@ describe('transactions read model - GET /transactions and its filters, and a reb
 
     walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
     await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '1000' });
-    const offramp = async (amount: string) => {
-      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })).body.data;
+    // The sandbox bank rejects payouts to accounts of the serial 888888888: that off-ramp fails.
+    const offramp = async (amount: string, serial = '012345678') => {
+      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' })).body.data;
       return (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId })).body.data.transactionId as string;
     };
     ids['completedOfframp'] = await offramp('10');
-    ids['failedOfframp'] = await offramp('13.13');
+    ids['failedOfframp'] = await offramp('13', '888888888');
     const onrampQuote = (await api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
     ids['pendingOnramp'] = (await api.post('/onramp/initiate', { quoteId: onrampQuote.quoteId, walletId })).body.data.id;
     const bscQuote = (await api.post('/onramp/quote', { amount: '20000', tokenSymbol: 'CNGN', chain: 'bsc' })).body.data;
@@ -64,7 +65,7 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     expect(body.data[0]).toEqual((await api.get(`/onramp/${ids['bscOnramp']}`)).body.data);
     expect((await api.get(`/transactions/${ids['completedOfframp']}`)).body.data).toEqual((await api.get(`/offramp/${ids['completedOfframp']}`)).body.data);
     const failed = body.data.find((t: any) => t.id === ids['failedOfframp']);
-    expect(failed.errorMessage).toMatch(/swap to CNGN failed/);
+    expect(failed.errorMessage).toMatch(/bank payout was rejected/);
   });
 
   it('filters by type, status, chain, wallet and dates, and pages', async () => {

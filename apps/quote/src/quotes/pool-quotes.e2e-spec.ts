@@ -1,4 +1,5 @@
 import { createPublicClient, erc20Abi, getAddress, http, maxUint256, parseUnits, type Address } from 'viem';
+import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
 import { resolveChains, UniswapV2Router02 } from '@ramp/evm';
 import { dec } from '@ramp/money';
@@ -94,6 +95,21 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     // What the bridge carries (the amount less the fees) goes through base's CNGN/USDC pool.
     const carried = dec(fromAmount).sub(fees.totalFee).toFixed();
     expect(parseUnits(toAmount, 6)).toBe(await routerOut('USDC', 'CNGN', carried, 6));
+  });
+
+  it("prices a ramp's swap leg on the pools: an off-ramp's Naira is what the crypto buys of CNGN, an on-ramp's crypto what the Naira after fees buys", async () => {
+    const offramp = (await api.post('/offramp/quote', { amount: '0.5', tokenSymbol: 'ETH', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })).body.data;
+    expect(offramp.fiatAmount).toBeDefined();
+    // 0.5 ETH through ETH/USDC then USDC/CNGN, cut down to the kobo.
+    const cngn = await routerOut('ETH', 'CNGN', '0.5', 18);
+    expect(dec(offramp.fiatAmount).toFixed(2)).toBe(dec(cngn.toString()).div(1e6).toDecimalPlaces(2, 1).toFixed(2));
+    const onramp = (await api.post('/onramp/quote', { amount: '100000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
+    const net = dec(onramp.fiatAmount).sub(onramp.fees.totalFee).toFixed();
+    expect(parseUnits(onramp.cryptoAmount, 6)).toBe(await routerOut('CNGN', 'USDC', net, 6));
+    // The largest on-ramp shows the pool's price impact in its rate (Naira per token): what the router gives for it.
+    const large = (await api.post('/onramp/quote', { amount: '50000000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
+    expect(parseUnits(large.cryptoAmount, 6)).toBe(await routerOut('CNGN', 'USDC', dec(large.fiatAmount).sub(large.fees.totalFee).toFixed(), 6));
+    expect(dec(large.rate).greaterThan(dec(onramp.rate))).toBe(true);
   });
 
   it('keeps quoting from the price feed while the pools cannot be read (the chain service down)', async () => {

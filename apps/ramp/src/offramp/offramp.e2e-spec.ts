@@ -131,17 +131,6 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
     expectError(await api.get('/offramp/txn_nope'), 404, 'NOT_FOUND');
   });
 
-  it('fails a swap with the magic amount and gives the wallet its tokens back', async () => {
-    const walletId = await wallet({ USDC: '50' });
-    const q = await quote('13.13');
-    const started = await api.post('/offramp/initiate', { quoteId: q.quoteId, walletId });
-    const failed = await settled(started.body.data.transactionId);
-    expect(failed.status).toBe('failed');
-    expect(failed.errorMessage).toMatch(/swap to CNGN failed/);
-    expect(await balance(walletId, 'USDC')).toMatchObject({ available: '50', held: '0' });
-    await booksBalance();
-  });
-
   it('fails a payout the bank rejects and gives the wallet its tokens back', async () => {
     const walletId = await wallet({ USDC: '50' });
     const q = await quote('20', 'USDC', REJECTING);

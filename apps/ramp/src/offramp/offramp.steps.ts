@@ -59,8 +59,10 @@ export class OfframpSteps {
       case 'payout': {
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
+        // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
+        // so the step is tried again later and logged for an operator, as a refund that cannot be sent is.
         const settled = state.initiated!.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
-        if (settled && !settled.ok) return { type: 'recordPayout', ok: false, reason: `the CNGN could not be sent to the off-ramp provider: ${settled.reason}`, at: at() };
+        if (settled && !settled.ok) throw new Error(`the CNGN of ${transactionId} could not be sent to the off-ramp provider: ${settled.reason}; an operator must look`);
         const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
         return payout.ok
           ? { type: 'recordPayout', ok: true, transactionHash: settled?.transactionHash ?? payout.transactionHash, payoutReference: payout.payoutReference, at: at() }

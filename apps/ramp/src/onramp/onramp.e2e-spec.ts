@@ -61,7 +61,7 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
     expect((await settled(started.body.data.id)).status).toBe('completed');
   });
 
-  it('refunds a payment of the wrong amount and a payment whose swap fails, then fails; fails an unpaid one at expiry', async () => {
+  it('refunds a payment of the wrong amount, then fails; fails an unpaid one at expiry', async () => {
     const walletId = await newWallet();
     const wrong = await api.post('/onramp/initiate', { quoteId: (await quote('50000')).quoteId, walletId });
     await api.post(`/sandbox/onramp/${wrong.body.data.id}/pay`, { amount: '40000' });
@@ -69,13 +69,7 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
     expect(refunded.status).toBe('failed');
     expect(refunded.errorMessage).toMatch(/not the expected 50000.*refunded/);
 
-    const magic = await api.post('/onramp/initiate', { quoteId: (await quote('13130')).quoteId, walletId });
-    await api.post(`/sandbox/onramp/${magic.body.data.id}/pay`, {});
-    const swapFailed = await settled(magic.body.data.id);
-    expect(swapFailed).toMatchObject({ status: 'failed' });
-    expect(swapFailed.errorMessage).toMatch(/swap from CNGN failed/);
-    expect(await balance(walletId, 'USDC')).toMatchObject({ available: '0', held: '0' });
-
+    // A swap that fails (its pool moved past the tolerance) is refunded too: onramp-onchain.e2e-spec.ts.
     const unpaid = await api.post('/onramp/initiate', { quoteId: (await quote('50000')).quoteId, walletId });
     expect(await settled(unpaid.body.data.id)).toMatchObject({ status: 'failed', errorMessage: 'No payment was received before the virtual account expired' });
   });

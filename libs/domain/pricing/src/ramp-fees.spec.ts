@@ -1,5 +1,5 @@
 import { AppError } from '@ramp/contracts';
-import { dec } from '@ramp/money';
+import { dec, formatNgnDown, formatRate } from '@ramp/money';
 import { DEFAULT_OFFRAMP_FEES, rampFees } from './ramp-fees';
 import { priceOfframp, priceOnramp } from './ramp-quotes';
 
@@ -62,6 +62,16 @@ describe('priceOfframp', () => {
     expect(quote.payoutAmount).toBe('5847.69');
   });
 
+  it('prices from the market when it can say (the pools): fiatAmount is what the crypto buys there, the rate what it got', () => {
+    const market = (amount: any) => amount.mul('1494.123456789');
+    const quote = priceOfframp({ cryptoAmount: dec('100'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1492.5'), schedule: DEFAULT_OFFRAMP_FEES, market });
+    expect(quote.fiatAmount).toBe('149412.34');
+    expect(quote.rate).toBe(formatRate(dec('149412.34').div(100)));
+    expect(quote.payoutAmount).toBe(formatNgnDown(dec('149412.34').sub(quote.fees.totalFee)));
+    // A market that cannot say leaves the rate to price it.
+    expect(priceOfframp({ cryptoAmount: dec('100'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1492.5'), schedule: DEFAULT_OFFRAMP_FEES, market: () => undefined }).fiatAmount).toBe('149250.00');
+  });
+
   it('refuses an amount whose fees exceed its value', () => {
     try {
       priceOfframp({ cryptoAmount: dec('0.01'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1492.5'), schedule: DEFAULT_OFFRAMP_FEES });
@@ -81,6 +91,18 @@ describe('priceOnramp', () => {
     expect(quote.fees).toEqual({ providerFee: '100.00', platformFee: '20.00', swapFee: '20.00', totalFee: '140.00' });
     expect(quote.cryptoAmount).toBe('33.074626');
     expect(quote.fiatAmount).toBe('50000.00');
+  });
+
+  it('buys on the market when it can say: the Naira after fees goes in as CNGN, the rate is what it got', () => {
+    const seen: string[] = [];
+    const market = (cngn: any) => {
+      seen.push(cngn.toFixed());
+      return cngn.div('1500.123');
+    };
+    const quote = priceOnramp({ fiatAmount: dec('50000'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1507.5'), schedule: DEFAULT_OFFRAMP_FEES, market });
+    expect(seen).toEqual(['49860']);
+    expect(quote.cryptoAmount).toBe('33.237274');
+    expect(quote.rate).toBe(formatRate(dec('49860').div('33.237274')));
   });
 
   it('converts CNGN one to one with no swap fee', () => {

@@ -172,6 +172,21 @@ describe('off-ramp, non-custodial', () => {
     expect(offrampView(fold([initiated(true)])).hashes).toBeUndefined();
   });
 
+  it('marks the swap and the settlement on chain when the off-ramp runs on the pools (settlement onchain at initiation)', () => {
+    const base = initiated(true) as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+    const onchain = fold([
+      { ...base, data: { ...base.data, settlement: 'onchain' } },
+      { type: 'offramp.funds_held', data: { at } },
+      { type: 'offramp.swapped', data: { cngnAmount: '149300.5', transactionHash: '0xswap', at } },
+      { type: 'offramp.paid_out', data: { transactionHash: '0xcngn', payoutReference: 'NIP1', at } },
+    ]);
+    expect(offrampView(onchain).hashes).toEqual([
+      { step: 'swap', transactionHash: '0xswap', settlement: 'onchain' },
+      { step: 'settlement', transactionHash: '0xcngn', settlement: 'onchain' },
+    ]);
+    expect(offrampView(onchain).transactionHash).toBe('0xcngn');
+  });
+
   it('ignores an expiry after the deposit arrived', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
     given([initiated(false), deposit]).when({ type: 'expireDeposit', at }).then([]);
