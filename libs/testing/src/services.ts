@@ -119,10 +119,11 @@ export class ServiceProcess {
 
 /**
  * The services a service calls that a test need not list: the chain service, which the ledger asks for wallets'
- * deposit addresses, the quote service for the chains list and the pools, and swap-transfer for swaps on the pools.
+ * deposit addresses, the quote service for the chains list and the pools, and swap-transfer and ramp for what they run
+ * on chain.
  * startServices starts them first when they are missing.
  */
-const CALLS: Partial<Record<AppName, AppName[]>> = { ledger: ['chain'], quote: ['chain'], 'swap-transfer': ['chain'] };
+const CALLS: Partial<Record<AppName, AppName[]>> = { ledger: ['chain'], quote: ['chain'], 'swap-transfer': ['chain'], ramp: ['chain'] };
 
 /** `apps` with the services they call before them, each once. */
 export function withDependencies(apps: AppName[]): AppName[] {
@@ -131,14 +132,25 @@ export function withDependencies(apps: AppName[]): AppName[] {
   return ordered;
 }
 
-/** Starts services in order (with the services they call: withDependencies) and returns them by name; stop them all with stopAll. */
+/**
+ * Starts services (with the services they call: withDependencies) and returns them by name, in that order; stop them
+ * all with stopAll. The services they call start first, the rest together: none calls another to become ready, and a
+ * suite's start is most of what a short suite costs.
+ */
 export async function startServices(apps: AppName[], env: Record<string, string> = {}): Promise<Map<AppName, ServiceProcess>> {
-  const started = new Map<AppName, ServiceProcess>();
-  for (const app of withDependencies(apps)) {
-    const service = new ServiceProcess(app, await freePort(), env);
-    started.set(app, await service.start());
+  const ordered = withDependencies(apps);
+  const called = new Set(Object.values(CALLS).flat());
+  const services = new Map<AppName, ServiceProcess>();
+  for (const app of ordered) services.set(app, new ServiceProcess(app, await freePort(), env));
+  try {
+    for (const app of ordered.filter((name) => called.has(name))) await services.get(app)!.start();
+    await Promise.all(ordered.filter((name) => !called.has(name)).map((app) => services.get(app)!.start()));
+  } catch (error) {
+    // One that did not start leaves none running behind it.
+    await stopAll(services.values());
+    throw error;
   }
-  return started;
+  return services;
 }
 
 export async function stopAll(services: Iterable<ServiceProcess>): Promise<void> {
