@@ -69,6 +69,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   const metrics = new GatewayMetrics(app.get(Metrics));
   observeHttp(fastify, metrics, logger);
   const anonymousPerMinute = config.int('anonymousPerMinute', 1);
+  const keyLookupsPerMinute = config.int('keyLookupsPerMinute', 1);
   installEdge(fastify, {
     keys: app.get(KeyCache),
     limiter: app.get(RedisRateLimiter),
@@ -77,6 +78,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     allowInsecureHttp: config.bool('allowInsecureHttp'),
     allowLoopbackHttp: !config.isProduction,
     anonymousPolicy: { perMinute: anonymousPerMinute, burstPerSecond: Math.max(1, Math.ceil(anonymousPerMinute / 6)) },
+    keyLookupPolicy: { perMinute: keyLookupsPerMinute, burstPerSecond: Math.max(1, Math.ceil(keyLookupsPerMinute / 6)) },
     metrics,
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));

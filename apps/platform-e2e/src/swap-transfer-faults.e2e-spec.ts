@@ -63,7 +63,13 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       expect(started).toHaveLength(50);
 
       // Mid-route: some legs have run, others are due. No warning, no clean-up.
-      await new Promise((wait) => setTimeout(wait, 400));
+      const ids = started.map((entry) => `${entry.type}-${entry.id}`);
+      await eventually(
+        async () => (await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [ids])).rows[0]!.n,
+        (n) => n > 0,
+        30_000,
+        10,
+      );
       const service = services.get('swap-transfer')!;
       await service.kill();
       const view = async (entry: Started) => (await entry.client.get(`/transactions/${entry.id}`)).body.data;

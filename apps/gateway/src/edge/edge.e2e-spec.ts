@@ -210,6 +210,57 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
     }
   });
 
+  it("a key used from outside its allowlist never spends its owner's budget: the refusing address's limit counts it", async () => {
+    // Through a trusted proxy, so that the owner and the one who took the key have addresses of their own.
+    const services = await startServices(['quote', 'gateway'], { ANONYMOUS_RATE_PER_MINUTE: '12', TRUSTED_PROXIES: '127.0.0.1,::1' });
+    try {
+      const owner = `198.51.100.${(Date.now() % 250) + 1}`;
+      const taker = `203.0.113.${(Date.now() % 250) + 1}`;
+      const from = (address: string) => ({ 'x-forwarded-for': address, 'x-forwarded-proto': 'https' });
+      const gateway = `${services.get('gateway')!.url}/v1`;
+      const restricted = new ApiClient(gateway, (await createKey({ extra: ['--allow-ip', owner] })).apiKey);
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await restricted.get('/transfer/chains', from(taker))).status);
+      // The taker's address has a burst of 2 (12 a minute): refused twice for the address, then limited by it.
+      expect(statuses).toEqual([403, 403, 429, 429, 429, 429]);
+      const limited = await restricted.get('/transfer/chains', from(taker));
+      expect(limited.headers.get('x-ratelimit-policy')).toBe('12;w=60, 2;w=1');
+      // The owner's budget is whole: the same headers as a key of the same plan used once.
+      const owned = await restricted.get('/transfer/chains', from(owner));
+      expect(owned.status).toBe(200);
+      const control = await new ApiClient(gateway, (await createKey({ extra: ['--allow-ip', owner] })).apiKey).get('/transfer/chains', from(owner));
+      expect(rateLimitHeaders(owned)).toEqual(rateLimitHeaders(control));
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+
+  it('looks up the keys its cache does not hold within a limit per client address, so that made-up keys stop before the database', async () => {
+    const services = await startServices(['quote', 'gateway'], { KEY_LOOKUPS_PER_MINUTE: '12', ANONYMOUS_RATE_PER_MINUTE: '600', TRUSTED_PROXIES: '127.0.0.1,::1' });
+    try {
+      const from = (address: string) => ({ 'x-forwarded-for': address, 'x-forwarded-proto': 'https' });
+      const guesser = from(`192.0.2.${(Date.now() % 250) + 1}`);
+      const gateway = `${services.get('gateway')!.url}/v1`;
+      const madeUp = () => new ApiClient(gateway, `service_test_${randomBytes(24).toString('hex')}`);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await madeUp().get('/transfer/chains', guesser)).status);
+      // A burst of 2 lookups (12 a minute), far below the address's 600 requests a minute: the third made-up key is
+      // refused before it is looked up.
+      expect(statuses).toEqual([401, 401, 429, 429, 429]);
+      const refused = await madeUp().get('/transfer/chains', guesser);
+      expectError(refused, 429, 'RATE_LIMITED');
+      expect(refused.headers.get('x-ratelimit-policy')).toBe('12;w=60, 2;w=1');
+      // A key the gateway holds in its cache costs no lookup: it passes from the same address.
+      const known = new ApiClient(gateway, (await createKey()).apiKey);
+      expect((await known.get('/transfer/chains', from('198.51.100.200'))).status).toBe(200);
+      expect((await known.get('/transfer/chains', guesser)).status).toBe(200);
+      // Another address has lookups of its own.
+      expectError(await madeUp().get('/transfer/chains', from('198.51.100.201')), 401, 'UNAUTHORIZED');
+    } finally {
+      await stopAll(services.values());
+    }
+  });
+
   it('refuses plain HTTP in production and accepts HTTPS from a trusted proxy', async () => {
     const secretsKey = randomBytes(32).toString('base64');
     // The chain service (which the quote service asks for the chains list) refuses production without a sealed seed.

@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 export interface EdgeOptions {
-  keys: Pick<KeyCache, 'authenticate'>;
+  keys: Pick<KeyCache, 'authenticate' | 'cached'>;
   limiter: RedisRateLimiter;
   resolver: ClientResolver;
   logger: Logger;
@@ -33,6 +33,8 @@ export interface EdgeOptions {
   /** Plain HTTP accepted from loopback (development). */
   allowLoopbackHttp: boolean;
   anonymousPolicy: RateLimitPolicy;
+  /** Per client address: the keys it presents that the cache does not hold, each a database lookup. */
+  keyLookupPolicy: RateLimitPolicy;
   metrics: GatewayMetrics;
 }
 
@@ -43,8 +45,10 @@ const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
 
 /**
  * The gateway's edge, in the order it runs for every request (including unknown routes): request id, the HTTPS rule,
- * the API key, the rate limit (per key, or per client address without a valid key) with its headers, the key's IP
- * allowlist. Probes skip all but the request id; the public API documents need no key.
+ * the API key (a key the cache does not hold is looked up only within the client address's lookup limit), the key's
+ * IP allowlist, then the rate limit with its headers: the key's own for a key used from an allowed address, the client
+ * address's otherwise (no key, an invalid one, or a key used from outside its allowlist, so that a leaked key's misuse
+ * never spends its owner's budget). Probes skip all but the request id; the public API documents need no key.
  */
 export function installEdge(fastify: FastifyInstance, options: EdgeOptions): void {
   fastify.decorateRequest('ctx', null as unknown as RequestContext);
@@ -67,23 +71,43 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     }
 
     const presented = headerValue(request.headers['x-api-key']);
-    const key = presented ? await options.keys.authenticate(presented) : undefined;
-    await enforceRateLimit(request, reply, options, key);
+    const key = presented ? await authenticate(request, reply, options, presented) : undefined;
+    const allowed = key !== undefined && new IpAllowlist(key.allowedIps).allows(client.address);
+    if (allowed) await enforceRateLimit(request, reply, options, { subject: `key:${key.tenant.keyId}`, policy: key, scope: 'key' });
+    else await enforceRateLimit(request, reply, options, { subject: `ip:${client.address}`, policy: options.anonymousPolicy, scope: 'address' });
 
     if (PUBLIC_DOCS.test(request.url)) return;
     if (!key) {
       throw presented ? new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked') : new AppError('API_KEY_MISSING', 'The x-api-key header is missing');
     }
-    if (!new IpAllowlist(key.allowedIps).allows(client.address)) {
+    if (!allowed) {
       throw new AppError('IP_NOT_ALLOWED', `This API key may not be used from ${client.address}; it is restricted to allowlisted addresses`);
     }
     request.ctx.key = key;
   });
 }
 
-async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, options: EdgeOptions, key: AuthenticatedKey | undefined): Promise<void> {
-  const subject = key ? `key:${key.tenant.keyId}` : `ip:${request.ctx.client.address}`;
-  const policy = key ? { perMinute: key.perMinute, burstPerSecond: key.burstPerSecond } : options.anonymousPolicy;
+/**
+ * The presented key: from the cache, or looked up in the database once the client's address has a lookup left
+ * (keyLookupPolicy; refused with 429 otherwise), so that a flood of made-up keys is refused before the database.
+ */
+async function authenticate(request: FastifyRequest, reply: FastifyReply, options: EdgeOptions, presented: string): Promise<AuthenticatedKey | undefined> {
+  const known = options.keys.cached(presented);
+  if (known) return known;
+  await enforceRateLimit(request, reply, options, { subject: `lookup:${request.ctx.client.address}`, policy: options.keyLookupPolicy, scope: 'lookup' });
+  return options.keys.authenticate(presented);
+}
+
+interface Limit {
+  subject: string;
+  policy: RateLimitPolicy;
+  /** The metric's scope: a key's limit, a client address's, or an address's key lookups. */
+  scope: 'key' | 'address' | 'lookup';
+}
+
+async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, options: EdgeOptions, limit: Limit): Promise<void> {
+  const { subject, scope } = limit;
+  const policy = { perMinute: limit.policy.perMinute, burstPerSecond: limit.policy.burstPerSecond };
   let decision: RateLimitDecision;
   try {
     decision = await options.limiter.check(subject, policy);
@@ -101,7 +125,7 @@ async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, op
   void reply.header('X-RateLimit-Remaining', String(decision.remaining));
   void reply.header('X-RateLimit-Reset', String(decision.resetSeconds));
   if (!decision.allowed) {
-    options.metrics.rateLimited.inc({ scope: key ? 'key' : 'address' });
+    options.metrics.rateLimited.inc({ scope });
     void reply.header('Retry-After', String(decision.retryAfterSeconds));
     const unit = decision.retryAfterSeconds === 1 ? 'second' : 'seconds';
     throw new AppError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded; retry in ${decision.retryAfterSeconds} ${unit}`);

@@ -23,7 +23,7 @@ export class GatewayMetrics {
     });
     this.rateLimited = new Counter({
       name: 'ramp_rate_limit_rejections_total',
-      help: 'Requests refused with 429 RATE_LIMITED, by scope: key (an API key over its limits) or address (no valid key).',
+      help: 'Requests refused with 429 RATE_LIMITED, by scope: key (an API key over its limits), address (no valid key, or a key used from outside its allowlist) or lookup (an address presenting too many keys the cache does not hold).',
       labelNames: ['scope'],
       registers,
     });

@@ -13,6 +13,10 @@ export class ProjectionGap extends Error {}
  * refused (ProjectionGap) so that it is retried later. The batch's rows are read (and locked) in one query, the events
  * applied in memory in order, and the changed rows written in one statement: the live consumer passes one event, the
  * rebuild a thousand. A row keeps the tenant and sandbox generation of its transaction's events.
+ *
+ * A row that did not exist is not locked by the read: a second consumer (a redelivery to another replica) may insert it
+ * and move it on before this one's insert lands. The upsert only ever moves a row forward (its version guard), so a
+ * late write of an older version changes nothing.
  */
 export async function projectTransactionEvents(tx: Sql, events: StoredEvent[], table = 'ledger.transactions'): Promise<number> {
   const idOf = (event: StoredEvent) => event.streamId.slice(event.streamId.indexOf('-') + 1);
@@ -41,7 +45,8 @@ export async function projectTransactionEvents(tx: Sql, events: StoredEvent[], t
   await tx.query(
     `insert into ${table} (id, organization_id, environment, generation, type, status, chain, wallet_id, created_at, updated_at, stream_version, view)
      values ${tuples.join(', ')}
-     on conflict (id) do update set status = excluded.status, updated_at = excluded.updated_at, stream_version = excluded.stream_version, view = excluded.view`,
+     on conflict (id) do update set status = excluded.status, updated_at = excluded.updated_at, stream_version = excluded.stream_version, view = excluded.view
+     where ${table}.stream_version < excluded.stream_version`,
     values,
   );
   return applied;

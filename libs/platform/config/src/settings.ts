@@ -84,6 +84,13 @@ export const SETTINGS = {
     description: 'Per-minute limit for requests without a valid key, per client address (burst: a sixth of it).',
     services: ['gateway'],
   },
+  keyLookupsPerMinute: {
+    env: 'KEY_LOOKUPS_PER_MINUTE',
+    default: '600',
+    description:
+      'Per-minute limit, per client address, of API keys the gateway must look up in the database (a key its cache does not hold: a new, a mistyped or a made-up one); burst: a sixth of it. Checked before the lookup, so a flood of made-up keys never reaches the database. Keys in the cache are never counted.',
+    services: ['gateway'],
+  },
   idempotencyTtlHours: { env: 'IDEMPOTENCY_TTL_HOURS', default: '24', description: 'How long a stored Idempotency-Key response is replayed.', services: ['gateway'] },
   liveProvidersEnabled: {
     env: 'LIVE_PROVIDERS_ENABLED',

@@ -80,6 +80,12 @@ export class KeyCache {
     return this.listening && performance.now() - this.confirmedAt < KEY_CACHE_LEASE_MS;
   }
 
+  /** The key from memory, when the cache may answer for it now (see authenticate); undefined means a lookup is needed. */
+  cached(apiKey: string): AuthenticatedKey | undefined {
+    const cached = this.entries.get(hashApiKey(apiKey));
+    return cached && this.isUsable && cached.until > Date.now() ? cached.key : undefined;
+  }
+
   async authenticate(apiKey: string): Promise<AuthenticatedKey | undefined> {
     const hash = hashApiKey(apiKey);
     const usable = this.isUsable;
