@@ -7,7 +7,7 @@ import { Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
-import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import { CoreModule, prunerProviders, rpcClientProvider, DatabaseModule, jetStreamTransport, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DeliveriesEventsController } from './deliveries/deliveries.events.controller';
 import { DeliveryHost } from './deliveries/delivery-host';
@@ -18,11 +18,13 @@ import { HttpsSender } from './deliveries/https-sender';
 import { SigningSecrets } from './deliveries/signing-secrets';
 import { Migration20261123100001 } from './migrations/Migration20261123100001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
+import { Migration20261126200001 } from './migrations/Migration20261126200001';
+import { DELIVERY_PRUNING } from './deliveries/delivery-pruning';
 import { WebhookRegistry } from './webhooks/webhook-registry';
 import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
 /** The notifier service owns the `notifier` schema: webhooks, deliveries, their attempts and its consumer's inbox. */
-export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001] };
+export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001, Migration20261126200001] };
 
 /** A delivery's lease outlives its send timeout by this much, so that a slow receiver is never sent it twice at once. */
 const LEASE_MARGIN_MS = 15_000;
@@ -32,6 +34,7 @@ const LEASE_MARGIN_MS = 15_000;
   controllers: [WebhooksNatsController, DeliveriesEventsController],
   providers: [
     jetStreamTransport(NOTIFIER_DATABASE.schema),
+    ...prunerProviders([DELIVERY_PRUNING]),
     rpcClientProvider,
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
     { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },

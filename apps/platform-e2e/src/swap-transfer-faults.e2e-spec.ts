@@ -63,9 +63,9 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       expect(started).toHaveLength(50);
 
       // Mid-route: some legs have run, others are due. No warning, no clean-up.
-      const ids = started.map((entry) => `${entry.type}-${entry.id}`);
+      const streams = started.map((entry) => `${entry.type}-${entry.id}`);
       await eventually(
-        async () => (await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [ids])).rows[0]!.n,
+        async () => (await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [streams])).rows[0]!.n,
         (n) => n > 0,
         30_000,
         10,

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@ramp/config';
 import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
-import { CoreModule, DatabaseModule, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, DatabaseModule, prunerProviders, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
+import { QUOTE_PRUNING } from './quotes/quote-pruning';
 import { BanksNatsController } from './banks/banks.nats.controller';
 import { ChainMarkets } from './chains/chain-markets';
 import { ChainsNatsController } from './chains/chains.nats.controller';
@@ -19,6 +20,7 @@ export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteS
   controllers: [QuotesNatsController, BanksNatsController, ChainsNatsController],
   providers: [
     rpcClientProvider,
+    ...prunerProviders([QUOTE_PRUNING]),
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
     {
       provide: BANK_DIRECTORY,

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'child_process';
+import { appendFileSync } from 'fs';
+import { join } from 'path';
 import { createServer } from 'net';
 import { compiledMain, REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
 
@@ -72,8 +74,11 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    // TEST_SERVICE_LOG_DIR: every service's whole output in a file of its own, to read after a failed run.
+    const file = process.env.TEST_SERVICE_LOG_DIR ? join(process.env.TEST_SERVICE_LOG_DIR, `${this.app}-${this.port}.log`) : undefined;
     const keep = (chunk: Buffer) => {
       this.output = (this.output + chunk.toString()).slice(-1_000_000);
+      if (file) appendFileSync(file, chunk);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

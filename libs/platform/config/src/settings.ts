@@ -91,6 +91,25 @@ export const SETTINGS = {
       'Per-minute limit, per client address, of API keys the gateway must look up in the database (a key its cache does not hold: a new, a mistyped or a made-up one); burst: a sixth of it. Checked before the lookup, so a flood of made-up keys never reaches the database. Keys in the cache are never counted.',
     services: ['gateway'],
   },
+  pruneIntervalMs: {
+    env: 'PRUNE_INTERVAL_MS',
+    default: '600000',
+    description:
+      'How often a service deletes what it keeps only for a while, in batches of 500 rows (stored Idempotency-Key responses an hour after they expire, quotes QUOTE_RETENTION_DAYS after they expire, finished webhook deliveries and their attempts DELIVERY_RETENTION_DAYS after their last change). One replica prunes a table at a time. 0 turns pruning off. The event logs are never pruned.',
+    services: ['gateway', 'quote', 'notifier'],
+  },
+  quoteRetentionDays: {
+    env: 'QUOTE_RETENTION_DAYS',
+    default: '7',
+    description: 'Days a quote is kept after it expires (used or not); an initiation naming a pruned quote is answered NOT_FOUND. Transactions keep their own copy of their quote.',
+    services: ['quote'],
+  },
+  deliveryRetentionDays: {
+    env: 'DELIVERY_RETENTION_DAYS',
+    default: '30',
+    description: 'Days a finished webhook delivery (succeeded, failed or cancelled) and its attempts are kept after its last change: the deliveries list and its retry show them until then. Pending deliveries are never pruned.',
+    services: ['notifier'],
+  },
   idempotencyTtlHours: { env: 'IDEMPOTENCY_TTL_HOURS', default: '24', description: 'How long a stored Idempotency-Key response is replayed.', services: ['gateway'] },
   liveProvidersEnabled: {
     env: 'LIVE_PROVIDERS_ENABLED',

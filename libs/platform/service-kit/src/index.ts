@@ -7,3 +7,4 @@ export * from './logger';
 export * from './tokens';
 export * from './expiring';
 export * from './chain-networks';
+export * from './pruner';
