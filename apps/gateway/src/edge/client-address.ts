@@ -19,7 +19,8 @@ const LOOPBACK = new IpAllowlist(['127.0.0.0/8', '::1/128']);
 
 /**
  * Works out who the client is and whether it used HTTPS. Forwarded headers are believed only from the configured
- * TLS-terminating proxies; from anyone else they are ignored, so a client cannot claim HTTPS or another address.
+ * TLS-terminating proxies; from anyone else they are ignored, so a client cannot claim HTTPS or another address. From a
+ * trusted proxy, only their right-most values count (the proxy's own): what a client put before them is ignored.
  */
 export class ClientResolver {
   private readonly proxies: IpAllowlist;
@@ -32,11 +33,10 @@ export class ClientResolver {
 
   resolve({ remoteAddress, headers }: ConnectionFacts): ClientFacts {
     if (!this.hasProxies || !this.proxies.allows(remoteAddress)) return { address: remoteAddress, https: false, viaProxy: false };
-    const proto = firstHeader(headers['x-forwarded-proto'])?.split(',')[0]?.trim().toLowerCase();
-    const forwarded = (firstHeader(headers['x-forwarded-for']) ?? '')
-      .split(',')
-      .map((hop) => hop.trim())
-      .filter((hop) => hop.length > 0);
+    // Both headers are read from the right: the last value is the one our proxy wrote (a proxy that appends puts it
+    // after whatever the client sent), whether the values come in one line or in several.
+    const proto = hops(headers['x-forwarded-proto']).at(-1)?.toLowerCase();
+    const forwarded = hops(headers['x-forwarded-for']);
     // The right-most address that is not one of our proxies is the client.
     let address = remoteAddress;
     for (let i = forwarded.length - 1; i >= 0; i--) {
@@ -51,6 +51,10 @@ export class ClientResolver {
   }
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/** A forwarded header's values, left to right, across every line of it. */
+function hops(value: string | string[] | undefined): string[] {
+  return (Array.isArray(value) ? value : [value ?? ''])
+    .flatMap((line) => line.split(','))
+    .map((hop) => hop.trim())
+    .filter((hop) => hop.length > 0);
 }
