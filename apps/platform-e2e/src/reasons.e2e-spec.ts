@@ -210,6 +210,9 @@ describe('reasons - every error reason and failure reason produced by a real req
     const ten = await Promise.all(Array.from({ length: 10 }, (_, i) => crowded.post('/webhooks', { url: receiver.url(`/crowded/${i}`), events: ['*'] })));
     expect(ten.map((response) => response.status)).toEqual(Array(10).fill(201));
     expectReason(await crowded.post('/webhooks', { url: receiver.url('/crowded/10'), events: ['*'] }), 400, 'WEBHOOK_LIMIT_REACHED', 'url');
+    // The limit is checked before the URL's name is resolved: at its limit, a tenant makes the notifier look nothing up
+    // (a name that does not exist would otherwise be refused for that).
+    expectReason(await crowded.post('/webhooks', { url: 'https://hook.example.invalid/events', events: ['*'] }), 400, 'WEBHOOK_LIMIT_REACHED', 'url');
     const [first] = (await crowded.get('/webhooks')).body.data;
 
     expectReason(await api.delete(`/webhooks/${UNKNOWN.webhook}`), 404, 'WEBHOOK_NOT_FOUND');

@@ -61,6 +61,9 @@ export class WebhookRegistry {
 
   async create(tenant: Tenant, request: WebhookCreate.Request): Promise<WebhookView> {
     if (typeof request.url !== 'string' || request.url === '') throw invalidField('url', 'is required');
+    // The limit first (checked again under the lock below): a tenant at its limit never makes the notifier resolve a
+    // name, however many registrations it sends.
+    if ((await this.count(this.pool, tenant)) >= MAX_WEBHOOKS_PER_TENANT) throw limitReached();
     const url = await checkWebhookUrl(request.url, this.allowed);
     const selection = parseEventSelection(request.events);
     if (!selection.ok) throw invalidField('events', selection.message);
@@ -70,13 +73,7 @@ export class WebhookRegistry {
     const row = await withTransaction(this.pool, async (tx) => {
       // One registration at a time per tenant, so that the limit holds under concurrent requests.
       await tx.query(`select pg_advisory_xact_lock(hashtext('notifier.webhooks:' || $1 || ':' || $2))`, [tenant.organizationId, tenant.environment]);
-      const count = await tx.query<{ n: number }>(
-        `select count(*)::int as n from notifier.webhooks where organization_id = $1 and environment = $2 and generation = $3 and deleted_at is null`,
-        [tenant.organizationId, tenant.environment, generationOf(tenant)],
-      );
-      if ((count.rows[0]?.n ?? 0) >= MAX_WEBHOOKS_PER_TENANT) {
-        throw invalidField('url', `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`, 'WEBHOOK_LIMIT_REACHED');
-      }
+      if ((await this.count(tx, tenant)) >= MAX_WEBHOOKS_PER_TENANT) throw limitReached();
       const inserted = await tx.query<WebhookRow>(
         `insert into notifier.webhooks (id, organization_id, environment, generation, url, events, description, secret_sealed, is_active, created_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, true, now())
@@ -86,6 +83,15 @@ export class WebhookRegistry {
       return inserted.rows[0]!;
     });
     return { ...webhookView(row), secret };
+  }
+
+  /** The tenant's registered webhooks, in its current sandbox generation. */
+  private async count(db: Pick<Pool, 'query'>, tenant: Tenant): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from notifier.webhooks where organization_id = $1 and environment = $2 and generation = $3 and deleted_at is null`,
+      [tenant.organizationId, tenant.environment, generationOf(tenant)],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   async list(tenant: Tenant): Promise<WebhookView[]> {
@@ -196,4 +202,8 @@ export class WebhookRegistry {
   private webhookNotFound(value: unknown): AppError {
     return new AppError('WEBHOOK_NOT_FOUND', `Webhook ${String(value).slice(0, 40)} not found`);
   }
+}
+
+function limitReached(): AppError {
+  return invalidField('url', `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`, 'WEBHOOK_LIMIT_REACHED');
 }
