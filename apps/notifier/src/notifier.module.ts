@@ -20,6 +20,7 @@ import { Migration20261123100001 } from './migrations/Migration20261123100001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { Migration20261126200001 } from './migrations/Migration20261126200001';
 import { DELIVERY_PRUNING } from './deliveries/delivery-pruning';
+import { TargetDns } from './webhooks/target-dns';
 import { WebhookRegistry } from './webhooks/webhook-registry';
 import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
@@ -41,12 +42,19 @@ const LEASE_MARGIN_MS = 15_000;
     { provide: Waker, useFactory: () => new Waker() },
     { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
     {
+      provide: TargetDns,
+      inject: [Config],
+      useFactory: (config: Config) =>
+        new TargetDns({ timeoutMs: config.int('webhookDnsTimeoutMs', 1), tries: config.int('webhookDnsTries', 1), servers: config.list('webhookDnsServers') }),
+    },
+    {
       provide: HttpsSender,
-      inject: [Config, AllowedHosts],
-      useFactory: (config: Config, allowed: AllowedHosts) => {
+      inject: [Config, AllowedHosts, TargetDns],
+      useFactory: (config: Config, allowed: AllowedHosts, dns: TargetDns) => {
         const caFile = config.string('webhookCaFile');
         return new HttpsSender({
           allowed,
+          resolve: (hostname, callback) => dns.lookup(hostname, callback),
           extraCa: caFile ? readFileSync(caFile, 'utf8') : undefined,
           timeoutMs: config.int('webhookTimeoutMs', 1),
           maxSocketsPerHost: config.int('webhookConcurrency', 1),
@@ -78,8 +86,8 @@ const LEASE_MARGIN_MS = 15_000;
     },
     {
       provide: WebhookRegistry,
-      inject: [PG_POOL, SecretBox, AllowedHosts],
-      useFactory: (pool: Pool, box: SecretBox, allowed: AllowedHosts) => new WebhookRegistry(pool, box, allowed),
+      inject: [PG_POOL, SecretBox, AllowedHosts, TargetDns],
+      useFactory: (pool: Pool, box: SecretBox, allowed: AllowedHosts, dns: TargetDns) => new WebhookRegistry(pool, box, allowed, dns),
     },
     DeliveryHost,
   ],

@@ -9,6 +9,9 @@ import { DeliveryStore } from './delivery-store';
 import { DeliveryWorker, type Clock } from './delivery-worker';
 import { HttpsSender } from './https-sender';
 import { SigningSecrets } from './signing-secrets';
+import { TargetDns } from '../webhooks/target-dns';
+
+const dns = new TargetDns({ timeoutMs: 1000, tries: 1 });
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -79,8 +82,8 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     await receiver.start();
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     store = new DeliveryStore(pool);
-    registry = new WebhookRegistry(pool, box, allowed);
-    sender = new HttpsSender({ allowed, extraCa: readFileSync(certificates.caFile, 'utf8'), timeoutMs: 5000, maxSocketsPerHost: 20 });
+    registry = new WebhookRegistry(pool, box, allowed, dns);
+    sender = new HttpsSender({ allowed, extraCa: readFileSync(certificates.caFile, 'utf8'), timeoutMs: 5000, maxSocketsPerHost: 20, resolve: (host, callback) => dns.lookup(host, callback) });
   });
 
   beforeEach(async () => {

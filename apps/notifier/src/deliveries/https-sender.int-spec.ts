@@ -4,6 +4,9 @@ import type { AddressInfo } from 'net';
 import { freePort, makeTestCertificates } from '@ramp/testing';
 import { AllowedHosts } from '@ramp/webhooks';
 import { HttpsSender } from './https-sender';
+import { TargetDns } from '../webhooks/target-dns';
+
+const dns = new TargetDns({ timeoutMs: 1000, tries: 1 });
 
 describe('HTTPS sender - TLS, timeouts, redirects, capped answers and the SSRF guard at connect time', () => {
   const certificates = makeTestCertificates();
@@ -42,7 +45,7 @@ describe('HTTPS sender - TLS, timeouts, redirects, capped answers and the SSRF g
   });
 
   const sender = (options: Partial<ConstructorParameters<typeof HttpsSender>[0]> = {}) =>
-    new HttpsSender({ allowed: new AllowedHosts(['localhost']), extraCa: ca, timeoutMs: 1000, maxSocketsPerHost: 4, ...options });
+    new HttpsSender({ allowed: new AllowedHosts(['localhost']), extraCa: ca, timeoutMs: 1000, maxSocketsPerHost: 4, resolve: (host, callback) => dns.lookup(host, callback), ...options });
 
   it('delivers to a receiver whose certificate the extra CA vouches for', async () => {
     const s = sender();

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'dns';
+import type { LookupAddress } from 'dns';
 import { Agent, request } from 'https';
 import type { LookupFunction } from 'net';
 import { rootCertificates } from 'tls';
@@ -21,8 +21,8 @@ export interface HttpsSenderOptions {
   maxSocketsPerHost: number;
   /** How much of a response body is read before the connection is dropped (default 4 KiB). */
   maxResponseBytes?: number;
-  /** For tests: how names resolve (default: the system resolver). */
-  resolve?: (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+  /** How names resolve: TargetDns's lookup (c-ares, never the thread pool), or a test's. */
+  resolve: (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 }
 
 const USER_AGENT = 'ramp-platform-webhooks/1.0';
@@ -127,7 +127,7 @@ export class HttpsSender {
   }
 
   private guardedLookup(): LookupFunction {
-    const resolve = this.options.resolve ?? ((hostname, callback) => dnsLookup(hostname, { all: true, verbatim: true }, callback));
+    const resolve = this.options.resolve;
     const allowed = this.options.allowed;
     return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
       resolve(hostname, (error, addresses) => {

@@ -4,6 +4,7 @@ import { withTransaction } from '@ramp/database';
 import type { SecretBox } from '@ramp/keys';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-store';
+import type { TargetDns } from './target-dns';
 import { checkWebhookUrl } from './target-resolution';
 
 interface WebhookRow {
@@ -57,6 +58,7 @@ export class WebhookRegistry {
     private readonly pool: Pool,
     private readonly box: SecretBox,
     private readonly allowed: AllowedHosts,
+    private readonly dns: Pick<TargetDns, 'resolve'>,
   ) {}
 
   async create(tenant: Tenant, request: WebhookCreate.Request): Promise<WebhookView> {
@@ -64,7 +66,7 @@ export class WebhookRegistry {
     // The limit first (checked again under the lock below): a tenant at its limit never makes the notifier resolve a
     // name, however many registrations it sends.
     if ((await this.count(this.pool, tenant)) >= MAX_WEBHOOKS_PER_TENANT) throw limitReached();
-    const url = await checkWebhookUrl(request.url, this.allowed);
+    const url = await checkWebhookUrl(request.url, this.allowed, this.dns);
     const selection = parseEventSelection(request.events);
     if (!selection.ok) throw invalidField('events', selection.message);
     const description = request.description === undefined || request.description === null ? null : request.description;

@@ -187,6 +187,20 @@ export const SETTINGS = {
     description: 'How long a receiver has to answer a delivery with a 2xx (the spec: 30 seconds). A delivery is leased for this long plus 15 s.',
     services: ['notifier'],
   },
+  webhookDnsTimeoutMs: {
+    env: 'WEBHOOK_DNS_TIMEOUT_MS',
+    default: '1500',
+    description:
+      'How long one DNS query for a webhook or callback host may wait (c-ares, on the event loop: never the thread pool); it is sent WEBHOOK_DNS_TRIES times before the name counts as unresolved (a registration then goes through, checked again at each delivery; a delivery attempt fails and is retried later).',
+    services: ['notifier'],
+  },
+  webhookDnsTries: { env: 'WEBHOOK_DNS_TRIES', default: '2', description: 'How many times a DNS query for a webhook host is sent before it fails (see WEBHOOK_DNS_TIMEOUT_MS).', services: ['notifier'] },
+  webhookDnsServers: {
+    env: 'WEBHOOK_DNS_SERVERS',
+    default: '',
+    description: 'Comma-separated nameservers (host or host:port) for webhook and callback hosts; empty: the system\'s (/etc/resolv.conf). localhost names always resolve to loopback, without a query.',
+    services: ['notifier'],
+  },
   webhookConcurrency: {
     env: 'WEBHOOK_CONCURRENCY',
     default: '200',
