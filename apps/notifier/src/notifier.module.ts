@@ -80,6 +80,7 @@ const LEASE_MARGIN_MS = 15_000;
           metrics: new DeliveryMetrics(metrics, pool),
           clock: systemClock,
           concurrency: config.int('webhookConcurrency', 1),
+          perTenantConcurrency: config.int('webhookTenantConcurrency', 1),
           leaseMs: config.int('webhookTimeoutMs', 1) + LEASE_MARGIN_MS,
           pollMs: 1000,
         }),

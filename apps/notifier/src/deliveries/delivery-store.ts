@@ -132,18 +132,28 @@ export class DeliveryStore {
 
   /**
    * Leases up to `limit` deliveries due at `now` (pending, next attempt reached, no live lease) until `leaseUntil`,
-   * skipping rows another replica is claiming. A worker that dies mid-send loses its lease when it expires, and the
-   * delivery is sent again: at least once.
+   * oldest first, skipping rows another replica is claiming. A worker that dies mid-send loses its lease when it
+   * expires, and the delivery is sent again: at least once. None of `skipTenants` (`organization:environment`: the
+   * tenants at their cap on this worker), and at most `perTenant` of one tenant: then the oldest four batches' worth are
+   * looked at, so that one tenant's backlog at the front of the queue leaves room for the others'.
    */
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
-    const result = await this.unsynced<ClaimRow>(
-      `with due as (
-         select id from notifier.deliveries
-          where status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1)
+  async claim(now: Date, leaseUntil: Date, limit: number, skipTenants: readonly string[] = [], perTenant = limit): Promise<ClaimedDelivery[]> {
+    const due = `status = 'pending' and next_attempt_at <= $1 and (lease_until is null or lease_until <= $1)
+            and organization_id || ':' || environment <> all($4::text[])`;
+    // The cap binds within one claim only when it is below the claim's size; otherwise the plain oldest-first claim.
+    const pick =
+      perTenant >= limit
+        ? `select id from notifier.deliveries where ${due} order by next_attempt_at limit $3 for update skip locked`
+        : `select id from (
+             select id, next_attempt_at, row_number() over (partition by organization_id, environment order by next_attempt_at) as turn
+               from (select id, organization_id, environment, next_attempt_at from notifier.deliveries where ${due}
+                      order by next_attempt_at limit $3 * 4 for update skip locked) candidates
+           ) ranked
+          where turn <= $5
           order by next_attempt_at
-          limit $3
-          for update skip locked
-       )
+          limit $3`;
+    const result = await this.unsynced<ClaimRow>(
+      `with due as (${pick})
        update notifier.deliveries d
           set lease_until = $2, lease_token = gen_random_uuid(), updated_at = $1
          from due
@@ -151,7 +161,7 @@ export class DeliveryStore {
        returning d.id, d.organization_id, d.environment, d.webhook_id, d.key_id, d.target_url, d.event_id, d.event, d.body,
                  d.attempts, d.max_attempts, d.lease_token,
                  (select w.secret_sealed from notifier.webhooks w where w.id = d.webhook_id) as secret_sealed`,
-      [now, leaseUntil, limit],
+      perTenant >= limit ? [now, leaseUntil, limit, skipTenants] : [now, leaseUntil, limit, skipTenants, perTenant],
     );
     return result.rows.map((row) => ({
       id: row.id,

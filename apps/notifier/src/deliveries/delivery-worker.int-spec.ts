@@ -1,12 +1,15 @@
 import { readFileSync } from 'fs';
+import { createServer } from 'https';
+import type { IncomingMessage } from 'http';
+import type { AddressInfo } from 'net';
 import { Pool } from 'pg';
 import { withTransaction, Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
-import { makeTestCertificates, WebhookReceiver } from '@ramp/testing';
+import { eventually, makeTestCertificates, WebhookReceiver } from '@ramp/testing';
 import { AllowedHosts } from '@ramp/webhooks';
 import { WebhookRegistry } from '../webhooks/webhook-registry';
 import { DeliveryStore } from './delivery-store';
-import { DeliveryWorker, type Clock } from './delivery-worker';
+import { DeliveryWorker, systemClock, type Clock } from './delivery-worker';
 import { HttpsSender } from './https-sender';
 import { SigningSecrets } from './signing-secrets';
 import { TargetDns } from '../webhooks/target-dns';
@@ -44,8 +47,8 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
   let sender: HttpsSender;
   const tenant = { organizationId: `org_worker_${Date.now()}`, environment: 'test' as const, keyId: 'key_none' };
 
-  const worker = (clock: Clock) =>
-    new DeliveryWorker({
+  const worker = (clock: Clock) => new DeliveryWorker(workerOptions(clock));
+  const workerOptions = (clock: Clock) => ({
       store,
       sender,
       secrets: new SigningSecrets(box, async () => {
@@ -57,7 +60,7 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
       pollMs: 50,
       waker: new Waker(),
       logger: { warn: () => undefined, error: () => undefined },
-    });
+  });
 
   const event = async (webhookPath: string, at: Date, count = 1): Promise<string[]> => {
     const ids: string[] = [];
@@ -163,6 +166,41 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     expect(got).toHaveLength(300);
     expect(new Set(got.map((delivery) => delivery.headers['x-service-event-id'])).size).toBe(300);
   });
+
+  it("one tenant's receiver that never answers holds at most its cap of the worker's slots: another tenant's deliveries go out meanwhile", async () => {
+    // A receiver that takes every request and never answers (until the sender's 5 s timeout ends each attempt).
+    const held: IncomingMessage[] = [];
+    const silent = createServer({ key: certificates.key, cert: certificates.cert }, (request) => held.push(request));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `https://localhost:${(silent.address() as AddressInfo).port}/never`;
+    let running: DeliveryWorker | undefined;
+    try {
+      const slow = { ...tenant, organizationId: `${tenant.organizationId}_slow` };
+      await registry.create(slow, { url: silentUrl, events: ['offramp.completed'] });
+      const at = new Date();
+      for (let i = 0; i < 12; i++) {
+        const eventId = crypto.randomUUID();
+        const body = JSON.stringify({ event: 'offramp.completed', timestamp: at.toISOString(), data: { transactionId: `txn_slow_${i}`, metadata: { eventId } } });
+        await withTransaction(pool, (tx) =>
+          store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: slow.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
+        );
+      }
+      // The other tenant's come due after all of the slow one's.
+      await register('/fair');
+      await event('/fair', new Date(at.getTime() + 1), 3);
+      running = new DeliveryWorker({ ...workerOptions(systemClock), concurrency: 6, perTenantConcurrency: 3 });
+      running.start();
+      await eventually(async () => receiver.on('/fair').length, (n) => n === 3, 20_000, 20);
+      // Sent while the slow tenant's three attempts still hang, none of them over: the other slots were free for it.
+      expect(held.length).toBeLessThanOrEqual(3);
+      const finished = await pool.query(`select count(*)::int as n from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1`, [slow.organizationId]);
+      expect(finished.rows[0].n).toBe(0);
+    } finally {
+      await running?.stop();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
 
   it('a delivery leased by a worker that died is sent again once its lease has run out, not before', async () => {
     await register('/orphan');

@@ -19,6 +19,12 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   /** Deliveries in flight at once on this replica. */
   concurrency: number;
+  /**
+   * Deliveries of one tenant (organization and environment) in flight at once on this replica: a tenant whose receivers
+   * are slow or never answer holds at most this many slots; while it is at its cap, claims skip its deliveries and take
+   * the other tenants'. Absent: no cap but `concurrency`.
+   */
+  perTenantConcurrency?: number;
   /** How long a claimed delivery is this worker's: the send timeout plus a margin. */
   leaseMs: number;
   /** Fallback poll when no NOTIFY arrives (retries coming due, other replicas' deliveries). */
@@ -41,6 +47,15 @@ export class DeliveryWorker {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private inFlight = 0;
+  /** In flight on this replica, per tenant (`organization:environment`). */
+  private readonly inFlightOf = new Map<string, number>();
+  /**
+   * The tenants claims skip: in at their cap, out once three quarters of it are in flight or fewer (so that a capped
+   * tenant is claimed for again in batches, not one claim per finished attempt).
+   */
+  private readonly capped = new Set<string>();
+  /** A tenant left `capped` since the loop last looked: claim before sleeping (a wake while nobody sleeps is lost). */
+  private released = false;
   private readonly sending = new Set<Promise<void>>();
   /** The last claim was full: more may be due, so claim again as soon as a slot frees. */
   private moreDue = false;
@@ -84,24 +99,44 @@ export class DeliveryWorker {
       let claimed: ClaimedDelivery[];
       try {
         const now = options.clock.now();
-        claimed = await options.store.claim(now, new Date(now.getTime() + options.leaseMs), limit);
+        claimed = await options.store.claim(now, new Date(now.getTime() + options.leaseMs), limit, [...this.capped], options.perTenantConcurrency ?? limit);
       } catch (error) {
         options.logger.warn({ err: error }, 'could not claim deliveries; retrying');
         await options.waker.sleep(options.pollMs);
         continue;
       }
       this.moreDue = claimed.length === limit;
+      // At most the cap of one tenant per claim; a tenant with some in flight may go over its cap by less than one cap.
       for (const delivery of claimed) this.launch(delivery);
+      if (this.released) {
+        this.released = false;
+        continue;
+      }
       if (!this.moreDue) await options.waker.sleep(options.pollMs);
     }
   }
 
+
   private launch(delivery: ClaimedDelivery): void {
+    const tenant = tenantOf(delivery);
     this.inFlight += 1;
+    const count = (this.inFlightOf.get(tenant) ?? 0) + 1;
+    this.inFlightOf.set(tenant, count);
+    const cap = this.options.perTenantConcurrency;
+    if (cap !== undefined && count >= cap) this.capped.add(tenant);
     const sending: Promise<void> = this.deliver(delivery)
       .catch((error: unknown) => this.options.logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it is sent again when its lease ends'))
       .finally(() => {
         this.inFlight -= 1;
+        const left = (this.inFlightOf.get(tenant) ?? 1) - 1;
+        if (left > 0) this.inFlightOf.set(tenant, left);
+        else this.inFlightOf.delete(tenant);
+        // Three quarters or fewer of its cap in flight: its due deliveries are claimed again, now.
+        if (this.capped.has(tenant) && left <= ((this.options.perTenantConcurrency ?? 0) * 3) / 4) {
+          this.capped.delete(tenant);
+          this.released = true;
+          this.options.waker.wakeAll();
+        }
         this.sending.delete(sending);
         if (this.moreDue) this.options.waker.wakeAll();
       });
@@ -134,4 +169,9 @@ export class DeliveryWorker {
     await store.finish(delivery, { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error }, outcome, finishedAt);
     this.options.metrics?.attempted(delivery, result, outcome);
   }
+}
+
+/** The tenant a delivery is for: its organization in one environment. */
+function tenantOf(delivery: Pick<ClaimedDelivery, 'organizationId' | 'environment'>): string {
+  return `${delivery.organizationId}:${delivery.environment}`;
 }

@@ -187,6 +187,13 @@ export const SETTINGS = {
     description: 'How long a receiver has to answer a delivery with a 2xx (the spec: 30 seconds). A delivery is leased for this long plus 15 s.',
     services: ['notifier'],
   },
+  webhookTenantConcurrency: {
+    env: 'WEBHOOK_TENANT_CONCURRENCY',
+    default: '100',
+    description:
+      'Deliveries of one tenant (organization and environment) each notifier replica sends at once, of its WEBHOOK_CONCURRENCY: a tenant whose receivers are slow or never answer holds no more slots than about this many (a claim takes at most this many of one tenant, and none of a tenant already at it), so the rest stay free for every other tenant.',
+    services: ['notifier'],
+  },
   webhookDnsTimeoutMs: {
     env: 'WEBHOOK_DNS_TIMEOUT_MS',
     default: '1500',
