@@ -53,7 +53,16 @@ const DELIVERY_COLUMNS = `d.id, d.webhook_id, d.event, d.event_id, d.transaction
               from notifier.delivery_attempts a where a.delivery_id = d.id), '[]'::json) as attempts`;
 
 /** Webhook registrations of a tenant and the operations on their deliveries (DESIGN.md §4). */
+/**
+ * Registrations of one tenant whose hosts a replica resolves at once: a tenant naming hosts whose nameserver never
+ * answers waits for its own lookups, never more than this many in flight.
+ */
+export const MAX_LOOKUPS_PER_TENANT = 4;
+
 export class WebhookRegistry {
+  /** Lookups in flight per tenant (`organization:environment`) on this replica. */
+  private readonly lookups = new Map<string, number>();
+
   constructor(
     private readonly pool: Pool,
     private readonly box: SecretBox,
@@ -66,7 +75,7 @@ export class WebhookRegistry {
     // The limit first (checked again under the lock below): a tenant at its limit never makes the notifier resolve a
     // name, however many registrations it sends.
     if ((await this.count(this.pool, tenant)) >= MAX_WEBHOOKS_PER_TENANT) throw limitReached();
-    const url = await checkWebhookUrl(request.url, this.allowed, this.dns);
+    const url = await this.resolved(tenant, request.url);
     const selection = parseEventSelection(request.events);
     if (!selection.ok) throw invalidField('events', selection.message);
     const description = request.description === undefined || request.description === null ? null : request.description;
@@ -85,6 +94,23 @@ export class WebhookRegistry {
       return inserted.rows[0]!;
     });
     return { ...webhookView(row), secret };
+  }
+
+  /** The URL once its host is checked (checkWebhookUrl), within the tenant's lookups in flight (MAX_LOOKUPS_PER_TENANT). */
+  private async resolved(tenant: Tenant, url: string): Promise<string> {
+    const key = `${tenant.organizationId}:${tenant.environment}`;
+    const inFlight = this.lookups.get(key) ?? 0;
+    if (inFlight >= MAX_LOOKUPS_PER_TENANT) {
+      throw new AppError('RATE_LIMIT_EXCEEDED', `${MAX_LOOKUPS_PER_TENANT} webhook registrations of this organization are still resolving their hosts; try again in a few seconds`);
+    }
+    this.lookups.set(key, inFlight + 1);
+    try {
+      return await checkWebhookUrl(url, this.allowed, this.dns);
+    } finally {
+      const left = (this.lookups.get(key) ?? 1) - 1;
+      if (left > 0) this.lookups.set(key, left);
+      else this.lookups.delete(key);
+    }
   }
 
   /** The tenant's registered webhooks, in its current sandbox generation. */
