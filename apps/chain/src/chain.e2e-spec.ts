@@ -30,7 +30,8 @@ describe('chain service - real deposits, faucet and chains list through the API'
   });
 
   const balanceOf = (wallet: any, symbol: string) => wallet.balances.find((balance: any) => balance.tokenSymbol === symbol);
-  const succeeded = async (hash: Hex) => (await client.getTransactionReceipt({ hash })).status;
+  // Waited for: a loaded machine's anvil may mine a moment after it accepted the transaction.
+  const succeeded = async (hash: Hex) => (await client.waitForTransactionReceipt({ hash })).status;
 
   /** An integrator's end user: a fresh key with test ETH and USDC from the faucet. */
   const endUser = (usdcAmount: string) => endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: usdcAmount });

@@ -35,9 +35,18 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
   const client = createPublicClient({ transport: http(rpcUrl) });
   const send = async (to: Address, data: Hex) => {
     const receipt = await client.waitForTransactionReceipt({ hash: await trader.wallet.sendTransaction({ chain: null, to, data }) });
-    if (receipt.status !== 'success') throw new Error(`the trader's transaction ${receipt.transactionHash} reverted`);
+    if (receipt.status !== 'success') {
+      // Why, for the failure's message: the same call replayed on the state it ran on.
+      const reason = await client.call({ account: trader.account.address, to, data, blockNumber: receipt.blockNumber - 1n }).then(
+        () => 'it succeeds when replayed',
+        (error: Error) => error.message.split('\n')[0],
+      );
+      throw new Error(`the trader's transaction ${receipt.transactionHash} reverted: ${reason}`);
+    }
   };
   const swap = async (from: Address, to: Address, amount: bigint) => {
+    // Nothing to sell (a push that bought nothing): nothing to send.
+    if (amount === 0n) return;
     await send(from, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [network.dex.router, maxUint256] }));
     await send(network.dex.router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] }));
   };
