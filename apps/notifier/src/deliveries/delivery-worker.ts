@@ -108,6 +108,7 @@ export class DeliveryWorker {
       this.moreDue = claimed.length === limit;
       // At most the cap of one tenant per claim; a tenant with some in flight may go over its cap by less than one cap.
       for (const delivery of claimed) this.launch(delivery);
+      // A capped tenant came back under three quarters of its cap meanwhile: claim for it now rather than sleep.
       if (this.released) {
         this.released = false;
         continue;

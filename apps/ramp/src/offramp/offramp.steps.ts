@@ -1,7 +1,7 @@
 import { tokenDecimals } from '@ramp/chains';
 import { ChainTransfer, platformTenant, type DepositCredited, type Tenant } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
-import { failingEnds, untilFinal, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
 import {
   OFFRAMP_PROVIDER,
@@ -16,9 +16,6 @@ import type { HoldTerms } from '@ramp/transactions';
 
 /** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
 const OFFRAMP_DEPOSITS = 'offramp-deposits';
-
-/** How long a refund step waits for its transfer to be final before the job tries again later. */
-const REFUND_WAIT_MS = 10_000;
 
 /** What a custodial off-ramp holds in its wallet: the quoted amount of the token. */
 export function offrampHold(state: OfframpState): HoldTerms {
@@ -77,8 +74,17 @@ export class OfframpSteps {
       case 'refundDeposit': {
         if (state.deposit!.from !== undefined) {
           // It arrived on chain: it goes back on chain, from the hot wallet it was swept to, to its sender.
-          const transactionHash = await this.transferBack(tenant.environment, quote.chain, `refund:${transactionId}`, refundAddressOf(state), quote.tokenSymbol, state.deposit!.amount);
-          return { type: 'recordDepositRefunded', transactionHash, at: at() };
+          const refund = await this.chain.transfer({
+            environment: tenant.environment,
+            chain: quote.chain,
+            key: `refund:${transactionId}`,
+            to: refundAddressOf(state),
+            tokenSymbol: quote.tokenSymbol,
+            amount: state.deposit!.amount,
+            account: OFFRAMP_DEPOSITS,
+          });
+          if (!refund.ok) throw new Error(`the refund of ${transactionId} failed on chain: ${refund.reason}; an operator must look`);
+          return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
         }
         const refund = await this.rails.refundDeposit({ transactionId, to: refundAddressOf(state), amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
         return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
@@ -145,19 +151,6 @@ export class OfframpSteps {
       amount: deposit.amount,
       account: OFFRAMP_DEPOSITS,
     });
-  }
-
-  /** A transfer from the hot wallet, once per key; its hash once final at the chain's depth. */
-  private async transferBack(environment: 'test' | 'live', chain: string, idempotencyKey: string, to: string, tokenSymbol: string, amount: string): Promise<string> {
-    const request = { environment, chain, idempotencyKey, to, tokenSymbol, amount, account: OFFRAMP_DEPOSITS };
-    const send = await untilFinal(
-      () => this.rpc.call(ChainTransfer.contract, systemTenant(environment), request),
-      (answer) => answer.status === 'confirmed' || answer.status === 'failed',
-      REFUND_WAIT_MS,
-      (answer) => `the refund ${idempotencyKey} is ${answer.status} (${answer.transactionHash ?? 'not signed yet'})`,
-    );
-    if (send.status === 'failed') throw new Error(`the refund ${idempotencyKey} failed on chain: ${send.error ?? 'no reason'}; an operator must look`);
-    return send.transactionHash!;
   }
 
   /**

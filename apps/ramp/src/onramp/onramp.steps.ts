@@ -27,9 +27,10 @@ export class OnrampSteps {
       case 'awaitPayment':
         return { type: 'expirePayment', at: at() };
       case 'mintCngn': {
+        const amount = cngnToMint(quote);
         const mint = onchain
-          ? { amount: cngnToMint(quote), ...(await this.chain.restock({ environment: tenant.environment, chain: quote.chain, key: `onramp:${transactionId}:mint`, tokenSymbol: 'CNGN', amount: cngnToMint(quote) })) }
-          : await this.rails.mintCngn({ transactionId, ngnAmount: cngnToMint(quote) });
+          ? { amount, ...(await this.chain.restock({ environment: tenant.environment, chain: quote.chain, key: `onramp:${transactionId}:mint`, tokenSymbol: 'CNGN', amount })) }
+          : await this.rails.mintCngn({ transactionId, ngnAmount: amount });
         return { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
       }
       case 'swapFromCngn': {
