@@ -1,7 +1,9 @@
+import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { SETTINGS, type SettingSpec } from '@ramp/config';
+import { NATS_SERVICE_USERS, OPERATOR_USER, passwordVariableOf } from '@ramp/messaging';
 
 /**
  * Docker cannot run where the tests run, so the Dockerfile, docker-compose.yml and deploy/ are checked against the code
@@ -28,7 +30,8 @@ function text(path: string): string {
 }
 
 function yamlDocuments(path: string, source = text(path)): Yaml[] {
-  return parseAllDocuments(source).map((document) => {
+  // merge: docker-compose.yml shares settings through YAML anchors and merge keys (`<<: *nats-server`), as Compose reads them.
+  return parseAllDocuments(source, { merge: true }).map((document) => {
     if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
     return document.toJSON();
   }).filter((value) => value !== null && value !== undefined);
@@ -120,6 +123,17 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('deploy/nats', () => {
+  it("is a configuration the machine's nats-server accepts, given the servers' environment, with a user per service", () => {
+    const users = [...NATS_SERVICE_USERS, OPERATOR_USER];
+    const env = { ...process.env, NATS_SERVER_NAME: 'nats-1', ...Object.fromEntries(users.map((user) => [passwordVariableOf(user), `p${user.length}x`])) };
+    const check = spawnSync('nats-server', ['-t', '-c', join(ROOT, 'deploy/nats/nats-server.conf')], { env, encoding: 'utf8' });
+    expect([check.status, `${check.stdout}${check.stderr}`.trim()]).toEqual([0, expect.stringContaining('is valid')]);
+    const authorization = text('deploy/nats/authorization.conf');
+    for (const user of users) expect(authorization).toContain(`password: $${passwordVariableOf(user)}`);
+  });
+});
+
 describe('docker-compose.yml', () => {
   const services: Record<string, Yaml> = yamlDocuments('docker-compose.yml')[0].services;
   /** `${NAME:-default}` gives its default; `${NAME:?message}` stands for the value Compose insists the operator sets. */
@@ -135,7 +149,11 @@ describe('docker-compose.yml', () => {
   };
   /** Every server named in a connection string is a service with a health check that `service` waits for. */
   const expectToWaitForItsServers = (service: Yaml, env: Env): void => {
-    const hosts = Object.values(env).filter((value) => /^\w+:\/\//.test(value)).map((url) => new URL(url).hostname);
+    // A list of servers (NATS_URL names the cluster's three) is each of them.
+    const hosts = Object.values(env)
+      .filter((value) => /^\w+:\/\//.test(value))
+      .flatMap((urls) => urls.split(','))
+      .map((url) => new URL(url).hostname);
     expect(hosts.length).toBeGreaterThan(0);
     for (const host of hosts) {
       expect(services[host]?.healthcheck).toBeDefined();

@@ -33,7 +33,7 @@ describe('chain service - bridging by intents between the local chains, as relay
 
   beforeAll(async () => {
     services = await startServices(['ledger'], { CHAIN_BRIDGE_FILL_SECONDS: String(FILL_SECONDS) });
-    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bridge-test');
+    nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'bridge-test');
     rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
     const listed = await rpc.call(ChainNetworks.contract, tenant, { environment: 'test' });
     networks = Object.fromEntries(listed.networks.map((network) => [network.chain, network]));

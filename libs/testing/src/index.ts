@@ -15,3 +15,4 @@ export * from './fuzz/hostile-input';
 export * from './anvil';
 export * from './test-stack';
 export * from './end-user';
+export * from './nats-cluster';

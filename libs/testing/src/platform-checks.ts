@@ -15,11 +15,12 @@ export interface LedgerCheck {
  * `npm run ledger:check`: postings balanced per asset, balances equal to their postings, none below zero, and the books
  * of every chain equal to the chain. A deposit or a send on its way from the chain service to the books shows as a
  * drift for a moment: the check is repeated for up to `settleMs` until it passes, and the last answer is returned.
+ * `env`: the command's own settings (another NATS, its user).
  */
-export async function ledgerCheck(settleMs = 20_000): Promise<LedgerCheck> {
+export async function ledgerCheck(settleMs = 20_000, env: Record<string, string | undefined> = {}): Promise<LedgerCheck> {
   const deadline = Date.now() + settleMs;
   for (;;) {
-    const report = await operatorCommand<LedgerCheck>('dist/apps/ledger/src/cli/check.js');
+    const report = await operatorCommand<LedgerCheck>('dist/apps/ledger/src/cli/check.js', [], env);
     if (report.ok || Date.now() > deadline) return report;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

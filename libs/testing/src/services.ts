@@ -139,14 +139,15 @@ export function withDependencies(apps: AppName[]): AppName[] {
 
 /**
  * Starts services (with the services they call: withDependencies) and returns them by name, in that order; stop them
- * all with stopAll. The services they call start first, the rest together: none calls another to become ready, and a
+ * all with stopAll. `env` is added to each one's environment, or is a function giving each its own (its NATS user).
+ * The services they call start first, the rest together: none calls another to become ready, and a
  * suite's start is most of what a short suite costs.
  */
-export async function startServices(apps: AppName[], env: Record<string, string> = {}): Promise<Map<AppName, ServiceProcess>> {
+export async function startServices(apps: AppName[], env: Record<string, string> | ((app: AppName) => Record<string, string>) = {}): Promise<Map<AppName, ServiceProcess>> {
   const ordered = withDependencies(apps);
   const called = new Set(Object.values(CALLS).flat());
   const services = new Map<AppName, ServiceProcess>();
-  for (const app of ordered) services.set(app, new ServiceProcess(app, await freePort(), env));
+  for (const app of ordered) services.set(app, new ServiceProcess(app, await freePort(), typeof env === 'function' ? env(app) : env));
   try {
     for (const app of ordered.filter((name) => called.has(name))) await services.get(app)!.start();
     await Promise.all(ordered.filter((name) => !called.has(name)).map((app) => services.get(app)!.start()));

@@ -73,6 +73,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       databaseUrl: this.config.string('databaseUrl'),
       log: CHAIN_LOG,
       events: chainEvents(this.config.string('eventsNamespace')),
+      replicas: this.config.int('streamReplicas', 1, 5),
       logger: this.logger,
       metrics: this.metrics,
     });

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const report = await new Journal().check(database.pool);
     const chains: Reconciliation[] = [];
     if (!process.argv.includes('--books-only')) {
-      const nc = await connectNats(config.string('natsUrl'), 'ledger-check');
+      const nc = await connectNats(config.nats, 'ledger-check');
       try {
         const rpc = new RpcClient(new NatsRpcClient(nc, config.string('eventsNamespace')), config.int('rpcTimeoutMs', 1));
         for (const environment of ENVIRONMENTS) chains.push(await reconcileChains(database.pool, rpc, environment, 30_000));

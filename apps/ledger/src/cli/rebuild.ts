@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { connect } from 'nats';
 import { Config } from '@ramp/config';
 import { applyMigrations, ensureDatabase, openDatabase, withTransaction } from '@ramp/database';
 import { type StoredEvent } from '@ramp/event-store';
-import { ensureStream } from '@ramp/messaging';
+import { connectNats, ensureStream, JETSTREAM_API_TIMEOUT_MS } from '@ramp/messaging';
 import { LEDGER_DATABASE } from '../ledger.module';
 import { transactionEventStreams } from '@ramp/contracts';
 import { projectTransactionEvents } from '../transactions/transactions-projection';
@@ -29,13 +28,13 @@ async function main(): Promise<void> {
   const database = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 4, applicationName: 'projections-rebuild' });
   await applyMigrations(database, LEDGER_DATABASE.schema);
   const { pool } = database;
-  const nc = await connect({ servers: config.string('natsUrl').split(','), name: 'projections-rebuild' });
+  const nc = await connectNats(config.nats, 'projections-rebuild');
   const names = transactionEventStreams(config.string('eventsNamespace'));
   const streams = names.map(({ stream }) => stream);
   const started = process.hrtime.bigint();
   try {
-    const jsm = await nc.jetstreamManager();
-    const js = nc.jetstream();
+    const jsm = await nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS });
+    const js = nc.jetstream({ timeout: JETSTREAM_API_TIMEOUT_MS });
     await pool.query(`drop table if exists ledger.transactions_rebuild`);
     await pool.query(`create table ledger.transactions_rebuild (like ledger.transactions including all)`);
 
@@ -63,7 +62,7 @@ async function main(): Promise<void> {
     let built = 0;
     for (const { stream, subjectPrefix } of names) {
       // A service that has not started yet has no stream: an empty one is the same thing.
-      await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
+      await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: config.int('streamReplicas', 1, 5) });
       const state = (await jsm.streams.info(stream)).state;
       firsts.set(stream, state);
       built += state.messages === 0 ? 0 : await replay(stream, 'ledger.transactions_rebuild', state.first_seq, state.last_seq);

@@ -21,7 +21,7 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     services = await startServices(['ledger', 'gateway']);
     key = await createKey({ plan: 'enterprise' });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
-    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'wallets-test');
+    nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'wallets-test');
     rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 5000);
     pool = new Pool({ connectionString: process.env.DATABASE_URL });
     tenant = { organizationId: key.organizationId, environment: 'test', keyId: key.keyId };

@@ -15,7 +15,7 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
 
   beforeAll(async () => {
     services = await startServices(['quote'], { QUOTE_TTL_SECONDS: '2' });
-    nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'quote-store-test');
+    nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'quote-store-test');
     rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 5000);
   });
 

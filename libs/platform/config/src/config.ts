@@ -52,6 +52,11 @@ export class Config {
     }
   }
 
+  /** Where and as whom to connect to NATS: NATS_URL, NATS_USER and NATS_PASSWORD. */
+  get nats(): { servers: string; user: string; password: string } {
+    return { servers: this.string('natsUrl'), user: this.string('natsUser'), password: this.string('natsPassword') };
+  }
+
   get isProduction(): boolean {
     return this.string('nodeEnv') === 'production';
   }

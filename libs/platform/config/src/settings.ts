@@ -35,6 +35,21 @@ export const SETTINGS = {
     services: ALL,
   },
   natsUrl: { env: 'NATS_URL', default: 'nats://127.0.0.1:4222', description: 'NATS server(s), comma separated. JetStream must be enabled.', services: ALL },
+  natsUser: {
+    env: 'NATS_USER',
+    default: '',
+    description:
+      "The service's own NATS user (its name: `gateway`, `quote`, `ramp`, `swap-transfer`, `ledger`, `chain`, `notifier`), whose subject permissions nats-server enforces (deploy/nats/authorization.conf, generated from SERVICE_ACCESS). Empty: no authentication (a local broker). Its replies come to `_INBOX.<user>.`.",
+    services: ALL,
+  },
+  streamReplicas: {
+    env: 'STREAM_REPLICAS',
+    default: '1',
+    description:
+      'Copies of each JetStream stream a service creates (events, integration events, dead letters) and of its durable consumers: 3 on a three-node cluster (production: losing a server loses nothing), 1 on a single server. Changed on a running stream at the next start; at most the number of servers.',
+    services: ['ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'],
+  },
+  natsPassword: { env: 'NATS_PASSWORD', default: '', description: "NATS_USER's password (a secret: the server reads the same value as `NATS_PASSWORD_<SERVICE>`).", services: ALL },
   redisUrl: { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', description: 'Redis for rate limits.', services: ['gateway'] },
   logLevel: { env: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace, silent.', services: ALL },
   secretsEncryptionKey: {

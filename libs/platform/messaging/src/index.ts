@@ -9,3 +9,4 @@ export * from './jetstream-handler';
 export * from './jetstream-server';
 export type { ConsumerLogger } from './durable-consumer';
 export * from './streams';
+export * from './permissions';

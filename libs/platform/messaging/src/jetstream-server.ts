@@ -6,7 +6,7 @@ import { EVENT_STREAMS, type EventStreamName, type EventStreamOf } from '@ramp/c
 import type { Metrics } from '@ramp/observability';
 import { DurableConsumer, type ConsumerLogger, type DurableConsumerSpec } from './durable-consumer';
 import { JETSTREAM, JetStreamContext, KEEPS_HANDLER_ERRORS, type ConsumedEvent, type JetStreamHandlerOptions } from './jetstream-handler';
-import { ensureDeadLetterStream, ensureStream } from './streams';
+import { ensureDeadLetterStream, ensureStream, JETSTREAM_API_TIMEOUT_MS } from './streams';
 
 export interface JetStreamServerOptions {
   /** The service's name: the dead-letter subject's second part (`deadletter.<service>.<durable>`). */
@@ -20,6 +20,8 @@ export interface JetStreamServerOptions {
   namespace: string;
   logger: ConsumerLogger;
   metrics?: Metrics;
+  /** STREAM_REPLICAS: of the streams it creates (see ensureStream). */
+  replicas?: number;
   /** The logical streams patterns may name (default: every stream of the platform, EVENT_STREAMS). */
   streams?: readonly EventStreamOf[];
 }
@@ -89,14 +91,14 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       durables.add(options.durable);
     }
     if (this.bindings.length === 0) return;
-    const jsm = await nc.jetstreamManager();
-    const host = { service, schema, pool, js: nc.jetstream(), jsm, logger, metrics };
-    await ensureDeadLetterStream(jsm);
+    const jsm = await nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS });
+    const host = { service, schema, pool, js: nc.jetstream({ timeout: JETSTREAM_API_TIMEOUT_MS }), jsm, logger, metrics };
+    await ensureDeadLetterStream(jsm, { replicas: this.settings.replicas });
     const ensured = new Set<string>();
     for (const binding of this.bindings) {
       const { stream, subjectPrefix, filterSubject } = this.resolve(binding.pattern);
       // Created here too, so that a consumer may start before the service that publishes into the stream.
-      if (!ensured.has(stream)) await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
+      if (!ensured.has(stream)) await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: this.settings.replicas });
       ensured.add(stream);
       const consumer = new DurableConsumer(host, { options: binding.options, stream, filterSubject, handle: this.runner(binding) });
       await consumer.start();

@@ -118,7 +118,7 @@ interface Replica {
 /** One replica of the `echo` service under a namespace: a Nest microservice on NatsRpcServer with its own connection. */
 async function startReplica(namespace: string, name: string): Promise<Replica> {
   // Whatever context the connection was made in is where its callbacks run: a request must be served without it.
-  const connection = await withLogContext({ eventId: 'evt_of_the_server' }, () => connectNats(NATS_URL, `rpc-test-${name}`));
+  const connection = await withLogContext({ eventId: 'evt_of_the_server' }, () => connectNats({ servers: NATS_URL }, `rpc-test-${name}`));
   const logs: LogLine[] = [];
   const metrics = new Metrics('echo');
   const server = new NatsRpcServer({ connection, service: 'echo', namespace, logger: recordingLogger(logs), metrics });
@@ -166,7 +166,7 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
 
   beforeAll(async () => {
     replicas = [await startReplica(namespace, 'a1'), await startReplica(namespace, 'a2')];
-    connection = await connectNats(NATS_URL, 'rpc-test-client');
+    connection = await connectNats({ servers: NATS_URL }, 'rpc-test-client');
     clientMetrics = new Metrics('caller');
     client = new RpcClient(new NatsRpcClient(connection, namespace), 5_000, clientMetrics);
   });

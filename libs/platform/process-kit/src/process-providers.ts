@@ -62,7 +62,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     const events = this.spec.events(this.config.string('eventsNamespace'));
-    const shared = { nc: this.nc, pool: this.pool, log: this.spec.log, events, logger: this.logger, metrics: this.metrics };
+    const shared = { nc: this.nc, pool: this.pool, log: this.spec.log, events, logger: this.logger, metrics: this.metrics, replicas: this.config.int('streamReplicas', 1, 5) };
     this.relay = await startLogRelay({ ...shared, databaseUrl: this.config.string('databaseUrl') });
     await this.worker.start();
   }
@@ -94,7 +94,7 @@ export function processProviders(spec: ProcessSpec): Provider[] {
       provide: IntegrationPublisher,
       inject: [NATS_CONNECTION, Config, LOGGER],
       useFactory: async (nc: NatsConnection, config: Config, logger: Logger) => {
-        const publisher = new IntegrationPublisher({ nc, log: spec.log, namespace: config.string('eventsNamespace'), kinds: spec.kinds, logger });
+        const publisher = new IntegrationPublisher({ nc, log: spec.log, namespace: config.string('eventsNamespace'), kinds: spec.kinds, logger, replicas: config.int('streamReplicas', 1, 5) });
         await publisher.ensureTarget();
         return publisher;
       },

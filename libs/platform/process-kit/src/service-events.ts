@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { integrationEvents, type EventStreamName } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { Relay, type EventLog, type RelayLogger, type StoredEvent } from '@ramp/event-store';
-import { ensureDeadLetterStream, ensureStream } from '@ramp/messaging';
+import { ensureDeadLetterStream, ensureStream, JETSTREAM_API_TIMEOUT_MS } from '@ramp/messaging';
 import type { Metrics } from '@ramp/observability';
 import type { AnyTransactionKind } from '@ramp/transactions';
 import { integrationMessageOf, isTerminalEvent } from './integration-message';
@@ -17,19 +17,21 @@ export interface LogRelayOptions {
   events: EventStreamName;
   logger: RelayLogger;
   metrics?: Metrics;
+  /** STREAM_REPLICAS: of the stream, if the relay creates it. */
+  replicas?: number;
 }
 
 /** Starts the relay of a service's log (one leader among the replicas); stop it with `relay.stop()`. */
 export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
-  const jsm = await options.nc.jetstreamManager();
+  const jsm = await options.nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS });
   const { stream, subjectPrefix } = options.events;
-  await ensureStream(jsm, stream, [`${subjectPrefix}.>`]);
+  await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: options.replicas });
   // PostgreSQL is the record of truth: a stream that is empty (new, or lost) gets the whole log again. Event ids are
   // the message ids, so what the stream still holds within its duplicate window is not duplicated.
   if ((await jsm.streams.info(stream)).state.messages === 0) {
     await options.pool.query(`update ${options.log.schema}.relay_checkpoint set transaction_id = '0', global_position = 0, updated_at = now() where id = 1`);
   }
-  await ensureDeadLetterStream(jsm);
+  await ensureDeadLetterStream(jsm, { replicas: options.replicas });
   const relay = new Relay({
     connection: { connectionString: options.databaseUrl },
     log: options.log,
@@ -61,6 +63,8 @@ export class IntegrationPublisher {
       /** The transaction kinds of the service's log, to show a transaction as it was at its terminal event. */
       kinds: readonly AnyTransactionKind[];
       logger: RelayLogger;
+      /** STREAM_REPLICAS: of the integration stream, if this creates it. */
+      replicas?: number;
     },
   ) {
     this.target = integrationEvents(options.namespace);
@@ -68,7 +72,7 @@ export class IntegrationPublisher {
 
   /** Creates the integration stream, or brings it up to date, before anything is published into it. */
   async ensureTarget(): Promise<void> {
-    await ensureStream(await this.options.nc.jetstreamManager(), this.target.stream, [`${this.target.subjectPrefix}.>`]);
+    await ensureStream(await this.options.nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS }), this.target.stream, [`${this.target.subjectPrefix}.>`], { replicas: this.options.replicas });
   }
 
   /** Publishes the integration event of `event` if it ends its transaction, reading its history in `tx`. */

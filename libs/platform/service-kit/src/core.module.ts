@@ -70,9 +70,10 @@ export class CoreModule {
       { provide: LOGGER, inject: [Config], useFactory: (config: Config): Logger => createLogger(name, config.string('logLevel')) },
       {
         provide: NATS_CONNECTION,
-        inject: [Config, HealthRegistry],
-        useFactory: async (config: Config, health: HealthRegistry): Promise<NatsConnection> => {
-          const nc = await connectNats(config.string('natsUrl'), name);
+        inject: [Config, HealthRegistry, LOGGER],
+        useFactory: async (config: Config, health: HealthRegistry, logger: Logger): Promise<NatsConnection> => {
+          // A subject outside the service's NATS permissions is a bug in SERVICE_ACCESS or a service doing what it must not.
+          const nc = await connectNats(config.nats, name, (refusal) => logger.error({ refusal }, 'NATS refused an operation'));
           health.add('nats', async () => {
             if (nc.isClosed()) throw new Error('NATS connection closed');
             await nc.flush();
