@@ -57,6 +57,12 @@ function servedPort(app: string, env: Env): number {
   return Number(defaultPort);
 }
 
+/** The port an app serves its probes and metrics on: the gateway's OPS_PORT when set, its one port otherwise. */
+function opsPort(app: string, env: Env): number {
+  const configured = reads(app, SETTINGS.opsPort.env) ? Number(env[SETTINGS.opsPort.env] || SETTINGS.opsPort.default) : 0;
+  return configured !== 0 ? configured : servedPort(app, env);
+}
+
 function expectRequiredSettings(app: string, env: Env): void {
   const missing = REQUIRED_IN_PRODUCTION.filter((variable) => reads(app, variable) && !env[variable]);
   expect({ app, missing }).toEqual({ app, missing: [] });
@@ -246,14 +252,17 @@ describe('deploy/ (Kubernetes)', () => {
     expect(env[SETTINGS.allowInsecureHttp.env]).toBeUndefined();
 
     const port = servedPort(app, env);
+    const ops = opsPort(app, env);
     const portNumber = (ref: number | string) =>
       typeof ref === 'number' ? ref : container.ports.find((p: Yaml) => p.name === ref)?.containerPort;
-    expect(container.ports.map((p: Yaml) => p.containerPort)).toEqual([port]);
+    expect(container.ports.map((p: Yaml) => p.containerPort)).toEqual([...new Set([port, ops])]);
     const probe = (kind: string) => [container[kind].httpGet.path, portNumber(container[kind].httpGet.port)];
-    expect(probe('livenessProbe')).toEqual(['/health/live', port]);
-    expect(probe('readinessProbe')).toEqual(['/health/ready', port]);
-    // Every service serves /metrics beside its probes (libs/platform/service-kit MetricsController).
-    expect(pod.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' });
+    expect(probe('livenessProbe')).toEqual(['/health/live', ops]);
+    expect(probe('readinessProbe')).toEqual(['/health/ready', ops]);
+    // Every service serves /metrics beside its probes (libs/platform/service-kit MetricsController, or the gateway's
+    // OPS_PORT server): the gateway's on a port apart from its API (set in the manifests).
+    expect(pod.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(ops), 'prometheus.io/path': '/metrics' });
+    if (app === 'gateway') expect(ops).not.toBe(port);
 
     expect(container.resources.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
     expect(container.resources.limits.memory).toBeDefined();
@@ -293,6 +302,7 @@ describe('deploy/ (Kubernetes)', () => {
 
     const podLabels = (app: string) => find('Deployment', app).spec.template.metadata.labels;
     const portOf = (app: string) => servedPort(app, containerEnv(find('Deployment', app).spec.template.spec.containers[0]));
+    const opsPortOf = (app: string) => opsPort(app, containerEnv(find('Deployment', app).spec.template.spec.containers[0]));
     const rules = policies.filter((p) => p.spec.ingress).flatMap((p) => p.spec.ingress.map((rule: Yaml) => ({ selector: p.spec.podSelector.matchLabels, rule })));
     const fromAnywhere = rules.filter(({ rule }) => !rule.from);
     expect(APPS.filter((app) => fromAnywhere.some(({ selector }) => matches(selector, podLabels(app))))).toEqual(['gateway']);
@@ -301,11 +311,13 @@ describe('deploy/ (Kubernetes)', () => {
     const restricted = rules.filter(({ rule }) => rule.from);
     for (const { rule } of restricted) expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
     for (const app of APPS) {
-      const scrapable = restricted.some(({ selector, rule }) => matches(selector, podLabels(app)) && rule.ports.some((q: Yaml) => q.port === portOf(app)));
+      const scrapable = restricted.some(({ selector, rule }) => matches(selector, podLabels(app)) && rule.ports.some((q: Yaml) => q.port === opsPortOf(app)));
       expect({ app, scrapable }).toEqual({ app, scrapable: true });
     }
     const scrapePorts = restricted.flatMap(({ rule }) => rule.ports.map((q: Yaml) => q.port));
-    expect([...scrapePorts].sort()).toEqual(APPS.map(portOf).sort());
+    // The scrapers reach the probes' and metrics' ports only: never the gateway's API port.
+    expect([...scrapePorts].sort()).toEqual(APPS.map(opsPortOf).sort());
+    expect(scrapePorts).not.toContain(portOf('gateway'));
   });
 
   it('shares through platform-config only settings that every service reads', () => {

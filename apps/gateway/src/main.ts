@@ -6,7 +6,7 @@ import { Config } from '@ramp/config';
 import { KeyCache } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { createLogger, handleShutdown, LOGGER, migrateAndExit, startTransports, type Logger } from '@ramp/service-kit';
+import { createLogger, handleShutdown, LOGGER, migrateAndExit, serveOperations, startTransports, type Logger } from '@ramp/service-kit';
 import { ClientResolver } from './edge/client-address';
 import { answerBeforeEdge, answerClientError, installEdge, checkQueryAndPath } from './edge/edge';
 import { parseJsonBody } from './edge/json-body';
@@ -80,6 +80,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     anonymousPolicy: { perMinute: anonymousPerMinute, burstPerSecond: Math.max(1, Math.ceil(anonymousPerMinute / 6)) },
     keyLookupPolicy: { perMinute: keyLookupsPerMinute, burstPerSecond: Math.max(1, Math.ceil(keyLookupsPerMinute / 6)) },
     metrics,
+    probesElsewhere: config.int('opsPort', 0, 65535) !== 0,
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
   // Every route refuses query parameters it does not document (filled in from the document once it is built) and
@@ -103,6 +104,9 @@ async function main(): Promise<void> {
     await startTransports(app);
     const port = config.int('port', 0, 65535);
     await app.listen(port, config.string('host'));
+    // Probes and metrics on a port of their own, when configured (the manifests do): see OPS_PORT.
+    const opsPort = config.int('opsPort', 0, 65535);
+    if (opsPort !== 0) await serveOperations(app, opsPort, config.string('host'));
     handleShutdown(app, 'gateway');
     logger.info({ port }, `gateway listening on http://${config.string('host')}:${port}/v1`);
   } catch (error) {

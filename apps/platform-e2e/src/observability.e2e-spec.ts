@@ -2,7 +2,7 @@ import { randomUUID } from 'crypto';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { OfframpInitiate, QuotePeek } from '@ramp/contracts';
-import { ApiClient, createKey, eventually, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, eventually, freePort, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName, type ServiceProcess } from '@ramp/testing';
 
 const APPS: AppName[] = ['chain', 'quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'];
 
@@ -18,7 +18,7 @@ function series(exposition: string, name: string, labels: Record<string, string>
 }
 
 async function scrape(service: ServiceProcess): Promise<string> {
-  const response = await fetch(`${service.url}/metrics`);
+  const response = await fetch(`${service.opsUrl}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
   return response.text();
@@ -36,7 +36,10 @@ describe('observability - request ids in every log line across NATS, and Prometh
 
   beforeAll(async () => {
     await receiver.start();
-    services = await startServices(APPS, { WEBHOOK_ALLOW_HOSTS: 'localhost', WEBHOOK_CA_FILE: certificates.caFile, LOG_LEVEL: 'debug' });
+    // The gateway as the manifests run it: probes and metrics on a port of their own (OPS_PORT).
+    const opsPort = String(await freePort());
+    const env = { WEBHOOK_ALLOW_HOSTS: 'localhost', WEBHOOK_CA_FILE: certificates.caFile, LOG_LEVEL: 'debug' };
+    services = await startServices(APPS, (app) => (app === 'gateway' ? { ...env, OPS_PORT: opsPort } : env));
     pool = new Pool({ connectionString: process.env.DATABASE_URL });
     const key = await createKey();
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
@@ -94,6 +97,19 @@ describe('observability - request ids in every log line across NATS, and Prometh
     // Through JetStream: the notifier's consumer records the event's deliveries under the same ids.
     const recorded = services.get('notifier')!.logRecords.find((record) => record['msg'] === 'deliveries recorded' && record['correlationId'] === transactionId);
     expect(recorded).toMatchObject({ event: 'offramp.completed', requestId, deliveries: 2, eventId: expect.stringMatching(/./) });
+  });
+
+  it("serves the gateway's probes and metrics on OPS_PORT only: the API port, the ingress controller's, answers them 404", async () => {
+    const gateway = services.get('gateway')!;
+    expect(gateway.opsUrl).not.toBe(gateway.url);
+    for (const path of ['/metrics', '/health/ready', '/health/live']) {
+      const onApi = await fetch(`${gateway.url}${path}`);
+      expect([path, onApi.status, ((await onApi.json()) as { error?: { reason?: string } }).error?.reason]).toEqual([path, 404, 'ROUTE_NOT_FOUND']);
+      expect([path, (await fetch(`${gateway.opsUrl}${path}`)).status]).toEqual([path, 200]);
+    }
+    expect(await (await fetch(`${gateway.opsUrl}/health/ready`)).json()).toMatchObject({ status: 'ok', checks: { postgres: 'ok', nats: 'ok' } });
+    // Nothing else is served there: not the API.
+    expect((await fetch(`${gateway.opsUrl}/v1/transfer/chains`)).status).toBe(404);
   });
 
   it('serves Prometheus metrics on every service, labelled with the service, with process figures', async () => {

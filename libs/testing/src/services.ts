@@ -37,6 +37,11 @@ export class ServiceProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Where its probes and metrics are: the gateway's OPS_PORT when the test sets one, its one port otherwise. */
+  get opsUrl(): string {
+    return this.env.OPS_PORT ? `http://127.0.0.1:${this.env.OPS_PORT}` : this.url;
+  }
+
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -111,7 +116,7 @@ export class ServiceProcess {
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${this.app} exited with ${child.exitCode} while starting:\n${this.logs}`);
       try {
-        const response = await fetch(`${this.url}/health/ready`);
+        const response = await fetch(`${this.opsUrl}/health/ready`);
         if (response.status === 200) return;
       } catch {
         // not listening yet

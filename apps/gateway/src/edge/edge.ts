@@ -36,6 +36,8 @@ export interface EdgeOptions {
   /** Per client address: the keys it presents that the cache does not hold, each a database lookup. */
   keyLookupPolicy: RateLimitPolicy;
   metrics: GatewayMetrics;
+  /** OPS_PORT is set: probes and metrics are served there, and this port answers them ROUTE_NOT_FOUND. */
+  probesElsewhere?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -59,8 +61,8 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     request.ctx = { requestId, client };
     if (PROBES.test(request.url)) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
-      // (a trusted proxy) they do not exist.
-      if (client.viaProxy) throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
+      // (a trusted proxy), or on this port when they have one of their own (OPS_PORT), they do not exist.
+      if (client.viaProxy || options.probesElsewhere) throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
       return;
     }
 

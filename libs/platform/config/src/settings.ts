@@ -61,6 +61,13 @@ export const SETTINGS = {
   },
   port: { env: 'PORT', default: '3000', description: 'Gateway HTTP port (the public API, health checks and metrics).', services: ['gateway'] },
   host: { env: 'HOST', default: '127.0.0.1', description: 'Address the HTTP servers bind to. Use 0.0.0.0 in containers.', services: ALL },
+  opsPort: {
+    env: 'OPS_PORT',
+    default: '0',
+    description:
+      "Gateway: a port of its own for /health/live, /health/ready and /metrics (9090 in the manifests). Set, PORT answers those ROUTE_NOT_FOUND, so the API port can be left to the ingress controller (the only trusted proxy) and the probes and Prometheus reach OPS_PORT alone: a pod let in to scrape can then not talk to the API as if it were the proxy. 0: served on PORT (local use).",
+    services: ['gateway'],
+  },
   healthPort: {
     env: 'HEALTH_PORT',
     default: '0',

@@ -8,3 +8,4 @@ export * from './tokens';
 export * from './expiring';
 export * from './chain-networks';
 export * from './pruner';
+export * from './ops-server';
