@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { SETTINGS, type SettingSpec } from '@ramp/config';
-import { NATS_SERVICE_USERS, OPERATOR_USER, passwordVariableOf } from '@ramp/messaging';
+import { NATS_SERVICE_USERS, OPERATOR_USER, passwordVariableOf, SERVICE_ACCESS } from '@ramp/messaging';
 
 /**
  * Docker cannot run where the tests run, so the Dockerfile, docker-compose.yml and deploy/ are checked against the code
@@ -35,6 +35,15 @@ function yamlDocuments(path: string, source = text(path)): Yaml[] {
     if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
     return document.toJSON();
   }).filter((value) => value !== null && value !== undefined);
+}
+
+/** The TypeScript sources under a directory, specs left out. */
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourcesUnder(path);
+    return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) ? [path] : [];
+  });
 }
 
 function dotenv(path: string): Env {
@@ -269,6 +278,11 @@ describe('deploy/ (Kubernetes)', () => {
     expect(pod.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: IMAGE_UID });
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
     expect(pod.spec.terminationGracePeriodSeconds).toBe(30);
+    // Spread over zones and over nodes, each constraint counting this service's pods.
+    expect(pod.spec.topologySpreadConstraints.map((c: Yaml) => [c.topologyKey, matches(c.labelSelector.matchLabels, pod.metadata.labels)])).toEqual([
+      ['topology.kubernetes.io/zone', true],
+      ['kubernetes.io/hostname', true],
+    ]);
 
     const service = find('Service', app);
     expect(matches(service.spec.selector, pod.metadata.labels)).toBe(true);
@@ -322,6 +336,77 @@ describe('deploy/ (Kubernetes)', () => {
 
   it('shares through platform-config only settings that every service reads', () => {
     expectOnlyVariablesReadBy('all', Object.keys(platformConfig));
+  });
+
+  describe('the monitoring component', () => {
+    const component = 'deploy/components/monitoring';
+    const podMonitor = yamlDocuments(`${component}/pod-monitor.yaml`)[0];
+    const rule = yamlDocuments(`${component}/prometheus-rule.yaml`)[0];
+    const dashboard = JSON.parse(text(`${component}/grafana-dashboard.json`));
+    /** Every series name the platform's code registers (`name: 'ramp_…'` or a sampled gauge's first argument). */
+    const exported = new Set(
+      [...['apps', 'libs/platform'].flatMap((dir) => sourcesUnder(join(ROOT, dir)))].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(ramp_[a-z_]+)'/g)].map((m) => m[1]!)),
+    );
+    const seriesIn = (expr: string) => [...expr.matchAll(/\b(ramp_[a-z_]+?)(?:_bucket|_count|_sum)?\b/g)].map((m) => m[1]!);
+
+    it('alerts and charts only series the services export', () => {
+      const exprs: string[] = [
+        ...rule.spec.groups.flatMap((group: Yaml) => group.rules.map((r: Yaml) => r.expr)),
+        ...dashboard.panels.flatMap((panel: Yaml) => panel.targets.map((target: Yaml) => target.expr)),
+      ];
+      const unknown = exprs.flatMap(seriesIn).filter((name) => !exported.has(name));
+      expect(unknown).toEqual([]);
+      expect(exprs.flatMap(seriesIn).length).toBeGreaterThan(10);
+    });
+
+    it("has the README's alerts: relay backlog, dead letters, delivery failures, reconciliation drift, consumer lag", () => {
+      const alerted = rule.spec.groups.flatMap((group: Yaml) => group.rules.flatMap((r: Yaml) => seriesIn(r.expr)));
+      for (const series of ['ramp_relay_lag_seconds', 'ramp_events_consumed_total', 'ramp_webhook_deliveries_total', 'ramp_ledger_chain_drift_assets', 'ramp_consumer_pending_messages']) {
+        expect(alerted).toContain(series);
+      }
+    });
+
+    it('scrapes each Deployment on the port its probes and the scrape policy use, never the API port', () => {
+      const ports: string[] = podMonitor.spec.podMetricsEndpoints.map((endpoint: Yaml) => endpoint.port);
+      for (const app of APPS) {
+        const container = find('Deployment', app).spec.template.spec.containers[0];
+        const probePort = container.readinessProbe.httpGet.port;
+        expect({ app, scraped: ports.includes(probePort) }).toEqual({ app, scraped: true });
+      }
+      expect(ports).not.toContain('http');
+      expect(matches(podMonitor.spec.selector.matchLabels, find('Deployment', 'gateway').spec.template.metadata.labels)).toBe(true);
+    });
+  });
+
+  it("scales each consumer service on the backlog of each of its durable consumers, as SERVICE_ACCESS names them", () => {
+    const scaled = yamlDocuments('deploy/components/keda-jetstream/scaled-objects.yaml');
+    const consumers = Object.fromEntries(
+      scaled.map((object: Yaml) => [
+        object.metadata.name,
+        object.spec.triggers.filter((t: Yaml) => t.type === 'nats-jetstream').map((t: Yaml) => `${t.metadata.stream}/${t.metadata.consumer}`),
+      ]),
+    );
+    const expected = Object.fromEntries(
+      NATS_SERVICE_USERS.filter((service) => SERVICE_ACCESS[service].consumes.length > 0).map((service) => [
+        service,
+        SERVICE_ACCESS[service].consumes.flatMap(({ stream, durables }) => durables.map((durable) => `${stream().stream}/${durable}`)),
+      ]),
+    );
+    expect(consumers).toEqual(expected);
+    for (const object of scaled) expect(object.spec.triggers[0]).toMatchObject({ type: 'cpu', metadata: { value: '70' } });
+  });
+
+  it('runs the migration Job before the new version, as Argo CD and Helm hooks', () => {
+    const annotations = find('Job', 'platform-migrate').metadata.annotations;
+    expect(annotations).toMatchObject({
+      'argocd.argoproj.io/hook': 'Sync',
+      'argocd.argoproj.io/hook-delete-policy': 'BeforeHookCreation',
+      'helm.sh/hook': 'pre-install,pre-upgrade',
+      'helm.sh/hook-delete-policy': 'before-hook-creation',
+    });
+    // After the configuration it reads (wave -2), before the Deployments (wave 0).
+    expect(Number(annotations['argocd.argoproj.io/sync-wave'])).toBeLessThan(0);
+    expect(Number(generated.options.annotations['argocd.argoproj.io/sync-wave'])).toBeLessThan(Number(annotations['argocd.argoproj.io/sync-wave']));
   });
 
   const overlays = readdirSync(join(ROOT, 'deploy/overlays'));
