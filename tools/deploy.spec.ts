@@ -259,6 +259,8 @@ describe('deploy/ (Kubernetes)', () => {
     expectRequiredSettings(app, env);
     expectOnlyVariablesReadBy(app, Object.keys(env));
     expect(env[SETTINGS.allowInsecureHttp.env]).toBeUndefined();
+    // Least privilege: the service connects as the role that may only read and write, and migrates nothing.
+    expect([env.DATABASE_URL, { ...platformConfig, ...env }[SETTINGS.migrateOnStart.env]]).toEqual(['secret:DATABASE_URL', 'false']);
 
     const port = servedPort(app, env);
     const ops = opsPort(app, env);
@@ -302,7 +304,8 @@ describe('deploy/ (Kubernetes)', () => {
     expect(containers.map((c) => c.name).sort()).toEqual([...APPS].sort());
     for (const container of containers) {
       expect([container.image, container.args]).toEqual([`ramp-platform/${container.name}`, ['migrate']]);
-      expect(containerEnv(container).DATABASE_URL).toBe('secret:DATABASE_URL');
+      // As the schemas' owner, which the services are not.
+      expect(containerEnv(container).DATABASE_URL).toBe('secret:DATABASE_MIGRATION_URL');
       expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
     }
   });

@@ -17,6 +17,7 @@ import { KeysNatsController } from './keys/keys.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { Migration20261124000001 } from './migrations/Migration20261124000001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
+import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { OfframpHttpController } from './offramp/offramp.http.controller';
 import { OnrampHttpController } from './onramp/onramp.http.controller';
 import { QuotesHttpController } from './quotes/quotes.http.controller';
@@ -29,7 +30,7 @@ import { WebhooksHttpController } from './webhooks/webhooks.http.controller';
 export const GATEWAY_DATABASE: DatabaseSpec = {
   schema: 'gateway',
   entities: [OrganizationSchema, ApiKeySchema],
-  migrations: [Migration20261122000001, Migration20261124000001, Migration20261125000001],
+  migrations: [Migration20261122000001, Migration20261124000001, Migration20261125000001, Migration20261128000001],
 };
 
 @Injectable()

@@ -5,6 +5,7 @@ import { Migration20261122200002 } from './migrations/Migration20261122200002';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { Migration20261126120001 } from './migrations/Migration20261126120001';
 import { Migration20261127000001 } from './migrations/Migration20261127000001';
+import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { TransactionsEventsController } from './transactions/transactions.events.controller';
 import { TransactionsQuery } from './transactions/transactions-query';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
@@ -15,7 +16,7 @@ import { ChainEventsController } from './chain/chain.events.controller';
 import { Reconciler } from './chain/reconciler';
 
 /** The ledger service owns the `ledger` schema: managed wallets and the double-entry journal. */
-export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001, Migration20261127000001] };
+export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001, Migration20261127000001, Migration20261128000001] };
 
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],

@@ -19,13 +19,14 @@ import { SigningSecrets } from './deliveries/signing-secrets';
 import { Migration20261123100001 } from './migrations/Migration20261123100001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
 import { Migration20261126200001 } from './migrations/Migration20261126200001';
+import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { DELIVERY_PRUNING } from './deliveries/delivery-pruning';
 import { TargetDns } from './webhooks/target-dns';
 import { WebhookRegistry } from './webhooks/webhook-registry';
 import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
 /** The notifier service owns the `notifier` schema: webhooks, deliveries, their attempts and its consumer's inbox. */
-export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001, Migration20261126200001] };
+export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001, Migration20261126200001, Migration20261128000001] };
 
 /** A delivery's lease outlives its send timeout by this much, so that a slow receiver is never sent it twice at once. */
 const LEASE_MARGIN_MS = 15_000;

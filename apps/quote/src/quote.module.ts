@@ -8,12 +8,13 @@ import { ChainMarkets } from './chains/chain-markets';
 import { ChainsNatsController } from './chains/chains.nats.controller';
 import { Migration20261122000001 } from './migrations/Migration20261122000001';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
+import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { QuoteSchema } from './quotes/quote.entity';
 import { QuotePricer } from './quotes/quote-pricer';
 import { QuoteStore } from './quotes/quote-store';
 import { QuotesNatsController } from './quotes/quotes.nats.controller';
 
-export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001, Migration20261125000001] };
+export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001, Migration20261125000001, Migration20261128000001] };
 
 @Module({
   imports: [CoreModule.forService('quote'), DatabaseModule.forService(QUOTE_DATABASE)],

@@ -5,6 +5,7 @@ import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, SandboxPriceFeed, SandboxRoute
 import { ROUTE_KINDS } from '@ramp/routing';
 import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
+import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { IntegrationEventsController } from './process/integration.events.controller';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
@@ -13,7 +14,7 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 import { TransferNatsController } from './transfer/transfer.nats.controller';
 
 /** The swap-transfer service owns the `swap_transfer` schema: its event log, relay checkpoint, inbox and jobs. */
-export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001] };
+export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001, Migration20261128000001] };
 
 @Module({
   imports: [CoreModule.forService('swap-transfer'), DatabaseModule.forService(SWAPTRANSFER_DATABASE)],

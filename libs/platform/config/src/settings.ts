@@ -27,6 +27,13 @@ export const SETTINGS = {
     description: 'PostgreSQL connection string. Each service owns its own schema in this database.',
     services: ALL,
   },
+  migrateOnStart: {
+    env: 'MIGRATE_ON_START',
+    default: 'true',
+    description:
+      "`true`: the service applies its schema's pending migrations at start-up (under an advisory lock), as it must when it connects as the schema's owner (local use, compose). `false` (the manifests): it only checks that none is pending, and refuses to start while one is, so that it can run as a role that may read and write but not create or alter (ramp_app; deploy/README.md) and a long migration runs once, in the migration Job, instead of in every starting replica racing its startup probe.",
+    services: ALL,
+  },
   dbPoolMax: {
     env: 'DB_POOL_MAX',
     default: '20',

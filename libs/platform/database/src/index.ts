@@ -4,3 +4,4 @@ export * from './pool-dialect';
 export * from './sql';
 export * from './waker';
 export { Migration } from '@mikro-orm/migrations';
+export * from './access';

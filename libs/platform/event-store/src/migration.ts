@@ -1,7 +1,4 @@
-import { schemaName } from '@ramp/database';
-
-/** The role services should connect as in production: it may read and append to the event log, nothing more. */
-export const APPLICATION_ROLE = 'ramp_app';
+import { APPLICATION_ROLE, schemaName } from '@ramp/database';
 
 /**
  * The statements that create a service's event log and the tables around it, for that service's migration:

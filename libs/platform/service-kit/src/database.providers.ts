@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Config } from '@ramp/config';
-import { applyMigrations, ensureDatabase, openDatabase, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
+import { applyMigrations, ensureDatabase, openDatabase, pendingMigrations, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
 import { HealthRegistry } from './health';
 import { PG_POOL, SERVICE_DATABASE, SERVICE_NAME } from './tokens';
 
@@ -38,10 +38,16 @@ export class DatabaseModule {
           inject: [Config, HealthRegistry, SERVICE_NAME],
           useFactory: async (config: Config, health: HealthRegistry, service: string): Promise<ServiceDatabase> => {
             const url = config.string('databaseUrl');
-            await ensureDatabase(url);
+            const migrate = config.bool('migrateOnStart');
+            if (migrate) await ensureDatabase(url);
             const database = await openDatabase({ ...spec, url, poolMax: config.int('dbPoolMax', 2, 1000), applicationName: service });
             try {
-              await applyMigrations(database, spec.schema);
+              if (migrate) await applyMigrations(database, spec.schema);
+              else {
+                // The migration Job's role owns the schema and migrates it; this one may not, and only checks it is current.
+                const pending = await pendingMigrations(database.pool, spec.schema, spec.migrations.map((migration) => migration.name));
+                if (pending.length > 0) throw new Error(`${spec.schema}: migrations not applied yet (${pending.join(', ')}): run \`main.js migrate\` (the migration Job) first`);
+              }
             } catch (error) {
               await database.close();
               throw error;

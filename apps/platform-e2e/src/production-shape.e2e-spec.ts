@@ -4,20 +4,31 @@ import { Pool } from 'pg';
 import { rampEvents, WalletCredit } from '@ramp/contracts';
 import type { MixedLoad } from '@ramp/load';
 import { OPERATOR_USER } from '@ramp/messaging';
-import { NatsCluster, startServices, stopAll, type AppName, type ServiceProcess } from '@ramp/testing';
+import { NatsCluster, runCompiled, ServiceProcess as Service, freePort, startServices, stopAll, TEST_DATABASE_URL, type AppName, type ServiceProcess } from '@ramp/testing';
 import { expectLoadSettled, loadReceiver, startLoad, type LoadReceiver } from './load-settled.spec-helper';
 
 const NAMESPACE = process.env.EVENTS_NAMESPACE ?? '';
 const subject = (name: string) => (NAMESPACE ? `${NAMESPACE}.${name}` : name);
 const DEPOSIT_WINDOW_SECONDS = 40;
+const APPS: AppName[] = ['chain', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'gateway'];
+/** The login role the services connect as here: granted ramp_app, the role the migrations give read and write only. */
+const SERVICE_ROLE = 'ramp_service_test';
+const serviceDatabaseUrl = (() => {
+  const url = new URL(TEST_DATABASE_URL);
+  url.username = SERVICE_ROLE;
+  url.password = 'service-role-password';
+  return url.toString();
+})();
 
 /**
- * The broker as production runs it: three nats-server processes in a JetStream cluster, the streams at three replicas,
- * and each service connected as its own user with the permissions of deploy/nats/authorization.conf (generated from
- * SERVICE_ACCESS). A service is refused what its permissions leave out; the platform runs a mixed load while one server
- * is killed with `kill -9` and later another is restarted, and loses nothing.
+ * The platform as production runs it. The broker: three nats-server processes in a JetStream cluster, the streams at
+ * three replicas, each service connected as its own user with the permissions of deploy/nats/authorization.conf
+ * (generated from SERVICE_ACCESS). The database: the migrations applied once, by the schemas' owner (the migration
+ * Job), and the services connected as a role that may only read and write (ramp_app), with MIGRATE_ON_START=false. Each
+ * is refused what it may not do; the platform runs a mixed load while one NATS server is killed with `kill -9` and later
+ * another is restarted, and loses nothing.
  */
-describe('broker - a three-node JetStream cluster with a NATS user per service', () => {
+describe('production shape - a three-node JetStream cluster with a NATS user per service, and services that may only read and write the database', () => {
   const cluster = new NatsCluster(3);
   const connections: NatsConnection[] = [];
   const as = async (user: string, password = cluster.passwords[user]) => {
@@ -27,8 +38,22 @@ describe('broker - a three-node JetStream cluster with a NATS user per service',
   };
 
   beforeAll(async () => {
+    // What the migration Job does, as the owner (the test's own user), then the services' login role.
+    for (const app of APPS) {
+      const migrated = await runCompiled(`dist/apps/${app}/src/main.js`, ['migrate']);
+      if (migrated.code !== 0) throw new Error(`${app} migrate failed: ${migrated.stderr}`);
+    }
+    const owner = new Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    try {
+      await owner.query(`do $$ begin
+        if not exists (select from pg_roles where rolname = '${SERVICE_ROLE}') then create role ${SERVICE_ROLE} login password 'service-role-password'; end if;
+      end $$`);
+      await owner.query(`grant ramp_app to ${SERVICE_ROLE}`);
+    } finally {
+      await owner.end();
+    }
     await cluster.start(NAMESPACE);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(connections.map((nc) => nc.close()));
@@ -55,10 +80,49 @@ describe('broker - a three-node JetStream cluster with a NATS user per service',
     await expect(as('ledger', 'not-the-password')).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
   });
 
+  it('refuses the services\' database role what the migration Job\'s may do: change an event or the journal, create or alter a table', async () => {
+    const service = new Pool({ connectionString: serviceDatabaseUrl, max: 1 });
+    const refusal = (sql: string) => service.query(sql).then(() => 'allowed', (error: { code?: string; message: string }) => `${error.code} ${error.message}`);
+    try {
+      // What it needs: reading, and writing the tables that are not append-only.
+      await expect(refusal('select count(*) from ramp.events')).resolves.toBe('allowed');
+      await expect(refusal(`update gateway.idempotency_keys set state = state where false`)).resolves.toBe('allowed');
+      for (const sql of [
+        `update ramp.events set type = type where false`,
+        `delete from swap_transfer.events where false`,
+        `delete from ledger.postings where false`,
+        `insert into quote.mikro_orm_migrations (name) values ('forged')`,
+        `create table gateway.intruder (id int)`,
+        `alter table ledger.transactions add column intruder int`,
+        `drop table notifier.deliveries`,
+        `truncate chain.events`,
+      ]) {
+        expect([sql, await refusal(sql)]).toEqual([sql, expect.stringMatching(/^42501 (permission denied|must be owner)/)]);
+      }
+    } finally {
+      await service.end();
+    }
+  });
+
+  it('keeps a service that may not migrate from starting while its schema is behind, and says what to run', async () => {
+    const owner = new Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    const latest = (await owner.query<{ name: string }>(`select name from quote.mikro_orm_migrations order by id desc limit 1`)).rows[0]!.name;
+    await owner.query(`delete from quote.mikro_orm_migrations where name = $1`, [latest]);
+    try {
+      const quote = new Service('quote', await freePort(), { DATABASE_URL: serviceDatabaseUrl, MIGRATE_ON_START: 'false', ...cluster.envFor('quote') });
+      await expect(quote.start()).rejects.toThrow(new RegExp(`migrations not applied yet \\(${latest}\\): run \`main.js migrate\``));
+    } finally {
+      await owner.query(`insert into quote.mikro_orm_migrations (name, executed_at) values ($1, now())`, [latest]);
+      await owner.end();
+    }
+  });
+
   it('runs a mixed load through a kill -9 of one server and a restart of another: nothing lost, nothing applied twice', async () => {
     const to: LoadReceiver = await loadReceiver();
     const env = (app: AppName) => ({
       ...cluster.envFor(app),
+      DATABASE_URL: serviceDatabaseUrl,
+      MIGRATE_ON_START: 'false',
       STREAM_REPLICAS: '3',
       SANDBOX_STEP_DELAY_MS: '200',
       SANDBOX_DEPOSIT_WINDOW_SECONDS: String(DEPOSIT_WINDOW_SECONDS),
@@ -72,7 +136,7 @@ describe('broker - a three-node JetStream cluster with a NATS user per service',
     let load: MixedLoad | undefined;
     const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
     try {
-      services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], env);
+      services = await startServices(APPS, env);
       const started = await startLoad(services.get('gateway')!.url, to, 6);
       load = started.load;
       const faults: [string, () => Promise<void>][] = [
