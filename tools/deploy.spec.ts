@@ -399,6 +399,25 @@ describe('deploy/ (Kubernetes)', () => {
     for (const object of scaled) expect(object.spec.triggers[0]).toMatchObject({ type: 'cpu', metadata: { value: '70' } });
   });
 
+  it('limits egress, when the egress component is used: the notifier and the chain service to the public internet on 443, never a private range or the metadata address', () => {
+    const component = 'deploy/components/egress';
+    const policies: Yaml[] = ['default-deny.yaml', 'dependencies.yaml', 'internet.yaml'].flatMap((file) => yamlDocuments(`${component}/${file}`));
+    const deny = policies.find((p) => p.metadata.name === 'platform-default-deny-egress');
+    expect([deny.spec.policyTypes, deny.spec.egress]).toEqual([['Egress'], undefined]);
+    for (const app of APPS) expect(matches(deny.spec.podSelector.matchLabels, find('Deployment', app).spec.template.metadata.labels)).toBe(true);
+    const internet = policies.filter((p) => p.metadata.name.endsWith('-allow-internet'));
+    expect(internet.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['chain', 'notifier']);
+    for (const policy of internet) {
+      const [rule] = policy.spec.egress;
+      expect(rule.ports).toEqual([{ protocol: 'TCP', port: 443 }]);
+      expect(rule.to[0].ipBlock.cidr).toBe('0.0.0.0/0');
+      expect(rule.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10']));
+    }
+    // Everyone else reaches only its dependencies: DNS, NATS, PostgreSQL, Redis.
+    const dependencies = policies.find((p) => p.metadata.name === 'platform-allow-dependencies');
+    expect(dependencies.spec.egress.flatMap((rule: Yaml) => rule.ports.map((q: Yaml) => q.port)).sort()).toEqual([4222, 53, 53, 5432, 6379].sort());
+  });
+
   it('runs the migration Job before the new version, as Argo CD and Helm hooks', () => {
     const annotations = find('Job', 'platform-migrate').metadata.annotations;
     expect(annotations).toMatchObject({
@@ -418,9 +437,12 @@ describe('deploy/ (Kubernetes)', () => {
     const dir = `deploy/overlays/${overlay}`;
     const own = yamlDocuments(`${dir}/kustomization.yaml`)[0];
     expect(own.resources).toContain('../../base');
-    const tags = Object.fromEntries(own.images.map((image: Yaml) => [image.name, image.newTag ?? image.digest]));
+    const tags = Object.fromEntries(own.images.map((image: Yaml) => [image.name, image.digest ?? image.newTag]));
+    const names = Object.fromEntries(own.images.map((image: Yaml) => [image.name, image.newName]));
     for (const app of APPS) {
-      expect([app, tags[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(/^(?!latest$)\S+$/)]);
+      expect([app, tags[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(/^(sha256:[0-9a-f]{64}|(?!latest$)[\w][\w.-]{0,127})$/)]);
+      // From a registry (a host with a dot or a port), under the image's own name.
+      expect([app, names[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(new RegExp(`^[a-z0-9-]+(\\.[a-z0-9-]+)+(:\\d+)?/(.+/)?ramp-platform/${app}$`))]);
     }
 
     const generator = own.configMapGenerator.find((g: Yaml) => g.name === 'platform-config');

@@ -59,14 +59,14 @@ describe('deploy/ rendered - every overlay, valid against the Kubernetes schemas
     expect(invalid(objects)).toEqual([]);
   });
 
-  it('renders the production overlay with the optional components: monitoring, and scaling on the JetStream backlog', () => {
+  it('renders the production overlay with the optional components: monitoring, scaling on the JetStream backlog, egress', () => {
     // An overlay of the production one that adds the optional components, as an operator's would (its namespace too:
     // a component's objects take the namespace of the kustomization that lists it).
     const dir = mkdtempSync(join(ROOT, 'deploy/.render-'));
     try {
       writeFileSync(
         join(dir, 'kustomization.yaml'),
-        ['apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'namespace: ramp-production', 'resources:', '  - ../overlays/production', 'components:', '  - ../components/monitoring', '  - ../components/keda-jetstream', ''].join('\n'),
+        ['apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'namespace: ramp-production', 'resources:', '  - ../overlays/production', 'components:', '  - ../components/monitoring', '  - ../components/keda-jetstream', '  - ../components/egress', ''].join('\n'),
       );
       const objects = render(dir);
       expect(objects.map((object) => object.kind)).toEqual(expect.arrayContaining(['PodMonitor', 'PrometheusRule']));
