@@ -399,7 +399,7 @@ describe('deploy/ (Kubernetes)', () => {
     for (const object of scaled) expect(object.spec.triggers[0]).toMatchObject({ type: 'cpu', metadata: { value: '70' } });
   });
 
-  it('limits egress, when the egress component is used: the notifier and the chain service to the public internet on 443, never a private range or the metadata address', () => {
+  it('limits egress, when the egress component is used: the notifier and the chain service alone to the public internet, never a private range or the metadata address', () => {
     const component = 'deploy/components/egress';
     const policies: Yaml[] = ['default-deny.yaml', 'dependencies.yaml', 'internet.yaml'].flatMap((file) => yamlDocuments(`${component}/${file}`));
     const deny = policies.find((p) => p.metadata.name === 'platform-default-deny-egress');
@@ -409,13 +409,14 @@ describe('deploy/ (Kubernetes)', () => {
     expect(internet.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['chain', 'notifier']);
     for (const policy of internet) {
       const [rule] = policy.spec.egress;
-      expect(rule.ports).toEqual([{ protocol: 'TCP', port: 443 }]);
+      // The chain service's JSON-RPC endpoints on 443; the notifier's webhooks on whatever port their URL names.
+      expect([policy.metadata.name, rule.ports]).toEqual(policy.metadata.name === 'chain-allow-internet' ? [policy.metadata.name, [{ protocol: 'TCP', port: 443 }]] : [policy.metadata.name, undefined]);
       expect(rule.to[0].ipBlock.cidr).toBe('0.0.0.0/0');
       expect(rule.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10']));
     }
     // Everyone else reaches only its dependencies: DNS, NATS, PostgreSQL, Redis.
     const dependencies = policies.find((p) => p.metadata.name === 'platform-allow-dependencies');
-    expect(dependencies.spec.egress.flatMap((rule: Yaml) => rule.ports.map((q: Yaml) => q.port)).sort()).toEqual([4222, 53, 53, 5432, 6379].sort());
+    expect(dependencies.spec.egress.flatMap((rule: Yaml) => rule.ports.map((q: Yaml) => q.port)).sort()).toEqual([4222, 53, 53, 53, 53, 5432, 6379].sort());
   });
 
   it('runs the migration Job before the new version, as Argo CD and Helm hooks', () => {

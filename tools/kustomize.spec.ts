@@ -1,5 +1,5 @@
 import { spawnSync } from 'child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join, relative, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
@@ -81,6 +81,12 @@ describe('deploy/ rendered - every overlay, valid against the Kubernetes schemas
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("validates the NATS namespace's network policy (deploy/nats, applied apart)", () => {
+    const objects = parseAllDocuments(readFileSync(join(ROOT, 'deploy/nats/network-policy.yaml'), 'utf8')).map((document) => document.toJSON());
+    expect(objects.map((object) => object.kind)).toEqual(['NetworkPolicy']);
+    expect(invalid(objects)).toEqual([]);
   });
 
   it('names an invalid object: a Deployment without its selector is refused', () => {

@@ -86,6 +86,20 @@ export class NatsCluster {
     await this.waitForJetStream();
   }
 
+  /**
+   * The permission violations the servers have logged (`Publish Violation - User "ramp", Subject "…"`), by server, in
+   * the order of its log (the last 200 kB of it); with `since` (an earlier answer), only those logged after it.
+   */
+  violations(since?: string[][]): string[][] {
+    return this.nodes.map((node, i) =>
+      node.output
+        .split('\n')
+        .filter((line) => / Violation - User /.test(line))
+        .map((line) => line.replace(/^.*?\[ERR\] /, ''))
+        .slice(since?.[i]?.length ?? 0),
+    );
+  }
+
   /** Recent output of the servers, for failure messages. */
   get logs(): string {
     return this.nodes.map((node) => `--- ${node.name}\n${node.output.slice(-3000)}`).join('\n');

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
 import { ENVIRONMENTS, type Environment } from '@ramp/contracts';
-import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
 import { KeyStore, OrganizationNameTaken, PLANS, SecretBox, type Plan } from '@ramp/keys';
+import { openServiceDatabase } from '@ramp/service-kit';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
 const USAGE = `Usage:
@@ -123,11 +123,9 @@ async function run(argv: string[]): Promise<string> {
   if (parsed === 'help') return USAGE;
   const execute = plan(parsed.command, parsed.positional, parsed.flags);
   const config = new Config();
-  const url = config.string('databaseUrl');
-  await ensureDatabase(url);
-  const database = await openDatabase({ ...GATEWAY_DATABASE, url, poolMax: 2, applicationName: 'keys' });
+  // As the gateway opens it: in a gateway pod (MIGRATE_ON_START=false), as the role that may only read and write.
+  const database = await openServiceDatabase(GATEWAY_DATABASE, config, 'keys', 2);
   try {
-    await applyMigrations(database, GATEWAY_DATABASE.schema);
     const result = await execute(new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)));
     return JSON.stringify(result, null, 2);
   } finally {

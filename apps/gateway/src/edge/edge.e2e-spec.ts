@@ -277,8 +277,9 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
       // Probes and metrics answer the cluster's direct connections only: what the ingress forwards does not see them.
       const gateway = services.get('gateway')!.url;
       const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
-      for (const path of ['/metrics', '/health/ready', '/health/live']) {
-        const outside = await fetch(`${gateway}${path}`, { headers: forwarded });
+      // Percent-encoded paths too, with a key: the router decodes them to the same routes.
+      for (const path of ['/metrics', '/health/ready', '/health/live', '/%6Detrics', '/health/%72eady']) {
+        const outside = await fetch(`${gateway}${path}`, { headers: { ...forwarded, 'x-api-key': key.apiKey } });
         expect({ path, status: outside.status, code: ((await outside.json()) as any).error?.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
         expect({ path, status: (await fetch(`${gateway}${path}`)).status }).toEqual({ path, status: 200 });
       }

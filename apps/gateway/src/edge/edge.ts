@@ -43,6 +43,8 @@ export interface EdgeOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probes and metrics: served to the cluster's direct connections, with no key (see installEdge). */
 export const PROBES = /^\/(health\/(live|ready)|metrics)(\?|$)/;
+/** The same by the route the router matched, which decodes the path first (`/%6Detrics` is `/metrics` to it). */
+const PROBE_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
 
 /**
@@ -59,7 +61,7 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     void reply.header('x-request-id', requestId);
     const client = options.resolver.resolve({ remoteAddress: request.socket.remoteAddress ?? '', headers: request.headers });
     request.ctx = { requestId, client };
-    if (PROBES.test(request.url)) {
+    if (PROBES.test(request.url) || PROBE_ROUTES.has(request.routeOptions.url ?? '')) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
       // (a trusted proxy), or on this port when they have one of their own (OPS_PORT), they do not exist.
       if (client.viaProxy || options.probesElsewhere) throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
 import { ENVIRONMENTS } from '@ramp/contracts';
-import { applyMigrations, ensureDatabase, openDatabase } from '@ramp/database';
+import { openServiceDatabase } from '@ramp/service-kit';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { reconcileChains, type Reconciliation } from '../chain/chain-books';
 import { Journal } from '../journal/journal';
@@ -15,11 +15,9 @@ import { LEDGER_DATABASE } from '../ledger.module';
  */
 async function main(): Promise<void> {
   const config = new Config();
-  const url = config.string('databaseUrl');
-  await ensureDatabase(url);
-  const database = await openDatabase({ ...LEDGER_DATABASE, url, poolMax: 2, applicationName: 'ledger-check' });
+  // As the ledger opens it: in a ledger pod (MIGRATE_ON_START=false), as the role that may only read and write.
+  const database = await openServiceDatabase(LEDGER_DATABASE, config, 'ledger-check', 2);
   try {
-    await applyMigrations(database, LEDGER_DATABASE.schema);
     const report = await new Journal().check(database.pool);
     const chains: Reconciliation[] = [];
     if (!process.argv.includes('--books-only')) {

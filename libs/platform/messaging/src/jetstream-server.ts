@@ -98,7 +98,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     for (const binding of this.bindings) {
       const { stream, subjectPrefix, filterSubject } = this.resolve(binding.pattern);
       // Created here too, so that a consumer may start before the service that publishes into the stream.
-      if (!ensured.has(stream)) await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: this.settings.replicas });
+      if (!ensured.has(stream)) await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: this.settings.replicas, update: false });
       ensured.add(stream);
       const consumer = new DurableConsumer(host, { options: binding.options, stream, filterSubject, handle: this.runner(binding) });
       await consumer.start();

@@ -21,13 +21,21 @@ describe('NATS permissions - each service its own subjects', () => {
     expect([publishing, serving]).toEqual([['ramp', 'swap-transfer'], ['ledger']]);
   });
 
-  it('answers go to the inboxes of the callers only', () => {
+  it('lets a service read its own inbox only, and answer only the requests it is given (no grant on an inbox)', () => {
     expect(callersOf('ledger')).toEqual(['gateway', 'ramp', 'swap-transfer']);
     expect(callersOf('gateway')).toEqual(['notifier']);
-    expect(natsPermissionsOf('notifier').publish.allow.filter((subject) => subject.startsWith('_INBOX'))).toEqual(['_INBOX.gateway.>']);
-    expect(natsPermissionsOf('ledger').publish.allow.filter((subject) => subject.startsWith('_INBOX'))).toEqual(['_INBOX.gateway.>', '_INBOX.ramp.>', '_INBOX.swap-transfer.>']);
-    // Each subscribes to its own inbox, never another's.
-    for (const service of NATS_SERVICE_USERS) expect(natsPermissionsOf(service).subscribe.allow.filter((subject) => subject.startsWith('_INBOX'))).toEqual([`_INBOX.${service}.>`]);
+    for (const service of NATS_SERVICE_USERS) {
+      const permissions = natsPermissionsOf(service);
+      expect([service, permissions.subscribe.allow.filter((subject) => subject.startsWith('_INBOX'))]).toEqual([service, [`_INBOX.${service}.>`]]);
+      expect([service, permissions.publish.allow.filter((subject) => subject.startsWith('_INBOX')), permissions.allow_responses]).toEqual([service, [], true]);
+    }
+  });
+
+  it('lets only ramp move tokens out of the hot wallet or mint, and only swap-transfer bridge', () => {
+    const callers = (subject: string) => NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.includes(subject));
+    expect(callers('chain.v1.transfers.send')).toEqual(['ramp']);
+    expect(callers('chain.v1.bridges.send')).toEqual(['swap-transfer']);
+    expect(callers('chain.v1.faucet.send').sort()).toEqual(['gateway', 'ledger', 'ramp']);
   });
 
   it("publishes a service's events only from that service, and each integration event only from the service of its type", () => {
@@ -35,9 +43,17 @@ describe('NATS permissions - each service its own subjects', () => {
     expect(publishers(`${rampEvents().subjectPrefix}.>`)).toEqual(['ramp']);
     expect(publishers(`${integrationEvents().subjectPrefix}.offramp.>`)).toEqual(['ramp']);
     expect(publishers(`${integrationEvents().subjectPrefix}.swap.>`)).toEqual(['swap-transfer']);
-    // Nothing but the JetStream API of its own streams and consumers: no wildcard over every stream.
+    // Nothing but the JetStream API of its own streams and consumers: a wildcard only after a durable's own name (the
+    // filter subject nats.js puts there), none over every stream or consumer.
     for (const service of NATS_SERVICE_USERS) {
-      expect([service, natsPermissionsOf(service).publish.allow.filter((subject) => /^\$JS\.API\.(STREAM|CONSUMER)\.[A-Z.]*>$/.test(subject) || subject === '>')]).toEqual([service, []]);
+      const durables = SERVICE_ACCESS[service].consumes.flatMap(({ durables: names }) => names);
+      const wild = natsPermissionsOf(service).publish.allow.filter((subject) => /[>*]/.test(subject) && subject.startsWith('$JS'));
+      expect([service, wild.filter((subject) => !durables.some((durable) => subject.endsWith(`.${durable}.>`)))]).toEqual([service, []]);
     }
+    // Only a stream's publishers may change it; its consumers may only create it as configured.
+    const updaters = (stream: string) => NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.includes(`$JS.API.STREAM.UPDATE.${stream}`));
+    expect(updaters(rampEvents().stream)).toEqual(['ramp']);
+    expect(updaters(integrationEvents().stream)).toEqual(['ramp', 'swap-transfer']);
+    expect(updaters('DEAD_LETTERS')).toEqual([]);
   });
 });

@@ -65,9 +65,8 @@ export interface ServiceAccess {
 /** The services by their NATS user name, which is the service's name. */
 export type NatsServiceUser = 'gateway' | 'quote' | 'ramp' | 'swap-transfer' | 'ledger' | 'chain' | 'notifier';
 
-/** What ramp and swap-transfer run a transaction with (process-kit: quotes, holds, credits and the chain's legs). */
+/** What ramp and swap-transfer run a transaction with (process-kit: the quote, the hold, its settlement, credits). */
 const PROCESS_CALLS = [QuotePeek.contract, QuoteConsume.contract, WalletGet.contract, HoldPlace.contract, HoldSettle.contract, WalletCredit.contract];
-const CHAIN_LEG_CALLS = [ChainNetworks.contract, ChainTransfer.contract, ChainSwap.contract, ChainBridge.contract, FaucetSend.contract];
 
 export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = {
   gateway: {
@@ -107,7 +106,8 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
   },
   quote: { calls: [ChainNetworks.contract, ChainPools.contract], publishes: [], consumes: [] },
   ramp: {
-    calls: [...PROCESS_CALLS, ...CHAIN_LEG_CALLS, DepositAddressWatch.contract],
+    // Its legs on chain: swaps, transfers out of the hot wallet, the test CNGN an on-ramp mints; never a bridge.
+    calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainTransfer.contract, FaucetSend.contract, DepositAddressWatch.contract],
     publishes: [
       { stream: rampEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['onramp.>', 'offramp.>'] },
@@ -118,7 +118,8 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     ],
   },
   'swap-transfer': {
-    calls: [...PROCESS_CALLS, ...CHAIN_LEG_CALLS],
+    // Its legs on chain: swaps and bridges; never a transfer out of the hot wallet nor a mint.
+    calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainBridge.contract],
     publishes: [
       { stream: swapTransferEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['swap.>', 'transfer.>'] },
@@ -172,19 +173,23 @@ export function natsPermissionsOf(service: NatsServiceUser, namespace = ''): Nat
   const publish = new Set<string>([jsApi('INFO')]);
   const subscribe = new Set<string>([subject(`${service}.v1.>`), `${inboxPrefixOf(service)}.>`]);
   for (const contract of access.calls) publish.add(subject(contract.subject));
-  // Answers to the services that call it, in their inboxes. (allow_responses alone is not enough on a cluster: it lets
-  // a reply through only on the server that delivered the request, and a replica that reconnected meanwhile would be
-  // refused its answer.)
-  for (const caller of callersOf(service)) publish.add(`${inboxPrefixOf(caller)}.>`);
-  const streamAccess = (stream: string) => ['INFO', 'CREATE', 'UPDATE'].forEach((operation) => publish.add(jsApi(`STREAM.${operation}.${stream}`)));
+  // Answers go through allow_responses only: to the reply subject of a request it was given, once. Not a grant on its
+  // callers' inboxes, whose tokens a service taken over could learn from the requests it serves and then forge answers
+  // to their other calls. The price: an answer from a replica that reconnected to another server after taking the
+  // request is refused, and the caller times out and retries (its operations are idempotent).
+
+  // A stream's publishers may create and update it; its consumers (and every service, the dead letters) only create it
+  // as configured if it is missing: an update can drop a stream's history or take over subjects.
+  const streamAccess = (stream: string, owner: boolean) =>
+    (owner ? ['INFO', 'CREATE', 'UPDATE'] : ['INFO', 'CREATE']).forEach((operation) => publish.add(jsApi(`STREAM.${operation}.${stream}`)));
   for (const { stream: streamOf, subjects } of access.publishes) {
     const { stream, subjectPrefix } = streamOf(namespace);
-    streamAccess(stream);
+    streamAccess(stream, true);
     for (const tail of subjects) publish.add(`${subjectPrefix}.${tail}`);
   }
   for (const { stream: streamOf, durables } of access.consumes) {
     const { stream } = streamOf(namespace);
-    streamAccess(stream);
+    streamAccess(stream, access.publishes.some((published) => published.stream === streamOf));
     for (const durable of durables) {
       // Created (with or without its filter in the subject, as nats.js chooses by server version), read, pulled, acknowledged.
       for (const operation of ['CREATE', 'DURABLE.CREATE', 'INFO', 'MSG.NEXT']) publish.add(jsApi(`CONSUMER.${operation}.${stream}.${durable}`));
@@ -193,7 +198,7 @@ export function natsPermissionsOf(service: NatsServiceUser, namespace = ''): Nat
       publish.add(deadLetterSubject(service, durable));
     }
   }
-  if (access.consumes.length > 0 || access.publishes.length > 0) streamAccess(DEAD_LETTER_STREAM);
+  if (access.consumes.length > 0 || access.publishes.length > 0) streamAccess(DEAD_LETTER_STREAM, false);
   return { publish: { allow: [...publish] }, subscribe: { allow: [...subscribe] }, allow_responses: true };
 }
 

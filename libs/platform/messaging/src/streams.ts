@@ -18,6 +18,11 @@ export interface StreamOptions {
   replicas?: number;
   /** How long a re-published event id is still dropped. */
   duplicateWindowMs?: number;
+  /**
+   * Bring an existing stream's configuration up to date (its publishers, whose NATS users may); false for a stream the
+   * caller only reads or only sends dead letters to, whose users may create it but not change it.
+   */
+  update?: boolean;
 }
 
 /**
@@ -27,7 +32,7 @@ export interface StreamOptions {
  * each update is a round of agreement between the servers. Two services creating the same stream at once is fine
  * (nats-server answers an identical creation with the stream); a timeout (a server gone, an election) is tried again.
  */
-export async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], { replicas = 1, duplicateWindowMs = 120_000 }: StreamOptions = {}): Promise<void> {
+export async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], { replicas = 1, duplicateWindowMs = 120_000, update = true }: StreamOptions = {}): Promise<void> {
   const config: Partial<StreamConfig> = {
     name,
     subjects,
@@ -46,7 +51,7 @@ export async function ensureStream(jsm: JetStreamManager, name: string, subjects
         throw error;
       });
       if (!existing) await jsm.streams.add(config);
-      else if (!configured(existing.config, config)) await jsm.streams.update(name, { ...existing.config, ...config });
+      else if (update && !configured(existing.config, config)) await jsm.streams.update(name, { ...existing.config, ...config });
       return;
     } catch (error) {
       if (attempt >= 3 || (error as { code?: string }).code !== 'TIMEOUT') throw error;
@@ -59,6 +64,7 @@ function configured(actual: StreamConfig, wanted: Partial<StreamConfig>): boolea
   return Object.entries(wanted).every(([key, value]) => JSON.stringify(actual[key as keyof StreamConfig]) === JSON.stringify(value));
 }
 
+/** Creates the dead-letter stream if it is missing; its configuration is changed only by an operator. */
 export async function ensureDeadLetterStream(jsm: JetStreamManager, options: StreamOptions = {}): Promise<void> {
-  await ensureStream(jsm, DEAD_LETTER_STREAM, ['deadletter.>'], options);
+  await ensureStream(jsm, DEAD_LETTER_STREAM, ['deadletter.>'], { ...options, update: false });
 }

@@ -37,21 +37,7 @@ export class DatabaseModule {
           provide: SERVICE_DATABASE,
           inject: [Config, HealthRegistry, SERVICE_NAME],
           useFactory: async (config: Config, health: HealthRegistry, service: string): Promise<ServiceDatabase> => {
-            const url = config.string('databaseUrl');
-            const migrate = config.bool('migrateOnStart');
-            if (migrate) await ensureDatabase(url);
-            const database = await openDatabase({ ...spec, url, poolMax: config.int('dbPoolMax', 2, 1000), applicationName: service });
-            try {
-              if (migrate) await applyMigrations(database, spec.schema);
-              else {
-                // The migration Job's role owns the schema and migrates it; this one may not, and only checks it is current.
-                const pending = await pendingMigrations(database.pool, spec.schema, spec.migrations.map((migration) => migration.name));
-                if (pending.length > 0) throw new Error(`${spec.schema}: migrations not applied yet (${pending.join(', ')}): run \`main.js migrate\` (the migration Job) first`);
-              }
-            } catch (error) {
-              await database.close();
-              throw error;
-            }
+            const database = await openServiceDatabase(spec, config, service, config.int('dbPoolMax', 2, 1000));
             health.add('postgres', async () => {
               await database.pool.query('select 1');
             });
@@ -65,6 +51,29 @@ export class DatabaseModule {
       exports: [SERVICE_DATABASE, PG_POOL, MikroORM],
     };
   }
+}
+
+/**
+ * Opens a service's database as its start-up does, for the service and its command-line tools alike: with
+ * MIGRATE_ON_START it applies the schema's pending migrations (creating the database if missing); without, it only
+ * checks that none is pending (the role it connects as may not migrate) and refuses to go on otherwise.
+ */
+export async function openServiceDatabase(spec: DatabaseSpec, config: Config, applicationName: string, poolMax: number): Promise<ServiceDatabase> {
+  const url = config.string('databaseUrl');
+  const migrate = config.bool('migrateOnStart');
+  if (migrate) await ensureDatabase(url);
+  const database = await openDatabase({ ...spec, url, poolMax, applicationName });
+  try {
+    if (migrate) await applyMigrations(database, spec.schema);
+    else {
+      const pending = await pendingMigrations(database.pool, spec.schema, spec.migrations.map((migration) => migration.name));
+      if (pending.length > 0) throw new Error(`${spec.schema}: migrations not applied yet (${pending.join(', ')}): run \`main.js migrate\` (the migration Job) first`);
+    }
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }
 
 /** `node main.js migrate`: applies the service's migrations and exits (the Kubernetes migration Job uses this). */
