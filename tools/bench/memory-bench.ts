@@ -4,10 +4,13 @@ import { MixedLoad } from '@ramp/load';
 import { RampClient } from '@ramp/sdk';
 import { createKey, freePort, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName } from '@ramp/testing';
 import { startBare } from './baseline';
-import { residentMemory, runAlone, type BenchRow, type BenchSection } from './report';
+import { Pool } from 'pg';
+import { cpuMeter, cpuSeconds, residentMemory, runAlone, type BenchRow, type BenchSection } from './report';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 8);
+/** The longest the load's last transactions are given to end once it stops. */
+const DRAIN_MS = 90_000;
 const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'];
 
 /** Samples the resident memory of processes every 250 ms and keeps each one's highest. */
@@ -57,18 +60,37 @@ export async function benchMemory(): Promise<BenchSection[]> {
     const bareIdle = residentMemory(bare.pid).now;
 
     const sampler = sampleMemory(new Map(APPS.map((app) => [app, services.get(app)!.pid])));
+    const counters = databaseCounters();
+    const before = await counters.read();
+    const cpuSince = cpuMeter(APPS.map((app) => [app, services.get(app)!.pid]));
     const load = new MixedLoad({ client, walletId: wallet.walletId, callbackUrl: (path) => receiver.url(path), concurrency: CONCURRENCY });
     load.start();
     await sleep(LOAD_SECONDS * 1000);
     await load.stop();
-    // Let the last transactions run their steps and their deliveries go out.
-    await sleep(3000);
+    // Let the last transactions run their steps and their deliveries go out: until every transaction the load started
+    // has ended in the read model (at most DRAIN_MS), so that what they cost is all counted.
+    const open = await counters.openUntilEnded(load.started.map((started) => started.id), DRAIN_MS);
     const underLoad = sampler.stop();
+    const cpu = cpuSince();
+    const database = await counters.read();
+    const transactions = load.started.length;
 
     const bareSampler = sampleMemory(new Map([['bare', bare.pid]]));
+    const bareCpuBefore = cpuSeconds(bare.pid);
     const body = JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0123456785', chain: 'base' });
     const http = await autocannon({ url: `http://127.0.0.1:${barePort}/v1/offramp/quote`, method: 'POST', connections: 50, duration: LOAD_SECONDS, headers: { 'content-type': 'application/json' }, body });
     const bareLoaded = bareSampler.stop().get('bare')!;
+    const bareCpuPerRequestMs = ((cpuSeconds(bare.pid) - bareCpuBefore) * 1000) / http.requests.total;
+    await counters.close();
+    const perTransaction = (value: number) => value / transactions;
+    const costRows: BenchRow[] = [...cpu].map(([name, seconds]) => ({
+      measure: `${name}: CPU per transaction`,
+      baselineLabel: 'bare Fastify process: CPU per HTTP request',
+      baseline: bareCpuPerRequestMs,
+      result: perTransaction(seconds * 1000),
+      unit: 'ms',
+      better: 'lower' as const,
+    }));
 
     const rows: BenchRow[] = APPS.flatMap((app) => [
       { measure: `${app}, idle`, baselineLabel: 'bare Fastify process, idle', baseline: bareIdle, result: idle.get(app)!, unit: 'MiB', better: 'lower' as const },
@@ -80,9 +102,19 @@ export async function benchMemory(): Promise<BenchSection[]> {
         command: 'npm run bench:memory',
         rows,
         notes: [
-          `the load: ${load.started.length} transactions started (${(load.started.length / LOAD_SECONDS).toFixed(1)}/s) of every type, each with a webhook and a callback; ${receiver.received.length} signed deliveries received meanwhile`,
+          `the load: ${load.started.length} transactions started (${(load.started.length / LOAD_SECONDS).toFixed(1)}/s) of every type, each with a webhook and a callback; ${receiver.received.length} deliveries received by the time they had all ended`,
           `the bare process's load: ${http.requests.total} POSTs at 50 connections (${http.requests.average.toFixed(0)} req/s)`,
           'RSS sampled every 250 ms (VmRSS); idle is read after 5 s with nothing in flight',
+        ],
+      },
+      {
+        title: `What a transaction costs under the same mixed load (${transactions} transactions of every type in ${LOAD_SECONDS} s, each with a webhook and a callback)`,
+        command: 'npm run bench:memory',
+        rows: costRows,
+        notes: [
+          `CPU is user and system time from /proc from the load's start until every transaction it started had ended (${open === 0 ? 'all did' : `${open} had not after ${DRAIN_MS / 1000} s`}), divided by the transactions started; PostgreSQL and NATS are all their processes on the machine (the bench stack only)`,
+          `the database per transaction (pg_stat_database over the same time): ${perTransaction(database.commits - before.commits).toFixed(1)} database transactions committed (reads included), ${perTransaction(database.inserted - before.inserted).toFixed(1)} rows inserted, ${perTransaction(database.updated - before.updated).toFixed(1)} updated, ${perTransaction(database.deleted - before.deleted).toFixed(1)} deleted; ${(perTransaction(database.bytes - before.bytes) / 1024).toFixed(1)} KiB of growth (tables and indexes, before any vacuum)`,
+          `the bare process's CPU: ${bareCpuPerRequestMs.toFixed(3)} ms per request over ${http.requests.total} requests`,
         ],
       },
     ];
@@ -91,6 +123,36 @@ export async function benchMemory(): Promise<BenchSection[]> {
     await stopAll(services.values());
     await receiver.stop();
   }
+}
+
+/** The bench database's counters (commits, rows written, size), to divide by the transactions a load ran. */
+function databaseCounters() {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+  return {
+    read: async () => {
+      // Statistics reach pg_stat_database when a backend reports them (at most a second or so after a commit).
+      await sleep(1500);
+      const row = (
+        await pool.query<{ commits: string; inserted: string; updated: string; deleted: string; bytes: string }>(
+          `select xact_commit as commits, tup_inserted as inserted, tup_updated as updated, tup_deleted as deleted, pg_database_size(datname) as bytes
+             from pg_stat_database where datname = current_database()`,
+        )
+      ).rows[0]!;
+      return { commits: Number(row.commits), inserted: Number(row.inserted), updated: Number(row.updated), deleted: Number(row.deleted), bytes: Number(row.bytes) };
+    },
+    /** Waits until none of these transactions is open in the ledger's read model, or `timeoutMs`; returns how many still are. */
+    openUntilEnded: async (ids: string[], timeoutMs: number): Promise<number> => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const ended = Number(
+          (await pool.query<{ n: string }>(`select count(*) as n from ledger.transactions where id = any($1) and status in ('completed', 'failed')`, [ids])).rows[0]!.n,
+        );
+        if (ended >= ids.length || Date.now() > deadline) return ids.length - ended;
+        await sleep(500);
+      }
+    },
+    close: () => pool.end(),
+  };
 }
 
 if (require.main === module) runAlone('bench:memory', benchMemory);

@@ -3,7 +3,7 @@ import { makeNuban } from '@ramp/banking';
 import { dec } from '@ramp/money';
 import { createKey, freePort, ServiceProcess } from '@ramp/testing';
 import { startBare } from './baseline';
-import { residentMemory, runAlone, type BenchSection } from './report';
+import { cpuMeter, residentMemory, runAlone, type BenchSection } from './report';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -14,11 +14,13 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Requests answered over the run. */
+  requests: number;
 }
 
 async function drive(url: string, headers: Record<string, string>, body: string): Promise<Figures> {
   const result = await autocannon({ url, method: 'POST', connections: CONNECTIONS, duration: DURATION, headers: { 'content-type': 'application/json', ...headers }, body });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, requests: result.requests.total };
 }
 
 /** A quote endpoint measured through the platform and on the bare endpoint of the same path. */
@@ -79,8 +81,12 @@ export async function benchQuote(): Promise<BenchSection[]> {
       await autocannon({ url: platformUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body });
       await autocannon({ url: bareUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body });
 
+      const bareCpu = cpuMeter([['bare', bare.pid]]);
       const baseline = await drive(bareUrl, {}, body);
+      const bareMs = (bareCpu().get('bare')! * 1000) / baseline.requests;
+      const cpu = cpuMeter([['gateway', gateway.pid], ['quote', quote.pid], ['chain', chain.pid]]);
       const platform = await drive(platformUrl, { 'x-api-key': key.apiKey }, body);
+      const perRequest = [...cpu()].map(([name, seconds]) => `${name} ${((seconds * 1000) / platform.requests).toFixed(3)} ms`).join(', ');
       const bareLabel = 'bare Fastify endpoint';
       const failures = platform.non2xx + platform.errors + baseline.non2xx + baseline.errors;
       sections.push({
@@ -93,7 +99,10 @@ export async function benchQuote(): Promise<BenchSection[]> {
           { measure: 'peak resident memory, gateway', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(gateway.pid).peak, unit: 'MiB', better: 'lower' },
           { measure: 'peak resident memory, quote service', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(quote.pid).peak, unit: 'MiB', better: 'lower' },
         ],
-        notes: [`non-2xx answers and connection errors: ${failures}`],
+        notes: [
+          `non-2xx answers and connection errors: ${failures}`,
+          `CPU per request (user and system time from /proc over the run): ${perRequest}; the bare endpoint ${bareMs.toFixed(3)} ms`,
+        ],
       });
     }
     return sections;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'child_process';
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import { cpus, totalmem } from 'os';
 
 /**
@@ -35,8 +35,9 @@ export function ratio(row: Pick<BenchRow, 'baseline' | 'result' | 'better'>): st
 
 function figure(value: number, unit: string): string {
   if (!Number.isFinite(value)) return 'n/a';
-  // Memory to a tenth of a MiB (services differ by less than 1 MiB); counts and rates whole; small figures to a tenth.
-  const digits = unit === 'MiB' ? 1 : Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : 1;
+  // Memory to a tenth of a MiB (services differ by less than 1 MiB); counts and rates whole; small figures to a tenth,
+  // and those below 1 (CPU milliseconds per request) to a hundredth.
+  const digits = unit === 'MiB' ? 1 : Math.abs(value) >= 100 || Number.isInteger(value) ? 0 : Math.abs(value) < 1 ? 2 : 1;
   return `${value.toLocaleString('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
 }
 
@@ -95,6 +96,52 @@ export function residentMemory(pid: number | undefined): { now: number; peak: nu
   } catch {
     return { now: NaN, peak: NaN };
   }
+}
+
+/** CPU seconds (user and system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name in parentheses (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds used so far by every process of a program (`postgres`, `nats-server`), summed, to take differences of. */
+export function programCpuSeconds(command: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === command) total += cpuSeconds(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * CPU seconds used from now on by each process named and by all of PostgreSQL's and the NATS server's processes:
+ * call the returned function for the time since, by name.
+ */
+export function cpuMeter(pids: Iterable<[string, number | undefined]>): () => Map<string, number> {
+  const named = [...pids];
+  const read = () =>
+    new Map<string, number>([
+      ...named.map(([name, pid]): [string, number] => [name, cpuSeconds(pid)]),
+      ['PostgreSQL', programCpuSeconds('postgres')],
+      ['NATS server', programCpuSeconds('nats-server')],
+    ]);
+  const started = read();
+  return () => {
+    const now = read();
+    return new Map([...started].map(([name, seconds]) => [name, now.get(name)! - seconds]));
+  };
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -179,6 +179,13 @@ export const SETTINGS = {
     description: 'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
     services: ['ramp', 'swap-transfer'],
   },
+  jobConcurrency: {
+    env: 'JOB_CONCURRENCY',
+    default: '4',
+    description:
+      "Transaction steps a ramp or swap-transfer replica runs at once. A step on chain holds its slot while it waits for its send to be final (up to 10 s a look), so this, not CPU, bounds a replica's throughput of transactions on chain (docs/capacity.md). Each idle slot polls for work and a running one may hold a database connection: raise it with DB_POOL_MAX and PostgreSQL's max_connections in mind.",
+    services: ['ramp', 'swap-transfer'],
+  },
   sandboxStepDelayMs: {
     env: 'SANDBOX_STEP_DELAY_MS',
     default: '2000',

@@ -54,7 +54,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
       databaseUrl: config.string('databaseUrl'),
       applicationName: `${spec.service}-jobs`,
       leaseMs: config.int('jobLeaseMs', 1000),
-      concurrency: 4,
+      concurrency: config.int('jobConcurrency', 1, 1000),
       logger,
       run,
     });
