@@ -1,9 +1,9 @@
-import { createPublicClient, erc20Abi, getAddress, http, maxUint256, parseUnits, type Address } from 'viem';
+import { createPublicClient, getAddress, http, parseUnits, type Address } from 'viem';
 import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
 import { resolveChains, UniswapV2Router02 } from '@ramp/evm';
 import { dec } from '@ramp/money';
-import { ApiClient, createKey, endUserWith, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, poolTrader, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
 
 /**
  * Quotes priced from the pools of the local test chains (Uniswap V2, deployed and seeded by the chain service): what
@@ -71,21 +71,24 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
 
   it("moves with the pool: after anyone's large trade, the next quote gives less", async () => {
     const before = await swapQuote('USDC', 'ETH', '1000');
-    const trader = await endUserWith(api, 'base', base.rpcUrl, { ETH: '1', USDC: '300000' });
-    await client.waitForTransactionReceipt({
-      hash: await trader.wallet.writeContract({ chain: null, address: token('base', 'USDC'), abi: erc20Abi, functionName: 'approve', args: [chains.base.dex.router, maxUint256] }),
-    });
-    const path = [token('base', 'USDC'), getAddress(chains.base.dex.wrappedNative)];
-    const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
-    const swapped = await client.waitForTransactionReceipt({
-      hash: await trader.wallet.writeContract({ chain: null, address: chains.base.dex.router, abi: UniswapV2Router02.abi, functionName: 'swapExactTokensForTokens', args: [parseUnits('300000', 6), 0n, path, trader.account.address, deadline] }),
-    });
-    expect(swapped.status).toBe('success');
-    await new Promise((resolve) => setTimeout(resolve, Number(new Config().string('chainPoolsMaxAgeMs')) * 2 + 50));
-    const after = await swapQuote('USDC', 'ETH', '1000');
-    // 300,000 USDC bought about 81 of the pool's 625 ETH: a dollar buys about a quarter less.
-    expect(dec(after.toAmount).lessThan(dec(before.toAmount).mul('0.8'))).toBe(true);
-    expect(parseUnits(after.toAmount, 18)).toBe(await routerOut('USDC', 'ETH', '997', 6));
+    const trader = await poolTrader(api, 'base', base.rpcUrl, 'ETH', '300000');
+    const cacheAge = () => new Promise((resolve) => setTimeout(resolve, Number(new Config().string('chainPoolsMaxAgeMs')) * 2 + 50));
+    await trader.push();
+    try {
+      await cacheAge();
+      const after = await swapQuote('USDC', 'ETH', '1000');
+      // 300,000 USDC bought about 81 of the pool's 625 ETH: a dollar buys about a quarter less.
+      expect(dec(after.toAmount).lessThan(dec(before.toAmount).mul('0.8'))).toBe(true);
+      expect(parseUnits(after.toAmount, 18)).toBe(await routerOut('USDC', 'ETH', '997', 6));
+    } finally {
+      // Sold back: the pool is shared by the suites that follow, whose quotes from the price feed (the chain service
+      // down, as the chaos test makes it) would otherwise be a quarter off what the pool gives, and fail on slippage.
+      await trader.restore();
+    }
+    await cacheAge();
+    // Back within the fees the two trades left in the pool.
+    const restored = await swapQuote('USDC', 'ETH', '1000');
+    expect(dec(restored.toAmount).sub(before.toAmount).abs().lessThan(dec(before.toAmount).mul('0.005'))).toBe(true);
   });
 
   it('prices a transfer with a destination swap on the destination chain\'s pool', async () => {
