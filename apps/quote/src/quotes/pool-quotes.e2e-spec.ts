@@ -115,13 +115,17 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     expect(dec(large.rate).greaterThan(dec(onramp.rate))).toBe(true);
   });
 
-  it('keeps quoting from the price feed while the pools cannot be read (the chain service down)', async () => {
+  it('refuses a quote on the pools while they cannot be read (the chain service down): 503, never a price from the feed they may have left', async () => {
     await services.get('chain')!.kill();
     // Past what the quote service keeps of its last answer.
     await new Promise((resolve) => setTimeout(resolve, Number(new Config().string('chainPoolsMaxAgeMs')) + 50));
-    // The feed's price: 250 USDC less 0.3% at 3,200 USD per ETH.
     const quoted = await api.post('/swap/quote', { fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '250' });
-    expect(quoted.status).toBe(200);
-    expect(quoted.body.data).toMatchObject({ toAmount: '0.077890625', rate: '0.0003125' });
+    expect([quoted.status, quoted.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    // A ramp's swap runs on the pools too.
+    const onramp = await api.post('/onramp/quote', { amount: '100000', tokenSymbol: 'USDC', chain: 'base' });
+    expect([onramp.status, onramp.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    await services.get('chain')!.start();
+    const back = await api.post('/swap/quote', { fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amount: '250' });
+    expect(back.status).toBe(200);
   });
 });

@@ -6,7 +6,6 @@ import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type
 import { NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
 import {
   amountThroughPools,
-  type HubPools,
   checkAmountLimits,
   DEFAULT_AMOUNT_LIMITS,
   DEFAULT_OFFRAMP_FEES,
@@ -145,14 +144,10 @@ export class QuotePricer {
     const swapChains = legs.flatMap((leg) => (leg.kind === 'swap' ? [leg.chain] : []));
     // The platform's pools are on its local test chains: live keys never ask for them.
     if (swapChains.length === 0 || tenant.environment !== 'test') return undefined;
-    let pools: Map<string, HubPools>;
-    try {
-      pools = await this.markets.pools(tenant, swapChains);
-    } catch (error) {
-      // A node or the chain service down must not take quotes down with it: the price feed prices them meanwhile.
-      this.logger.warn({ chains: swapChains, error: error instanceof Error ? error.message : String(error) }, 'pools unreadable: quoting from the price feed');
-      return undefined;
-    }
+    // Pools that cannot be read (the node or the chain service down) fail the quote (SERVICE_UNAVAILABLE, retried by
+    // the caller) rather than price it from the feed: the swap runs on the pools, and a quote from a feed they have
+    // drifted from would promise what they do not give and fail on its minimum once initiated.
+    const pools = await this.markets.pools(tenant, swapChains);
     if (pools.size === 0) return undefined;
     return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
   }
