@@ -2,6 +2,7 @@ import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
+import { filesUnder, isBuilt } from './files.spec-helper';
 import { SETTINGS, type SettingSpec } from '@ramp/config';
 import { NATS_SERVICE_USERS, OPERATOR_USER, passwordVariableOf, SERVICE_ACCESS } from '@ramp/messaging';
 
@@ -35,15 +36,6 @@ function yamlDocuments(path: string, source = text(path)): Yaml[] {
     if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
     return document.toJSON();
   }).filter((value) => value !== null && value !== undefined);
-}
-
-/** The TypeScript sources under a directory, specs left out. */
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourcesUnder(path);
-    return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) ? [path] : [];
-  });
 }
 
 function dotenv(path: string): Env {
@@ -348,7 +340,7 @@ describe('deploy/ (Kubernetes)', () => {
     const dashboard = JSON.parse(text(`${component}/grafana-dashboard.json`));
     /** Every series name the platform's code registers (`name: 'ramp_…'` or a sampled gauge's first argument). */
     const exported = new Set(
-      [...['apps', 'libs/platform'].flatMap((dir) => sourcesUnder(join(ROOT, dir)))].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(ramp_[a-z_]+)'/g)].map((m) => m[1]!)),
+      [...['apps', 'libs/platform'].flatMap((dir) => filesUnder(join(ROOT, dir), isBuilt))].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(ramp_[a-z_]+)'/g)].map((m) => m[1]!)),
     );
     const seriesIn = (expr: string) => [...expr.matchAll(/\b(ramp_[a-z_]+?)(?:_bucket|_count|_sum)?\b/g)].map((m) => m[1]!);
 

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join, relative } from 'path';
+import { filesUnder, isBuilt } from './files.spec-helper';
 
 const ROOT = join(__dirname, '..');
 
@@ -46,18 +47,8 @@ describe('layers - the folders of libs/ are the layers, and the Nx tags follow t
   });
 });
 
-/** Every file under `dir` whose name matches `keep`. */
-function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return filesUnder(path, keep);
-    return keep(entry.name) ? [path] : [];
-  });
-}
-
 describe('apps - what the build compiles is the services, with no test code', () => {
-  // The build (tsconfig.build.json) leaves out the specs and *.spec-helper.ts; test helpers live in libs/testing.
-  const isBuilt = (name: string) => name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec|spec-helper)\.ts$/.test(name);
+  // The build (tsconfig.build.json) leaves out the specs and *.spec-helper.ts (isBuilt); test helpers live in libs/testing.
   const TEST_ONLY = /from '(@ramp\/testing|@ramp\/load|fast-check|@jest\/[^']*|jest)'/;
   const apps = readdirSync(join(ROOT, 'apps')).filter((app) => existsSync(join(ROOT, 'apps', app, 'src')));
 

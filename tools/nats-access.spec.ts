@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { join, resolve } from 'path';
 import * as contracts from '@ramp/contracts';
 import { NATS_SERVICE_USERS, SERVICE_ACCESS, type NatsServiceUser } from '@ramp/messaging';
+import { filesUnder, isBuilt } from './files.spec-helper';
 
 /**
  * SERVICE_ACCESS (what nats-server lets each service do) against the code: every contract an app's code calls is
@@ -11,18 +12,10 @@ import { NATS_SERVICE_USERS, SERVICE_ACCESS, type NatsServiceUser } from '@ramp/
 const ROOT = resolve(__dirname, '..');
 const SHARED = ['libs/platform/process-kit/src', 'libs/platform/service-kit/src'];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec|spec-helper)\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /** The subjects of the contracts `dir`'s code names as `X.contract` outside a `@Handles(...)` (which serves one). */
 function calledIn(dir: string): Set<string> {
   const subjects = new Set<string>();
-  for (const file of sources(join(ROOT, dir))) {
+  for (const file of filesUnder(join(ROOT, dir), isBuilt)) {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (line.includes('@Handles(')) continue;
       for (const match of line.matchAll(/\b([A-Z][A-Za-z]+)\.contract\b/g)) {

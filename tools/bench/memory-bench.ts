@@ -4,7 +4,9 @@ import { MixedLoad } from '@ramp/load';
 import { RampClient } from '@ramp/sdk';
 import { createKey, freePort, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName } from '@ramp/testing';
 import { startBare } from './baseline';
+import { connect } from 'nats';
 import { Pool } from 'pg';
+import { EVENT_STREAMS } from '@ramp/contracts';
 import { cpuMeter, cpuSeconds, residentMemory, runAlone, type BenchRow, type BenchSection } from './report';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
@@ -62,6 +64,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
     const sampler = sampleMemory(new Map(APPS.map((app) => [app, services.get(app)!.pid])));
     const counters = databaseCounters();
     const before = await counters.read();
+    const streamsBefore = await streamTotals();
     const cpuSince = cpuMeter(APPS.map((app) => [app, services.get(app)!.pid]));
     const load = new MixedLoad({ client, walletId: wallet.walletId, callbackUrl: (path) => receiver.url(path), concurrency: CONCURRENCY });
     load.start();
@@ -73,6 +76,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
     const underLoad = sampler.stop();
     const cpu = cpuSince();
     const database = await counters.read();
+    const streamsAfter = await streamTotals();
     const transactions = load.started.length;
 
     const bareSampler = sampleMemory(new Map([['bare', bare.pid]]));
@@ -114,6 +118,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
         notes: [
           `CPU is user and system time from /proc from the load's start until every transaction it started had ended (${open === 0 ? 'all did' : `${open} had not after ${DRAIN_MS / 1000} s`}), divided by the transactions started; PostgreSQL and NATS are all their processes on the machine (the bench stack only)`,
           `the database per transaction (pg_stat_database over the same time): ${perTransaction(database.commits - before.commits).toFixed(1)} database transactions committed (reads included), ${perTransaction(database.inserted - before.inserted).toFixed(1)} rows inserted, ${perTransaction(database.updated - before.updated).toFixed(1)} updated, ${perTransaction(database.deleted - before.deleted).toFixed(1)} deleted; ${(perTransaction(database.bytes - before.bytes) / 1024).toFixed(1)} KiB of growth (tables and indexes, before any vacuum)`,
+          `JetStream per transaction (the bench namespace's streams, messages and bytes, over the same time): ${perTransaction(streamsAfter.messages - streamsBefore.messages).toFixed(1)} messages, ${(perTransaction(streamsAfter.bytes - streamsBefore.bytes) / 1024).toFixed(1)} KiB on each replica`,
           `the bare process's CPU: ${bareCpuPerRequestMs.toFixed(3)} ms per request over ${http.requests.total} requests`,
         ],
       },
@@ -122,6 +127,24 @@ export async function benchMemory(): Promise<BenchSection[]> {
     bare.kill('SIGTERM');
     await stopAll(services.values());
     await receiver.stop();
+  }
+}
+
+/** Messages and bytes held by the streams of the bench namespace (the services' events, chain events, integration events). */
+async function streamTotals(): Promise<{ messages: number; bytes: number }> {
+  const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    let messages = 0;
+    let bytes = 0;
+    for (const streamOf of EVENT_STREAMS) {
+      const state = await jsm.streams.info(streamOf('bench').stream).then((info) => info.state, () => undefined);
+      messages += state?.messages ?? 0;
+      bytes += state?.bytes ?? 0;
+    }
+    return { messages, bytes };
+  } finally {
+    await nc.close();
   }
 }
 

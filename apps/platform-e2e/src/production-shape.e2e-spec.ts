@@ -4,7 +4,7 @@ import { Pool } from 'pg';
 import { rampEvents, WalletCredit } from '@ramp/contracts';
 import type { MixedLoad } from '@ramp/load';
 import { OPERATOR_USER } from '@ramp/messaging';
-import { NatsCluster, runCompiled, ServiceProcess as Service, freePort, startServices, stopAll, TEST_DATABASE_URL, type AppName, type ServiceProcess } from '@ramp/testing';
+import { freePort, NatsCluster, runCompiled, ServiceProcess, startServices, stopAll, TEST_DATABASE_URL, type AppName } from '@ramp/testing';
 import { expectLoadSettled, loadReceiver, startLoad, type LoadReceiver } from './load-settled.spec-helper';
 
 const NAMESPACE = process.env.EVENTS_NAMESPACE ?? '';
@@ -109,7 +109,7 @@ describe('production shape - a three-node JetStream cluster with a NATS user per
     const latest = (await owner.query<{ name: string }>(`select name from quote.mikro_orm_migrations order by id desc limit 1`)).rows[0]!.name;
     await owner.query(`delete from quote.mikro_orm_migrations where name = $1`, [latest]);
     try {
-      const quote = new Service('quote', await freePort(), { DATABASE_URL: serviceDatabaseUrl, MIGRATE_ON_START: 'false', ...cluster.envFor('quote') });
+      const quote = new ServiceProcess('quote', await freePort(), { DATABASE_URL: serviceDatabaseUrl, MIGRATE_ON_START: 'false', ...cluster.envFor('quote') });
       await expect(quote.start()).rejects.toThrow(new RegExp(`migrations not applied yet \\(${latest}\\): run \`main.js migrate\``));
     } finally {
       await owner.query(`insert into quote.mikro_orm_migrations (name, executed_at) values ($1, now())`, [latest]);

@@ -21,7 +21,6 @@ import {
   type SwapFeeSchedule,
 } from '@ramp/pricing';
 import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
-import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ChainMarkets } from '../chains/chain-markets';
 import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
 
@@ -43,7 +42,6 @@ export class QuotePricer {
     @Inject(BANK_DIRECTORY) private readonly banks: BankDirectory,
     @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
-    @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Config) config: Config,
   ) {
     this.offrampFees = { ...DEFAULT_OFFRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('offrampFees') };

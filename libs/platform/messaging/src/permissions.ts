@@ -141,11 +141,6 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
 
 export const NATS_SERVICE_USERS = Object.keys(SERVICE_ACCESS) as NatsServiceUser[];
 
-/** The services that call one of `service`'s contracts (`<service>.v1.…`). */
-export function callersOf(service: NatsServiceUser): NatsServiceUser[] {
-  return NATS_SERVICE_USERS.filter((caller) => SERVICE_ACCESS[caller].calls.some((contract) => contract.subject.startsWith(`${service}.v1.`)));
-}
-
 /** The user operators' commands connect as (`ledger rebuild`, the `nats` CLI): every subject, for repairs. */
 export const OPERATOR_USER = 'operator';
 

@@ -47,6 +47,12 @@ export class HealthRegistry {
     if (this.shuttingDown) results['shutdown'] = 'shutting down';
     return { ready, degraded, checks: results };
   }
+
+  /** The readiness probe's answer, wherever it is served (the service's port, the gateway's OPS_PORT). */
+  async answer(): Promise<{ httpStatus: 200 | 503; body: { status: 'ok' | 'degraded' | 'unavailable'; checks: Record<string, string> } }> {
+    const { ready, degraded, checks } = await this.readiness();
+    return { httpStatus: ready ? 200 : 503, body: { status: ready ? (degraded ? 'degraded' : 'ok') : 'unavailable', checks } };
+  }
 }
 
 /**
@@ -76,8 +82,8 @@ export class HealthController {
       'For the readiness probe: `{ status, checks }` with each dependency\'s result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache\'s listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.',
   })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
-    const { ready, degraded, checks } = await this.registry.readiness();
-    reply.status(ready ? 200 : 503);
-    return { status: ready ? (degraded ? 'degraded' : 'ok') : 'unavailable', checks };
+    const { httpStatus, body } = await this.registry.answer();
+    reply.status(httpStatus);
+    return body;
   }
 }

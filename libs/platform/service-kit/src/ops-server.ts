@@ -20,7 +20,7 @@ export async function serveOperations(app: INestApplication, port: number, host:
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'application/json', JSON.stringify({ status: 'method not allowed' }));
     if (path === '/health/live') return send(200, 'application/json', JSON.stringify({ status: 'ok' }));
     if (path === '/health/ready') {
-      void health.readiness().then(({ ready, degraded, checks }) => send(ready ? 200 : 503, 'application/json', JSON.stringify({ status: ready ? (degraded ? 'degraded' : 'ok') : 'unavailable', checks })));
+      void health.answer().then(({ httpStatus, body }) => send(httpStatus, 'application/json', JSON.stringify(body)));
       return;
     }
     if (path === '/metrics') {
