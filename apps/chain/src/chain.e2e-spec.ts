@@ -1,8 +1,11 @@
 import { execFileSync } from 'child_process';
 import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { Pool } from 'pg';
 import { Config } from '@ramp/config';
+import { AppError, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
 import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
+import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { ApiClient, createKey, endUserWith, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
 
 /**
@@ -115,6 +118,60 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const live = new ApiClient(api.baseUrl, (await createKey({ env: 'live' })).apiKey);
     expectError(await live.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1' }), 404, 'NOT_FOUND');
   }, 60_000);
+
+  it("gives back an off-ramp's deposit only as it arrived: its token, its amount, to its sender, once; every term of a repeated request compared", async () => {
+    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-refund-test');
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+      const ramp = platformTenant('test', 'ramp');
+      const owner = `offramp:${newId('txn')}`;
+      const { address } = await rpc.call(DepositAddressWatch.contract, ramp, { environment: 'test', chain: 'base', owner });
+      const user = await endUser('50');
+      const paid = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [address as Address, parseUnits('20', 6)] });
+      expect(await succeeded(paid)).toBe('success');
+      const deposit = await eventually(
+        async () => (await pool.query(`select log_index, status from chain.chain_deposits where chain = 'test-base' and tx_hash = $1`, [paid])).rows[0],
+        (row) => row?.status === 'confirmed',
+      );
+      const refundOf = `test:base:${paid}:${deposit.log_index}`;
+      const refund = (terms: Partial<ChainTransfer.Request>) =>
+        rpc.call(ChainTransfer.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `refund:${refundOf}`, to: user.account.address, tokenSymbol: 'USDC', amount: '20', account: 'offramp-deposits', refundOf, ...terms });
+      const refused = async (terms: Partial<ChainTransfer.Request>, reason: string, field?: string) => {
+        const error = await refund(terms).then(() => undefined, (failure: unknown) => failure);
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ reason, ...(field && { field }) });
+      };
+      // Never another token, never more (nor less) than arrived, never to someone else, never a deposit that is not one.
+      await refused({ tokenSymbol: 'cbBTC', amount: '20', idempotencyKey: 'refund-test:token' }, 'INVALID_FIELD', 'refundOf');
+      await refused({ amount: '20.000001', idempotencyKey: 'refund-test:more' }, 'INVALID_FIELD', 'refundOf');
+      await refused({ amount: '19', idempotencyKey: 'refund-test:less' }, 'INVALID_FIELD', 'refundOf');
+      await refused({ to: privateKeyToAccount(generatePrivateKey()).address, idempotencyKey: 'refund-test:to' }, 'INVALID_FIELD', 'refundOf');
+      await refused({ refundOf: `test:base:${paid}:${deposit.log_index + 7}`, idempotencyKey: 'refund-test:none' }, 'INVALID_FIELD', 'refundOf');
+      const sent = await refund({});
+      expect(['queued', 'pending']).toContain(sent.status);
+      // The same key with any other term is another request: refused, not answered with the first one's send.
+      await refused({ account: 'route-execution' }, 'IDEMPOTENCY_KEY_REUSED');
+      // Given back once, whatever the key.
+      await refused({ idempotencyKey: 'refund-test:again' }, 'INVALID_FIELD', 'refundOf');
+      const done = await eventually(() => refund({}), (answer) => answer.status === 'confirmed');
+      expect(await succeeded(done.transactionHash as Hex)).toBe('success');
+      await eventually(() => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [user.account.address] }), (held) => held === parseUnits('50', 6));
+
+      // A managed wallet's deposit is the wallet's: never given back by a refund.
+      const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+      const toWallet = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('5', 6)] });
+      expect(await succeeded(toWallet)).toBe('success');
+      const credited = await eventually(
+        async () => (await pool.query(`select log_index, status from chain.chain_deposits where chain = 'test-base' and tx_hash = $1`, [toWallet])).rows[0],
+        (row) => row?.status === 'confirmed',
+      );
+      await refused({ refundOf: `test:base:${toWallet}:${credited.log_index}`, amount: '5', idempotencyKey: 'refund-test:wallet' }, 'INVALID_FIELD', 'refundOf');
+    } finally {
+      await nc.drain();
+      await pool.end();
+    }
+  }, 90_000);
 
   it('the books of every chain equal the chain to the base unit, gas included, and a change nobody booked is reported', async () => {
     const wallet = (await api.post('/wallets', { chain: 'bsc' })).body.data;

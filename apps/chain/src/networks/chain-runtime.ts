@@ -82,6 +82,17 @@ export interface SwapTerms {
   account: string;
 }
 
+/** What a transfer from the hot wallet asks (ChainTransfer). */
+export interface TransferTerms {
+  to: Address;
+  token: RuntimeToken;
+  /** Decimal string in the token's units. */
+  amount: string;
+  account: string;
+  /** A refund: the deposit it gives back. */
+  refundOf?: string;
+}
+
 /** A swap's send and, once confirmed, what it gave (base units of toToken). */
 export interface SwapRecord {
   send: SendRecord;
@@ -352,19 +363,76 @@ export class ChainRuntime {
 
   /**
    * Queues a transfer from the hot wallet (a token's `transfer`, or the native coin), charged to the ledger account
-   * `account` when final; the same key is the same transfer.
+   * `terms.account` when final; the same key is the same transfer, and asked again with any other term it is refused
+   * (IDEMPOTENCY_KEY_REUSED). A refund (`terms.refundOf`) is checked against the deposit it names first (checkRefund).
    */
-  async requestTransfer(key: string, to: Address, token: RuntimeToken, amount: string, account: string): Promise<SendRecord> {
+  async requestTransfer(key: string, terms: TransferTerms): Promise<SendRecord> {
+    const { to, token, amount, account, refundOf } = terms;
+    const sendKey = `transfer:${key}`;
+    const known = await this.knownTransfer(this.options.pool, sendKey, terms);
+    if (known) return known;
     const units = toBaseUnits(amount, token.decimals);
+    if (refundOf !== undefined) await this.checkRefund(refundOf, terms);
     const request =
       token.address === NATIVE_TOKEN ? { to, value: units } : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
     return withTransaction(this.options.pool, async (tx) => {
-      await tx.query(
-        `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account) values ($1, $2, $3, $4::numeric, $5, $6) on conflict do nothing`,
-        [this.id, `transfer:${key}`, token.symbol, amount, to, account],
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account, refund_of) values ($1, $2, $3, $4::numeric, $5, $6, $7) on conflict do nothing`,
+        [this.id, sendKey, token.symbol, amount, to, account, refundOf ?? null],
       );
-      return this.hot.enqueue(tx, `transfer:${key}`, request);
+      if (inserted.rowCount === 0) {
+        // Queued meanwhile under this key (a concurrent request: its answer is this one's), or the deposit was given
+        // back by another transfer.
+        const again = await this.knownTransfer(tx, sendKey, terms);
+        if (again) return again;
+        throw invalidField('refundOf', `deposit ${refundOf} is already given back by another transfer`);
+      }
+      return this.hot.enqueue(tx, sendKey, request);
     });
+  }
+
+  /** A transfer queued before under `sendKey`; IDEMPOTENCY_KEY_REUSED when any of its terms differs; undefined when none. */
+  private async knownTransfer(db: Pick<PoolClient, 'query'>, sendKey: string, terms: TransferTerms): Promise<SendRecord | undefined> {
+    const { rows } = await db.query<{ token_symbol: string; amount: string; to_address: string; account: string; refund_of: string | null }>(
+      `select token_symbol, amount::text, to_address, account, refund_of from ${CHAIN_SCHEMA}.transfers where chain = $1 and send_key = $2`,
+      [this.id, sendKey],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const same =
+      row.token_symbol === terms.token.symbol &&
+      dec(row.amount).eq(terms.amount) &&
+      row.to_address.toLowerCase() === terms.to.toLowerCase() &&
+      row.account === terms.account &&
+      (row.refund_of ?? undefined) === terms.refundOf;
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${sendKey.slice('transfer:'.length)} was queued with other terms`);
+    return (await this.hot.find(sendKey, db))!;
+  }
+
+  /**
+   * A refund gives back exactly one credited deposit of a non-custodial off-ramp's address, as it arrived: the same
+   * token, the same amount, to its sender (any address for a deposit that was minted, which has none: the off-ramp's
+   * declared source then). Anything else is refused naming `refundOf`: never more, nor another token, than arrived.
+   */
+  private async checkRefund(depositId: string, terms: TransferTerms): Promise<void> {
+    const prefix = `${this.environment}:${this.chain}:`;
+    const [txHash, logIndex] = depositId.startsWith(prefix) ? depositId.slice(prefix.length).split(':') : [];
+    const { rows } = await this.options.pool.query<{ token: string; amount: string; from_address: string; status: string; credited: boolean; owner: string }>(
+      `select d.token, d.amount::text, d.from_address, d.status, d.credited, a.owner
+         from ${CHAIN_SCHEMA}.chain_deposits d join ${CHAIN_SCHEMA}.deposit_addresses a on a.chain = d.chain and a.address = d.to_address
+        where d.chain = $1 and d.tx_hash = $2 and d.log_index = $3`,
+      [this.id, txHash ?? '', /^-?\d+$/.test(logIndex ?? '') ? Number(logIndex) : 0],
+    );
+    const deposit = rows[0];
+    const refuse = (why: string): never => {
+      throw invalidField('refundOf', `${depositId} ${why}`);
+    };
+    if (!deposit || !txHash) return refuse(`is not a deposit of ${this.environment} ${this.chain}`);
+    if (!deposit.owner.startsWith('offramp:')) return refuse('is not a deposit to an off-ramp\'s address: only those are given back');
+    if (deposit.status !== 'confirmed' || !deposit.credited) return refuse(`is not a credited deposit (${deposit.status})`);
+    if (deposit.token !== terms.token.address) return refuse(`was not ${terms.token.symbol}: a refund is in the deposit's own token`);
+    if (BigInt(deposit.amount) !== toBaseUnits(terms.amount, terms.token.decimals)) return refuse(`was ${fromBaseUnits(BigInt(deposit.amount), terms.token.decimals)} ${terms.token.symbol}: a refund is exactly what arrived`);
+    if (!/^0x0{40}$/.test(deposit.from_address) && deposit.from_address !== terms.to.toLowerCase()) return refuse('came from another address: a refund goes back to its sender');
   }
 
   /**
@@ -671,6 +739,8 @@ export class ChainRuntime {
       owner: rows[0].owner,
       address: getAddress(deposit.to),
       tokenSymbol: token.symbol,
+      tokenAddress: getAddress(token.address),
+      logIndex: deposit.logIndex,
       amount: fromBaseUnits(deposit.amount, token.decimals),
       transactionHash: deposit.txHash,
       from: getAddress(deposit.from),

@@ -19,7 +19,7 @@ import {
 } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
-import { isRevert, NATIVE_TOKEN, revertReasonOf } from '@ramp/evm';
+import { isRevert, revertReasonOf } from '@ramp/evm';
 import { ownerKey, type ChainRuntime } from './chain-runtime';
 import { Networks } from './networks';
 
@@ -111,10 +111,8 @@ export class ChainNatsController {
     const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
-    const send = await runtime.requestTransfer(idempotencyKeyOf(request), to, token, amount.toFixed(), accountOf(request));
-    if (send.to.toLowerCase() !== (token.address === NATIVE_TOKEN ? to : token.address).toLowerCase()) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${request.idempotencyKey} was queued with other terms`);
-    }
+    if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200)) throw invalidField('refundOf', 'must be the id of a deposit');
+    const send = await runtime.requestTransfer(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf });
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
   }
 

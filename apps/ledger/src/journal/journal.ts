@@ -1,6 +1,6 @@
 import { AppError } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
-import { assertBalanced, mayGoNegative, netChanges, type Leg } from '@ramp/bookkeeping';
+import { assertBalanced, depositsAccount, mayGoNegative, netChanges, type Leg } from '@ramp/bookkeeping';
 
 export interface Imbalance {
   asset: string;
@@ -60,7 +60,7 @@ export class Journal {
 
   /**
    * The books' self-check: postings sum to zero per asset, every balance equals the sum of its account's postings,
-   * and no wallet, held or revenue balance is negative. Empty arrays mean the books are right.
+   * and no wallet, held or revenue balance, nor any account of customers' deposits (an off-ramp's), is negative. Empty arrays mean the books are right.
    */
   async check(db: Sql): Promise<{ unbalancedAssets: Imbalance[]; driftedBalances: { account: string; asset: string }[]; negative: { account: string; asset: string }[] }> {
     const unbalanced = await db.query<{ asset: string; sum: string }>(
@@ -73,7 +73,12 @@ export class Journal {
            on p.account = b.account and p.asset = b.asset
         where coalesce(b.amount, 0) <> coalesce(p.total, 0)`,
     );
-    const negative = await db.query<{ account: string; asset: string }>(`select account, asset from ledger.balances where not may_go_negative and amount < 0`);
+    // The accounts of customers' deposits (external, but what they hold is the customers'): a refund gives back only what
+    // arrived, so none of them can go below zero either.
+    const negative = await db.query<{ account: string; asset: string }>(
+      `select account, asset from ledger.balances where (not may_go_negative or account like $1) and amount < 0`,
+      [`${depositsAccount('offramp', '%', '%')}`],
+    );
     return { unbalancedAssets: unbalanced.rows, driftedBalances: drifted.rows, negative: negative.rows };
   }
 }

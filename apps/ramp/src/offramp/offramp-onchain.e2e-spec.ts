@@ -22,14 +22,15 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
   let api: ApiClient;
   let usdc: Address;
   let cngn: Address;
+  let tokenAddress: (symbol: string) => Address;
 
   beforeAll(async () => {
     services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50', SANDBOX_DEPOSIT_WINDOW_SECONDS: '6' });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
-    const tokenOf = (symbol: string) => getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === symbol).contractAddress);
-    usdc = tokenOf('USDC');
-    cngn = tokenOf('CNGN');
+    tokenAddress = (symbol: string) => getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === symbol).contractAddress);
+    usdc = tokenAddress('USDC');
+    cngn = tokenAddress('CNGN');
   }, 60_000);
 
   afterAll(async () => {
@@ -119,6 +120,56 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     ]);
     expect(await usdcOf(user.address)).toBe(parseUnits('100', 6));
   }, 60_000);
+
+  /** An end user holding `tokens` (from the faucet), who transfers any of them to an address. */
+  async function endUserHolding(tokens: Record<string, string>) {
+    const { account, wallet } = await endUserWith(api, 'base', base.rpcUrl, { ETH: '1', ...tokens });
+    const send = async (token: Address, to: Address, units: bigint) => {
+      const hash = await wallet.writeContract({ chain: null, address: token, abi: erc20Abi, functionName: 'transfer', args: [to, units] });
+      expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+      return hash;
+    };
+    return { address: account.address, send };
+  }
+  const balanceOf = (token: Address, holder: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+
+  it('a deposit of another token never funds the off-ramp: that token goes back, exactly what arrived, and the off-ramp waits for its own', async () => {
+    const cbbtc = tokenAddress('cbBTC');
+    const user = await endUserHolding({ CNGN: '10', cbBTC: '0.01' });
+    const quote = await quoteOf('0.001', 'cbBTC');
+    const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address });
+    expect(started.status).toBe(201);
+    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
+    // 5 CNGN (a few thousandths of a dollar) where 0.001 cbBTC was quoted: worth nothing like it, and never 5 cbBTC back.
+    const wrong = await user.send(cngn, depositAddress, parseUnits('5', 6));
+    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('10', 6), 30_000);
+    expect(await balanceOf(cbbtc, user.address)).toBe(parseUnits('0.01', 8));
+    const waiting = (await api.get(`/offramp/${transactionId}`)).body.data;
+    expect(waiting.status).toBe('pending');
+    expect(waiting).not.toHaveProperty('depositTransactionHash');
+    // Its own token, as quoted, then funds it.
+    const right = await user.send(cbbtc, depositAddress, parseUnits('0.001', 8));
+    const done = await settled(transactionId);
+    expect(done).toMatchObject({ status: 'completed', depositTransactionHash: right });
+    expect(done.depositTransactionHash).not.toBe(wrong);
+    expect(await balanceOf(cbbtc, user.address)).toBe(parseUnits('0.009', 8));
+    expect(await balanceOf(cngn, user.address)).toBe(parseUnits('10', 6));
+  }, 90_000);
+
+  it('a deposit of another token of exactly the quoted amount does not complete the off-ramp: it goes back, and the address expires', async () => {
+    const cbbtc = tokenAddress('cbBTC');
+    const user = await endUserHolding({ CNGN: '1' });
+    const quote = await quoteOf('0.001', 'cbBTC');
+    const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address });
+    expect(started.status).toBe(201);
+    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
+    await user.send(cngn, depositAddress, parseUnits('0.001', 6));
+    const failed = await settled(transactionId);
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_EXPIRED' });
+    expect(failed).not.toHaveProperty('depositTransactionHash');
+    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('1', 6), 30_000);
+    expect(await balanceOf(cbbtc, user.address)).toBe(0n);
+  }, 90_000);
 
   it('a deposit after the address expired is sent back too, after the off-ramp failed', async () => {
     const user = await endUser('100');

@@ -8,7 +8,7 @@ import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
-import { nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
+import { isRecordedDeposit, nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
 import { PG_POOL } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { RAMP_LOG } from '../process/log';
@@ -121,9 +121,10 @@ export class OfframpService {
   }
 
   /**
-   * A deposit the chain service confirmed at an off-ramp's address. The first one funds the off-ramp (or fails it, for
-   * another amount, and is refunded); one that arrives when the off-ramp already has its deposit, or for no known
-   * off-ramp, is sent back to its sender at once: nothing that arrives is kept.
+   * A deposit the chain service confirmed at an off-ramp's address. The first one of the quoted token funds the off-ramp
+   * (or fails it, for another amount, and is refunded); one of another token, one that arrives when the off-ramp already
+   * has its deposit, or one for no known off-ramp, is sent back to its sender at once, in its own token and exactly what
+   * arrived: nothing that arrives is kept, and nothing is sent back that did not arrive.
    */
   async recordChainDeposit(deposit: DepositCredited, tenant: Tenant, causationId: string): Promise<void> {
     const transactionId = /^offramp:(.+)$/.exec(deposit.owner)?.[1];
@@ -133,7 +134,15 @@ export class OfframpService {
       state = await this.process.apply(
         transactionId,
         tenant,
-        { type: 'recordDeposit', amount: deposit.amount, transactionHash: deposit.transactionHash, from: deposit.from, at: new Date().toISOString() },
+        {
+          type: 'recordDeposit',
+          amount: deposit.amount,
+          transactionHash: deposit.transactionHash,
+          from: deposit.from,
+          tokenSymbol: deposit.tokenSymbol,
+          depositId: deposit.depositId,
+          at: new Date().toISOString(),
+        },
         { causationId, actor: 'system:chain' },
       );
     } catch (error) {
@@ -141,7 +150,7 @@ export class OfframpService {
       await this.steps.refundExtraDeposit(deposit);
       return;
     }
-    if (state.deposit?.transactionHash !== deposit.transactionHash) await this.steps.refundExtraDeposit(deposit);
+    if (!isRecordedDeposit(state, deposit)) await this.steps.refundExtraDeposit(deposit);
   }
 
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {

@@ -72,16 +72,19 @@ export class OfframpSteps {
       case 'releaseHold':
         return this.ledger.releaseHold(tenant, transactionId, offrampHold(state));
       case 'refundDeposit': {
-        if (state.deposit!.from !== undefined) {
-          // It arrived on chain: it goes back on chain, from the hot wallet it was swept to, to its sender.
+        const deposit = state.deposit!;
+        if (deposit.from !== undefined) {
+          // It arrived on chain: it goes back on chain, from the hot wallet it was swept to, to its sender, exactly as it
+          // arrived (the chain service checks the terms against the deposit it names).
           const refund = await this.chain.transfer({
             environment: tenant.environment,
             chain: quote.chain,
             key: `refund:${transactionId}`,
             to: refundAddressOf(state),
-            tokenSymbol: quote.tokenSymbol,
-            amount: state.deposit!.amount,
+            tokenSymbol: deposit.tokenSymbol ?? quote.tokenSymbol,
+            amount: deposit.amount,
             account: OFFRAMP_DEPOSITS,
+            ...(deposit.depositId !== undefined && { refundOf: deposit.depositId }),
           });
           if (!refund.ok) throw new Error(`the refund of ${transactionId} failed on chain: ${refund.reason}; an operator must look`);
           return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
@@ -137,8 +140,9 @@ export class OfframpSteps {
   }
 
   /**
-   * A deposit nobody takes (a second one to an off-ramp's address, or one to the address of an off-ramp that was never
-   * recorded) goes back to its sender: queued once per deposit, and final without anyone waiting for it.
+   * A deposit nobody takes (one of another token, a second one to an off-ramp's address, or one to the address of an
+   * off-ramp that was never recorded) goes back to its sender, in its own token and exactly its amount: queued once per
+   * deposit, and final without anyone waiting for it.
    */
   async refundExtraDeposit(deposit: DepositCredited): Promise<void> {
     if (/^0x0{40}$/i.test(deposit.from)) throw new Error(`deposit ${deposit.depositId} was minted to the address: there is no sender to refund`);
@@ -150,6 +154,7 @@ export class OfframpSteps {
       tokenSymbol: deposit.tokenSymbol,
       amount: deposit.amount,
       account: OFFRAMP_DEPOSITS,
+      refundOf: deposit.depositId,
     });
   }
 

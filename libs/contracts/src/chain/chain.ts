@@ -109,6 +109,11 @@ export namespace ChainTransfer {
     amount: string;
     /** The ledger account the transfer is charged to, e.g. `offramp-deposits` (booked when it is final: send.finished). */
     account: string;
+    /**
+     * A refund: the `depositId` (DepositCredited) it gives back. The chain service sends it only to that deposit's sender,
+     * in its token and exactly its amount, once per deposit whatever the key; INVALID_REQUEST naming the field otherwise.
+     */
+    refundOf?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -320,6 +325,13 @@ export interface DepositCredited {
   owner: string;
   address: string;
   tokenSymbol: string;
+  /**
+   * The contract whose Transfer log it was (checksummed; `0xEeee…EEeE` for the native coin): with the chain, amount,
+   * sender, hash and log index, what identifies the deposit everywhere it goes. Absent on events recorded before it.
+   */
+  tokenAddress?: string;
+  /** The log's index in its block (-1: the native coin). Absent on events recorded before it. */
+  logIndex?: number;
   /** Decimal string in the token's units. */
   amount: string;
   transactionHash: string;

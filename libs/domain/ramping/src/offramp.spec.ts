@@ -1,5 +1,5 @@
 import type { OfframpQuote } from '@ramp/contracts';
-import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, offrampView, refundAddressOf, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
+import { decideOfframp, evolveOfframp, initialOfframpState, isRecordedDeposit, nextOfframpStep, offrampView, refundAddressOf, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
 
 const at = '2026-11-22T10:00:00.000Z';
 const quote = (tokenSymbol = 'USDC', cryptoAmount = '100'): OfframpQuote.Response => ({
@@ -126,6 +126,30 @@ describe('off-ramp, non-custodial', () => {
     given([initiated(false)])
       .when({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', at })
       .then([{ type: 'offramp.deposit_received' }, { type: 'offramp.failing' }], 'refundDeposit');
+  });
+
+  it('takes no deposit of another token, whatever its amount: the off-ramp goes on waiting for its own', () => {
+    const other = { type: 'recordDeposit', amount: '100', transactionHash: '0xcngn', tokenSymbol: 'CNGN', depositId: 'test:base:0xcngn:0', at } as const;
+    given([initiated(false)]).when(other).then([]);
+    expect(nextOfframpStep(fold([initiated(false)])).kind).toBe('awaitDeposit');
+    given([initiated(false)])
+      .when({ type: 'recordDeposit', amount: '100', transactionHash: '0xusdc', tokenSymbol: 'USDC', depositId: 'test:base:0xusdc:3', at })
+      .then([{ type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xusdc', tokenSymbol: 'USDC', depositId: 'test:base:0xusdc:3', at } }], 'swapToCngn');
+    const expired: OfframpEvent[] = [
+      initiated(false),
+      { type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
+      { type: 'offramp.failed', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
+    ];
+    given(expired).when(other).then([]);
+  });
+
+  it('knows its deposit by its id: another log of the same transaction is another deposit', () => {
+    const state = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } }]);
+    expect(isRecordedDeposit(state, { depositId: 'test:base:0xdep:1', transactionHash: '0xdep' })).toBe(true);
+    expect(isRecordedDeposit(state, { depositId: 'test:base:0xdep:2', transactionHash: '0xdep' })).toBe(false);
+    // Recorded before deposits had ids: by its hash.
+    const before = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } }]);
+    expect(isRecordedDeposit(before, { depositId: 'test:base:0xdep:1', transactionHash: '0xdep' })).toBe(true);
   });
 
   it('fails when no deposit came before expiry, and still returns one that comes later', () => {

@@ -35,8 +35,12 @@ export type OfframpEvent =
       };
     }
   | { type: 'offramp.funds_held'; data: { at: string } }
-  /** `from`: the deposit's sender on chain (absent for a simulated deposit): where a refund goes. */
-  | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; from?: string; at: string } }
+  /**
+   * `from`: the deposit's sender on chain (absent for a simulated deposit): where a refund goes. `tokenSymbol` and
+   * `depositId` (chain, hash and log index): which deposit it was (absent on events recorded before them, and for a
+   * simulated deposit: the quoted token).
+   */
+  | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; at: string } }
   | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
   | { type: 'offramp.paid_out'; data: { transactionHash: string; payoutReference: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
@@ -52,7 +56,8 @@ export type Stage = 'funding' | 'swap' | 'payout';
 export type OfframpCommand =
   | { type: 'initiate'; data: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'] }
   | { type: 'recordFundsHeld'; at: string }
-  | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; at: string }
+  /** A deposit at the off-ramp's address: on chain, with its token and id; simulated (the sandbox's), of the quoted token. */
+  | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; at: string }
   | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string }
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
@@ -70,7 +75,7 @@ export interface OfframpState {
   initiated?: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'];
   status: OfframpStatus;
   fundsHeld: boolean;
-  deposit?: { amount: string; transactionHash: string; from?: string };
+  deposit?: { amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string };
   swap?: { cngnAmount: string; transactionHash: string };
   payout?: { transactionHash: string; payoutReference: string };
   failing?: string;
@@ -94,7 +99,7 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.funds_held':
       return { ...next, fundsHeld: true };
     case 'offramp.deposit_received':
-      return { ...next, deposit: { amount: event.data.amount, transactionHash: event.data.transactionHash, ...(event.data.from && { from: event.data.from }) } };
+      return { ...next, deposit: withoutAbsent({ amount: event.data.amount, transactionHash: event.data.transactionHash, from: event.data.from, tokenSymbol: event.data.tokenSymbol, depositId: event.data.depositId }) };
     case 'offramp.swapped':
       return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
     case 'offramp.paid_out':
@@ -148,7 +153,26 @@ export function nextOfframpStep(state: OfframpState): OfframpStep {
 }
 
 function depositData(command: Extract<OfframpCommand, { type: 'recordDeposit' }>): Extract<OfframpEvent, { type: 'offramp.deposit_received' }>['data'] {
-  return { amount: command.amount, transactionHash: command.transactionHash, ...(command.from && { from: command.from }), at: command.at };
+  const { amount, transactionHash, from, tokenSymbol, depositId, at } = command;
+  return { ...withoutAbsent({ amount, transactionHash, from, tokenSymbol, depositId }), at };
+}
+
+function withoutAbsent<T extends object>(data: T): T {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) as T;
+}
+
+/**
+ * Whether a deposit can fund the off-ramp: only the quoted token does. One of another token is never this off-ramp's
+ * (whatever its amount): the process sends it back as it arrived, and the off-ramp goes on waiting for its own.
+ */
+export function isQuotedToken(state: OfframpState, command: { tokenSymbol?: string }): boolean {
+  return command.tokenSymbol === undefined || command.tokenSymbol === state.initiated!.quote.tokenSymbol;
+}
+
+/** Whether the off-ramp's recorded deposit is this one (by its id; by its hash for a deposit recorded before ids). */
+export function isRecordedDeposit(state: OfframpState, deposit: { depositId: string; transactionHash: string }): boolean {
+  if (!state.deposit) return false;
+  return state.deposit.depositId !== undefined ? state.deposit.depositId === deposit.depositId : state.deposit.transactionHash === deposit.transactionHash;
 }
 
 /**
@@ -177,7 +201,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
   if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
   if (state.status !== 'pending') {
     // Late news for a finished transaction: a deposit after expiry must be given back, everything else is a replay.
-    if (command.type === 'recordDeposit' && !state.deposit && state.status === 'failed') {
+    if (command.type === 'recordDeposit' && !state.deposit && state.status === 'failed' && isQuotedToken(state, command)) {
       return [{ type: 'offramp.deposit_received', data: depositData(command) }];
     }
     if (command.type === 'recordDepositRefunded' && nextOfframpStep(state).kind === 'refundDeposit') {
@@ -192,7 +216,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       return state.fundsHeld ? [] : [{ type: 'offramp.funds_held', data: { at } }];
     case 'recordDeposit': {
       if (isCustodial(state)) refuse('A custodial off-ramp takes no deposit');
-      if (state.deposit) return [];
+      if (state.deposit || !isQuotedToken(state, command)) return [];
       const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: depositData(command) }];
       const expected = state.initiated!.quote.cryptoAmount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {

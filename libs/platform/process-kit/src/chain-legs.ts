@@ -35,6 +35,8 @@ export interface ChainTransferLeg {
   amount: string;
   /** The ledger account the transfer is charged to (ChainBooks), e.g. `offramp-provider`. */
   account: string;
+  /** A refund: the deposit it gives back (ChainTransfer's `refundOf`). */
+  refundOf?: string;
 }
 
 export interface ChainBridgeLeg {
@@ -144,8 +146,8 @@ export class ChainLegs {
    * with its reason; refused before it was sent). StepPending while it is on its way.
    */
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
-    const { environment, chain, key, to, tokenSymbol, amount, account } = leg;
-    const request: ChainTransfer.Request = { environment, chain, idempotencyKey: key, to, tokenSymbol, amount, account };
+    const { environment, chain, key, to, tokenSymbol, amount, account, refundOf } = leg;
+    const request: ChainTransfer.Request = { environment, chain, idempotencyKey: key, to, tokenSymbol, amount, account, ...(refundOf !== undefined && { refundOf }) };
     const answer = await untilFinal(
       () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(environment), request)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
