@@ -152,7 +152,7 @@ export class DepositWatcher {
   /** One pass: undo what a reorganisation removed, scan new blocks up to the head, credit what reached the depth. */
   async tick(): Promise<void> {
     const head = await this.options.client.getBlockNumber({ cacheTime: 0 });
-    await this.rewindReorg();
+    if (!(await this.rewindReorg(head))) return;
     const recorded = await this.checkpoint();
     let from: bigint = recorded ?? (this.options.startBlock ?? head + 1n) - 1n;
     if (recorded === undefined) {
@@ -167,23 +167,35 @@ export class DepositWatcher {
     await this.confirm(head);
   }
 
-  /** Compares the remembered hashes with the chain's; above a fork, deposits are undone and blocks scanned again. */
-  private async rewindReorg(): Promise<void> {
+  /**
+   * Compares the remembered hashes with the chain's; above a fork, deposits are undone and blocks scanned again. False
+   * when the node answering is behind the last block scanned (a lagging node behind a load balancer, a node catching up
+   * after a restart): a block it does not have yet is not a reorganisation, so nothing is compared, undone or scanned
+   * until it has caught up.
+   */
+  private async rewindReorg(head: bigint): Promise<boolean> {
     const { chain } = this.options;
     const { rows } = await this.options.pool.query<{ number: string; hash: string }>(
       `select number, hash from ${this.s}.chain_blocks where chain = $1 order by number desc limit $2`,
       [chain, this.window],
     );
-    if (rows.length === 0) return;
+    if (rows.length === 0) return true;
     const recorded = new Map(rows.map((row) => [BigInt(row.number), row.hash]));
     // The newest block first: when it is unchanged, every block below it is too (each hash covers its parent).
     const newest = BigInt(rows[0].number);
+    if (head < newest) return this.behind(head, newest);
     const top = await this.blockOrMissing(newest);
-    if (top?.hash?.toLowerCase() === rows[0].hash.toLowerCase()) return;
+    if (!top) return this.behind(head, newest);
+    if (top.hash?.toLowerCase() === rows[0].hash.toLowerCase()) return true;
     const canonical = new Map<bigint, string | undefined>();
-    for (const number of recorded.keys()) canonical.set(number, (await this.blockOrMissing(number))?.hash ?? undefined);
+    for (const number of recorded.keys()) {
+      const block = await this.blockOrMissing(number);
+      // Every number up to the head it answered must be there: one missing is a node changing under the pass.
+      if (!block) return this.behind(head, number);
+      canonical.set(number, block.hash ?? undefined);
+    }
     const fork = forkPoint(recorded, canonical);
-    if (fork === undefined) return;
+    if (fork === undefined) return true;
     await withTransaction(this.options.pool, async (tx) => {
       const affected = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and block_number >= $2 for update`, [chain, fork.toString()]);
       for (const row of affected.rows) {
@@ -198,6 +210,12 @@ export class DepositWatcher {
       await tx.query(`update ${this.s}.chain_checkpoints set block_number = least(block_number, $2) where chain = $1`, [chain, (fork - 1n).toString()]);
     });
     this.options.logger.warn({ chain, fork: fork.toString(), deposits: 'rescanned' }, 'chain reorganisation: blocks from the fork are scanned again');
+    return true;
+  }
+
+  private behind(head: bigint, missing: bigint): false {
+    this.options.logger.warn({ chain: this.options.chain, head: head.toString(), lastScanned: missing.toString() }, 'the node is behind the last block scanned: waiting for it to catch up');
+    return false;
   }
 
   /**

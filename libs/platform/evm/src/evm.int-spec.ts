@@ -2,7 +2,7 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Pool } from 'pg';
-import { createPublicClient, createWalletClient, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, custom, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, toHex, type Address, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode, TEST_DATABASE_URL } from '@ramp/testing';
 import { HdCustody, evmPath } from './custody';
@@ -43,7 +43,10 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     pools: { provider: faucetAccount.address, hub: 'USDC', pools: [] },
   };
   const credited: Deposit[] = [];
+  const reversed: Deposit[] = [];
   const finished: SendRecord[] = [];
+  /** Blocks the node seen through `lagging` is behind the real one: a lagging node behind a load balancer. */
+  let lag = 0n;
 
   const wallet = (account = faucetAccount) => createWalletClient({ account, transport: http(node.rpcUrl) });
   const queue = (options: Partial<ConstructorParameters<typeof SendQueue>[0]> = {}) =>
@@ -61,19 +64,37 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
       onFinished: async (_tx, send) => void finished.push(send),
       ...options,
     });
-  const watcher = (confirmations = 2) =>
+  const watcher = (confirmations = 2, through: PublicClient = client) =>
     new DepositWatcher({
       schema,
       pool,
       chain: 'base',
-      client,
+      client: through,
       tokens: Object.values(contracts.tokens),
       native: true,
       confirmations,
       startBlock: 1n,
       logger,
       onCredit: async (_tx, deposit) => void credited.push(deposit),
+      onReversed: async (_tx, deposit) => void reversed.push(deposit),
     });
+  /**
+   * The node as a lagging replica behind a load balancer answers: its head `lag` blocks behind, and no block above
+   * that (null, as a node answers for a block it does not have).
+   */
+  const lagging = () =>
+    createPublicClient({
+      transport: custom({
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          const answer = await node.rpc(method, params ?? []);
+          if (lag === 0n) return answer;
+          const head = BigInt(await node.rpc('eth_blockNumber', []));
+          if (method === 'eth_blockNumber') return toHex(head - lag);
+          if (method === 'eth_getBlockByNumber' && typeof params?.[0] === 'string' && params[0].startsWith('0x') && BigInt(params[0]) > head - lag) return null;
+          return answer;
+        },
+      }),
+    }) as PublicClient;
   const mint = async (to: Address, amount: bigint, token = contracts.tokens.USDC) => {
     const hash = await wallet().writeContract({ chain: null, address: token, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });
     return client.waitForTransactionReceipt({ hash });
@@ -266,10 +287,44 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await node.rpc('anvil_reorg', [depth, []]);
     await mine(3);
     await w.tick();
-    const reversed = (await w.deposits(address)).find((deposit) => deposit.txHash === second.transactionHash);
-    expect(reversed).toMatchObject({ status: 'reversed', credited: true });
+    await w.tick();
+    const gone = (await w.deposits(address)).find((deposit) => deposit.txHash === second.transactionHash);
+    expect(gone).toMatchObject({ status: 'reversed', credited: true });
     expect(lines.some((line) => line.level === 'error' && line.message === 'a reorganisation removed a credited deposit')).toBe(true);
+    expect(reversed.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
     expect(credited.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
+  });
+
+  it('a node behind the last block scanned is not a reorg: nothing is reversed, and the watch goes on once it caught up', async () => {
+    const w = watcher(1, lagging());
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_lagging');
+    await w.watch(pool, address, 'wal_lagging');
+    await w.tick();
+    const receipt = await mint(address, 3_000n);
+    await mine(2);
+    await w.tick();
+    expect((await w.deposits(address))[0]).toMatchObject({ txHash: receipt.transactionHash, status: 'confirmed', credited: true });
+    const checkpoint = await w.checkpoint();
+    // The load balancer now sends the watcher to a node 4 blocks behind: below the deposit's block and the checkpoint.
+    lag = 4n;
+    try {
+      await w.tick();
+      await w.tick();
+      expect((await w.deposits(address))[0]).toMatchObject({ status: 'confirmed', credited: true });
+      expect(reversed.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(0);
+      expect(await w.checkpoint()).toBe(checkpoint);
+      expect(lines.some((line) => line.message === 'the node is behind the last block scanned: waiting for it to catch up')).toBe(true);
+    } finally {
+      lag = 0n;
+    }
+    const later = await mint(address, 4_000n);
+    await mine(1);
+    await w.tick();
+    expect((await w.deposits(address)).map((deposit) => [deposit.txHash, deposit.status])).toEqual([
+      [receipt.transactionHash, 'confirmed'],
+      [later.transactionHash, 'confirmed'],
+    ]);
+    expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
   });
 
   it('the same transfer back in another block at another log index is the same deposit: credited once', async () => {
