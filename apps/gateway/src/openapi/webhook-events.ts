@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExampleObject } from '@nestjs/swagger';
-import { INTEGRATION_EVENT_NAMES, TRANSACTION_OUTCOMES, TRANSACTION_TYPES } from '@ramp/contracts';
+import { INTEGRATION_EVENT_NAMES, TRANSACTION_OUTCOMES, TRANSACTION_TYPES, WALLET_EVENT_NAMES, type WalletDepositReversedEvent } from '@ramp/contracts';
 import { deliveryHeaders, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '@ramp/webhooks';
 
 // What a webhook receiver gets, for the served reference (docs/api/webhooks.md states the same facts, and
@@ -43,6 +43,53 @@ export class WebhookEventSchema {
   @ApiProperty({ format: 'date-time', description: 'When the transaction ended.', example: '2026-11-23T10:00:20.000Z' }) timestamp!: string;
   @ApiProperty({ type: WebhookEventDataSchema }) data!: WebhookEventDataSchema;
 }
+
+@ApiSchema({ name: 'WalletWebhookEventMetadata' })
+export class WalletWebhookEventMetadataSchema {
+  @ApiProperty({ description: 'The event\'s id, also sent as `x-service-event-id`.', example: '5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21' }) eventId!: string;
+  @ApiProperty({ description: 'The deposit: `<environment>:<chain>:<transaction hash>:<log index>`.', example: 'test:base:0x8f2a…:3' }) depositId!: string;
+}
+
+@ApiSchema({ name: 'WalletWebhookEventData', description: 'The deposit whose credit was taken back.' })
+export class WalletWebhookEventDataSchema {
+  @ApiProperty({ example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string;
+  @ApiProperty({ example: 'base' }) chain!: string;
+  @ApiProperty({ description: "The wallet's address, where the deposit had arrived.", example: '0x4bD3a0A1bF8F6D1B8c4F0E3a2E6a5f8C7b9D0e1F' }) address!: string;
+  @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
+  @ApiProperty({ description: 'What had been credited, and is taken back.', example: '250' }) amount!: string;
+  @ApiProperty({ description: 'The deposit\'s transaction, which the chain no longer holds.', example: '0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f' }) transactionHash!: string;
+  @ApiProperty({ description: 'Who had sent it.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) from!: string;
+  @ApiProperty({ description: 'The block it had been in.', example: '18231044' }) blockNumber!: string;
+  @ApiProperty({ type: WalletWebhookEventMetadataSchema }) metadata!: WalletWebhookEventMetadataSchema;
+}
+
+@ApiSchema({
+  name: 'WalletWebhookEvent',
+  description:
+    'A managed wallet\'s event, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning): `wallet.deposit_reversed` when a reorganisation of the chain removed a deposit already credited to the wallet. Its credit is taken back from the available balance; what the wallet no longer held is recorded as owed to the platform (the balance never goes below zero). If the chain takes the same transfer back in, it is credited again.',
+})
+export class WalletWebhookEventSchema {
+  @ApiProperty({ enum: WALLET_EVENT_NAMES }) event!: string;
+  @ApiProperty({ format: 'date-time', description: 'When the reversal was found.', example: '2026-11-23T10:04:12.000Z' }) timestamp!: string;
+  @ApiProperty({ type: WalletWebhookEventDataSchema }) data!: WalletWebhookEventDataSchema;
+}
+
+/** A deposit of 250 USDC to a wallet on base, removed by a reorganisation after its credit. */
+export const WALLET_DEPOSIT_REVERSED_EVENT: WalletDepositReversedEvent = {
+  event: 'wallet.deposit_reversed',
+  timestamp: '2026-11-23T10:04:12.000Z',
+  data: {
+    walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    chain: 'base',
+    address: '0x4bD3a0A1bF8F6D1B8c4F0E3a2E6a5f8C7b9D0e1F',
+    tokenSymbol: 'USDC',
+    amount: '250',
+    transactionHash: '0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f',
+    from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    blockNumber: '18231044',
+    metadata: { eventId: '5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21', depositId: 'test:base:0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f:3' },
+  },
+};
 
 /** A custodial off-ramp of 100 USDC on base, paid out. */
 export const OFFRAMP_COMPLETED_EVENT = {
@@ -181,6 +228,14 @@ export const WEBHOOKS_DESCRIPTION = [
   '```json',
   json(OFFRAMP_FAILED_EVENT),
   '```',
+  '',
+  `**Wallet events.** ${WALLET_EVENT_NAMES.map((name) => `\`${name}\``).join(', ')}, the **WalletWebhookEvent** schema, only to webhooks that list it by name (\`*\` does not take it), signed, sent and retried the same way:`,
+  'a reorganisation of the chain removed a deposit already credited to a managed wallet, and its credit is taken back from the available balance (what the wallet no longer held is recorded',
+  'as owed to the platform: the balance never goes below zero). If the chain takes the same transfer back in, it is credited again. Deduplicate by `x-service-event-id`.',
+  '',
+  '```json',
+  json(WALLET_DEPOSIT_REVERSED_EVENT),
+  '```',
 ].join('\n');
 
 /**
@@ -191,6 +246,7 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
   const examples = {
     OfframpCompletedEvent: { summary: 'offramp.completed', value: OFFRAMP_COMPLETED_EVENT },
     OfframpFailedEvent: { summary: 'offramp.failed (payout rejected)', value: OFFRAMP_FAILED_EVENT },
+    WalletDepositReversedEvent: { summary: 'wallet.deposit_reversed', value: WALLET_DEPOSIT_REVERSED_EVENT },
   };
   const xWebhooks = {
     transactionEvent: {
@@ -207,6 +263,19 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
               examples: { completed: { $ref: '#/components/examples/OfframpCompletedEvent' }, failed: { $ref: '#/components/examples/OfframpFailedEvent' } },
             },
           },
+        },
+        responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
+      },
+    },
+    walletEvent: {
+      post: {
+        tags: ['Webhooks'],
+        summary: "A managed wallet's event (a deposit's credit taken back): POSTed to your webhook URL",
+        description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
+        parameters: DELIVERY_HEADERS.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' }, example: header.example })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/WalletWebhookEvent' }, examples: { reversed: { $ref: '#/components/examples/WalletDepositReversedEvent' } } } },
         },
         responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
       },

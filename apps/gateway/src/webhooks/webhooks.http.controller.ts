@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DELIVERY_STATUSES, INTEGRATION_EVENT_NAMES, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
 import { BodyPipe, NoFieldsRequest, OptionalString, queryParameters, RequiredString, RequiredStringArray } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
-const EVENT_NAMES = [...INTEGRATION_EVENT_NAMES, '*'];
+const EVENT_NAMES = [...WEBHOOK_EVENT_NAMES, '*'];
 
 export class WebhookCreateRequest {
   @ApiProperty({
@@ -17,7 +17,7 @@ export class WebhookCreateRequest {
   @RequiredString(2048)
   url!: string;
   @ApiProperty({ type: [String], enum: EVENT_NAMES, description: 'Event names, or `*` for every event.', example: ['offramp.completed', 'offramp.failed'] })
-  @RequiredStringArray(9, 40)
+  @RequiredStringArray(EVENT_NAMES.length, 40)
   events!: string[];
   @ApiPropertyOptional({ description: 'Your note (at most 500 characters).', example: 'Payouts service' }) @OptionalString(500) description?: string;
 }

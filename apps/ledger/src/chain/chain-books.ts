@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, type Drift, type Leg } from '@ramp/bookkeeping';
-import { ChainHoldings, platformTenant, type DepositCredited, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
+import { ChainHoldings, platformTenant, type DepositCredited, type DepositReversed, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { Journal } from '../journal/journal';
-import { WalletService } from '../wallets/wallet-service';
+import { DepositBooks } from './deposit-books';
 
 
 export interface Reconciliation {
@@ -27,16 +27,18 @@ export class ChainBooks {
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
-    @Inject(WalletService) private readonly wallets: WalletService,
+    @Inject(DepositBooks) private readonly deposits: DepositBooks,
     @Inject(RpcClient) private readonly rpc: RpcClient,
   ) {}
 
   /** A wallet's deposit credits the wallet; any other owner's (an off-ramp, the treasury) goes to its kind's account. */
   async bookDeposit(tx: Sql, deposit: DepositCredited): Promise<boolean> {
-    if (deposit.owner.startsWith('wallet:')) return this.wallets.creditDeposit(tx, deposit);
-    const kind = deposit.owner.slice(0, deposit.owner.indexOf(':'));
-    const { environment, chain } = deposit;
-    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainAccount(environment, chain), depositsAccount(kind, environment, chain), assetOf(chain, deposit.tokenSymbol), deposit.amount));
+    return this.deposits.credit(tx, deposit);
+  }
+
+  /** A credited deposit a reorganisation removed: taken back from its owner, the shortfall booked as the platform's loss. */
+  async bookReversal(tx: Sql, reversed: DepositReversed): Promise<boolean> {
+    return this.deposits.reverse(tx, reversed);
   }
 
   /** A hot wallet's holdings when the chain service began watching it: the treasury's opening balance. */

@@ -1,8 +1,9 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { everyEventOf, rampEvents, swapTransferEvents } from '@ramp/contracts';
 import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext, type JetStreamHandlerOptions } from '@ramp/messaging';
+import { DepositBooks } from '../chain/deposit-books';
 import { ProjectionGap, projectTransactionEvents } from './transactions-projection';
 
 /** The read model is idempotent by stream version, so its consumers need no inbox (and a rebuild replays the streams). */
@@ -21,8 +22,12 @@ const PROJECTION: Omit<JetStreamHandlerOptions, 'durable'> = {
  */
 @Controller()
 export class TransactionsEventsController {
+  constructor(@Inject(DepositBooks) private readonly deposits: DepositBooks) {}
+
+  /** Also books what an off-ramp says its reversed deposit cost (DepositBooks.bookOfframpEvent), in the same transaction. */
   @JetStreamEventPattern(everyEventOf(rampEvents), { durable: 'ledger_transactions', ...PROJECTION })
   async projectRamp(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+    await this.deposits.bookOfframpEvent(context.tx, event);
     await projectTransactionEvents(context.tx, [event]);
   }
 

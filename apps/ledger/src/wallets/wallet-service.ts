@@ -9,7 +9,6 @@ import {
   isIdOf,
   newId,
   invalidField,
-  type DepositCredited,
   type HoldPlace,
   type HoldSettle,
   type Tenant,
@@ -20,7 +19,7 @@ import {
 } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { withTransaction, type Sql } from '@ramp/database';
-import { assetOf, chainAccount, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
+import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
@@ -76,7 +75,7 @@ export class WalletService {
 
   /**
    * A wallet's address is its deposit address on its chain, which the chain service watches from then on: what arrives
-   * there is credited here (creditDeposit). A chain the environment has not configured gets a simulated address.
+   * there is credited by the chain's books (DepositBooks). A chain the environment has not configured gets a simulated address.
    */
   async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS) as PrimaryChainName;
@@ -155,26 +154,6 @@ export class WalletService {
       await sleep(100);
     }
     return { ...(await this.view(this.pool, wallet)), transactionHash: sent.transactionHash };
-  }
-
-  /**
-   * Credits a deposit the chain service confirmed at its chain's depth, once per deposit id, from the chain's deposits
-   * account. Another owner's deposit (an off-ramp's) is not the ledger's.
-   */
-  async creditDeposit(tx: Sql, deposit: DepositCredited): Promise<boolean> {
-    const walletId = /^wallet:(.+)$/.exec(deposit.owner)?.[1];
-    if (!walletId) return false;
-    const { rows } = await tx.query<WalletRow>(`select ${WALLET_COLUMNS} from ledger.wallets where id = $1 and environment = $2`, [walletId, deposit.environment]);
-    const wallet = rows[0];
-    if (!wallet || wallet.chain !== deposit.chain) throw new Error(`deposit ${deposit.depositId} names wallet ${walletId}, which is not on ${deposit.environment} ${deposit.chain}`);
-    const token = this.tokenOf(wallet.chain, deposit.tokenSymbol);
-    const amount = parseAmount(deposit.amount, 'amount', token.decimals);
-    const inserted = await tx.query(
-      `insert into ledger.chain_deposits (deposit_id, wallet_id, transaction_hash, token_symbol, amount) values ($1, $2, $3, $4, $5::numeric) on conflict do nothing`,
-      [deposit.depositId, wallet.id, deposit.transactionHash, token.symbol, amount.toString()],
-    );
-    if (inserted.rowCount === 0) return false;
-    return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chainAccount(deposit.environment, wallet.chain), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount));
   }
 
   /** Credits a wallet from an external account, once per entry id (an on-ramp's delivery). */

@@ -1,16 +1,23 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { everyEventOf, integrationEvents } from '@ramp/contracts';
+import { chainEvents, everyEventOf, integrationEvents } from '@ramp/contracts';
+import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DeliveryStore, type IncomingEvent } from './delivery-store';
 import { decodeIntegrationMessage, withAllowedCallback } from './intake';
+import { walletEventOf } from './wallet-events';
 
 /** The durable consumer of the integration events, shared by the notifier's replicas. */
 export const DELIVERIES_CONSUMER = 'notifier_deliveries';
+/** The durable consumer of the chain service's events, for the wallets' webhook events. */
+export const WALLET_EVENTS_CONSUMER = 'notifier_wallet_events';
 
-/** Turns each integration event into its deliveries, written in one transaction with its inbox entry. */
+/**
+ * Turns each integration event into its deliveries, written in one transaction with its inbox entry; and the chain
+ * service's events about managed wallets into theirs.
+ */
 @Controller()
 export class DeliveriesEventsController {
   constructor(
@@ -24,5 +31,14 @@ export class DeliveriesEventsController {
   async record(@Payload() event: IncomingEvent, @Ctx() context: JetStreamContext): Promise<void> {
     const deliveries = await this.store.recordEvent(context.tx, withAllowedCallback(event, this.allowed), new Date());
     this.logger.debug({ event: event.type, deliveries }, 'deliveries recorded');
+  }
+
+  /** The wallets' webhook events (walletEventOf) from the chain service's events: `wallet.deposit_reversed`. */
+  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: WALLET_EVENTS_CONSUMER, ackWaitMs: 10_000 })
+  async recordWalletEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+    const incoming = walletEventOf(event);
+    if (!incoming) return;
+    const deliveries = await this.store.recordEvent(context.tx, incoming, new Date());
+    this.logger.info({ event: incoming.type, deliveries, correlationId: event.metadata.correlationId }, 'wallet event recorded');
   }
 }

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { withTransaction } from '@ramp/database';
-import { newId, type Environment } from '@ramp/contracts';
+import { INTEGRATION_EVENT_NAMES, newId, type Environment } from '@ramp/contracts';
 import type { ConsumedEvent } from '@ramp/messaging';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, type AttemptOutcome } from '@ramp/webhooks';
 
@@ -30,6 +30,14 @@ export interface IncomingEvent extends ConsumedEvent {
   /** The key that initiated the transaction; its API secret signs the callback. */
   keyId: string | null;
   callbackUrl: string | null;
+}
+
+/**
+ * The `events` entries that subscribe a webhook to an event: its name, and `*` for the spec's eight only. An event name
+ * added within /v1 (a wallet's) reaches only the webhooks that list it by name (docs/versioning.md, "Event names").
+ */
+export function subscribedBy(event: string): string[] {
+  return (INTEGRATION_EVENT_NAMES as readonly string[]).includes(event) ? ['*', event] : [event];
 }
 
 /** A delivery leased to one worker for one attempt. */
@@ -82,7 +90,7 @@ export class DeliveryStore {
 
   /**
    * Inside the consumer's transaction: one pending delivery for every active webhook of the tenant subscribed to the
-   * event (or `*`), and one for the callback URL, all due now. A redelivered event adds nothing (unique per event and
+   * event (by name, or by `*` for the spec's eight: subscribedBy), and one for the callback URL, all due now. A redelivered event adds nothing (unique per event and
    * target). NOTIFY wakes the workers once the transaction commits.
    */
   async recordEvent(tx: PoolClient, incoming: IncomingEvent, now: Date): Promise<number> {
@@ -94,7 +102,7 @@ export class DeliveryStore {
       `with active as (
          -- FOR SHARE: a DELETE of one of these waits for this transaction, then cancels the deliveries it wrote.
          select id, url from notifier.webhooks
-          where organization_id = $1 and environment = $2 and generation = $13 and deleted_at is null and is_active and events && array['*', $3]::text[]
+          where organization_id = $1 and environment = $2 and generation = $13 and deleted_at is null and is_active and events && $14::text[]
           for share
        ),
        subscribed as (select id, url, row_number() over (order by id) as n from active),
@@ -125,6 +133,7 @@ export class DeliveryStore {
         now,
         DELIVERIES_CHANNEL,
         incoming.generation,
+        subscribedBy(incoming.type),
       ],
     );
     return result.rows[0]?.n ?? 0;

@@ -3,13 +3,13 @@ import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
-import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type OfframpInitiate, type Tenant } from '@ramp/contracts';
+import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
 import { isRecordedDeposit, nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
-import { PG_POOL } from '@ramp/service-kit';
+import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { RAMP_LOG } from '../process/log';
 import { OfframpSteps } from './offramp.steps';
@@ -39,11 +39,12 @@ export class OfframpService {
     @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
     @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.chain = new ChainLegs(rpc, 'ramp');
-    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs);
+    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs, logger);
     this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
       systemActor: 'system:ramp',
       prefix: 'offramp',
@@ -141,6 +142,7 @@ export class OfframpService {
           from: deposit.from,
           tokenSymbol: deposit.tokenSymbol,
           depositId: deposit.depositId,
+          ...(deposit.credit !== undefined && { credit: deposit.credit }),
           at: new Date().toISOString(),
         },
         { causationId, actor: 'system:chain' },
@@ -151,6 +153,33 @@ export class OfframpService {
       return;
     }
     if (!isRecordedDeposit(state, deposit)) await this.steps.refundExtraDeposit(deposit);
+  }
+
+  /**
+   * A deposit at an off-ramp's address that a reorganisation removed after its credit: the off-ramp it funded fails
+   * (before its payout), or is flagged for an operator with the loss booked (after it). See decideReversal.
+   */
+  async recordChainReversal(reversed: DepositReversed, tenant: Tenant, causationId: string): Promise<void> {
+    const transactionId = /^offramp:(.+)$/.exec(reversed.owner)?.[1];
+    if (!transactionId) return;
+    let state: OfframpState;
+    try {
+      state = await this.process.apply(
+        transactionId,
+        tenant,
+        { type: 'recordDepositReversed', depositId: reversed.depositId, transactionHash: reversed.transactionHash, credit: reversed.credit, refunded: reversed.refunded, at: new Date().toISOString() },
+        { causationId, actor: 'system:chain' },
+      );
+    } catch (error) {
+      if (error instanceof AppError && error.reason === 'TRANSACTION_NOT_FOUND') return;
+      throw error;
+    }
+    if (state.depositReversal?.afterPayout && isRecordedDeposit(state, reversed)) {
+      this.logger.error(
+        { transactionId, depositId: reversed.depositId, amount: reversed.amount, token: reversed.tokenSymbol, chain: reversed.chain },
+        'a reorganisation removed the deposit of an off-ramp already paid out: the loss is booked (reorg-loss); an operator must look',
+      );
+    }
   }
 
   async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {

@@ -1,6 +1,7 @@
 import { tokenDecimals } from '@ramp/chains';
-import { ChainTransfer, platformTenant, type DepositCredited, type Tenant } from '@ramp/contracts';
+import { AppError, ChainTransfer, platformTenant, type DepositCredited, type Tenant } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
+import type { Logger } from '@ramp/service-kit';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
 import {
@@ -36,6 +37,7 @@ export class OfframpSteps {
     private readonly rpc: Pick<RpcClient, 'call'>,
     private readonly chain: Pick<ChainLegs, 'swap' | 'transfer'>,
     private readonly stepDelayMs: number,
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
@@ -146,16 +148,26 @@ export class OfframpSteps {
    */
   async refundExtraDeposit(deposit: DepositCredited): Promise<void> {
     if (/^0x0{40}$/i.test(deposit.from)) throw new Error(`deposit ${deposit.depositId} was minted to the address: there is no sender to refund`);
-    await this.rpc.call(ChainTransfer.contract, systemTenant(deposit.environment), {
-      environment: deposit.environment,
-      chain: deposit.chain,
-      idempotencyKey: `refund:${deposit.depositId}`,
-      to: deposit.from,
-      tokenSymbol: deposit.tokenSymbol,
-      amount: deposit.amount,
-      account: OFFRAMP_DEPOSITS,
-      refundOf: deposit.depositId,
-    });
+    try {
+      await this.rpc.call(ChainTransfer.contract, systemTenant(deposit.environment), {
+        environment: deposit.environment,
+        chain: deposit.chain,
+        idempotencyKey: `refund:${deposit.depositId}`,
+        to: deposit.from,
+        tokenSymbol: deposit.tokenSymbol,
+        amount: deposit.amount,
+        account: OFFRAMP_DEPOSITS,
+        refundOf: deposit.depositId,
+      });
+    } catch (error) {
+      // Refused for the deposit itself: a reorganisation removed it meanwhile (it is no longer a credited deposit), so
+      // there is nothing to give back; the chain service says why. Anything else is a fault, retried.
+      if (error instanceof AppError && error.field === 'refundOf') {
+        this.logger?.warn({ depositId: deposit.depositId, reason: error.message }, 'an extra deposit is not given back: the chain service refused its refund');
+        return;
+      }
+      throw error;
+    }
   }
 
   /**

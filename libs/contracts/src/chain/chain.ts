@@ -332,6 +332,11 @@ export interface DepositCredited {
   tokenAddress?: string;
   /** The log's index in its block (-1: the native coin). Absent on events recorded before it. */
   logIndex?: number;
+  /**
+   * Which credit of the deposit this is: 0 (or absent) its first; n after n reversals, when the chain took the same
+   * transfer back in after a reorganisation had removed it (DepositReversed).
+   */
+  credit?: number;
   /** Decimal string in the token's units. */
   amount: string;
   transactionHash: string;
@@ -339,5 +344,15 @@ export interface DepositCredited {
   blockNumber: string;
 }
 
-/** A reorganisation removed a deposit that had been credited: reported for an operator, never undone silently. */
-export type DepositReversed = DepositCredited;
+/**
+ * A reorganisation removed a deposit that had been credited: its credit number `credit` is taken back (never silently:
+ * the ledger books it, an off-ramp it funded fails or is flagged, a wallet's integrator is told). Once per credit.
+ */
+export interface DepositReversed extends DepositCredited {
+  credit: number;
+  /**
+   * A refund of the deposit (ChainTransfer's `refundOf`) left the hot wallet or is on its way: what it sent back for a
+   * deposit that never was is the platform's loss.
+   */
+  refunded: boolean;
+}

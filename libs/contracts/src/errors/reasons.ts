@@ -82,6 +82,7 @@ export const FAILURE_REASONS = {
   INSUFFICIENT_BALANCE: "The wallet could not be debited: its available balance no longer covered the amount when the transaction started.",
   DEPOSIT_EXPIRED: 'No deposit reached the deposit address before it expired.',
   DEPOSIT_AMOUNT_MISMATCH: 'The deposit was not the quoted amount; it is sent back to the sender.',
+  DEPOSIT_REVERSED: 'A reorganisation of the chain removed the deposit before the payout: it never arrived, so nothing is paid and nothing is sent back.',
   PAYMENT_EXPIRED: "No NGN payment reached the on-ramp's virtual account before it expired.",
   PAYMENT_AMOUNT_MISMATCH: 'The NGN payment was not the expected amount; it is refunded to the payer.',
   SWAP_FAILED: 'A swap found no route or liquidity and did not run; what was taken is given back.',

@@ -69,6 +69,38 @@ export const INTEGRATION_EVENT_NAMES: readonly IntegrationEventName[] = TRANSACT
   TRANSACTION_OUTCOMES.map((outcome): IntegrationEventName => `${type}.${outcome}`),
 );
 
+/** Webhook events of a managed wallet, beside the spec's eight transaction events. */
+export const WALLET_EVENT_NAMES = ['wallet.deposit_reversed'] as const;
+export type WalletEventName = (typeof WALLET_EVENT_NAMES)[number];
+
+/** Every event a webhook may subscribe to: the spec's eight, then the wallets' (`*` takes them all). */
+export const WEBHOOK_EVENT_NAMES: readonly (IntegrationEventName | WalletEventName)[] = [...INTEGRATION_EVENT_NAMES, ...WALLET_EVENT_NAMES];
+
+/**
+ * `wallet.deposit_reversed`: a reorganisation of the chain removed a deposit that had been credited to a managed wallet,
+ * so its credit is taken back (from the available balance; what the wallet no longer held is recorded as owed to the
+ * platform, never a negative balance). If the chain takes the same transfer back in, it is credited again.
+ */
+export interface WalletDepositReversedEvent {
+  event: 'wallet.deposit_reversed';
+  timestamp: string;
+  data: {
+    walletId: string;
+    chain: string;
+    /** The wallet's address, where the deposit had arrived. */
+    address: string;
+    tokenSymbol: string;
+    /** What was credited and is now taken back. */
+    amount: string;
+    /** The deposit's transaction, which the chain no longer holds. */
+    transactionHash: string;
+    from: string;
+    blockNumber: string;
+    /** `eventId` lets a receiver deduplicate (the chain event's id); `depositId` names the deposit. */
+    metadata: { eventId: string; depositId: string };
+  };
+}
+
 /**
  * The spec's delivery payload. A field with no value is absent, never null; `data.errorMessage` and `data.failureReason`
  * are added on failed events (the spec leaves them open), `data.payoutAmount` on off-ramps.

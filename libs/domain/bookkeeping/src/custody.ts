@@ -15,6 +15,13 @@ export const gasAccount = (environment: string, chain: string): string => extern
 /** The account a deposit to an address owned by `kind` (offramp, treasury) is booked to: `external:<kind>-deposits-…`. */
 export const depositsAccount = (kind: string, environment: string, chain: string): string => externalAccount(`${kind}-deposits-${environment}-${chain}`);
 
+/**
+ * What reorganisations cost the platform on a chain: a reversed deposit that had already been refunded or paid out, or
+ * that a wallet no longer held in full (the wallet's shortfall). Its balance is minus the loss; a deposit the chain
+ * takes back in later recovers it.
+ */
+export const reorgLossAccount = (environment: string, chain: string): string => externalAccount(`reorg-loss-${environment}-${chain}`);
+
 /** The account a transfer out charged to `name` (ChainTransfer's `account`) comes from. */
 export const chargedAccount = (name: string, environment: string, chain: string): string => externalAccount(`${name}-${environment}-${chain}`);
 

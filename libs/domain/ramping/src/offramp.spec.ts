@@ -143,6 +143,56 @@ describe('off-ramp, non-custodial', () => {
     given(expired).when(other).then([]);
   });
 
+  describe('a deposit a reorganisation removed', () => {
+    const received: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } };
+    const reversal = { type: 'recordDepositReversed', depositId: 'test:base:0xdep:1', transactionHash: '0xdep', credit: 0, refunded: false, at } as const;
+    const back = { type: 'recordDeposit', amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', credit: 1, at } as const;
+    const movement = { depositId: 'test:base:0xdep:1', credit: 0, environment: 'test' as const, chain: 'base', tokenSymbol: 'USDC', amount: '100' };
+
+    it('before the payout: fails the off-ramp with DEPOSIT_REVERSED and sends nothing back (it never arrived)', () => {
+      given([initiated(false), received, swapped])
+        .when(reversal)
+        .then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } }, { type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'DEPOSIT_REVERSED' }) }], 'fail');
+    });
+
+    it('after the payout: the off-ramp stays completed, flagged with the loss, and the deposit back on chain recovers it', () => {
+      const done: OfframpEvent[] = [initiated(false), received, swapped, paid, { type: 'offramp.completed', data: { at } }];
+      given(done).when(reversal).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: true, refunded: false, at } }], 'none');
+      const flagged = [...done, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: true, refunded: false, at } } as OfframpEvent];
+      expect(fold(flagged).status).toBe('completed');
+      given(flagged).when(reversal).then([]);
+      given(flagged).when(back).then([{ type: 'offramp.deposit_restored', data: { ...movement, credit: 1, at } }], 'none');
+    });
+
+    it('a failed off-ramp whose deposit was reversed before its refund sends nothing; back on chain, it is refunded like a late deposit', () => {
+      const failing: OfframpEvent[] = [initiated(false), received, { type: 'offramp.failing', data: { errorMessage: 'swap failed', failureReason: 'SWAP_FAILED', at } }];
+      expect(nextOfframpStep(fold(failing)).kind).toBe('refundDeposit');
+      given(failing).when(reversal).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } }], 'fail');
+      const reversed = [...failing, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } } as OfframpEvent];
+      const failed = [...reversed, { type: 'offramp.failed', data: { errorMessage: 'swap failed', failureReason: 'SWAP_FAILED', at } } as OfframpEvent];
+      expect(nextOfframpStep(fold(failed)).kind).toBe('none');
+      given(failed).when(back).then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
+    });
+
+    it('one refunded before its reversal: the refund was the loss (booked by the ledger), and nothing more is sent when it comes back', () => {
+      const refunded: OfframpEvent[] = [
+        initiated(false),
+        received,
+        { type: 'offramp.failing', data: { errorMessage: 'mismatch', failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } },
+        { type: 'offramp.deposit_refunded', data: { transactionHash: '0xback', at } },
+        { type: 'offramp.failed', data: { errorMessage: 'mismatch', failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } },
+      ];
+      given(refunded).when({ ...reversal, refunded: true }).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: true, at } }], 'none');
+      const reversed = [...refunded, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: true, at } } as OfframpEvent];
+      given(reversed).when(back).then([]);
+    });
+
+    it('another deposit than its own, reversed, changes nothing here', () => {
+      given([initiated(false), received]).when({ ...reversal, depositId: 'test:base:0xother:0', transactionHash: '0xother' }).then([]);
+      given([initiated(false)]).when(reversal).then([]);
+    });
+  });
+
   it('knows its deposit by its id: another log of the same transaction is another deposit', () => {
     const state = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } }]);
     expect(isRecordedDeposit(state, { depositId: 'test:base:0xdep:1', transactionHash: '0xdep' })).toBe(true);

@@ -41,6 +41,14 @@ export type OfframpEvent =
    * simulated deposit: the quoted token).
    */
   | { type: 'offramp.deposit_received'; data: { amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; at: string } }
+  /**
+   * A reorganisation removed the deposit (its credit `credit`): it never arrived. Before the payout and any refund, the
+   * off-ramp fails (DEPOSIT_REVERSED) and nothing is sent back; after the payout (`afterPayout`) it stays completed and
+   * is flagged for an operator, the loss booked by the ledger; after a refund (`refunded`) the refund is the loss.
+   */
+  | { type: 'offramp.deposit_reversed'; data: DepositMovement & { afterPayout: boolean; refunded: boolean; at: string } }
+  /** The chain took the reversed deposit back in after the payout: the loss booked for it is recovered. */
+  | { type: 'offramp.deposit_restored'; data: DepositMovement & { at: string } }
   | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
   | { type: 'offramp.paid_out'; data: { transactionHash: string; payoutReference: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
@@ -51,13 +59,25 @@ export type OfframpEvent =
 
 export type OfframpEventType = OfframpEvent['type'];
 
+/** Which deposit, and what it was: what the ledger books a reversal's loss (or its recovery) with. */
+export interface DepositMovement {
+  depositId: string;
+  credit: number;
+  environment: Tenant['environment'];
+  chain: string;
+  tokenSymbol: string;
+  amount: string;
+}
+
 export type Stage = 'funding' | 'swap' | 'payout';
 
 export type OfframpCommand =
   | { type: 'initiate'; data: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'] }
   | { type: 'recordFundsHeld'; at: string }
   /** A deposit at the off-ramp's address: on chain, with its token and id; simulated (the sandbox's), of the quoted token. */
-  | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; at: string }
+  | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; credit?: number; at: string }
+  /** A reorganisation removed a deposit at the off-ramp's address (`refunded`: the chain service had sent it back). */
+  | { type: 'recordDepositReversed'; depositId: string; transactionHash: string; credit: number; refunded: boolean; at: string }
   | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string }
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
@@ -83,6 +103,8 @@ export interface OfframpState {
   failureReason?: FailureReason;
   fundsReleased: boolean;
   depositRefund?: string;
+  /** The recorded deposit was reversed by a reorganisation (until the chain takes it back in). */
+  depositReversal?: { credit: number; afterPayout: boolean; refunded: boolean };
   errorMessage?: string;
   createdAt?: string;
   updatedAt?: string;
@@ -99,7 +121,15 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.funds_held':
       return { ...next, fundsHeld: true };
     case 'offramp.deposit_received':
-      return { ...next, deposit: withoutAbsent({ amount: event.data.amount, transactionHash: event.data.transactionHash, from: event.data.from, tokenSymbol: event.data.tokenSymbol, depositId: event.data.depositId }) };
+      return {
+        ...next,
+        deposit: withoutAbsent({ amount: event.data.amount, transactionHash: event.data.transactionHash, from: event.data.from, tokenSymbol: event.data.tokenSymbol, depositId: event.data.depositId }),
+        depositReversal: undefined,
+      };
+    case 'offramp.deposit_reversed':
+      return { ...next, depositReversal: { credit: event.data.credit, afterPayout: event.data.afterPayout, refunded: event.data.refunded } };
+    case 'offramp.deposit_restored':
+      return { ...next, depositReversal: undefined };
     case 'offramp.swapped':
       return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
     case 'offramp.paid_out':
@@ -135,13 +165,14 @@ export type OfframpStep =
   | { kind: 'none' };
 
 export function nextOfframpStep(state: OfframpState): OfframpStep {
-  // A deposit that arrived after the transaction failed (an expired address) is still given back.
-  if (state.status === 'failed' && state.deposit && state.depositRefund === undefined) return { kind: 'refundDeposit' };
+  // A deposit that arrived after the transaction failed (an expired address) is still given back; one the chain took
+  // back (reversed) never arrived, and is not.
+  if (state.status === 'failed' && state.deposit && state.depositRefund === undefined && !state.depositReversal) return { kind: 'refundDeposit' };
   if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
   if (state.failing !== undefined) {
     // Released even when no hold was recorded (see above): nothing can stay held after a failure.
     if (isCustodial(state) && !state.fundsReleased) return { kind: 'releaseHold' };
-    if (!isCustodial(state) && state.deposit && state.depositRefund === undefined) return { kind: 'refundDeposit' };
+    if (!isCustodial(state) && state.deposit && state.depositRefund === undefined && !state.depositReversal) return { kind: 'refundDeposit' };
     return { kind: 'fail' };
   }
   if (!isFunded(state)) {
@@ -199,6 +230,10 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     return [{ type: 'offramp.initiated', data: command.data }];
   }
   if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (command.type === 'recordDepositReversed') return decideReversal(command, state);
+  if (command.type === 'recordDeposit' && state.depositReversal && command.depositId !== undefined && command.depositId === state.deposit?.depositId) {
+    return decideDepositBack(command, state);
+  }
   if (state.status !== 'pending') {
     // Late news for a finished transaction: a deposit after expiry must be given back, everything else is a replay.
     if (command.type === 'recordDeposit' && !state.deposit && state.status === 'failed' && isQuotedToken(state, command)) {
@@ -248,6 +283,48 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     case 'complete':
       return step.kind === 'complete' || step.kind === 'captureHold' ? [{ type: 'offramp.completed', data: { at } }] : [];
   }
+}
+
+/**
+ * A reorganisation removed a deposit at the off-ramp's address. Only its recorded deposit matters here (another one was
+ * sent back, and the ledger books what that cost). Before the payout and any refund: the off-ramp fails
+ * (DEPOSIT_REVERSED), nothing to give back. After the payout: it stays as it is, flagged (afterPayout) with the loss
+ * booked. After a refund: the refund was the loss.
+ */
+function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositReversed' }>, state: OfframpState): OfframpEvent[] {
+  if (!state.deposit || state.depositReversal || !isRecordedDeposit(state, command)) return [];
+  const { quote, tenant } = state.initiated!;
+  const afterPayout = state.payout !== undefined;
+  const refunded = command.refunded || state.depositRefund !== undefined;
+  const movement = depositMovement(state, command.depositId, command.credit, tenant.environment, quote.chain);
+  const events: OfframpEvent[] = [{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout, refunded, at: command.at } }];
+  if (state.status === 'pending' && !afterPayout && !refunded && state.failing === undefined) {
+    events.push({
+      type: 'offramp.failing',
+      data: { errorMessage: `A reorganisation of ${quote.chain} removed the deposit ${state.deposit.transactionHash}: it never arrived, so nothing is paid out`, failureReason: 'DEPOSIT_REVERSED', at: command.at },
+    });
+  }
+  return events;
+}
+
+/**
+ * The chain took a reversed deposit back in (credited again). After a payout, the loss booked for it is recovered; after
+ * a refund, the ledger recovers it by itself; otherwise it is the deposit again, and goes the way of a late one (back to
+ * its sender, the off-ramp having failed).
+ */
+function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDeposit' }>, state: OfframpState): OfframpEvent[] {
+  const reversal = state.depositReversal!;
+  if (reversal.afterPayout) {
+    const { quote, tenant } = state.initiated!;
+    return [{ type: 'offramp.deposit_restored', data: { ...depositMovement(state, command.depositId!, command.credit ?? reversal.credit + 1, tenant.environment, quote.chain), at: command.at } }];
+  }
+  if (reversal.refunded) return [];
+  return [{ type: 'offramp.deposit_received', data: depositData(command) }];
+}
+
+function depositMovement(state: OfframpState, depositId: string, credit: number, environment: Tenant['environment'], chain: string): DepositMovement {
+  const deposit = state.deposit!;
+  return { depositId, credit, environment, chain, tokenSymbol: deposit.tokenSymbol ?? state.initiated!.quote.tokenSymbol, amount: deposit.amount };
 }
 
 export const offrampDecider = { initialState: initialOfframpState, evolve: evolveOfframp, decide: decideOfframp };

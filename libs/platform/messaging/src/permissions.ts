@@ -136,7 +136,14 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     ],
   },
   chain: { calls: [], publishes: [{ stream: chainEvents, subjects: ['>'] }], consumes: [] },
-  notifier: { calls: [KeySigningSecret.contract], publishes: [], consumes: [{ stream: integrationEvents, durables: ['notifier_deliveries'] }] },
+  notifier: {
+    calls: [KeySigningSecret.contract],
+    publishes: [],
+    consumes: [
+      { stream: integrationEvents, durables: ['notifier_deliveries'] },
+      { stream: chainEvents, durables: ['notifier_wallet_events'] },
+    ],
+  },
 };
 
 export const NATS_SERVICE_USERS = Object.keys(SERVICE_ACCESS) as NatsServiceUser[];

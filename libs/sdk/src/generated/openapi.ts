@@ -1087,6 +1087,7 @@ export interface components {
        * - `INSUFFICIENT_BALANCE`: The wallet could not be debited: its available balance no longer covered the amount when the transaction started.
        * - `DEPOSIT_EXPIRED`: No deposit reached the deposit address before it expired.
        * - `DEPOSIT_AMOUNT_MISMATCH`: The deposit was not the quoted amount; it is sent back to the sender.
+       * - `DEPOSIT_REVERSED`: A reorganisation of the chain removed the deposit before the payout: it never arrived, so nothing is paid and nothing is sent back.
        * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
        * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
        * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
@@ -1097,7 +1098,7 @@ export interface components {
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
@@ -1192,6 +1193,7 @@ export interface components {
        * - `INSUFFICIENT_BALANCE`: The wallet could not be debited: its available balance no longer covered the amount when the transaction started.
        * - `DEPOSIT_EXPIRED`: No deposit reached the deposit address before it expired.
        * - `DEPOSIT_AMOUNT_MISMATCH`: The deposit was not the quoted amount; it is sent back to the sender.
+       * - `DEPOSIT_REVERSED`: A reorganisation of the chain removed the deposit before the payout: it never arrived, so nothing is paid and nothing is sent back.
        * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
        * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
        * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
@@ -1202,7 +1204,7 @@ export interface components {
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
@@ -1403,7 +1405,7 @@ export interface components {
        *   "offramp.failed"
        * ]
        */
-      events: ("onramp.completed" | "onramp.failed" | "offramp.completed" | "offramp.failed" | "swap.completed" | "swap.failed" | "transfer.completed" | "transfer.failed" | "*")[];
+      events: ("onramp.completed" | "onramp.failed" | "offramp.completed" | "offramp.failed" | "swap.completed" | "swap.failed" | "transfer.completed" | "transfer.failed" | "wallet.deposit_reversed" | "*")[];
       /**
        * @description Your note (at most 500 characters).
        * @example Payouts service
@@ -1583,6 +1585,85 @@ export interface components {
        */
       timestamp: string;
       data: components["schemas"]["WebhookEventData"];
+    };
+    WalletWebhookEventMetadata: {
+      /**
+       * @description The event's id, also sent as `x-service-event-id`.
+       * @example 5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21
+       */
+      eventId: string;
+      /**
+       * @description The deposit: `<environment>:<chain>:<transaction hash>:<log index>`.
+       * @example test:base:0x8f2a…:3
+       */
+      depositId: string;
+    };
+    /** @description The deposit whose credit was taken back. */
+    WalletWebhookEventData: {
+      /** @example wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      walletId: string;
+      /** @example base */
+      chain: string;
+      /**
+       * @description The wallet's address, where the deposit had arrived.
+       * @example 0x4bD3a0A1bF8F6D1B8c4F0E3a2E6a5f8C7b9D0e1F
+       */
+      address: string;
+      /** @example USDC */
+      tokenSymbol: string;
+      /**
+       * @description What had been credited, and is taken back.
+       * @example 250
+       */
+      amount: string;
+      /**
+       * @description The deposit's transaction, which the chain no longer holds.
+       * @example 0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f
+       */
+      transactionHash: string;
+      /**
+       * @description Who had sent it.
+       * @example 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed
+       */
+      from: string;
+      /**
+       * @description The block it had been in.
+       * @example 18231044
+       */
+      blockNumber: string;
+      metadata: components["schemas"]["WalletWebhookEventMetadata"];
+    };
+    /**
+     * @description A managed wallet's event, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning): `wallet.deposit_reversed` when a reorganisation of the chain removed a deposit already credited to the wallet. Its credit is taken back from the available balance; what the wallet no longer held is recorded as owed to the platform (the balance never goes below zero). If the chain takes the same transfer back in, it is credited again.
+     * @example {
+     *   "event": "wallet.deposit_reversed",
+     *   "timestamp": "2026-11-23T10:04:12.000Z",
+     *   "data": {
+     *     "walletId": "wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V",
+     *     "chain": "base",
+     *     "address": "0x4bD3a0A1bF8F6D1B8c4F0E3a2E6a5f8C7b9D0e1F",
+     *     "tokenSymbol": "USDC",
+     *     "amount": "250",
+     *     "transactionHash": "0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f",
+     *     "from": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+     *     "blockNumber": "18231044",
+     *     "metadata": {
+     *       "eventId": "5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21",
+     *       "depositId": "test:base:0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f:3"
+     *     }
+     *   }
+     * }
+     */
+    WalletWebhookEvent: {
+      /** @enum {string} */
+      event: "wallet.deposit_reversed";
+      /**
+       * Format: date-time
+       * @description When the reversal was found.
+       * @example 2026-11-23T10:04:12.000Z
+       */
+      timestamp: string;
+      data: components["schemas"]["WalletWebhookEventData"];
     };
   };
   responses: never;

@@ -1,0 +1,45 @@
+import { CHAIN_EVENT_TYPES, generationOf, type DepositReversed, type Environment, type Tenant, type WalletDepositReversedEvent } from '@ramp/contracts';
+import type { StoredEvent } from '@ramp/event-store';
+import type { IncomingEvent } from './delivery-store';
+
+/**
+ * The webhook event of a chain event about a managed wallet, as the notifier records it for the wallet's tenant:
+ * `wallet.deposit_reversed` for a deposit a reorganisation removed after it was credited to a wallet; undefined for
+ * every other chain event (an off-ramp's deposit, a send, ...). The body is built once from the event's data, so a
+ * redelivery records the same bytes (and nothing more: one delivery per event id and target).
+ */
+export function walletEventOf(event: StoredEvent): IncomingEvent | undefined {
+  if (event.type !== CHAIN_EVENT_TYPES.depositReversed) return undefined;
+  const reversed = event.data as DepositReversed;
+  const walletId = /^wallet:(.+)$/.exec(reversed.owner)?.[1];
+  if (!walletId) return undefined;
+  const tenant: Tenant = event.metadata.tenant;
+  const payload: WalletDepositReversedEvent = {
+    event: 'wallet.deposit_reversed',
+    timestamp: event.createdAt,
+    data: {
+      walletId,
+      chain: reversed.chain,
+      address: reversed.address,
+      tokenSymbol: reversed.tokenSymbol,
+      amount: reversed.amount,
+      transactionHash: reversed.transactionHash,
+      from: reversed.from,
+      blockNumber: reversed.blockNumber,
+      metadata: { eventId: event.eventId, depositId: reversed.depositId },
+    },
+  };
+  return {
+    eventId: event.eventId,
+    type: payload.event,
+    body: JSON.stringify(payload),
+    transactionId: null,
+    organizationId: tenant.organizationId,
+    environment: tenant.environment as Environment,
+    generation: generationOf(tenant),
+    keyId: null,
+    callbackUrl: null,
+    createdAt: event.createdAt,
+    metadata: { correlationId: event.metadata.correlationId },
+  };
+}
