@@ -261,7 +261,7 @@ export const SETTINGS = {
     env: 'LIVE_CHAINS',
     default: '',
     description:
-      'JSON of the chains live keys use, each with every field: {"base":{"chainId":8453,"rpcUrl":"https://…","confirmations":10,"hotWalletPath":"m/44\'/60\'/1\'/0/0"}}. Empty: no live chain.',
+      'JSON of the chains live keys use: {"base":{"chainId":8453,"rpcUrl":"https://…","hotWalletPath":"m/44\'/60\'/1\'/0/0"}}, with `finality` (default `finalized`: a deposit or a send counts once its block is at or below the node\'s finalized block; `safe` the same with the safe block; `depth` by `confirmations` alone, which must then be at least 12) and `confirmations` (default 1 with a finality tag). Empty: no live chain.',
     services: ['chain'],
   },
   chainPollMs: {

@@ -20,7 +20,7 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
   it('turns a chain off with null, and takes a new chain only with every field', () => {
     expect(resolveChains('test', { bsc: null, arbitrum: null }, 'TEST_CHAINS').map((chain) => chain.chain)).toEqual(['base']);
     expect(resolveChains('live', { base: { chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" } }, 'LIVE_CHAINS')).toEqual([
-      { chain: 'base', chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" },
+      { chain: 'base', chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, finality: 'finalized', hotWalletPath: "m/44'/60'/1'/0/0" },
     ]);
     expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.chainId must be a whole number');
   });
@@ -31,5 +31,17 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     expect(() => resolveChains('test', { base: { hotWalletPath: 'm/0' } }, 'TEST_CHAINS')).toThrow("TEST_CHAINS.base.hotWalletPath: not a BIP-44 EVM derivation path");
     expect(() => resolveChains('test', { base: 'http://x' as never }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base must be an object or null');
     expect(() => resolveChains('test', { bsc: { chainId: 84532 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS: chain id 84532 is given to two chains');
+  });
+
+  it("a live chain counts at the chain's finality by default, and never at its first block", () => {
+    const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0" };
+    expect(resolveChains('live', { base: live }, 'LIVE_CHAINS')[0]).toMatchObject({ confirmations: 1, finality: 'finalized' });
+    expect(resolveChains('live', { base: { ...live, finality: 'safe' } }, 'LIVE_CHAINS')[0]).toMatchObject({ finality: 'safe' });
+    expect(resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 20 } }, 'LIVE_CHAINS')[0]).toMatchObject({ finality: 'depth', confirmations: 20 });
+    expect(() => resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 1 } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.confirmations must be at least 12 for a live chain counting by depth alone');
+    expect(() => resolveChains('live', { base: { ...live, finality: 'depth' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.confirmations must be a whole number');
+    expect(() => resolveChains('live', { base: { ...live, finality: 'latest' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.finality must be one of depth, safe, finalized');
+    // Test chains count by depth: a local node mines a block per transaction.
+    expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => chain.finality)).toEqual(['depth', 'depth', 'depth']);
   });
 });

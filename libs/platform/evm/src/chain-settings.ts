@@ -8,6 +8,12 @@ export interface ChainSettings {
   rpcUrl: string;
   /** Blocks a deposit or a send must have before it counts (1: its own block). */
   confirmations: number;
+  /**
+   * `safe` or `finalized`: a deposit or a send also counts only once its block is at or below the node's block of that
+   * tag (the chain's own finality, where it has one); `depth`: the number of confirmations alone. Live chains default to
+   * `finalized`, and a live chain on `depth` needs at least LIVE_MIN_CONFIRMATIONS: never the block alone.
+   */
+  finality: Finality;
   /** The BIP-44 path of the chain's hot wallet under the custody seed. */
   hotWalletPath: EvmPath;
   /**
@@ -18,6 +24,12 @@ export interface ChainSettings {
 }
 
 export type Environment = 'test' | 'live';
+
+export const FINALITIES = ['depth', 'safe', 'finalized'] as const;
+export type Finality = (typeof FINALITIES)[number];
+
+/** The fewest confirmations a live chain counting by depth alone may have (a reorganisation of a few blocks happens). */
+export const LIVE_MIN_CONFIRMATIONS = 12;
 
 /**
  * The accounts of a local test chain: anvil's public development mnemonic (it never holds value). The faucet mints the
@@ -34,9 +46,9 @@ export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({ mnemonic: 'test test test te
  * reorganisations and block times are tested on nodes of their own (evm.int-spec.ts).
  */
 export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
-  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
-  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
-  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 1, hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
+  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
+  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
+  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
 ]);
 
 type Override = Partial<Record<keyof ChainSettings, unknown>> | null;
@@ -62,7 +74,7 @@ export function resolveChains(environment: Environment, overrides: Record<string
     const known = base.get(chain);
     // A chain given a URL of its own is no longer the local node, unless it names its local port again.
     const local = known && override.rpcUrl === undefined && override.localPort === undefined ? known.localPort : override.localPort;
-    base.set(chain, validated({ ...known, ...override, chain, localPort: local }, `${variable}.${chain}`));
+    base.set(chain, validated(environment, { ...known, ...override, chain, localPort: local }, `${variable}.${chain}`));
   }
   const settings = [...base.values()];
   const ids = settings.map((chain) => chain.chainId);
@@ -71,14 +83,21 @@ export function resolveChains(environment: Environment, overrides: Record<string
   return settings;
 }
 
-function validated(raw: Record<string, unknown>, where: string): ChainSettings {
-  const { chain, chainId, rpcUrl, confirmations, hotWalletPath, localPort } = raw;
+function validated(environment: Environment, raw: Record<string, unknown>, where: string): ChainSettings {
+  const { chain, chainId, rpcUrl, hotWalletPath, localPort } = raw;
+  // A live chain counts at its finality unless told otherwise, never at its first block.
+  const finality = raw['finality'] ?? (environment === 'live' ? 'finalized' : 'depth');
+  const confirmations = raw['confirmations'] ?? (environment === 'live' && finality !== 'depth' ? 1 : undefined);
+  if (!(FINALITIES as readonly unknown[]).includes(finality)) throw new ChainSettingsError(`${where}.finality must be one of ${FINALITIES.join(', ')}, got ${JSON.stringify(finality)}`);
   const positive = (value: unknown, field: string, max: number) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) throw new ChainSettingsError(`${where}.${field} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
     return value;
   };
   const id = positive(chainId, 'chainId', 2 ** 53 - 1);
   const depth = positive(confirmations, 'confirmations', 1000);
+  if (environment === 'live' && finality === 'depth' && depth < LIVE_MIN_CONFIRMATIONS) {
+    throw new ChainSettingsError(`${where}.confirmations must be at least ${LIVE_MIN_CONFIRMATIONS} for a live chain counting by depth alone (or set finality to safe or finalized), got ${depth}`);
+  }
   if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(rpcUrl)) throw new ChainSettingsError(`${where}.rpcUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(rpcUrl)}`);
   if (typeof hotWalletPath !== 'string') throw new ChainSettingsError(`${where}.hotWalletPath must be a BIP-44 path such as m/44'/60'/1'/0/0`);
   let path: EvmPath;
@@ -92,6 +111,7 @@ function validated(raw: Record<string, unknown>, where: string): ChainSettings {
     chainId: id,
     rpcUrl,
     confirmations: depth,
+    finality: finality as Finality,
     hotWalletPath: path,
     ...(localPort !== undefined && { localPort: positive(localPort, 'localPort', 65535) }),
   };

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
 import { afterConfirmed, afterReorg, afterSeen, confirmedThrough, forkPoint, type DepositState, type DepositStatus } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
+import type { Finality } from './chain-settings';
 import type { ChainLogger } from './send-queue';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -37,6 +38,8 @@ export interface DepositWatcherOptions {
   /** Also watch native coin transfers (transaction values) to watched addresses. */
   native: boolean;
   confirmations: number;
+  /** `safe`/`finalized`: a deposit is also confirmed only at or below the node's block of that tag (default `depth`). */
+  finality?: Finality;
   /** Where a chain seen for the first time starts (default: its head when first watched). */
   startBlock?: bigint;
   /** Most blocks read per getLogs call. */
@@ -46,6 +49,17 @@ export interface DepositWatcherOptions {
   onCredit: (tx: PoolClient, deposit: Deposit) => Promise<void>;
   /** Called in the transaction that records it, when a reorganisation removed an already credited deposit. */
   onReversed?: (tx: PoolClient, deposit: Deposit) => Promise<void>;
+}
+
+/**
+ * The highest block whose transactions count as final at `head`: `depth` confirmations, and for `safe` or `finalized`
+ * also at or below the node's block of that tag (which a node gives only for a chain that has one).
+ */
+export async function finalThrough(client: PublicClient, head: bigint, depth: number, finality: Finality = 'depth'): Promise<bigint> {
+  const byDepth = confirmedThrough(head, depth);
+  if (finality === 'depth') return byDepth;
+  const tagged = (await client.getBlock({ blockTag: finality })).number;
+  return tagged < byDepth ? tagged : byDepth;
 }
 
 /** The tables of the deposit watcher, for the chain service's migration. */
@@ -323,7 +337,7 @@ export class DepositWatcher {
   }
 
   private async confirm(head: bigint): Promise<void> {
-    const through = confirmedThrough(head, this.options.confirmations);
+    const through = await finalThrough(this.options.client, head, this.options.confirmations, this.options.finality);
     const checkpoint = (await this.checkpoint()) ?? -1n;
     const limit = through < checkpoint ? through : checkpoint;
     await withTransaction(this.options.pool, async (tx) => {

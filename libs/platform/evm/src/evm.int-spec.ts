@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import { createPublicClient, createWalletClient, custom, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, toHex, type Address, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode, TEST_DATABASE_URL } from '@ramp/testing';
+import type { Finality } from './chain-settings';
 import { HdCustody, evmPath } from './custody';
 import { deployPlatformContracts, depositAddressOf, depositSalt, platformContractAddresses, type PlatformContracts } from './deployment';
 import { DepositWatcher, depositWatcherMigration, NATIVE_TOKEN, type Deposit } from './deposit-watcher';
@@ -64,12 +65,13 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
       onFinished: async (_tx, send) => void finished.push(send),
       ...options,
     });
-  const watcher = (confirmations = 2, through: PublicClient = client) =>
+  const watcher = (confirmations = 2, through: PublicClient = client, finality: Finality = 'depth') =>
     new DepositWatcher({
       schema,
       pool,
       chain: 'base',
       client: through,
+      finality,
       tokens: Object.values(contracts.tokens),
       native: true,
       confirmations,
@@ -261,6 +263,22 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
       [sent, 2_500_000n, contracts.tokens.USDC.toLowerCase()],
       [native, 7n, NATIVE_TOKEN.toLowerCase()],
     ]));
+  });
+
+  it("on a chain counted at its finality, a deposit is credited only once the node's safe block reaches it, whatever its depth", async () => {
+    // anvil's safe block is 32 below its head.
+    const w = watcher(1, client, 'safe');
+    const address = depositAddressOf(contracts.forwarderFactory, 'wal_safe');
+    await w.watch(pool, address, 'wal_safe');
+    await w.tick();
+    const receipt = await mint(address, 6_000n);
+    await mine(10);
+    await w.tick();
+    expect((await w.deposits(address))[0]).toMatchObject({ txHash: receipt.transactionHash, status: 'seen', credited: false });
+    await mine(32);
+    await w.tick();
+    expect((await w.deposits(address))[0]).toMatchObject({ status: 'confirmed', credited: true });
+    expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
   });
 
   it('a reorg that removes an unconfirmed deposit credits nothing; one that removes a credited deposit is reported, never credited twice', async () => {
