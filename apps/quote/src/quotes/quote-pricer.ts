@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { verifyAccountNumberFormat } from '@ramp/banking';
 import { findToken, OFFRAMP_TOKENS, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, tokenDecimals, type ChainName } from '@ramp/chains';
 import { Config } from '@ramp/config';
-import { invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type Tenant, type TransferQuote } from '@ramp/contracts';
-import { NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
+import { AppError, invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type Tenant, type TransferQuote } from '@ramp/contracts';
+import { dec, NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
 import {
   amountThroughPools,
   checkAmountLimits,
@@ -12,11 +12,13 @@ import {
   DEFAULT_ONRAMP_FEES,
   DEFAULT_SWAP_FEES,
   parseSlippage,
+  poolDeviations,
   priceOfframp,
   priceOnramp,
   priceSwap,
   priceTransfer,
   type AmountLimit,
+  type HubPools,
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
@@ -36,6 +38,7 @@ export class QuotePricer {
   private readonly onrampFees: RampFeeSchedule;
   private readonly swapFees: SwapFeeSchedule;
   private readonly limits: Record<string, AmountLimit>;
+  private readonly poolTolerance: Decimal;
 
   constructor(
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
@@ -48,6 +51,7 @@ export class QuotePricer {
     this.onrampFees = { ...DEFAULT_ONRAMP_FEES, ...config.json<Partial<RampFeeSchedule>>('onrampFees') };
     this.swapFees = { ...DEFAULT_SWAP_FEES, ...config.json<Partial<SwapFeeSchedule>>('swapFees') };
     this.limits = { ...DEFAULT_AMOUNT_LIMITS, ...config.json<Record<string, AmountLimit>>('amountLimits') };
+    this.poolTolerance = dec(config.string('poolPriceTolerancePercent')).div(100);
   }
 
   async onramp(request: OnrampQuote.Request, tenant: Tenant): Promise<Priced<OnrampQuote.Response>> {
@@ -147,7 +151,23 @@ export class QuotePricer {
     // drifted from would promise what they do not give and fail on its minimum once initiated.
     const pools = await this.markets.pools(tenant, swapChains);
     if (pools.size === 0) return undefined;
+    await this.checkNearFeed(legs, pools);
     return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
+  }
+
+  /**
+   * Refuses to price from a pool further than POOL_PRICE_TOLERANCE_PERCENT from the price feed (PRICE_DEVIATION, 503):
+   * someone just moved it (or drained it), and its price is not the market's. Asked again once it is back, it quotes.
+   */
+  private async checkNearFeed(legs: readonly RouteLegSpec[], pools: ReadonlyMap<string, HubPools>): Promise<void> {
+    const symbols = [...new Set([...pools.values()].flatMap((chainPools) => [chainPools.hub, ...chainPools.pools.map((pool) => pool.token)]))];
+    const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await this.prices.usdPrice(symbol)] as const)));
+    const deviations = poolDeviations(legs, pools, (symbol, chain) => tokenDecimals(symbol, chain), (symbol) => usd.get(symbol)!);
+    const worst = deviations.sort((a, b) => b.deviation.comparedTo(a.deviation))[0];
+    if (worst && worst.deviation.gt(this.poolTolerance)) {
+      const percent = worst.deviation.mul(100).toDecimalPlaces(1).toFixed();
+      throw new AppError('PRICE_DEVIATION', `The ${worst.token} pool on ${worst.chain} is priced ${percent}% away from the market (more than ${this.poolTolerance.mul(100).toFixed()}%): no quote is given from it; ask again in a moment`);
+    }
   }
 
   /**

@@ -52,6 +52,7 @@ export const ERROR_REASONS = {
   // INTERNAL_ERROR (500) and SERVICE_UNAVAILABLE (503)
   INTERNAL_ERROR: { code: 'INTERNAL_ERROR', description: 'An unexpected fault, logged: retry with the same Idempotency-Key, quoting x-request-id to support if it persists.' },
   SERVICE_UNAVAILABLE: { code: 'SERVICE_UNAVAILABLE', description: 'A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).' },
+  PRICE_DEVIATION: { code: 'SERVICE_UNAVAILABLE', description: 'A pool the trade would go through is priced too far from the market (someone just moved it): no quote is given from it; ask again in a moment.' },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;

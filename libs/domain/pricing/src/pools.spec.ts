@@ -1,5 +1,5 @@
 import { dec, formatRate, fromBaseUnits } from '@ramp/money';
-import { amountThroughPools, hubAmountsOut, hubPath, poolAmountOut, type HubPools } from './pools';
+import { amountThroughPools, hubAmountsOut, hubPath, poolAmountOut, poolDeviations, type HubPools, type MarketLeg } from './pools';
 import { DEFAULT_SWAP_FEES, priceSwap } from './swap-quotes';
 
 const USDC = 10n ** 6n;
@@ -126,5 +126,42 @@ describe('priceSwap on the pools - price impact in toAmount and rate', () => {
   it('given a market that cannot price it, then the USD prices', () => {
     const quote = priceSwap({ fromAmount: dec('250'), fromDecimals: 6, toDecimals: 18, fromUsd: dec('1'), toUsd: dec('3200'), ngnPerUsd: dec('1500'), crossChain: false, slippagePercent: dec('0.5'), schedule: DEFAULT_SWAP_FEES, market: () => undefined });
     expect(quote.toAmount).toBe('0.077890625');
+  });
+});
+
+describe('pool deviations - how far the pools a route swaps through are from the market', () => {
+  const decimals = (symbol: string) => ({ USDC: 6, ETH: 18, CNGN: 6 })[symbol] ?? 18;
+  const usd = (symbol: string) => dec({ USDC: '1', ETH: '3200', CNGN: '0.000667' }[symbol] ?? '1');
+  // 2,000,000 USD a side: 625 ETH against 2,000,000 USDC (3,200 a coin), 2,998,500,750 CNGN against 2,000,000 USDC.
+  const seeded = (ethReserve: bigint): ReadonlyMap<string, HubPools> =>
+    new Map([
+      [
+        'base',
+        {
+          hub: 'USDC',
+          blockNumber: 1n,
+          pools: [
+            { token: 'ETH', tokenReserve: ethReserve, hubReserve: 2_000_000n * 10n ** 6n },
+            { token: 'CNGN', tokenReserve: 2_998_500_750n * 10n ** 6n, hubReserve: 2_000_000n * 10n ** 6n },
+          ],
+        },
+      ],
+    ]);
+  const swap = (fromToken: string, toToken: string): MarketLeg => ({ kind: 'swap', chain: 'base', fromToken, toToken });
+
+  it('is nothing for a pool at the market, and the relative gap for one someone moved', () => {
+    const [atMarket] = poolDeviations([swap('USDC', 'ETH')], seeded(625n * 10n ** 18n), decimals, usd);
+    expect(atMarket).toMatchObject({ chain: 'base', token: 'ETH' });
+    expect(atMarket!.deviation.toNumber()).toBeCloseTo(0, 9);
+    // 500 ETH left for the same USDC: 4,000 a coin, 25% above the market's 3,200.
+    const [moved] = poolDeviations([swap('USDC', 'ETH')], seeded(500n * 10n ** 18n), decimals, usd);
+    expect(moved!.deviation.toFixed(6)).toBe('0.250000');
+  });
+
+  it('looks at every pool of the path (both ends through the hub), and at no pool a route does not use', () => {
+    const deviations = poolDeviations([swap('CNGN', 'ETH')], seeded(500n * 10n ** 18n), decimals, usd);
+    expect(deviations.map((entry) => entry.token)).toEqual(['CNGN', 'ETH']);
+    expect(poolDeviations([swap('USDC', 'CNGN')], seeded(500n * 10n ** 18n), decimals, usd).map((entry) => entry.token)).toEqual(['CNGN']);
+    expect(poolDeviations([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC' }], seeded(1n), decimals, usd)).toEqual([]);
   });
 });

@@ -88,3 +88,38 @@ export function amountThroughPools(
   }
   return amount;
 }
+
+/** How far one pool's price is from the reference price (the price feed's), as a fraction: 0.05 is 5%. */
+export interface PoolDeviation {
+  chain: string;
+  token: string;
+  deviation: Decimal;
+}
+
+/**
+ * How far each pool a route's swaps go through is priced from the reference: the pool's spot price of its token in the
+ * hub (the reserves' ratio in whole units) against `referenceOf(token) / referenceOf(hub)` (US dollar prices), as
+ * |spot / reference − 1|. A pool someone just moved far from the market shows here before a quote prices from it.
+ */
+export function poolDeviations(
+  legs: readonly MarketLeg[],
+  pools: ReadonlyMap<string, HubPools>,
+  decimalsOf: (symbol: string, chain: string) => number,
+  referenceOf: (symbol: string) => Decimal,
+): PoolDeviation[] {
+  const deviations: PoolDeviation[] = [];
+  for (const leg of legs) {
+    if (leg.kind !== 'swap') continue;
+    const chainPools = pools.get(leg.chain);
+    if (!chainPools) continue;
+    for (const token of hubPath(leg.fromToken, leg.toToken, chainPools.hub).filter((symbol) => symbol !== chainPools.hub)) {
+      const pool = chainPools.pools.find((candidate) => candidate.token === token);
+      if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) continue;
+      const hubUnits = dec(fromBaseUnits(pool.hubReserve, decimalsOf(chainPools.hub, leg.chain)));
+      const tokenUnits = dec(fromBaseUnits(pool.tokenReserve, decimalsOf(token, leg.chain)));
+      const reference = referenceOf(token).div(referenceOf(chainPools.hub));
+      deviations.push({ chain: leg.chain, token, deviation: hubUnits.div(tokenUnits).div(reference).sub(1).abs() });
+    }
+  }
+  return deviations;
+}

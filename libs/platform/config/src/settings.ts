@@ -270,6 +270,13 @@ export const SETTINGS = {
     description: 'Pause between two passes of a chain\'s watcher and send queues, on the replica that runs the chain.',
     services: ['chain'],
   },
+  poolPriceTolerancePercent: {
+    env: 'POOL_PRICE_TOLERANCE_PERCENT',
+    default: '10',
+    description:
+      "How far (in percent) a pool a quote would swap through may be priced from the price feed: a pool further away (someone just moved it, or drained it) refuses the quote with 503 PRICE_DEVIATION instead of promising its price, and the quote can be asked again once the pool is back.",
+    services: ['quote'],
+  },
   chainPoolsMaxAgeMs: {
     env: 'CHAIN_POOLS_MAX_AGE_MS',
     default: '250',
