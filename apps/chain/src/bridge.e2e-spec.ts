@@ -156,8 +156,8 @@ describe('chain service - bridging by intents between the local chains, as relay
     const filled = await until(key, request, 'filled', 60_000);
     await eventually(() => rowOf(key), (row) => row?.status === 'settled', 30_000);
     // One deposit, one fill (the one that was in flight), one repayment: nothing sent twice.
-    const sends = (await pool.query<{ idempotency_key: string; status: string }>(`select idempotency_key, status from chain.chain_sends where idempotency_key like $1 order by id`, [`bridge:${key}:%`])).rows;
-    expect(sends).toEqual(['deposit', 'fill', 'settle'].map((role) => ({ idempotency_key: `bridge:${key}:${role}`, status: 'confirmed' })));
+    const sends = (await pool.query<{ idempotency_key: string; status: string; kind: string }>(`select idempotency_key, status, kind from chain.chain_sends where idempotency_key like $1 order by id`, [`bridge:${key}:%`])).rows;
+    expect(sends).toEqual(['deposit', 'fill', 'settle'].map((role) => ({ idempotency_key: `bridge:${key}:${role}`, status: 'confirmed', kind: 'bridge' })));
     const fills = parseEventLogs({ abi: IntentPool.abi, eventName: 'Filled', logs: (await bsc.getTransactionReceipt({ hash: filled.fillHash as Hex })).logs });
     expect(fills).toHaveLength(1);
     expect(await balance(bsc, usdcOn('bsc'), recipient)).toBe(parseUnits('40', 18));

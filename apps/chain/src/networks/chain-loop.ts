@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { LeaderSession } from '@ramp/database';
 import type { ChainLogger } from '@ramp/evm';
 import type { ChainRuntime } from './chain-runtime';
 
@@ -9,15 +9,19 @@ export interface ChainLoopOptions {
   logger: ChainLogger;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How often a replica that does not run the chain tries to. */
+const LEAD_RETRY_MS = 1000;
 
 /** Most log lines per part and minute about the same failure (an RPC outage would print one per pass otherwise). */
 const ERRORS_PER_MINUTE = 6;
 
 /**
- * Runs one chain's passes (watcher, send queues) on exactly one replica: the one holding the chain's session advisory
- * lock on a connection of its own. When that replica dies, its connection closes, the lock is free and another takes
- * over; everything it did is in PostgreSQL (checkpoints, recorded sends), so the next leader resumes where it stopped.
+ * Runs one chain's passes (watcher, relayer, send queues) on exactly one replica: the one leading the chain's
+ * LeaderSession (a session advisory lock on a connection of its own). When that replica dies, its connection closes,
+ * the lock is free and another takes over; everything it did is in PostgreSQL (checkpoints, recorded sends), so the
+ * next leader resumes where it stopped.
  */
 export class ChainLoop {
   private stopped = false;
@@ -47,19 +51,20 @@ export class ChainLoop {
     const { logger } = this.options;
     const chain = this.runtime.id;
     while (!this.stopped) {
-      const client = new Client({ connectionString: this.options.databaseUrl, application_name: `chain-${chain}` });
-      client.on('error', () => undefined);
+      let session: LeaderSession | undefined;
       try {
-        await client.connect();
-        while (!this.stopped && !(await this.tryLock(client))) await sleep(1000);
-        if (this.stopped) break;
+        session = await LeaderSession.open({ connection: { connectionString: this.options.databaseUrl }, key: `chain:${chain}`, applicationName: `chain-${chain}` });
+        if (!(await session.waitToLead(LEAD_RETRY_MS, sleep, () => this.stopped))) {
+          if (this.stopped) break;
+          throw session.lost ?? new Error('the leader session ended');
+        }
         this.leading = true;
         logger.info({ chain }, 'this replica runs the chain');
         await this.runtime.prepare();
         while (!this.stopped) {
           await this.runtime.tick((part, error) => this.report(part, error));
-          // The lock lives as long as this connection: a pass on a dead connection must not go on leading.
-          await client.query('select 1');
+          // The lock lives as long as the session's connection: a pass on a dead connection must not go on leading.
+          await session.confirmHeld();
           await sleep(this.options.pollMs);
         }
       } catch (error) {
@@ -67,14 +72,9 @@ export class ChainLoop {
         await sleep(1000);
       } finally {
         this.leading = false;
-        await client.end().catch(() => undefined);
+        await session?.end();
       }
     }
-  }
-
-  private async tryLock(client: Client): Promise<boolean> {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [`chain:${this.runtime.id}`]);
-    return rows[0]!.locked;
   }
 
   private report(part: string, error: unknown): void {

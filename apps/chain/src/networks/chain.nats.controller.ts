@@ -20,7 +20,8 @@ import {
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
 import { isRevert, revertReasonOf } from '@ramp/evm';
-import { ownerKey, type ChainRuntime } from './chain-runtime';
+import type { ChainContext } from '../context/chain-context';
+import { ownerKey } from '../deposits/owner';
 import { Networks } from './networks';
 
 /** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
@@ -35,14 +36,14 @@ export class ChainNatsController {
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
     const environment = environmentOf(request.environment);
-    return { environment, networks: this.networks.of(environment).map((runtime) => runtime.network) };
+    return { environment, networks: this.networks.of(environment).map((runtime) => runtime.context.network) };
   }
 
   /** The reserves of a test chain's pools at a recent block, for the quote service. */
   @Handles(ChainPools.contract)
   async pools(@RequestData() request: ChainPools.Request): Promise<ChainPools.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
-    const read = await runtime.pools();
+    const read = await runtime.pools.read();
     return {
       chain: runtime.chain,
       blockNumber: read.blockNumber.toString(),
@@ -57,9 +58,9 @@ export class ChainNatsController {
     if (typeof request.owner !== 'string' || !ownerKey(request.owner)) throw invalidField('owner', 'must be wallet:<wallet id> or offramp:<transaction id>');
     // Deposits are found from the watcher's checkpoint on: an address handed out before the chain's first pass could
     // receive funds the watcher never scans.
-    if ((await runtime.watcher.checkpoint()) === undefined) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
-    const address = runtime.depositAddress(request.owner);
-    await runtime.watch(address, request.owner, tenant);
+    if ((await runtime.deposits.checkpoint()) === undefined) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
+    const address = runtime.deposits.depositAddress(request.owner);
+    await runtime.deposits.watch(address, request.owner, tenant);
     return { chain: runtime.chain, address };
   }
 
@@ -70,16 +71,16 @@ export class ChainNatsController {
     const runtime = this.networks.get('test', request.chain);
     if (!runtime.faucet) throw invalidField('chain', `${runtime.chain} is not a local test chain: use its public faucet`, 'UNSUPPORTED_CHAIN');
     const address = getAddress(parseAddress(runtime.chain as ChainName, request.address, 'address')) as Address;
-    const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
+    const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}; see GET /transfer/chains`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     checkFaucetAmount(token.symbol, amount);
     const key = `${tenant.organizationId}:${idempotencyKeyOf(request)}`;
-    let send = await runtime.requestFaucet(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
+    let send = await runtime.faucet.request(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
     const deadline = Date.now() + FAUCET_BROADCAST_WAIT_MS;
     while (!send.txHash && send.status !== 'failed' && Date.now() < deadline) {
       await sleep(50);
-      send = (await runtime.faucet.find(`faucet:${key}`)) ?? send;
+      send = (await runtime.faucet.find(key)) ?? send;
     }
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
     if (!send.txHash) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: the chain may be down; the same request later finds the same transfer`);
@@ -92,12 +93,12 @@ export class ChainNatsController {
     const environment = environmentOf(request.environment);
     const chains: ChainHoldings.ChainHolding[] = [];
     for (const runtime of this.networks.of(environment)) {
-      const read = await runtime.holdings();
+      const read = await runtime.holdings.read();
       if (!read) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain has not been scanned yet`);
       chains.push({
         chain: runtime.chain,
         blockNumber: read.blockNumber.toString(),
-        holdings: [...read.holdings].map(([tokenSymbol, units]) => ({ tokenSymbol, amount: fromBaseUnitsSigned(units, runtime.token(tokenSymbol)!.decimals) })),
+        holdings: [...read.holdings].map(([tokenSymbol, units]) => ({ tokenSymbol, amount: fromBaseUnitsSigned(units, runtime.context.token(tokenSymbol)!.decimals) })),
       });
     }
     return { environment, chains };
@@ -108,11 +109,11 @@ export class ChainNatsController {
   async transfer(@RequestData() request: ChainTransfer.Request): Promise<ChainTransfer.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
     const to = getAddress(parseAddress(runtime.chain as ChainName, request.to, 'to')) as Address;
-    const token = typeof request.tokenSymbol === 'string' ? runtime.token(request.tokenSymbol) : undefined;
+    const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200)) throw invalidField('refundOf', 'must be the id of a deposit');
-    const send = await runtime.requestTransfer(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf });
+    const send = await runtime.transfers.request(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf });
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
   }
 
@@ -124,7 +125,7 @@ export class ChainNatsController {
   async swap(@RequestData() request: ChainSwap.Request): Promise<ChainSwap.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
     const tokenOf = (field: 'fromToken' | 'toToken') => {
-      const token = typeof request[field] === 'string' ? runtime.token(request[field]) : undefined;
+      const token = typeof request[field] === 'string' ? runtime.context.token(request[field]) : undefined;
       if (!token) throw invalidField(field, `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
       return token;
     };
@@ -132,13 +133,13 @@ export class ChainNatsController {
     const amountIn = tokenAmount(request.amountIn, 'amountIn', fromToken.decimals);
     // A minimum of 0 takes whatever the pools give (a way back that must happen).
     const minimumOut = typeof request.minimumOut === 'string' && /^0(\.0+)?$/.test(request.minimumOut) ? '0' : tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
-    const to = recipientOn(runtime, request.recipient);
-    const { send, amountOut } = await runtime.requestSwap(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
+    const to = recipientOn(runtime.context, request.recipient);
+    const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
     const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
     if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
       // At the block that reverted it; for a swap refused before it was sent, at the latest block.
-      const wouldGive = await runtime.swapQuote({ fromToken, toToken, amountIn }, send.blockNumber).catch((error: unknown) => {
+      const wouldGive = await runtime.swaps.quote({ fromToken, toToken, amountIn }, send.blockNumber).catch((error: unknown) => {
         // A pool that cannot price it at all (emptied): no figure, the reason says enough. Otherwise try again later.
         if (isRevert(error)) return undefined;
         throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} pools could not be read: ${revertReasonOf(error)}`);
@@ -157,13 +158,13 @@ export class ChainNatsController {
     const environment = environmentOf(request.environment);
     const [from, to] = [this.networks.get(environment, request.fromChain, 'fromChain'), this.networks.get(environment, request.toChain, 'toChain')];
     const token = typeof request.token === 'string' ? request.token : '';
-    const [input, output] = [from.token(token), to.token(token)];
+    const [input, output] = [from.context.token(token), to.context.token(token)];
     if (!input || !output) throw invalidField('token', `must be a token of both ${from.chain} and ${to.chain}`, 'UNSUPPORTED_TOKEN');
     const amountIn = tokenAmount(request.amountIn, 'amountIn', input.decimals);
     const amountOut = tokenAmount(request.amountOut, 'amountOut', output.decimals);
-    const recipient = recipientOn(to, request.recipient);
+    const recipient = recipientOn(to.context, request.recipient);
     if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
-    return this.networks.relayer.request(from, idempotencyKeyOf(request), { to, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
+    return this.networks.relayer.request(from.context, idempotencyKeyOf(request), { to: to.context, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
   }
 
   /** Test keys only: the sandbox's relayer switch, holding or releasing the fills of the caller's organization's deposits. */
@@ -184,9 +185,9 @@ function tokenAmount(raw: unknown, field: string, decimals: number): string {
   return amount;
 }
 
-/** Who receives a send's output on `runtime`'s chain: the address given, or the hot wallet when none is. */
-function recipientOn(runtime: ChainRuntime, raw: unknown): Address {
-  return raw === undefined ? runtime.hot.sender : (getAddress(parseAddress(runtime.chain as ChainName, raw, 'recipient')) as Address);
+/** Who receives a send's output on `chain`: the address given, or the hot wallet when none is. */
+function recipientOn(chain: ChainContext, raw: unknown): Address {
+  return raw === undefined ? chain.hot.sender : (getAddress(parseAddress(chain.chain as ChainName, raw, 'recipient')) as Address);
 }
 
 /** The idempotency key of a request of another service: 1 to 200 characters. */

@@ -10,10 +10,10 @@ import { SecretBox } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { startLogRelay } from '@ramp/process-kit';
 import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
+import { IntentRelayer } from '../bridge/intent-relayer';
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
 import { ChainRuntime } from './chain-runtime';
-import { IntentRelayer } from './intent-relayer';
 
 /**
  * Every chain of both environments (TEST_CHAINS, LIVE_CHAINS), each with its loop (run by one replica at a time), and
@@ -50,7 +50,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       ...resolveChains('test', config.json('testChains'), 'TEST_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'test', settings })),
       ...resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'live', settings })),
     ];
-    for (const runtime of this.runtimes) this.relayer.register(runtime);
+    for (const runtime of this.runtimes) this.relayer.register(runtime.context);
     const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };
     this.loops = this.runtimes.map((runtime) => new ChainLoop(runtime, loop));
     // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out
@@ -60,7 +60,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     health.add('chains', async () => {
       if (scanned) return;
       const waiting: string[] = [];
-      for (const runtime of this.runtimes) if ((await runtime.watcher.checkpoint()) === undefined || !(await runtime.seeded())) waiting.push(runtime.id);
+      for (const runtime of this.runtimes) if ((await runtime.deposits.checkpoint()) === undefined || !(await runtime.pools.seeded())) waiting.push(runtime.id);
       if (waiting.length > 0) throw new Error(`not scanned yet: ${waiting.join(', ')}`);
       scanned = true;
     });
@@ -78,7 +78,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       metrics: this.metrics,
     });
     for (const loop of this.loops) loop.start();
-    this.logger.info({ chains: this.runtimes.map((runtime) => `${runtime.id} (${runtime.network.chainId})`) }, 'chains configured');
+    this.logger.info({ chains: this.runtimes.map((runtime) => `${runtime.id} (${runtime.context.network.chainId})`) }, 'chains configured');
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,5 @@
 export * from './group-writer';
+export * from './leader-session';
 export * from './orm';
 export * from './pool-dialect';
 export * from './sql';

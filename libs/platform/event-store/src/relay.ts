@@ -1,9 +1,9 @@
 import { headers as natsHeaders, type JetStreamClient } from 'nats';
-import { Client, type ClientConfig, type Pool } from 'pg';
+import type { Client, ClientConfig, Pool } from 'pg';
 import type { Metrics } from '@ramp/observability';
 import { EventLog } from './event-log';
 import type { LogCheckpoint, StoredEvent } from './events';
-import { schemaName, Waker } from '@ramp/database';
+import { LeaderSession, schemaName, Waker } from '@ramp/database';
 
 /** How soon after activity the relay looks again, for appends that relied on a neighbour's NOTIFY. */
 const SETTLE_MS = 25;
@@ -37,7 +37,7 @@ export interface RelayOptions {
  * moves its checkpoint only after JetStream has acknowledged every event up to it.
  */
 export class Relay {
-  private client: Client | undefined;
+  private leader: LeaderSession | undefined;
   private stopped = false;
   private readonly waker = new Waker();
   private loop: Promise<void> | undefined;
@@ -76,40 +76,36 @@ export class Relay {
         if (!this.stopped) this.options.logger.warn({ err: error, schema: this.options.log.schema }, 'relay session ended; retrying');
       } finally {
         this.leading = false;
-        const client = this.client;
-        this.client = undefined;
-        await client?.end().catch(() => undefined);
+        const leader = this.leader;
+        this.leader = undefined;
+        await leader?.end();
       }
       if (!this.stopped) await this.sleep(pollMs);
     }
   }
 
   private async session(pollMs: number): Promise<void> {
-    const client = new Client({ ...this.options.connection, application_name: `relay-${this.options.log.schema}` });
-    this.client = client;
-    let lost: Error | undefined;
-    client.on('error', (error) => {
-      lost = error;
-      this.wakeAll();
+    const leader = await LeaderSession.open({
+      connection: this.options.connection,
+      key: this.lockKey,
+      applicationName: `relay-${this.options.log.schema}`,
+      onLost: () => this.wakeAll(),
     });
+    this.leader = leader;
+    const client = leader.client;
     client.on('notification', () => {
       this.notified = true;
       this.wakeAll();
     });
-    await client.connect();
     // Wait to lead: try the lock every poll interval.
-    while (!this.stopped && !lost) {
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [this.lockKey]);
-      if (rows[0]?.locked) break;
-      await this.sleep(pollMs);
-    }
-    if (this.stopped || lost) return;
+    if (!(await leader.waitToLead(pollMs, (ms) => this.sleep(ms), () => this.stopped))) return;
     this.leading = true;
     await client.query(`listen ${this.options.log.channel}`);
     this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
     let settle = false;
     while (!this.stopped) {
-      if (lost) throw lost;
+      // Each pass reads and writes on the session's own connection, which proves it (and so the lock) alive.
+      leader.assertHeld();
       this.notified = false;
       const count = await this.publishBatch(client);
       if (count > 0 || this.notified) {

@@ -171,19 +171,23 @@ export class SendQueue {
     return this.options.signer.address;
   }
 
-  /** Queues a send, or finds the one queued with this key: the same key never sends twice. */
-  async enqueue(db: Sql, idempotencyKey: string, request: SendRequest): Promise<SendRecord> {
+  /**
+   * Queues a send, or finds the one queued with this key: the same key never sends twice. `kind` says what the send is
+   * for (`sweep`, `transfer`, ...), stored in the `kind` column, which a schema that records it adds to chain_sends.
+   */
+  async enqueue(db: Sql, idempotencyKey: string, request: SendRequest, kind?: string): Promise<SendRecord> {
+    const [kindColumn, kindValue] = kind === undefined ? ['', ''] : [', kind', ', $7'];
     const { rows } = await db.query<SendRow>(
       `with inserted as (
-         insert into ${this.s}.chain_sends (chain, sender, idempotency_key, to_address, data, value, status)
-         values ($1, $2, $3, $4, $5, $6, 'queued')
+         insert into ${this.s}.chain_sends (chain, sender, idempotency_key, to_address, data, value, status${kindColumn})
+         values ($1, $2, $3, $4, $5, $6, 'queued'${kindValue})
          on conflict (chain, idempotency_key) do nothing
          returning *
        )
        select * from inserted
        union all
        select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $3 and not exists (select 1 from inserted)`,
-      [this.options.chain, this.sender, idempotencyKey, request.to, request.data ?? '0x', (request.value ?? 0n).toString()],
+      [this.options.chain, this.sender, idempotencyKey, request.to, request.data ?? '0x', (request.value ?? 0n).toString(), ...(kind === undefined ? [] : [kind])],
     );
     if (rows[0]) return recordOf(rows[0]);
     // A concurrent enqueue of the same key committed after this statement's snapshot was taken: read it now.

@@ -2,10 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 import { getAddress, type Address, type Log } from 'viem';
 import { AppError, invalidField, type ChainBridge, type Environment, type SendFinished } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
-import { intentDepositCall, intentDepositIdOf, intentFillCall, intentRefundCall, intentSettleCall, NATIVE_TOKEN, type ChainLogger, type SendRecord } from '@ramp/evm';
-import { bridgeMovement, bridgeOutcome, bridgeSendKey, bridgeStatusAfter, latestRefund, parseBridgeSendKey, type BridgeRole, type BridgeStatus } from '@ramp/chains';
+import { intentDepositCall, intentDepositIdOf, intentFillCall, intentRefundCall, intentSettleCall, type ChainLogger, type SendRecord } from '@ramp/evm';
+import { bridgeMovement, bridgeOutcome, bridgeSendKey, bridgeStatusAfter, latestRefund, parseBridgeSendKey, type BridgeRole } from '@ramp/chains';
 import { dec, toBaseUnits } from '@ramp/money';
-import { CHAIN_SCHEMA, type ChainRuntime, type RuntimeToken } from './chain-runtime';
+import { CHAIN_SCHEMA } from '../context/chain-context';
+import { advanceBridge, BRIDGE_COLUMNS, bridgeRow, bridgeRowOfSend, type BridgeRow, type BridgeTerms } from './bridge-rows';
+import { bridgedTokenOn, intentPoolOf, type RelayChain } from './relay-chain';
 
 /** A fill is not queued this close to its deadline (it could be mined after it, and revert). */
 const FILL_MARGIN_SECONDS = 2;
@@ -22,37 +24,6 @@ const RELAYER_EVERY_MS = 200;
 /** A refund that failed (a chain whose clock lags the deadline, say) is queued again this much later per failure. */
 const REFUND_RETRY_SECONDS = 15;
 
-/** What a bridge asks (ChainBridge), resolved against both chains. */
-export interface BridgeTerms {
-  to: ChainRuntime;
-  token: string;
-  amountIn: string;
-  amountOut: string;
-  /** The destination's hot wallet when the output stays with the platform (the next leg, a wallet's credit). */
-  recipient: Address;
-  account: string;
-  organizationId: string;
-}
-
-interface BridgeRow {
-  from_chain: string;
-  key: string;
-  to_chain: string;
-  organization_id: string;
-  token: string;
-  amount_in: string;
-  amount_out: string;
-  recipient: string;
-  account: string;
-  fill_deadline: string;
-  deposit_id: string | null;
-  refund_attempts: number;
-  status: BridgeStatus;
-  error: string | null;
-}
-
-const COLUMNS =
-  'from_chain, key, to_chain, organization_id, token, amount_in::text, amount_out::text, recipient, account, fill_deadline::text, deposit_id::text, refund_attempts, status, error';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -69,8 +40,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * (`bridge:<key>:<role>`), so a pass repeated after a crash queues nothing twice.
  */
 export class IntentRelayer {
-  private readonly runtimes = new Map<string, ChainRuntime>();
-  /** When each chain's relayer part last ran, by runtime id. */
+  private readonly chains = new Map<string, RelayChain>();
+  /** When each chain's relayer part last ran, by chain id. */
   private readonly lastTick = new Map<string, number>();
 
   constructor(
@@ -82,21 +53,21 @@ export class IntentRelayer {
     },
   ) {}
 
-  /** Every chain the relayer works on: a row names its chains by runtime id (`test-base`). */
-  register(runtime: ChainRuntime): void {
-    this.runtimes.set(runtime.id, runtime);
+  /** Every chain the relayer works on: a row names its chains by id (`test-base`). */
+  register(chain: RelayChain): void {
+    this.chains.set(chain.id, chain);
   }
 
   /**
    * A bridge from `from`, once per key: the deposit (with the pool's approval of the token, once for good) is queued on
    * the first call; every call answers where the bridge is. IDEMPOTENCY_KEY_REUSED for the same key with other terms.
    */
-  async request(from: ChainRuntime, key: string, terms: BridgeTerms): Promise<ChainBridge.Response> {
-    const fromPool = poolOf(from, 'fromChain');
-    poolOf(terms.to, 'toChain');
+  async request(from: RelayChain, key: string, terms: BridgeTerms): Promise<ChainBridge.Response> {
+    const fromPool = intentPoolOf(from, 'fromChain');
+    intentPoolOf(terms.to, 'toChain');
     if (terms.to.id === from.id) throw invalidField('toChain', 'must differ from fromChain');
-    const [input, output] = [tokenOn(from, terms.token, 'token'), tokenOn(terms.to, terms.token, 'token')];
-    const known = await this.row(this.options.pool, key);
+    const [input, output] = [bridgedTokenOn(from, terms.token, 'token'), bridgedTokenOn(terms.to, terms.token, 'token')];
+    const known = await bridgeRow(this.options.pool, key);
     if (known) return this.view(this.same(known, from, terms, key));
     const fillDeadline = nowSeconds() + this.options.fillSeconds;
     await withTransaction(this.options.pool, async (tx) => {
@@ -116,9 +87,9 @@ export class IntentRelayer {
         recipient: terms.recipient,
         fillDeadline,
       });
-      await from.hot.enqueue(tx, bridgeSendKey(key, 'deposit'), deposit);
+      await from.enqueue(tx, 'bridge', bridgeSendKey(key, 'deposit'), deposit);
     });
-    return this.view(this.same((await this.row(this.options.pool, key))!, from, terms, key));
+    return this.view(this.same((await bridgeRow(this.options.pool, key))!, from, terms, key));
   }
 
   /** Test keys only: holds or releases the fills of one organization's deposits (the sandbox's relayer switch). */
@@ -134,99 +105,99 @@ export class IntentRelayer {
    * relayer, or their deadline is too close), repayments of the deposits made on it that were filled, and refunds of
    * those whose deadline passed unfilled.
    */
-  async tick(runtime: ChainRuntime): Promise<void> {
+  async tick(chain: RelayChain): Promise<void> {
     const { pool } = this.options;
-    const intents = runtime.network.contracts.bridge?.pool as Address | undefined;
-    if (!intents || Date.now() - (this.lastTick.get(runtime.id) ?? 0) < RELAYER_EVERY_MS) return;
-    this.lastTick.set(runtime.id, Date.now());
+    const intents = chain.network.contracts.bridge?.pool as Address | undefined;
+    if (!intents || Date.now() - (this.lastTick.get(chain.id) ?? 0) < RELAYER_EVERY_MS) return;
+    this.lastTick.set(chain.id, Date.now());
     const now = nowSeconds();
     const { rows: fills } = await pool.query<BridgeRow>(
-      `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges b
+      `select ${BRIDGE_COLUMNS} from ${CHAIN_SCHEMA}.bridges b
         where to_chain = $1 and status = 'deposited' and fill_deadline > $2
           and not exists (select 1 from ${CHAIN_SCHEMA}.relayer_pauses p where p.environment = $3 and p.organization_id = b.organization_id)
         order by created_at limit ${BATCH}`,
-      [runtime.id, now + FILL_MARGIN_SECONDS, runtime.environment],
+      [chain.id, now + FILL_MARGIN_SECONDS, chain.environment],
     );
     for (const row of fills) {
-      const origin = this.runtimes.get(row.from_chain);
-      const token = runtime.token(row.token);
+      const origin = this.chains.get(row.from_chain);
+      const token = chain.token(row.token);
       if (!origin || !token) continue;
       await withTransaction(pool, async (tx) => {
         // The pause is checked again here: one set since the select holds this fill too.
-        if (!(await this.advance(tx, row, ['deposited'], 'filling', runtime.environment))) return;
-        await runtime.approveSpender(tx, intents, token);
+        if (!(await advanceBridge(tx, row, ['deposited'], 'filling', chain.environment))) return;
+        await chain.approveSpender(tx, intents, token);
         const fill = intentFillCall(intents, origin.network.chainId, BigInt(row.deposit_id!), {
           outputToken: getAddress(token.address),
           outputAmount: toBaseUnits(dec(row.amount_out).toFixed(), token.decimals),
           recipient: getAddress(row.recipient),
           fillDeadline: Number(row.fill_deadline),
         });
-        await runtime.hot.enqueue(tx, bridgeSendKey(row.key, 'fill'), fill);
+        await chain.enqueue(tx, 'bridge', bridgeSendKey(row.key, 'fill'), fill);
       });
     }
     const { rows: mine } = await pool.query<BridgeRow>(
-      `select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges
+      `select ${BRIDGE_COLUMNS} from ${CHAIN_SCHEMA}.bridges
         where from_chain = $1 and (status = 'filled' or (status in ('deposited', 'unfilled') and fill_deadline < $2
           and (refund_attempts = 0 or updated_at < now() - make_interval(secs => $3 * refund_attempts))))
         order by created_at limit ${BATCH}`,
-      [runtime.id, now - REFUND_MARGIN_SECONDS, REFUND_RETRY_SECONDS],
+      [chain.id, now - REFUND_MARGIN_SECONDS, REFUND_RETRY_SECONDS],
     );
     for (const row of mine) {
       const settle = row.status === 'filled';
       const depositId = BigInt(row.deposit_id!);
       await withTransaction(pool, async (tx) => {
-        if (!(await this.advance(tx, row, [row.status], settle ? 'settling' : 'refunding'))) return;
+        if (!(await advanceBridge(tx, row, [row.status], settle ? 'settling' : 'refunding'))) return;
         const key = settle ? bridgeSendKey(row.key, 'settle') : bridgeSendKey(row.key, 'refund', row.refund_attempts);
-        await runtime.hot.enqueue(tx, key, settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
+        await chain.enqueue(tx, 'bridge', key, settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
       });
-      if (!settle) this.options.logger.info({ chain: runtime.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
+      if (!settle) this.options.logger.info({ chain: chain.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
     }
   }
 
   /**
-   * In the transaction that makes a send of `runtime`'s hot wallet final: the bridge's next status, and what the send
+   * In the transaction that makes a send of `chain`'s hot wallet final: the bridge's next status, and what the send
    * moved for the books (send.finished). Undefined for a send that is not the bridge's, or that moved nothing.
    */
-  async finished(tx: PoolClient, runtime: ChainRuntime, send: SendRecord, logs: readonly Log[]): Promise<SendFinished['bridge']> {
+  async finished(tx: PoolClient, chain: RelayChain, send: SendRecord, logs: readonly Log[]): Promise<SendFinished['bridge']> {
     const parsed = parseBridgeSendKey(send.idempotencyKey);
     if (!parsed) return undefined;
     const { key, role } = parsed;
-    const row = await this.rowOfSend(tx, runtime, key, role);
+    const row = await bridgeRowOfSend(tx, chain, key, role);
     if (!row) return undefined;
     const confirmed = send.status === 'confirmed';
     const status = bridgeStatusAfter(role, confirmed, row.refund_attempts);
     const refundFailed = role === 'refund' && !confirmed;
-    const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(runtime.network.contracts.bridge!.pool as Address, logs) : undefined;
+    const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(chain.network.contracts.bridge!.pool as Address, logs) : undefined;
     if (role === 'deposit' && confirmed && depositId === undefined) throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
     await tx.query(
       `update ${CHAIN_SCHEMA}.bridges set status = $2, deposit_id = coalesce($3::numeric, deposit_id), error = coalesce($4, error),
               refund_attempts = refund_attempts + $5, updated_at = now() where key = $1`,
       [row.key, status, depositId?.toString() ?? null, confirmed ? null : (send.error ?? 'reverted'), refundFailed ? 1 : 0],
     );
-    if (status === 'stuck') this.options.logger.error({ chain: runtime.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed for good: its deposit stays in the pool for an operator');
-    else if (refundFailed) this.options.logger.warn({ chain: runtime.id, bridge: key, txHash: send.txHash, error: send.error }, 'a bridge refund failed: queued again later');
-    return confirmed ? this.movement(runtime, row, role) : undefined;
+    if (status === 'stuck') this.options.logger.error({ chain: chain.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed for good: its deposit stays in the pool for an operator');
+    else if (refundFailed) this.options.logger.warn({ chain: chain.id, bridge: key, txHash: send.txHash, error: send.error }, 'a bridge refund failed: queued again later');
+    return confirmed ? this.movement(chain, row, role) : undefined;
   }
 
-  /** What a confirmed send of the bridge moved in or out of `runtime`'s hot wallet (holdings, for sends not final yet). */
-  async moved(runtime: ChainRuntime, sendKey: string): Promise<{ symbol: string; units: bigint; direction: 'in' | 'out' } | undefined> {
+  /** What a confirmed send of the bridge moved in or out of `chain`'s hot wallet (holdings, for sends not final yet). */
+  async moved(chain: RelayChain, sendKey: string): Promise<{ symbol: string; units: bigint; direction: 'in' | 'out' } | undefined> {
     const parsed = parseBridgeSendKey(sendKey);
     if (!parsed) return undefined;
-    const row = await this.rowOfSend(this.options.pool, runtime, parsed.key, parsed.role);
+    const row = await bridgeRowOfSend(this.options.pool, chain, parsed.key, parsed.role);
     const role = parsed.role;
-    const movement = row && this.movement(runtime, row, role);
+    const movement = row && this.movement(chain, row, role);
     if (!movement) return undefined;
-    return { symbol: movement.tokenSymbol, units: toBaseUnits(movement.amount, runtime.token(movement.tokenSymbol)!.decimals), direction: movement.direction };
+    return { symbol: movement.tokenSymbol, units: toBaseUnits(movement.amount, chain.token(movement.tokenSymbol)!.decimals), direction: movement.direction };
   }
 
-  private movement(runtime: ChainRuntime, row: BridgeRow, role: BridgeRole): SendFinished['bridge'] {
-    const moved = bridgeMovement(role, { amountIn: dec(row.amount_in).toFixed(), amountOut: dec(row.amount_out).toFixed(), fillsHotWallet: row.recipient === runtime.hot.sender.toLowerCase() });
+  private movement(chain: RelayChain, row: BridgeRow, role: BridgeRole): SendFinished['bridge'] {
+    const moved = bridgeMovement(role, { amountIn: dec(row.amount_in).toFixed(), amountOut: dec(row.amount_out).toFixed(), fillsHotWallet: row.recipient === chain.hot.sender.toLowerCase() });
     return moved && { role, tokenSymbol: row.token, account: row.account, ...moved };
   }
 
   /** Where the bridge is, for its caller: its sends' hashes on each chain, and its outcome once there is one. */
   private async view(row: BridgeRow): Promise<ChainBridge.Response> {
-    const [from, to] = [this.runtimes.get(row.from_chain), this.runtimes.get(row.to_chain)];
+    const [from, to] = [this.chains.get(row.from_chain), this.chains.get(row.to_chain)];
     // A chain turned off (TEST_CHAINS) while the bridge was in flight: an operator's, and never a leg's failure, since
     // its deposit may still be filled.
     if (!from || !to) throw new AppError('SERVICE_UNAVAILABLE', `Bridge ${row.key} runs from ${row.from_chain} to ${row.to_chain}, which this chain service no longer runs`);
@@ -246,7 +217,7 @@ export class IntentRelayer {
     };
   }
 
-  private same(row: BridgeRow, from: ChainRuntime, terms: BridgeTerms, key: string): BridgeRow {
+  private same(row: BridgeRow, from: RelayChain, terms: BridgeTerms, key: string): BridgeRow {
     const same =
       row.from_chain === from.id &&
       row.to_chain === terms.to.id &&
@@ -258,41 +229,4 @@ export class IntentRelayer {
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Bridge ${key} was queued with other terms`);
     return row;
   }
-
-  /**
-   * Moves a bridge from one of `from` to `to`; false when another pass moved it first. With `unpausedIn`, only while
-   * its organization's relayer is not held in that environment.
-   */
-  private async advance(tx: PoolClient, row: BridgeRow, from: BridgeStatus[], to: BridgeStatus, unpausedIn?: string): Promise<boolean> {
-    const unpaused = `and not exists (select 1 from ${CHAIN_SCHEMA}.relayer_pauses p where p.environment = $4 and p.organization_id = b.organization_id)`;
-    const { rowCount } = await tx.query(
-      `update ${CHAIN_SCHEMA}.bridges b set status = $3, updated_at = now() where key = $1 and status = any($2) ${unpausedIn === undefined ? '' : unpaused}`,
-      unpausedIn === undefined ? [row.key, from, to] : [row.key, from, to, unpausedIn],
-    );
-    return rowCount === 1;
-  }
-
-  private async row(db: Pick<PoolClient, 'query'>, key: string): Promise<BridgeRow | undefined> {
-    const { rows } = await db.query<BridgeRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.bridges where key = $1`, [key]);
-    return rows[0];
-  }
-
-  /** The bridge of a send of `runtime`: a fill is sent on the destination chain, every other send on the source. */
-  private async rowOfSend(db: Pick<PoolClient, 'query'>, runtime: ChainRuntime, key: string, role: BridgeRole): Promise<BridgeRow | undefined> {
-    const row = await this.row(db, key);
-    return row && (role === 'fill' ? row.to_chain : row.from_chain) === runtime.id ? row : undefined;
-  }
-}
-
-function poolOf(runtime: ChainRuntime, field: string): Address {
-  const pool = runtime.network.contracts.bridge?.pool;
-  if (!pool) throw invalidField(field, `${runtime.chain} has no intent pool of the platform for ${runtime.environment} keys`, 'UNSUPPORTED_CHAIN');
-  return pool as Address;
-}
-
-function tokenOn(runtime: ChainRuntime, symbol: string, field: string): RuntimeToken {
-  const token = runtime.token(symbol);
-  if (!token) throw invalidField(field, `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
-  if (token.address === NATIVE_TOKEN) throw invalidField(field, `the intent bridge carries tokens, not ${runtime.chain}'s native coin`, 'UNSUPPORTED_TOKEN');
-  return token;
 }

@@ -1,0 +1,161 @@
+import type { Pool, PoolClient } from 'pg';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Log, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
+import type { Sql } from '@ramp/database';
+import type { EventLog } from '@ramp/event-store';
+import {
+  deployPlatformContracts,
+  developmentSigner,
+  LOCAL_CHAIN_ACCOUNTS,
+  NATIVE_TOKEN,
+  seedPools,
+  SendQueue,
+  TestToken,
+  type ChainLogger,
+  type ChainSettings,
+  type DexContracts,
+  type HdCustody,
+  type PlatformContractsSpec,
+  type SendRecord,
+  type SendRequest,
+} from '@ramp/evm';
+import { chainContractsOf, type ChainToken } from './platform-contracts';
+
+/** The chain service's schema: its event log, send queues and watchers. */
+export const CHAIN_SCHEMA = 'chain';
+
+/** What a send of the chain service is for: the `kind` column of chain_sends (Migration20261129000002). */
+export type SendKind = 'sweep' | 'transfer' | 'swap' | 'approve' | 'bridge' | 'faucet' | 'inventory';
+
+/** What the hot wallet of a local chain is topped up to, for gas, at each start. */
+const LOCAL_HOT_WALLET_GAS = parseEther('100');
+
+export interface ChainContextOptions {
+  environment: Environment;
+  settings: ChainSettings;
+  custody: HdCustody;
+  pool: Pool;
+  log: EventLog;
+  logger: ChainLogger;
+  /** A send with no receipt this long is replaced with higher fees. */
+  stuckAfterMs: number;
+  /** The ceiling of any fee, in wei. */
+  maxFeePerGas: bigint;
+  /** In the transaction that makes a hot-wallet send final: the event that books it. */
+  onHotSendFinished: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
+}
+
+/**
+ * One chain of one environment as every job of the chain service sees it: its RPC client, its tokens and contracts,
+ * the hot wallet's send queue (and the faucet's, on a local chain), and what the hot wallet holds. The jobs (deposits,
+ * transfers, swaps, holdings, the bridge's relayer) each hold the context of their chain and nothing of each other's.
+ */
+export class ChainContext {
+  /** The chain's name in the send queue's and the watcher's tables: `test-base`, `live-base`. */
+  readonly id: string;
+  readonly environment: Environment;
+  readonly settings: ChainSettings;
+  readonly client: PublicClient;
+  /** The omnibus hot wallet's send queue: the treasury, what pays gas and sends. */
+  readonly hot: SendQueue;
+  /** Local test chains only: mints test tokens and sends test coins. */
+  readonly faucet: SendQueue | undefined;
+  /** The chain as the chains list shows it (its contracts, its hot wallet). */
+  readonly network: ChainNetwork;
+  readonly tokens: readonly ChainToken[];
+  readonly native: ChainToken;
+  /** The platform's pools: on its local chains only. */
+  readonly dex: DexContracts | undefined;
+  readonly pool: Pool;
+  readonly log: EventLog;
+  readonly logger: ChainLogger;
+  private readonly spec: PlatformContractsSpec | undefined;
+  private readonly deployer: ReturnType<typeof mnemonicToAccount>;
+
+  constructor(options: ChainContextOptions) {
+    const { environment, settings, custody, pool, logger } = options;
+    this.id = `${environment}-${settings.chain}`;
+    this.environment = environment;
+    this.settings = settings;
+    this.pool = pool;
+    this.log = options.log;
+    this.logger = logger;
+    const hotSigner = custody.signer(settings.hotWalletPath);
+    const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
+    this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
+    const planned = chainContractsOf(environment, settings, { faucet: faucetSigner.address, hotWallet: hotSigner.address, deployer: this.deployer.address });
+    this.spec = planned.spec;
+    this.dex = planned.dex;
+    this.network = planned.network;
+    this.tokens = planned.tokens;
+    this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
+    this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
+    const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, logger };
+    const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
+    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: options.onHotSendFinished });
+    this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
+  }
+
+  get chain(): string {
+    return this.settings.chain;
+  }
+
+  /** The platform acting for itself: the tenant of its own events. */
+  get systemTenant(): Tenant {
+    return platformTenant(this.environment, 'chain');
+  }
+
+  token(symbol: string): ChainToken | undefined {
+    return this.tokens.find((token) => token.symbol === symbol);
+  }
+
+  /** The token contracts (every token but the native coin), lower case. */
+  get tokenContracts(): Address[] {
+    return this.tokens.filter((token) => token.address !== NATIVE_TOKEN).map((token) => token.address);
+  }
+
+  /** Queues a send of the hot wallet, once per key, recorded with what it is for. */
+  enqueue(db: Sql, kind: SendKind, key: string, request: SendRequest): Promise<SendRecord> {
+    return this.hot.enqueue(db, key, request, kind);
+  }
+
+  /** What `holder` held of `token` at a block: 0 of a token whose contract was not there yet (a chain before deployment). */
+  async balanceAt(token: ChainToken, holder: Address, blockNumber: bigint): Promise<bigint> {
+    if (token.address === NATIVE_TOKEN) return this.client.getBalance({ address: holder, blockNumber });
+    if (!(await this.client.getCode({ address: token.address, blockNumber }))) return 0n;
+    return this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber });
+  }
+
+  /**
+   * The allowance of the hot wallet's `token` to `spender` (the router, an intent pool), queued before a new send that
+   * spends it: once for good, unless the last approval failed (refused or reverted), when a new one is queued under a
+   * key of its own.
+   */
+  async approveSpender(tx: PoolClient, spender: Address, token: ChainToken): Promise<void> {
+    const prefix = `approve:${spender.toLowerCase()}:${token.address}`;
+    const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }) };
+    // An approval of this spender for this token is exactly a send of this call to this token.
+    const { rows } = await tx.query<{ id: string; status: string }>(
+      `select id, status from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and kind = 'approve' and to_address = $2 and data = $3 order by id desc limit 1`,
+      [this.id, approve.to, approve.data],
+    );
+    if (rows[0] && rows[0].status !== 'failed') return;
+    await this.enqueue(tx, 'approve', rows[0] ? `${prefix}:after:${rows[0].id}` : prefix, approve);
+  }
+
+  /** Before the chain's first pass: the node must be the chain the settings name. */
+  async checkChainId(): Promise<void> {
+    const { settings } = this;
+    const chainId = await this.client.getChainId();
+    if (chainId !== settings.chainId) throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+  }
+
+  /** A local chain's platform contracts deployed and its pools seeded (by the deployer account, idempotently), and the hot wallet's gas topped up. */
+  async deployLocalContracts(): Promise<void> {
+    if (!this.spec || !this.dex) throw new Error(`${this.id} is not a local test chain: the platform deploys nothing there`);
+    const deployer = createWalletClient({ account: this.deployer, transport: http(this.settings.rpcUrl) });
+    await deployPlatformContracts(this.client, deployer, this.spec, LOCAL_HOT_WALLET_GAS);
+    await seedPools(this.client, deployer, this.spec.pools, this.dex);
+  }
+}

@@ -1,0 +1,80 @@
+import { getAddress, type Address } from 'viem';
+import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
+import type { ChainNetwork, Environment } from '@ramp/contracts';
+import { forwarderFactoryAddress, NATIVE_TOKEN, platformContractAddresses, testContractsOf, type ChainSettings, type DexContracts, type PlatformContractsSpec } from '@ramp/evm';
+
+/** The DEX the platform deploys on its test chains. */
+export const DEX_NAME = 'Uniswap V2';
+
+/** The platform's intent bridge on its local test chains (IntentPool.sol, relayed by the chain service). */
+export const INTENT_BRIDGE_NAME = 'Ramp Intents';
+
+/** A token of a chain as the chain service handles it. */
+export interface ChainToken {
+  symbol: string;
+  decimals: number;
+  /** The token's contract, lower case; NATIVE_TOKEN for the native coin. */
+  address: Address;
+}
+
+/** The accounts a chain's contracts are planned for. */
+export interface ChainAccounts {
+  /** Mints the test tokens (local chains' faucet). */
+  faucet: Address;
+  hotWallet: Address;
+  /** Deploys the platform's contracts on a local chain, and provides the pools' liquidity. */
+  deployer: Address;
+}
+
+/** Where a chain's contracts are and what it carries, worked out from its settings alone. */
+export interface ChainContracts {
+  /** What the platform deploys on a test chain (on a local node itself); none on a live chain. */
+  spec: PlatformContractsSpec | undefined;
+  /** The platform's pools: on its local chains only. */
+  dex: DexContracts | undefined;
+  /** The chain as the chains list shows it. */
+  network: ChainNetwork;
+  tokens: ChainToken[];
+}
+
+/**
+ * A chain's contracts, without asking the chain. Test chains carry the platform's test tokens and pools (deployed by the
+ * platform on local nodes, by the operator on a public test network); live chains the registry's real tokens, and no
+ * pools of the platform's.
+ */
+export function chainContractsOf(environment: Environment, settings: ChainSettings, accounts: ChainAccounts): ChainContracts {
+  const descriptor = getChain(settings.chain as ChainName);
+  const local = settings.localPort !== undefined;
+  const spec = environment === 'test' ? testContractsOf(descriptor, accounts.faucet, accounts.hotWallet, accounts.deployer) : undefined;
+  const deployed = spec && platformContractAddresses(spec);
+  // The pools are the platform's on its local chains only: it seeds them there. A public test network has none of its.
+  const dex = local ? deployed?.dex : undefined;
+  const contracts = deployed
+    ? {
+        tokens: deployed.tokens,
+        wrappedNative: deployed.wrappedNative,
+        forwarderFactory: deployed.forwarderFactory,
+        ...(dex && { dex: { name: DEX_NAME, factory: dex.factory, router: dex.router, hub: dex.hub, pairs: dex.pairs } }),
+        // Like the pools, the intent pool is the platform's on its local chains only, where it relays.
+        ...(local && { bridge: { name: INTENT_BRIDGE_NAME, pool: deployed.intentPool } }),
+      }
+    : {
+        tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
+        wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
+        forwarderFactory: forwarderFactoryAddress(accounts.hotWallet),
+      };
+  const tokens = descriptor.tokens.map((token) => ({
+    symbol: token.symbol,
+    decimals: token.decimals,
+    address: (token.contractAddress === EVM_NATIVE_ADDRESS ? NATIVE_TOKEN : contracts.tokens[token.symbol]!.toLowerCase()) as Address,
+  }));
+  const network: ChainNetwork = {
+    chain: settings.chain,
+    chainId: settings.chainId,
+    confirmations: settings.confirmations,
+    hotWallet: accounts.hotWallet,
+    contracts,
+    faucet: environment === 'test' && local,
+  };
+  return { spec, dex, network, tokens };
+}

@@ -1,0 +1,162 @@
+import type { PoolClient } from 'pg';
+import { encodeFunctionData, getAddress, type Address } from 'viem';
+import { CHAIN_EVENT_TYPES, type DepositCredited, type Tenant, type TreasuryOpened } from '@ramp/contracts';
+import { withTransaction } from '@ramp/database';
+import type { EventMetadata } from '@ramp/event-store';
+import { DepositWatcher, depositAddressOf, depositSalt, ForwarderFactory, type Deposit } from '@ramp/evm';
+import { fromBaseUnits } from '@ramp/money';
+import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
+import { ownArrival } from './own-arrival';
+import { depositIdOf, isTreasury, ownerKey, treasuryOwner } from './owner';
+
+/**
+ * A chain's deposits: the watcher of its deposit addresses and of the hot wallet (the treasury). A deposit confirmed at
+ * the depth becomes a `deposit.credited` event and a sweep of its address to the hot wallet, in the one transaction that
+ * confirms it; a credited deposit a reorganisation took away becomes `deposit.reversed`.
+ */
+export class Deposits {
+  readonly watcher: DepositWatcher;
+
+  constructor(private readonly context: ChainContext) {
+    this.watcher = new DepositWatcher({
+      schema: CHAIN_SCHEMA,
+      pool: context.pool,
+      chain: context.id,
+      client: context.client,
+      tokens: context.tokenContracts,
+      native: true,
+      confirmations: context.settings.confirmations,
+      logger: context.logger,
+      onCredit: (tx, deposit) => this.credited(tx, deposit),
+      onReversed: (tx, deposit) => this.reversed(tx, deposit),
+    });
+  }
+
+  /** The block the watcher has scanned to: undefined before the chain's first pass. */
+  checkpoint(): Promise<bigint | undefined> {
+    return this.watcher.checkpoint();
+  }
+
+  /** The deposit address of a wallet or an off-ramp (`wallet:<id>`, `offramp:<id>`): its forwarder, deployed or not. */
+  depositAddress(owner: string): Address {
+    const key = ownerKey(owner);
+    if (!key) throw new Error(`not an owner of a deposit address: ${owner}`);
+    return depositAddressOf(this.context.network.contracts.forwarderFactory as Address, key);
+  }
+
+  /** Watches `address` for `owner`, on behalf of `tenant`. */
+  async watch(address: Address, owner: string, tenant: Tenant): Promise<void> {
+    await withTransaction(this.context.pool, async (tx) => {
+      await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
+        this.context.id,
+        address.toLowerCase(),
+        owner,
+        JSON.stringify(tenant),
+      ]);
+      await this.watcher.watch(tx, address, owner);
+    });
+  }
+
+  /** Before the chain's first pass: the hot wallet is watched before anything is sent to it (its checkpoint first), so that every top-up is booked. */
+  async prepare(): Promise<void> {
+    if ((await this.watcher.checkpoint()) === undefined) await this.watcher.tick();
+    await this.openTreasury();
+  }
+
+  /**
+   * Watches the hot wallet as the treasury, once: what it holds at the watcher's checkpoint is booked as the opening
+   * balance (treasury.opened), and whatever arrives after it from outside as treasury deposits.
+   */
+  private async openTreasury(): Promise<void> {
+    const { context } = this;
+    const owner = treasuryOwner(context.id);
+    const hot = context.hot.sender;
+    const environment = context.environment;
+    await withTransaction(context.pool, async (tx) => {
+      const inserted = await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
+        context.id,
+        hot.toLowerCase(),
+        owner,
+        JSON.stringify(context.systemTenant),
+      ]);
+      if (inserted.rowCount === 0) return;
+      await this.watcher.watch(tx, hot, owner);
+      const blockNumber = (await this.watcher.checkpoint())!;
+      const holdings = [];
+      for (const token of context.tokens) {
+        const units = await context.balanceAt(token, hot, blockNumber);
+        if (units > 0n) holdings.push({ tokenSymbol: token.symbol, amount: fromBaseUnits(units, token.decimals) });
+      }
+      const event: TreasuryOpened = { environment, chain: context.chain, blockNumber: blockNumber.toString(), holdings };
+      const metadata: EventMetadata = { correlationId: owner, causationId: owner, actor: 'system:chain', tenant: context.systemTenant };
+      await context.log.append(tx, `treasury-${context.id}`, 0, [{ type: CHAIN_EVENT_TYPES.treasuryOpened, data: event }], metadata);
+      context.logger.info({ chain: context.id, hotWallet: hot, blockNumber: event.blockNumber, holdings }, 'treasury opened');
+    });
+  }
+
+  private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
+    const found = await this.depositEvent(tx, deposit);
+    if (!found) return;
+    const { event, metadata } = found;
+    // Stream version 0: a second credit of the same deposit would conflict and roll the whole transaction back.
+    await this.context.log.append(tx, `deposit-${event.depositId}`, 0, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
+    if (isTreasury(event.owner)) return;
+    // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per deposit.
+    await this.context.enqueue(tx, 'sweep', `sweep:${event.depositId}`, {
+      to: this.context.network.contracts.forwarderFactory as Address,
+      data: encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(ownerKey(event.owner)!), this.context.tokenContracts] }),
+    });
+    this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'deposit credited');
+  }
+
+  private async reversed(tx: PoolClient, deposit: Deposit): Promise<void> {
+    const found = await this.depositEvent(tx, deposit);
+    if (!found) return;
+    await this.context.log.append(tx, `deposit-${found.event.depositId}`, 1, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: found.event }], found.metadata);
+  }
+
+  /**
+   * A transfer into the hot wallet made by one of its own sweeps or swaps (ownArrival): booked by the send's own entry,
+   * not as the treasury's deposit. Only what arrives otherwise (from outside) is the treasury's.
+   */
+  private async isOwnArrival(tx: PoolClient, deposit: Deposit): Promise<boolean> {
+    const hot = this.context.hot.sender;
+    const { rows } = await tx.query<{ own: boolean }>(`select ${ownArrival('d', '$2', '$3')} as own from (select $4::text as tx_hash) d`, [
+      this.context.id,
+      hot,
+      hot.toLowerCase(),
+      deposit.txHash.toLowerCase(),
+    ]);
+    return rows[0]!.own;
+  }
+
+  private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
+    const { context } = this;
+    const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(`select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`, [
+      context.id,
+      deposit.to.toLowerCase(),
+    ]);
+    const token = context.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
+    if (rows[0] && isTreasury(rows[0].owner) && (await this.isOwnArrival(tx, deposit))) return undefined;
+    if (!rows[0] || !token) {
+      context.logger.error({ chain: context.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
+      return undefined;
+    }
+    const depositId = depositIdOf(context.environment, context.chain, deposit.txHash, deposit.logIndex);
+    const event: DepositCredited = {
+      depositId,
+      environment: context.environment,
+      chain: context.chain,
+      owner: rows[0].owner,
+      address: getAddress(deposit.to),
+      tokenSymbol: token.symbol,
+      tokenAddress: getAddress(token.address),
+      logIndex: deposit.logIndex,
+      amount: fromBaseUnits(deposit.amount, token.decimals),
+      transactionHash: deposit.txHash,
+      from: getAddress(deposit.from),
+      blockNumber: deposit.blockNumber.toString(),
+    };
+    return { event, metadata: { correlationId: rows[0].owner, causationId: depositId, actor: `system:chain`, tenant: rows[0].tenant } };
+  }
+}

@@ -1,0 +1,107 @@
+import type { Address } from 'viem';
+import { gasCost } from '@ramp/chains';
+import { swapOutputOf } from '@ramp/evm';
+import { toBaseUnits } from '@ramp/money';
+import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
+import type { IntentRelayer } from '../bridge/intent-relayer';
+import type { Deposits } from '../deposits/deposits';
+import { ownArrival } from '../deposits/own-arrival';
+import type { Swaps } from '../swaps/swaps';
+import type { Transfers } from '../transfers/transfers';
+import { bookedHoldings, type MinedSend } from './reconcile';
+
+/** The jobs whose records say what the hot wallet's sends moved. */
+export interface HoldingsSources {
+  deposits: Pick<Deposits, 'checkpoint'>;
+  transfers: Pick<Transfers, 'ofSends'>;
+  swaps: Pick<Swaps, 'ofSends'>;
+  relayer?: Pick<IntentRelayer, 'moved'>;
+}
+
+/**
+ * What the platform holds on a chain, for the ledger's reconciliation (ChainHoldings): per token, what the books should
+ * hold according to the chain, read at the watcher's checkpoint.
+ */
+export class Holdings {
+  constructor(
+    private readonly context: ChainContext,
+    private readonly sources: HoldingsSources,
+  ) {}
+
+  /**
+   * What the platform holds on this chain, read at the watcher's checkpoint (see ChainHoldings): undefined before the
+   * chain's first pass.
+   */
+  async read(): Promise<{ blockNumber: bigint; holdings: Map<string, bigint> } | undefined> {
+    const { context } = this;
+    const blockNumber = await this.sources.deposits.checkpoint();
+    if (blockNumber === undefined) return undefined;
+    const { pool } = context;
+    const hot = context.hot.sender;
+    const { rows: open } = await pool.query<{ address: string }>(
+      `select distinct d.to_address as address from ${CHAIN_SCHEMA}.chain_deposits d
+        where d.chain = $1 and d.block_number <= $2 and d.status in ('seen', 'confirmed') and d.to_address <> $3
+          and not exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s where s.chain = $1 and s.status = 'confirmed' and s.block_number <= $2
+                            and s.idempotency_key = 'sweep:' || $4 || ':' || d.tx_hash || ':' || d.log_index)`,
+      [context.id, blockNumber.toString(), hot.toLowerCase(), `${context.environment}:${context.chain}`],
+    );
+    const holders = [hot, ...open.map((row) => row.address as Address)];
+    const balances = new Map<string, bigint>();
+    for (const token of context.tokens) {
+      const held = await Promise.all(holders.map((holder) => context.balanceAt(token, holder, blockNumber)));
+      balances.set(token.symbol, held.reduce((sum, balance) => sum + balance, 0n));
+    }
+    // Seen on chain, not yet credited in the books. What the hot wallet's own sweeps and swaps brought it is never
+    // credited as a deposit (ownArrival): the send's own booking covers it (and the mined sends below until then).
+    const { rows: seen } = await pool.query<{ token: string; amount: string }>(
+      `select d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
+        where d.chain = $1 and d.status = 'seen' and d.block_number <= $2
+          and not (d.to_address = $3 and ${ownArrival('d', '$4', '$3')})
+        group by d.token`,
+      [context.id, blockNumber.toString(), hot.toLowerCase(), hot],
+    );
+    const uncredited = seen.flatMap((row) => {
+      const token = context.tokens.find((candidate) => candidate.address === row.token);
+      return token ? [{ symbol: token.symbol, units: BigInt(row.amount) }] : [];
+    });
+    // Mined by the checkpoint but not final yet: the chain shows them spent, the books not yet.
+    return { blockNumber, holdings: bookedHoldings(balances, uncredited, await this.minedNotFinal(blockNumber), context.native.symbol) };
+  }
+
+  /**
+   * The hot wallet's sends mined by `blockNumber` but not final: their gas, and what each moved that the books do not
+   * hold yet (`moved`: positive what left, to add back; negative what arrived, to take off).
+   */
+  private async minedNotFinal(blockNumber: bigint): Promise<MinedSend[]> {
+    const { context, sources } = this;
+    const pending = await context.hot.pending();
+    if (pending.length === 0) return [];
+    const keys = pending.map((send) => send.idempotencyKey);
+    const transfers = await sources.transfers.ofSends(context.pool, keys);
+    const swaps = await sources.swaps.ofSends(context.pool, keys);
+    const mined: MinedSend[] = [];
+    for (const send of pending) {
+      // Whichever attempt was mined (a replaced send's earlier one included); an RPC failure fails the whole read,
+      // rather than leave a mined send out of it.
+      const receipt = await context.hot.receiptOf(send.attempts);
+      if (!receipt || receipt.blockNumber > blockNumber) continue;
+      const moved: MinedSend['moved'] = [];
+      const transfer = transfers.find((row) => row.send_key === send.idempotencyKey);
+      const swap = swaps.find((row) => row.send_key === send.idempotencyKey);
+      if (receipt.status === 'success' && transfer) {
+        const token = context.token(transfer.token_symbol)!;
+        moved.push({ symbol: token.symbol, units: toBaseUnits(transfer.amount, token.decimals) });
+      }
+      if (receipt.status === 'success' && swap) {
+        const [from, to] = [context.token(swap.from_token)!, context.token(swap.to_token)!];
+        moved.push({ symbol: from.symbol, units: toBaseUnits(swap.amount_in, from.decimals) });
+        const out = swapOutputOf(context.dex!, from.symbol, to.symbol, receipt.logs);
+        if (out !== undefined && swap.to_address === context.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
+      }
+      const bridged = receipt.status === 'success' ? await sources.relayer?.moved(context, send.idempotencyKey) : undefined;
+      if (bridged) moved.push({ symbol: bridged.symbol, units: bridged.direction === 'out' ? bridged.units : -bridged.units });
+      mined.push({ gas: gasCost(receipt.gasUsed, receipt.effectiveGasPrice), moved });
+    }
+    return mined;
+  }
+}
