@@ -91,7 +91,7 @@ export class ChainContext {
     this.tokens = planned.tokens;
     this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
-    const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, logger };
+    const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, finality: settings.finality, logger };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
     this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: options.onHotSendFinished });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { encodeFunctionData, getAddress, type Address } from 'viem';
-import { CHAIN_EVENT_TYPES, type DepositCredited, type Tenant, type TreasuryOpened } from '@ramp/contracts';
+import { CHAIN_EVENT_TYPES, type DepositCredited, type DepositReversed, type Tenant, type TreasuryOpened } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
 import { DepositWatcher, depositAddressOf, depositSalt, ForwarderFactory, type Deposit } from '@ramp/evm';
@@ -26,6 +26,7 @@ export class Deposits {
       tokens: context.tokenContracts,
       native: true,
       confirmations: context.settings.confirmations,
+      finality: context.settings.finality,
       logger: context.logger,
       onCredit: (tx, deposit) => this.credited(tx, deposit),
       onReversed: (tx, deposit) => this.reversed(tx, deposit),
@@ -94,25 +95,46 @@ export class Deposits {
     });
   }
 
+  /**
+   * A deposit confirmed at the depth: its credit (the first, or the next after a reversal: the chain took the same
+   * transfer back in), appended at the deposit stream's next version, so that a second credit of the same one conflicts
+   * and rolls the whole transaction back; then its sweep, one per credit.
+   */
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
     const found = await this.depositEvent(tx, deposit);
     if (!found) return;
-    const { event, metadata } = found;
-    // Stream version 0: a second credit of the same deposit would conflict and roll the whole transaction back.
-    await this.context.log.append(tx, `deposit-${event.depositId}`, 0, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
+    const { metadata } = found;
+    const history = await this.context.log.readStream(tx, `deposit-${found.event.depositId}`);
+    const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length;
+    const event: DepositCredited = { ...found.event, credit };
+    await this.context.log.append(tx, `deposit-${event.depositId}`, history.length, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
     if (isTreasury(event.owner)) return;
-    // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per deposit.
-    await this.context.enqueue(tx, 'sweep', `sweep:${event.depositId}`, {
+    // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per credit.
+    await this.context.enqueue(tx, 'sweep', credit === 0 ? `sweep:${event.depositId}` : `sweep:${event.depositId}:${credit}`, {
       to: this.context.network.contracts.forwarderFactory as Address,
       data: encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(ownerKey(event.owner)!), this.context.tokenContracts] }),
     });
     this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'deposit credited');
   }
 
+  /**
+   * A credited deposit a reorganisation removed: `deposit.reversed` for its last credit, with whether a refund of it
+   * left or is on its way (a refund the chain service sent for a deposit that never was: the platform's loss).
+   */
   private async reversed(tx: PoolClient, deposit: Deposit): Promise<void> {
     const found = await this.depositEvent(tx, deposit);
     if (!found) return;
-    await this.context.log.append(tx, `deposit-${found.event.depositId}`, 1, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: found.event }], found.metadata);
+    const { depositId } = found.event;
+    const history = await this.context.log.readStream(tx, `deposit-${depositId}`);
+    const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length - 1;
+    const { rows } = await tx.query<{ refunded: boolean }>(
+      `select exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
+                       where t.chain = $1 and t.refund_of = $2 and s.status <> 'failed') as refunded`,
+      [this.context.id, depositId],
+    );
+    const event: DepositReversed = { ...found.event, credit: Math.max(credit, 0), refunded: rows[0]!.refunded };
+    await this.context.log.append(tx, `deposit-${depositId}`, history.length, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: event }], found.metadata);
+    this.context.logger.error({ chain: this.context.id, depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol, refunded: event.refunded }, 'deposit reversed: its credit is taken back');
   }
 
   /**

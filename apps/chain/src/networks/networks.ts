@@ -56,6 +56,11 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out
     // before that could receive funds the watcher would never look at; and, on a local chain, once its pools are seeded,
     // so that no quote is priced from empty pools. Later outages of a node do not unready it.
+    // A send queue halted (its nonce and the chain's disagree: another signer, a chain reset under the database) sends
+    // nothing until an operator acts: alerted on (deploy/components/monitoring), and logged by the queue.
+    metrics.sampled('ramp_chain_send_queues_halted', 'Send queues (hot wallets and faucets of every chain) that sign nothing because their nonce and the chain\'s disagree.', async () =>
+      this.runtimes.flatMap((runtime) => [runtime.context.hot, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined).length,
+    );
     let scanned = false;
     health.add('chains', async () => {
       if (scanned) return;

@@ -52,13 +52,17 @@ describe('deposits - a deposit is credited once, and a reorg of a credited one i
     expect(afterConfirmed(afterSeen(dropped.next)).credit).toBe(true);
   });
 
-  it('reports a confirmed deposit a reorg removed, and never credits it a second time when it comes back', () => {
+  it('reverses the credit of a confirmed deposit a reorg removed, and credits it again only if the chain takes it back in and confirms it', () => {
     const credited = afterConfirmed(seen).next;
     const reversed = afterReorg(credited);
-    expect(reversed).toEqual({ next: { status: 'reversed', credited: true }, report: true });
+    expect(reversed).toEqual({ next: { status: 'reversed', credited: false }, report: true });
+    // Removed again before anything else: nothing more to take back.
+    expect(afterReorg(reversed.next)).toEqual({ next: reversed.next, report: false });
     const back = afterSeen(reversed.next);
-    expect(back).toEqual({ status: 'seen', credited: true });
-    expect(afterConfirmed(back)).toEqual({ next: { status: 'confirmed', credited: true }, credit: false });
+    expect(back).toEqual({ status: 'seen', credited: false });
+    expect(afterConfirmed(back)).toEqual({ next: { status: 'confirmed', credited: true }, credit: true });
+    // Back but removed again before its depth: dropped, and nothing was credited to take back.
+    expect(afterReorg(back)).toEqual({ next: { status: 'dropped', credited: false }, report: false });
   });
 
   it('sees a new deposit as seen, and a deposit seen twice as the one deposit', () => {

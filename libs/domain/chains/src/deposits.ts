@@ -3,13 +3,15 @@
  * reorganised, and what a reorganisation does to a deposit. The deposit watcher (libs/platform/evm) applies them.
  *
  * A deposit is identified by (chain, transaction hash, log index), so seeing it again, in the same block or in
- * another after a reorganisation, is the same deposit: it is credited at most once, ever.
+ * another after a reorganisation, is the same deposit: it is credited at most once at a time. A reorganisation that
+ * removes a credited deposit takes the credit back (reversed); if the chain takes the same transfer in again, it is
+ * credited again once it is confirmed again, so that what is credited is always what the chain holds.
  */
 export type DepositStatus = 'seen' | 'confirmed' | 'dropped' | 'reversed';
 
 export interface DepositState {
   status: DepositStatus;
-  /** Whether the ledger was credited (once true, it stays true: a credit is never made twice nor silently undone). */
+  /** Whether the ledger holds its credit now: true from its credit until a reorganisation reverses it (never silently). */
   credited: boolean;
 }
 
@@ -41,10 +43,13 @@ export function forkPoint(recorded: ReadonlyMap<bigint, string>, canonical: Read
   return fork;
 }
 
-/** What a deposit becomes when a reorganisation removes its block, and whether an operator must be told. */
+/**
+ * What a deposit becomes when a reorganisation removes its block, and whether its credit is to be reversed now (the
+ * ledger takes it back, and an operator is told).
+ */
 export function afterReorg(state: DepositState): { next: DepositState; report: boolean } {
   if (state.status === 'seen') return { next: { status: 'dropped', credited: state.credited }, report: false };
-  if (state.status === 'confirmed') return { next: { status: 'reversed', credited: state.credited }, report: state.credited };
+  if (state.status === 'confirmed') return { next: { status: 'reversed', credited: false }, report: state.credited };
   return { next: state, report: false };
 }
 

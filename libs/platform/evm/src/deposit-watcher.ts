@@ -131,8 +131,9 @@ type Seen = Omit<Deposit, 'status' | 'credited'>;
 /**
  * Follows one chain for deposits to watched addresses: ERC-20 Transfer logs of the listed tokens and native coin
  * transfers. Each block scanned is remembered with its hash; a block whose hash changed is a reorganisation, and the
- * deposits above the fork are dropped (unconfirmed) or reported (already credited), never credited twice. A deposit
- * is credited once, in the transaction that confirms it at the depth. The checkpoint moves in the transaction that
+ * deposits above the fork are dropped (unconfirmed) or reversed (already credited: onReversed takes the credit back).
+ * A deposit is credited once, in the transaction that confirms it at the depth, and again only after a reversal, if
+ * the chain takes the same transfer back in: never two credits standing at once. The checkpoint moves in the transaction that
  * records what was found, so a restart (or an RPC outage) resumes where it stopped, without a gap or a double count.
  */
 export class DepositWatcher {
@@ -318,7 +319,7 @@ export class DepositWatcher {
     }
     const next = afterSeen(existing && { status: existing.status, credited: existing.credited });
     if (existing?.status === 'reversed') {
-      this.options.logger.warn({ chain: deposit.chain, txHash: deposit.txHash, logIndex: deposit.logIndex, blockNumber: deposit.blockNumber.toString() }, 'a reversed deposit is back in the chain: it stays credited once');
+      this.options.logger.warn({ chain: deposit.chain, txHash: deposit.txHash, logIndex: deposit.logIndex, blockNumber: deposit.blockNumber.toString() }, 'a reversed deposit is back in the chain: it is credited again once confirmed');
     }
     if (!existing) {
       await tx.query(

@@ -213,6 +213,57 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(sent).toMatchObject({ status: 'confirmed', attempts: [sent?.txHash] });
   });
 
+  it("halts on a nonce the chain and the queue disagree on (another signer of the key): nothing signed, one alert with the reason, until they agree", async () => {
+    const q = queue();
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    await q.enqueue(pool, 'tx_nonce:before', { to: contracts.tokens.USDC, data });
+    await q.tick();
+    await q.tick();
+    expect(q.haltedReason).toBeUndefined();
+    // Someone else signs with the hot wallet's key, outside the queue: the chain's nonce moves past the queue's.
+    const fees = await client.estimateFeesPerGas();
+    const nonce = await client.getTransactionCount({ address: hot.address, blockTag: 'pending' });
+    const foreign = await hot.signTransaction({ chainId: CHAIN_ID, type: 'eip1559', nonce, to: outsider.address, value: 1n, gas: 21_000n, ...fees });
+    await client.waitForTransactionReceipt({ hash: await client.sendRawTransaction({ serializedTransaction: foreign }) });
+    const alerts = () => lines.filter((line) => line.level === 'error' && line.message === "send queue halted: its nonce and the chain's disagree").length;
+    const before = alerts();
+    await q.enqueue(pool, 'tx_nonce:after', { to: contracts.tokens.USDC, data });
+    await q.tick();
+    await q.tick();
+    expect(q.haltedReason).toMatch(/^the chain has mined \d+ transactions of 0x[0-9a-fA-F]{40} and the queue has signed \d+: another signer uses this key/);
+    expect(await q.find('tx_nonce:after')).toMatchObject({ status: 'queued' });
+    expect(alerts()).toBe(before + 1);
+    // An operator makes them agree (here: the queue takes the chain's count): sending resumes.
+    await pool.query(`update ${schema}.chain_senders set next_nonce = $2 where chain = 'base' and address = $1`, [hot.address, nonce + 1]);
+    await q.tick();
+    await q.tick();
+    expect(q.haltedReason).toBeUndefined();
+    expect(await q.find('tx_nonce:after')).toMatchObject({ status: 'confirmed' });
+  });
+
+  it('a final send that a reorganisation took out of the chain is noticed, broadcast again and mined again, reported once', async () => {
+    const q = queue();
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    await q.enqueue(pool, 'tx_reorged:pay', { to: contracts.tokens.USDC, data });
+    await q.tick();
+    await q.tick();
+    const sent = (await q.find('tx_reorged:pay'))!;
+    expect(sent.status).toBe('confirmed');
+    await node.rpc('anvil_reorg', [Number((await client.getBlockNumber({ cacheTime: 0 })) - sent.blockNumber!) + 1, []]);
+    await expect(client.getTransactionReceipt({ hash: sent.txHash! })).rejects.toThrow();
+    await q.tick();
+    await q.tick();
+    const reported = lines.filter((line) => line.message === 'a send recorded as final was reorganised out of the chain: broadcast again; an operator must check what it moved');
+    expect(reported.map((line) => (line.fields as { key: string }).key)).toEqual(['tx_reorged:pay']);
+    expect((await client.waitForTransactionReceipt({ hash: sent.txHash! })).status).toBe('success');
+    expect(q.haltedReason).toBeUndefined();
+    // Mined again: the next send goes on at the next nonce.
+    await q.enqueue(pool, 'tx_reorged:next', { to: contracts.tokens.USDC, data });
+    await q.tick();
+    await q.tick();
+    expect(await q.find('tx_reorged:next')).toMatchObject({ status: 'confirmed', nonce: sent.nonce! + 1n });
+  });
+
   it('a stuck send is replaced with higher fees at the same nonce and confirmed once', async () => {
     const q = queue({ stuckAfterMs: 0 });
     await node.rpc('evm_setAutomine', [false]);
@@ -281,7 +332,7 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
   });
 
-  it('a reorg that removes an unconfirmed deposit credits nothing; one that removes a credited deposit is reported, never credited twice', async () => {
+  it('a reorg that removes an unconfirmed deposit credits nothing; one that removes a credited deposit reverses its credit, once', async () => {
     const w = watcher(3);
     const address = depositAddressOf(contracts.forwarderFactory, 'wal_reorg');
     await w.watch(pool, address, 'wal_reorg');
@@ -307,7 +358,7 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await w.tick();
     await w.tick();
     const gone = (await w.deposits(address)).find((deposit) => deposit.txHash === second.transactionHash);
-    expect(gone).toMatchObject({ status: 'reversed', credited: true });
+    expect(gone).toMatchObject({ status: 'reversed', credited: false });
     expect(lines.some((line) => line.level === 'error' && line.message === 'a reorganisation removed a credited deposit')).toBe(true);
     expect(reversed.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
     expect(credited.filter((deposit) => deposit.txHash === second.transactionHash)).toHaveLength(1);
@@ -345,7 +396,7 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
   });
 
-  it('the same transfer back in another block at another log index is the same deposit: credited once', async () => {
+  it('the same transfer back in another block at another log index is the same deposit: its credit reversed, then credited again once', async () => {
     const w = watcher(2);
     const address = depositAddressOf(contracts.forwarderFactory, 'wal_moved');
     await w.watch(pool, address, 'wal_moved');
@@ -374,7 +425,9 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ txHash: hash, logIndex: 1, status: 'confirmed', credited: true });
     expect((await client.getTransactionReceipt({ hash })).logs[0].logIndex).toBe(1);
-    expect(credited.filter((deposit) => deposit.txHash === hash)).toHaveLength(1);
+    // Reversed when its block went, credited again when the new chain confirmed it: held once.
+    expect(reversed.filter((deposit) => deposit.txHash === hash)).toHaveLength(1);
+    expect(credited.filter((deposit) => deposit.txHash === hash)).toHaveLength(2);
   });
 
   it('resumes from its checkpoint after a restart and after the node was down', async () => {

@@ -1,8 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
-import { confirmationsOf, gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
+import { gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
+import type { Finality } from './chain-settings';
 import type { Signer } from './custody';
+import { finalThrough } from './deposit-watcher';
 import { isInsufficientFunds, isRevert, isTransient } from './rpc-errors';
 import { revertReasonOf } from './revert-reason';
 
@@ -51,6 +53,8 @@ export interface SendQueueOptions {
   signer: Signer;
   /** Blocks a receipt must have before the send is final (1: its own block). */
   confirmations: number;
+  /** `safe`/`finalized`: a receipt is final only once its block is at or below the node's block of that tag too. */
+  finality?: Finality;
   /** A transaction with no receipt this long after its latest attempt is replaced with higher fees. */
   stuckAfterMs: number;
   /** The ceiling of maxFeePerGas, in wei: no replacement goes above it. */
@@ -63,6 +67,9 @@ export interface SendQueueOptions {
    */
   onFinished?: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
+
+/** How long a send that reverts at estimation while the wallet has unmined sends is estimated again before it fails. */
+const REVERT_RETRY_MS = 30_000;
 
 /** Most sends signed in one database transaction. */
 const SIGN_BATCH = 50;
@@ -129,6 +136,7 @@ interface SendRow {
   block_number: string | null;
   gas_cost: string | null;
   error: string | null;
+  created_at: Date;
 }
 
 function recordOf(row: SendRow): SendRecord {
@@ -162,6 +170,12 @@ function recordOf(row: SendRow): SendRecord {
 export class SendQueue {
   private readonly s: string;
   private senderReady = false;
+  /** Why the queue signs nothing now (checkNonce), undefined while it sends. */
+  private halted: string | undefined;
+  /** When each kind of alert was last logged: one line a minute, not one a pass. */
+  private readonly alerted = new Map<string, number>();
+  /** The sends already reported reorganised out, so that each is reported once. */
+  private readonly reorgedOut = new Set<string>();
 
   constructor(private readonly options: SendQueueOptions) {
     this.s = schemaName(options.schema);
@@ -210,12 +224,96 @@ export class SendQueue {
     return rows[0] && recordOf(rows[0]);
   }
 
-  /** One pass: sign and broadcast what is queued, then follow what is pending to its end. */
+  /** Why the queue is halted (it signs nothing until the chain and the queue agree on its nonce), or undefined. */
+  get haltedReason(): string | undefined {
+    return this.halted;
+  }
+
+  /**
+   * One pass: compare the queue's nonce with the chain's (checkNonce), sign and broadcast what is queued unless that
+   * halted it, then follow what is pending to its end.
+   */
   async tick(): Promise<void> {
-    while (await this.signBatch()) {
-      // until nothing is queued
+    if (await this.checkNonce()) {
+      while (await this.signBatch()) {
+        // until nothing is queued
+      }
     }
     await this.settlePending();
+  }
+
+  /**
+   * The queue's next nonce against the number of the wallet's transactions the chain has mined. Ahead on chain: another
+   * signer uses the key, or the database is older than the chain; behind with sends the queue does not know between: the
+   * chain was reset under the database. Either way nothing more is signed (it would never be mined, or replace someone
+   * else's), an alert is logged, and the pass says why (haltedReason), until they agree again. Behind with sends the
+   * queue knows: those not mined now are pending (settlePending follows them), or were mined and a reorganisation took
+   * them out (their signed bytes are broadcast again, and reported once), unless the node is only behind their block.
+   */
+  private async checkNonce(): Promise<boolean> {
+    await this.ensureSender();
+    const { chain, client, signer } = this.options;
+    const [sender, mined] = await Promise.all([
+      this.options.pool.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2`, [chain, signer.address]),
+      client.getTransactionCount({ address: signer.address, blockTag: 'latest' }).then(BigInt),
+    ]);
+    const next = BigInt(sender.rows[0]!.next_nonce);
+    if (mined > next) {
+      return this.halt(
+        `the chain has mined ${mined} transactions of ${signer.address} and the queue has signed ${next}: another signer uses this key, or the database is older than the chain (locally: npm run dev:reset); nothing is sent until they agree`,
+      );
+    }
+    if (mined < next) {
+      const { rows } = await this.options.pool.query<SendRow>(
+        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and nonce >= $3 and nonce < $4 and status in ('pending', 'confirmed', 'failed') order by nonce`,
+        [chain, signer.address, mined.toString(), next.toString()],
+      );
+      if (BigInt(rows.length) !== next - mined) {
+        return this.halt(
+          `the chain has mined ${mined} transactions of ${signer.address}, the queue has signed ${next} but knows only ${rows.length} of the ${next - mined} between: the chain was reset under the database (locally: npm run dev:reset); nothing is sent until they agree`,
+        );
+      }
+      const wasMined = rows.filter((row) => row.status !== 'pending');
+      if (wasMined.length > 0) await this.rebroadcastReorged(wasMined);
+    }
+    if (this.halted) this.options.logger.warn({ chain, sender: signer.address }, 'the chain and the send queue agree on the nonce again: sending resumes');
+    this.halted = undefined;
+    return true;
+  }
+
+  private halt(reason: string): false {
+    this.halted = reason;
+    this.alert('halted', { chain: this.options.chain, sender: this.options.signer.address, reason }, 'send queue halted: its nonce and the chain\'s disagree');
+    return false;
+  }
+
+  /**
+   * Sends recorded as mined (confirmed, or reverted) whose nonce the chain no longer counts: a reorganisation took their
+   * blocks away. Their signed bytes are broadcast again (the network would re-include them too), each reported once,
+   * unless the node is behind the block they were in (a lagging node is not a reorganisation).
+   */
+  private async rebroadcastReorged(rows: SendRow[]): Promise<void> {
+    const head = await this.options.client.getBlockNumber({ cacheTime: 0 });
+    for (const row of rows) {
+      if (row.block_number !== null && head < BigInt(row.block_number)) continue;
+      if (await this.receiptOf(row.attempts)) continue;
+      if (!this.reorgedOut.has(row.id)) {
+        this.reorgedOut.add(row.id);
+        this.options.logger.error(
+          { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: row.tx_hash, blockNumber: row.block_number },
+          'a send recorded as final was reorganised out of the chain: broadcast again; an operator must check what it moved',
+        );
+      }
+      if (row.raw) await this.broadcast(recordOf(row), row.raw as Hex);
+    }
+  }
+
+  /** Logs an alert at most once a minute per kind. */
+  private alert(kind: string, fields: object, message: string): void {
+    const now = Date.now();
+    if ((this.alerted.get(kind) ?? 0) > now - 60_000) return;
+    this.alerted.set(kind, now);
+    this.options.logger.error(fields, message);
   }
 
   /**
@@ -239,6 +337,8 @@ export class SendQueue {
       );
       if (rows.length === 0) return null;
       const fees = this.capped(await client.estimateFeesPerGas());
+      // Sends of this wallet signed and not mined yet: a send that reverts at estimation may only depend on them.
+      const unmined = await tx.query(`select 1 from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' limit 1`, [chain, signer.address]);
       let nonce = BigInt(sender.rows[0].next_nonce);
       const out: { row: SendRecord; raw: Hex }[] = [];
       // Estimated together (all on the same pending state), then signed one by one in order.
@@ -263,6 +363,10 @@ export class SendQueue {
             continue;
           }
           if (isTransient(error)) throw error;
+          // After a send of this wallet that is not mined yet, whatever the failure: the estimate may have run on a state
+          // without it (the approval a swap needs, the funds a sweep brings). It stays queued and is estimated again at
+          // the next pass, for a while (REVERT_RETRY_MS), without holding up the sends after it.
+          if ((unmined.rowCount ?? 0) > 0 && Date.now() - row.created_at.getTime() < REVERT_RETRY_MS) continue;
           // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
           const reason = revertReasonOf(error);
           await this.finish(tx, row.id, { status: 'failed', error: reason });
@@ -303,13 +407,14 @@ export class SendQueue {
     const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [chain, signer.address]);
     if (rows.length === 0) return;
     const head = await client.getBlockNumber({ cacheTime: 0 });
+    const through = await finalThrough(client, head, this.options.confirmations, this.options.finality);
     // Receipts are read concurrently (one HTTP request when the transport batches); sends are settled in nonce order.
     const receipts: Awaited<ReturnType<SendQueue['receiptOf']>>[] = [];
     for (let i = 0; i < rows.length; i += RECEIPT_BATCH) receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
     for (const [i, row] of rows.entries()) {
       const receipt = receipts[i];
       if (receipt) {
-        if (confirmationsOf(receipt.blockNumber, head) >= BigInt(this.options.confirmations)) await this.settle(row, receipt);
+        if (receipt.blockNumber <= through) await this.settle(row, receipt);
         continue;
       }
       const stuckFor = Date.now() - (row.last_attempt_at?.getTime() ?? 0);
@@ -361,7 +466,7 @@ export class SendQueue {
     const stuck: Eip1559Fees = { maxFeePerGas: BigInt(row.max_fee_per_gas ?? 0), maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas ?? 0) };
     const fees = replacementFees(stuck, await client.estimateFeesPerGas(), this.options.maxFeePerGas);
     if (!fees) {
-      logger.warn({ chain: row.chain, sendId: row.id, txHash: row.tx_hash }, 'send stuck at the fee ceiling: not replaced');
+      this.alert('ceiling', { chain: row.chain, sendId: row.id, txHash: row.tx_hash, maxFeePerGas: this.options.maxFeePerGas.toString() }, 'send stuck at the fee ceiling (CHAIN_MAX_FEE_GWEI): not replaced; raise the ceiling or wait for fees to fall');
       return false;
     }
     const raw = await signer.signTransaction({
@@ -416,6 +521,10 @@ export class SendQueue {
 
   private capped(fees: Eip1559Fees): Eip1559Fees {
     const cap = this.options.maxFeePerGas;
+    if (fees.maxFeePerGas > cap) {
+      // Capped below what the network asks: the sends may never be mined. Said loudly, not left to block the queue.
+      this.alert('ceiling', { chain: this.options.chain, asked: fees.maxFeePerGas.toString(), ceiling: cap.toString() }, 'the network asks a higher fee than the ceiling (CHAIN_MAX_FEE_GWEI): sends are signed at the ceiling and may wait');
+    }
     const maxFeePerGas = fees.maxFeePerGas > cap ? cap : fees.maxFeePerGas;
     return { maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : fees.maxPriorityFeePerGas };
   }
