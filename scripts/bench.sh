@@ -13,4 +13,7 @@ ensure_stack
 build
 ensure_chains
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ramp_platform_bench}"
+# Its loads move the local pools one way, and nobody arbitrages them back: a pool far from the sandbox prices must not
+# refuse its quotes (POOL_PRICE_TOLERANCE_PERCENT is judged by pool-quotes.e2e-spec.ts).
+export POOL_PRICE_TOLERANCE_PERCENT="${POOL_PRICE_TOLERANCE_PERCENT:-100}"
 node -r ./tools/register-paths.js "$script"

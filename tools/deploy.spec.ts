@@ -21,7 +21,7 @@ const NOT_SETTINGS: Record<string, string> = {
   NODE_EXTRA_CA_CERTS: 'Node itself: a private CA for TLS to PostgreSQL, NATS or Redis (deploy/README.md)',
 };
 /** Settings without which a service refuses to start, or starts against the wrong servers, in production. */
-const REQUIRED_IN_PRODUCTION = ['NODE_ENV', 'DATABASE_URL', 'NATS_URL', 'SECRETS_ENCRYPTION_KEY', 'REDIS_URL', 'CUSTODY_SEED'];
+const REQUIRED_IN_PRODUCTION = ['NODE_ENV', 'DATABASE_URL', 'NATS_URL', 'SECRETS_ENCRYPTION_KEY', 'REDIS_URL', 'CUSTODY_SEALING_KEY', 'TEST_CUSTODY_SEED'];
 
 type Yaml = any;
 type Env = Record<string, string>;
@@ -209,7 +209,10 @@ describe('deploy/ (Kubernetes)', () => {
   const find = (kind: string, name: string): Yaml => manifests.find((m) => m.kind === kind && m.metadata.name === name);
   const generated = kustomization.configMapGenerator.find((generator: Yaml) => generator.name === 'platform-config');
   const platformConfig = dotenv(`deploy/base/${generated.envs[0]}`);
-  const secretKeys = Object.keys(yamlDocuments('deploy/base/platform-secrets.template.yaml')[0].stringData);
+  // The Secret templates, by name: platform-secrets (every service's), chain-custody (the chain service's alone).
+  const secretKeys: Record<string, string[]> = Object.fromEntries(
+    ['platform-secrets', 'chain-custody'].map((name) => [name, Object.keys(yamlDocuments(`deploy/base/${name}.template.yaml`)[0].stringData)]),
+  );
   const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
     Object.entries(selector).every(([key, value]) => labels[key] === value);
 
@@ -223,8 +226,10 @@ describe('deploy/ (Kubernetes)', () => {
     for (const entry of container.env ?? []) {
       const secret = entry.valueFrom?.secretKeyRef;
       if (secret) {
-        expect(secret.name).toBe('platform-secrets');
-        expect(secretKeys).toContain(secret.key);
+        expect(Object.keys(secretKeys)).toContain(secret.name);
+        expect(secretKeys[secret.name]).toContain(secret.key);
+        // Custody is the chain service's alone.
+        if (secret.name === 'chain-custody') expect(container.name).toBe('chain');
       }
       env[entry.name] = secret ? `secret:${secret.key}` : String(entry.value ?? '');
     }

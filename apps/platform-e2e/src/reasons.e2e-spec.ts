@@ -28,10 +28,12 @@ const UNPRODUCIBLE_ERRORS: Partial<Record<ErrorReason, string>> = {
   IDEMPOTENCY_KEY_IN_PROGRESS: 'needs a first request whose outcome is unknown (the gateway timed out or died mid-request), which takes a hung or killed service',
   INTERNAL_ERROR: 'only a bug answers it',
   SERVICE_UNAVAILABLE: 'needs a service or a dependency stopped or hung, not a request (edge.e2e-spec.ts stops the quote service for it)',
+  PRICE_DEVIATION: "needs a pool moved a third from the market, which the run's shared chains do not judge (their pools drift with the suites' loads): pool-quotes.e2e-spec.ts produces it on chains of its own",
 };
 
 /** The same for FAILURE_REASONS: how a transaction can fail only if the platform itself misbehaves. */
 const UNPRODUCIBLE_FAILURES: Partial<Record<FailureReason, string>> = {
+  DEPOSIT_REVERSED: "needs a reorganisation of the chain (anvil_reorg) between an off-ramp's deposit and its payout, which the run's shared chains must never have: reorgs.e2e-spec.ts produces it on chains of its own",
   TRANSACTION_FAILED: 'the fallback for a failure without a precise reason (a hold the ledger refuses for another cause than the balance, or finds already settled by a racing failure); no sandbox value leads to it',
 };
 

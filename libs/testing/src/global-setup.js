@@ -11,6 +11,10 @@ module.exports = async () => {
   // Streams and durable consumers of their own, apart from a developer's running stack on the same NATS (and, with
   // TEST_EVENTS_NAMESPACE and TEST_DATABASE_URL, apart from another checkout's test run on the same machine).
   process.env.EVENTS_NAMESPACE = process.env.TEST_EVENTS_NAMESPACE || 'test';
+  // The run's loads move the shared local pools one way (swaps buy ETH, off-ramps CNGN) and nobody arbitrages them back:
+  // pools far from the sandbox prices must not refuse the suites' quotes. pool-quotes.e2e-spec.ts tests the tolerance
+  // (10%) on chains of its own.
+  process.env.POOL_PRICE_TOLERANCE_PERCENT = process.env.POOL_PRICE_TOLERANCE_PERCENT || '100';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
   // The local test chains of the run, on ports of their own (never `npm start`'s), started empty: every run begins on
   // fresh chains. TEST_CHAINS, when given, names other nodes (they are restarted empty only if they are local ones).

@@ -34,11 +34,20 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(Metrics) private readonly metrics: Metrics,
     @Inject(HealthRegistry) health: HealthRegistry,
   ) {
-    const custody = HdCustody.fromSettings(config.string('custodySeed'), new SecretBox(config.string('secretsEncryptionKey'), config.isProduction), config.isProduction);
+    const testChains = resolveChains('test', config.json('testChains'), 'TEST_CHAINS');
+    const liveChains = resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS');
+    // Each environment's seed, sealed with the chain service's own key: refused at start when they could sign for each other.
+    const custody = HdCustody.forEnvironments({
+      testSeed: config.string('testCustodySeed'),
+      liveSeed: config.string('custodySeed'),
+      box: new SecretBox(config.string('custodySealingKey'), config.isProduction),
+      production: config.isProduction,
+      testPaths: testChains.map((settings) => settings.hotWalletPath),
+      livePaths: liveChains.map((settings) => settings.hotWalletPath),
+    });
     this.relayer = new IntentRelayer({ pool, logger, fillSeconds: config.int('chainBridgeFillSeconds', 5) });
     const shared = {
       relayer: this.relayer,
-      custody,
       pool,
       log: CHAIN_LOG,
       logger,
@@ -47,8 +56,8 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
     };
     this.runtimes = [
-      ...resolveChains('test', config.json('testChains'), 'TEST_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'test', settings })),
-      ...resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS').map((settings) => new ChainRuntime({ ...shared, environment: 'live', settings })),
+      ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),
+      ...liveChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.live!, environment: 'live', settings })),
     ];
     for (const runtime of this.runtimes) this.relayer.register(runtime.context);
     const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };

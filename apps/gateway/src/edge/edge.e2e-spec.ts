@@ -263,9 +263,11 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
 
   it('refuses plain HTTP in production and accepts HTTPS from a trusted proxy', async () => {
     const secretsKey = randomBytes(32).toString('base64');
-    // The chain service (which the quote service asks for the chains list) refuses production without a sealed seed.
-    const custodySeed = new SecretBox(secretsKey, true).seal(DEVELOPMENT_MNEMONIC);
-    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: secretsKey, CUSTODY_SEED: custodySeed, TRUSTED_PROXIES: '127.0.0.1,::1' };
+    // The chain service (which the quote service asks for the chains list) refuses production without its own sealing
+    // key and a sealed test seed.
+    const sealingKey = randomBytes(32).toString('base64');
+    const testSeed = new SecretBox(sealingKey, true).seal(DEVELOPMENT_MNEMONIC);
+    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: secretsKey, CUSTODY_SEALING_KEY: sealingKey, TEST_CUSTODY_SEED: testSeed, TRUSTED_PROXIES: '127.0.0.1,::1' };
     const services = await startServices(['quote', 'gateway'], env);
     try {
       const key = await createKey();

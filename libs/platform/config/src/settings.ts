@@ -64,7 +64,7 @@ export const SETTINGS = {
     default: '',
     description:
       'Base64 of 32 random bytes; encrypts API secrets and webhook secrets at rest (AES-256-GCM). Required in production; development uses a fixed, documented key.',
-    services: ['gateway', 'notifier', 'chain', 'keys'],
+    services: ['gateway', 'notifier', 'keys'],
   },
   port: { env: 'PORT', default: '3000', description: 'Gateway HTTP port (the public API, health checks and metrics).', services: ['gateway'] },
   host: { env: 'HOST', default: '127.0.0.1', description: 'Address the HTTP servers bind to. Use 0.0.0.0 in containers.', services: ALL },
@@ -313,7 +313,21 @@ export const SETTINGS = {
     env: 'CUSTODY_SEED',
     default: '',
     description:
-      'The master seed of the hot wallets (a BIP-39 mnemonic) sealed with SECRETS_ENCRYPTION_KEY, as `v1.…`. Required in production; development uses a fixed, documented seed that never holds value. Only the chain service reads it.',
+      "The live chains' master seed (a BIP-39 mnemonic) sealed with CUSTODY_SEALING_KEY, as `v1.…` (npm run custody:seal). Required when LIVE_CHAINS is set, and refused then if it is the development seed (whatever NODE_ENV says) or the test seed. Only the chain service reads it.",
+    services: ['chain'],
+  },
+  testCustodySeed: {
+    env: 'TEST_CUSTODY_SEED',
+    default: '',
+    description:
+      "The test chains' master seed (a BIP-39 mnemonic) sealed with CUSTODY_SEALING_KEY, as `v1.…`. Required in production; development uses a fixed, documented seed that never holds value. Never the live seed: test and live keys come from different seeds, and no hot wallet address may be both.",
+    services: ['chain'],
+  },
+  custodySealingKey: {
+    env: 'CUSTODY_SEALING_KEY',
+    default: '',
+    description:
+      'Base64 of 32 random bytes; seals CUSTODY_SEED and TEST_CUSTODY_SEED (AES-256-GCM). A key of the chain service alone, in a Secret of its own (deploy/base/chain-custody.template.yaml), apart from SECRETS_ENCRYPTION_KEY. Required in production; development uses a fixed, documented key.',
     services: ['chain'],
   },
 } as const satisfies Record<string, SettingSpec>;

@@ -1,5 +1,5 @@
 import { SecretBox } from '@ramp/keys';
-import { DEVELOPMENT_MNEMONIC, HdCustody, evmPath } from './custody';
+import { DEVELOPMENT_MNEMONIC, HdCustody, evmPath, mnemonicProblem } from './custody';
 
 describe('custody - keys from one sealed seed, behind the Signer port', () => {
   const box = new SecretBox(undefined, false);
@@ -13,11 +13,20 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     expect(fromSealed.signer(evmPath("m/44'/60'/2'/0/0")).address).not.toBe(fromSealed.signer(path).address);
   });
 
-  it('takes the sealed seed of the settings, and refuses to fall back to the development seed in production', () => {
-    const sealed = box.seal(DEVELOPMENT_MNEMONIC);
-    expect(HdCustody.fromSettings(sealed, box, true).signer(path).address).toBe(HdCustody.development().signer(path).address);
-    expect(HdCustody.fromSettings('', box, false).signer(path).address).toBe(HdCustody.development().signer(path).address);
-    expect(() => HdCustody.fromSettings('', box, true)).toThrow('CUSTODY_SEED is required in production');
+  it("opens each environment's seed, and refuses the development seed for live chains whatever NODE_ENV says, or one seed for both", () => {
+    const live = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+    const testPaths = [path];
+    const livePaths = [evmPath("m/44'/60'/1'/0/0")];
+    const settings = { testSeed: '', liveSeed: box.seal(live), box, production: false, testPaths, livePaths };
+    const both = HdCustody.forEnvironments(settings);
+    expect(both.test.signer(path).address).toBe(HdCustody.development().signer(path).address);
+    expect(both.live!.signer(path).address).not.toBe(both.test.signer(path).address);
+    expect(HdCustody.forEnvironments({ ...settings, livePaths: [] }).live).toBeUndefined();
+    expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: '' })).toThrow('CUSTODY_SEED is required when LIVE_CHAINS is set');
+    expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC) })).toThrow('CUSTODY_SEED is the development seed');
+    expect(() => HdCustody.forEnvironments({ ...settings, testSeed: box.seal(live) })).toThrow('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed');
+    expect(() => HdCustody.forEnvironments({ ...settings, testSeed: '', production: true })).toThrow('TEST_CUSTODY_SEED is required in production');
+    expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC.replace('glare', 'glass')) })).toThrow('CUSTODY_SEED is not a BIP-39 mnemonic: its checksum does not match');
   });
 
   it('refuses a seed sealed with another key', () => {
@@ -36,5 +45,16 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
   it('takes only BIP-44 EVM paths', () => {
     expect(() => evmPath("m/44'/0'/0'/0/0")).toThrow('BIP-44');
     expect(evmPath("m/44'/60'/0'/0/7")).toBe("m/44'/60'/0'/0/7");
+  });
+
+  it('knows a BIP-39 mnemonic by its words and its checksum', () => {
+    expect(mnemonicProblem(DEVELOPMENT_MNEMONIC)).toBeUndefined();
+    expect(mnemonicProblem('test test test test test test test test test test test junk')).toBeUndefined();
+    expect(mnemonicProblem('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')).toBeUndefined();
+    // One word swapped for another of the list: the checksum no longer matches.
+    expect(mnemonicProblem(DEVELOPMENT_MNEMONIC.replace('glare', 'glass'))).toBe('its checksum does not match: a word is mistyped or out of order');
+    expect(mnemonicProblem('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon')).toMatch(/checksum/);
+    expect(mnemonicProblem(DEVELOPMENT_MNEMONIC.replace('casual', 'casualx'))).toBe('word 1 is not in the BIP-39 English wordlist');
+    expect(mnemonicProblem('casual mad major')).toBe('a BIP-39 mnemonic has 12, 15, 18, 21 or 24 words, not 3');
   });
 });

@@ -1,5 +1,6 @@
 import type { Address, Hex, TransactionSerializable } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { createHash } from 'crypto';
+import { english, mnemonicToAccount } from 'viem/accounts';
 import { SecretBox } from '@ramp/keys';
 
 /**
@@ -28,6 +29,26 @@ export function evmPath(raw: string): EvmPath {
 export const DEVELOPMENT_MNEMONIC = 'casual mad major limit office cricket tunnel conduct beyond fuel inch glare';
 
 /**
+ * What is wrong with a BIP-39 mnemonic (English wordlist), or undefined when it is one: 12 to 24 words (a multiple of
+ * 3), each of the list, whose last bits are the checksum of the entropy (SHA-256). A mistyped word is found here,
+ * before it seals a seed whose keys nobody could derive again from the written-down words.
+ */
+export function mnemonicProblem(mnemonic: string): string | undefined {
+  const words = mnemonic.trim().split(/\s+/).filter(Boolean);
+  if (![12, 15, 18, 21, 24].includes(words.length)) return `a BIP-39 mnemonic has 12, 15, 18, 21 or 24 words, not ${words.length}`;
+  const indexes = words.map((word) => english.indexOf(word));
+  const unknown = indexes.findIndex((index) => index < 0);
+  if (unknown >= 0) return `word ${unknown + 1} is not in the BIP-39 English wordlist`;
+  const bits = indexes.map((index) => index.toString(2).padStart(11, '0')).join('');
+  const checksumBits = words.length / 3;
+  const entropyBits = bits.slice(0, bits.length - checksumBits);
+  const entropy = Buffer.from(entropyBits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
+  const expected = createHash('sha256').update(entropy).digest()[0]!.toString(2).padStart(8, '0').slice(0, checksumBits);
+  if (expected !== bits.slice(bits.length - checksumBits)) return 'its checksum does not match: a word is mistyped or out of order';
+  return undefined;
+}
+
+/**
  * A signer of a well-known development mnemonic's account (a local test chain's faucet or deployer): public keys of
  * chains that never hold value, never a custody key.
  */
@@ -37,8 +58,8 @@ export function developmentSigner(mnemonic: string, addressIndex: number): Signe
 }
 
 /**
- * Keys derived from one master seed. The seed is given sealed (SECRETS_ENCRYPTION_KEY, as the other secrets at rest)
- * and opened only here; it is never logged, returned or kept anywhere but in this object's closure.
+ * Keys derived from one master seed. The seed is given sealed (with CUSTODY_SEALING_KEY, a key of the chain service
+ * alone, apart from the SECRETS_ENCRYPTION_KEY the other services seal their secrets with) and opened only here; it is never logged, returned or kept anywhere but in this object's closure.
  */
 export class HdCustody {
   private readonly signers = new Map<string, Signer>();
@@ -52,9 +73,9 @@ export class HdCustody {
     };
   }
 
-  /** From a seed sealed with the platform's SecretBox (`npm run custody:seal` prints one). */
+  /** From a seed sealed with the custody's SecretBox (`npm run custody:seal` prints one). */
   static sealed(sealedMnemonic: string, box: SecretBox): HdCustody {
-    return new HdCustody(box.open(sealedMnemonic));
+    return new HdCustody(openMnemonic(sealedMnemonic, box, 'the custody seed'));
   }
 
   /** The development seed: never holds value. */
@@ -63,13 +84,38 @@ export class HdCustody {
   }
 
   /**
-   * The custody of the settings: CUSTODY_SEED opened with the platform's SecretBox; the development seed when it is
-   * empty, which production refuses (a service must not start signing with a seed anyone can read).
+   * The custody of each environment, from the settings (seeds sealed with CUSTODY_SEALING_KEY, which only the chain
+   * service holds), refusing what would let one key sign for both or anyone read a live key:
+   * - live chains configured: CUSTODY_SEED is required, and is neither the development seed (whatever NODE_ENV says)
+   *   nor the test seed;
+   * - test chains: TEST_CUSTODY_SEED, or the development seed outside production;
+   * - no hot wallet address of one environment may be one of the other's (overlapping paths of one seed, or the same
+   *   seed twice).
    */
-  static fromSettings(sealedSeed: string, box: SecretBox, production: boolean): HdCustody {
-    if (sealedSeed) return HdCustody.sealed(sealedSeed, box);
-    if (production) throw new Error('CUSTODY_SEED is required in production: the master seed sealed with SECRETS_ENCRYPTION_KEY (npm run custody:seal)');
-    return HdCustody.development();
+  static forEnvironments(settings: {
+    testSeed: string;
+    liveSeed: string;
+    box: SecretBox;
+    production: boolean;
+    testPaths: readonly EvmPath[];
+    livePaths: readonly EvmPath[];
+  }): { test: HdCustody; live: HdCustody | undefined } {
+    const { box, production, testPaths, livePaths } = settings;
+    if (settings.testSeed === '' && production && testPaths.length > 0) {
+      throw new Error('TEST_CUSTODY_SEED is required in production: the test chains\' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)');
+    }
+    const testMnemonic = settings.testSeed ? openMnemonic(settings.testSeed, box, 'TEST_CUSTODY_SEED') : DEVELOPMENT_MNEMONIC;
+    const test = new HdCustody(testMnemonic);
+    if (livePaths.length === 0) return { test, live: undefined };
+    if (!settings.liveSeed) throw new Error('CUSTODY_SEED is required when LIVE_CHAINS is set: the live chains\' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)');
+    const liveMnemonic = openMnemonic(settings.liveSeed, box, 'CUSTODY_SEED');
+    if (liveMnemonic === DEVELOPMENT_MNEMONIC) throw new Error('CUSTODY_SEED is the development seed, which anyone can read: live chains need a seed of their own');
+    if (liveMnemonic === testMnemonic) throw new Error('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed: test and live keys must come from different seeds');
+    const live = new HdCustody(liveMnemonic);
+    const testAddresses = new Set(testPaths.map((path) => test.signer(path).address));
+    const shared = livePaths.find((path) => testAddresses.has(live.signer(path).address));
+    if (shared) throw new Error(`the live hot wallet at ${shared} is also a test hot wallet: test and live chains must not share an address`);
+    return { test, live };
   }
 
   signer(path: EvmPath): Signer {
@@ -85,4 +131,12 @@ export class HdCustody {
   toJSON(): string {
     return '[HdCustody]';
   }
+}
+
+/** A sealed seed opened, and refused unless it is a BIP-39 mnemonic (its words and its checksum). */
+function openMnemonic(sealed: string, box: SecretBox, name: string): string {
+  const mnemonic = box.open(sealed).trim().split(/\s+/).join(' ');
+  const problem = mnemonicProblem(mnemonic);
+  if (problem) throw new Error(`${name} is not a BIP-39 mnemonic: ${problem}`);
+  return mnemonic;
 }
