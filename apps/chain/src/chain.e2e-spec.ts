@@ -3,7 +3,7 @@ import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits,
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
+import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
 import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { ApiClient, createKey, endUserWith, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
@@ -119,7 +119,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expectError(await live.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1' }), 404, 'NOT_FOUND');
   }, 60_000);
 
-  it("gives back an off-ramp's deposit only as it arrived: its token, its amount, to its sender, once; every term of a repeated request compared", async () => {
+  it("gives back an off-ramp's deposit only as it arrived: its token, its amount, to its sender, once; every term of a repeated request compared; never a swap without a minimum", async () => {
     const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-refund-test');
     const pool = new Pool({ connectionString: TEST_DATABASE_URL });
     try {
@@ -167,6 +167,14 @@ describe('chain service - real deposits, faucet and chains list through the API'
         (row) => row?.status === 'confirmed',
       );
       await refused({ refundOf: `test:base:${toWallet}:${credited.log_index}`, amount: '5', idempotencyKey: 'refund-test:wallet' }, 'INVALID_FIELD', 'refundOf');
+
+      // Never a swap without a minimum: whoever moved the pool first would take the difference.
+      for (const minimumOut of ['0', '0.0']) {
+        const swap = await rpc
+          .call(ChainSwap.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `swap-test:${minimumOut}`, fromToken: 'USDC', toToken: 'CNGN', amountIn: '1', minimumOut, account: 'route-execution' })
+          .then(() => undefined, (failure: unknown) => failure);
+        expect(swap).toMatchObject({ reason: 'INVALID_FIELD', field: 'minimumOut' });
+      }
     } finally {
       await nc.drain();
       await pool.end();

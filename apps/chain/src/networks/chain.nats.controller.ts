@@ -131,8 +131,11 @@ export class ChainNatsController {
     };
     const [fromToken, toToken] = [tokenOf('fromToken'), tokenOf('toToken')];
     const amountIn = tokenAmount(request.amountIn, 'amountIn', fromToken.decimals);
-    // A minimum of 0 takes whatever the pools give (a way back that must happen).
-    const minimumOut = typeof request.minimumOut === 'string' && /^0(\.0+)?$/.test(request.minimumOut) ? '0' : tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
+    // Never a minimum of 0: a swap that takes whatever the pools give gives it to whoever moves them first.
+    if (typeof request.minimumOut === 'string' && /^0*(\.0*)?$/.test(request.minimumOut)) {
+      throw invalidField('minimumOut', 'must be more than 0: a swap without a minimum gives whatever anyone who moves the pool first leaves it');
+    }
+    const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     const to = recipientOn(runtime.context, request.recipient);
     const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
     const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };

@@ -8,8 +8,11 @@ import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
 import { swapDex } from './pools';
 
-/** How long a queued swap may wait to be mined: after it, the router refuses it (`UniswapV2Router: EXPIRED`). */
-const SWAP_DEADLINE_SECONDS = 3600;
+/**
+ * How long a queued swap may wait to be mined: after it, the router refuses it (`UniswapV2Router: EXPIRED`) and the swap
+ * fails (what it took is given back). Minutes, not an hour: a swap signed now must not fill at a price an hour later.
+ */
+const SWAP_DEADLINE_SECONDS = 300;
 
 /** What a swap asks (ChainSwap), as recorded beside its send. */
 export interface SwapTerms {

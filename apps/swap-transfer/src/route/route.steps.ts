@@ -1,6 +1,6 @@
 import { tokenDecimals } from '@ramp/chains';
 import { platformTenant } from '@ramp/contracts';
-import { dec, formatToken } from '@ramp/money';
+import { dec, Decimal, formatToken } from '@ramp/money';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
 import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
@@ -105,20 +105,18 @@ export class RouteSteps {
           return { type: 'recordReversal', index: step.index, transactionHash: back.ok ? back.transactionHash : (back.transactionHash ?? executed.transactionHash), at: at() };
         }
         if (leg.settlement === 'onchain') {
-          // Swapped back on the same pools into the hot wallet, whatever they give now (no minimum: it must happen):
-          // the hold is released whole, and what the round trip cost stays in the books of route-execution there.
-          const back = await this.chainLegs.swap({
-            environment: tenant.environment,
-            chain: leg.fromChain,
-            key: `${transactionId}:reverse:${step.index}`,
-            fromToken: leg.toToken,
-            toToken: leg.fromToken,
-            amountIn: state.executed[step.index]!.amountOut,
-            minimumOut: '0',
-            account: ROUTE_EXECUTION,
-          });
-          if (!back.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${back.reason}; an operator must look`);
-          return { type: 'recordReversal', index: step.index, transactionHash: back.transactionHash, at: at() };
+          // Swapped back on the same pools into the hot wallet: the hold is released whole, and what the round trip cost
+          // stays in the books of route-execution there. Never without a minimum (a front-runner would take the rest):
+          // first what the leg put in less REVERSE_TOLERANCE; if the pools moved further, once more at what they would
+          // give now (the failed attempt says) less 2%; then an operator's.
+          const back = { environment: tenant.environment, chain: leg.fromChain, fromToken: leg.toToken, toToken: leg.fromToken, amountIn: state.executed[step.index]!.amountOut, account: ROUTE_EXECUTION };
+          const decimals = tokenDecimals(leg.fromToken, leg.fromChain, leg.fromChain);
+          const first = await this.chainLegs.swap({ ...back, key: `${transactionId}:reverse:${step.index}`, minimumOut: reverseMinimum(leg.amountIn, REVERSE_TOLERANCE, decimals) });
+          const done = first.ok || first.wouldGive === undefined || !dec(first.wouldGive).gt(0)
+            ? first
+            : await this.chainLegs.swap({ ...back, key: `${transactionId}:reverse:${step.index}:market`, minimumOut: reverseMinimum(first.wouldGive, '0.02', decimals) });
+          if (!done.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${done.reason}; an operator must look`);
+          return { type: 'recordReversal', index: step.index, transactionHash: done.transactionHash, at: at() };
         }
         const reversal = await this.rails.reverse({
           order: context,
@@ -150,6 +148,16 @@ export class RouteSteps {
     if ((step.kind === 'executeLeg' || step.kind === 'reverseLeg') && !onchain) return new Date(Date.now() + this.stepDelayMs);
     return new Date();
   }
+}
+
+/** How much less than a leg put in its way back on the pools may give: the two trades' fees and a moved price. */
+const REVERSE_TOLERANCE = '0.03';
+
+/** `amount` less `tolerance` (a fraction), rounded down to the token's decimals, and never below its smallest unit. */
+export function reverseMinimum(amount: string, tolerance: string, decimals: number): string {
+  const minimum = dec(amount).mul(dec(1).sub(tolerance)).toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
+  const unit = dec(1).div(dec(10).pow(decimals));
+  return (minimum.gt(0) ? minimum : unit).toFixed();
 }
 
 function recordLeg(index: number, result: LegResult): RouteCommand {

@@ -138,7 +138,7 @@ export namespace ChainSwap {
     toToken: string;
     /** Decimal strings in each token's units. */
     amountIn: string;
-    /** `0`: whatever the pools give. */
+    /** More than 0, always (INVALID_REQUEST otherwise): a swap without a minimum gives whatever a front-runner leaves. */
     minimumOut: string;
     /** Who receives the output: an address (a transfer's or a swap's destination); omitted, the hot wallet (a managed wallet's credit). */
     recipient?: string;
