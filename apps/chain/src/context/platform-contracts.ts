@@ -1,4 +1,4 @@
-import { getAddress, type Address } from 'viem';
+import { getAddress, type Address, type PublicClient } from 'viem';
 import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
 import { forwarderFactoryAddress, NATIVE_TOKEN, platformContractAddresses, testContractsOf, type ChainSettings, type DexContracts, type PlatformContractsSpec } from '@ramp/evm';
@@ -77,4 +77,31 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
     faucet: environment === 'test' && local,
   };
   return { spec, dex, network, tokens };
+}
+
+/**
+ * Every contract a chain's network names (its tokens, the wrapped native coin, the forwarder factory, the DEX's factory,
+ * router and pairs, the intent pool), by what it is for: `tokens.USDC`, `dex.router`, ...
+ */
+export function namedContracts(network: ChainNetwork): [string, Address][] {
+  const { contracts } = network;
+  const named: [string, string][] = [
+    ...Object.entries(contracts.tokens).map(([symbol, address]): [string, string] => [`tokens.${symbol}`, address]),
+    ['forwarderFactory', contracts.forwarderFactory],
+  ];
+  if (getAddress(contracts.wrappedNative) !== getAddress(EVM_NATIVE_ADDRESS)) named.push(['wrappedNative', contracts.wrappedNative]);
+  if (contracts.dex) named.push(['dex.factory', contracts.dex.factory], ['dex.router', contracts.dex.router], ...Object.entries(contracts.dex.pairs).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]));
+  if (contracts.bridge) named.push(['bridge.pool', contracts.bridge.pool]);
+  return named.map(([name, address]) => [name, getAddress(address)]);
+}
+
+/**
+ * The contracts of `network` with no code on the chain (`getCode`), by name: a chain whose contracts are not all there
+ * (a public network where the operator has not deployed them, a wrong address) must not be run, or a deposit address
+ * would receive funds no forwarder can sweep and a transfer would go to nothing.
+ */
+export async function missingContracts(client: Pick<PublicClient, 'getCode'>, network: ChainNetwork): Promise<string[]> {
+  const named = namedContracts(network);
+  const codes = await Promise.all(named.map(([, address]) => client.getCode({ address })));
+  return named.filter((_, index) => !codes[index] || codes[index] === '0x').map(([name, address]) => `${name} (${address})`);
 }
