@@ -210,6 +210,34 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expect((await ledgerCheck()).ok).toBe(true);
   }, 90_000);
 
+  it("a chain whose books and holdings drift apart beyond noise has its outbound sends paused until it reconciles again", async () => {
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    const hot = HdCustody.development().signer(base.hotWalletPath).address;
+    const before = await client.getBalance({ address: hot });
+    const metric = async (name: string) => Number((new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(await (await fetch(`${services.get(name.startsWith('ramp_chain') ? 'chain' : 'ledger')!.url}/metrics`)).text()) ?? [])[1]);
+    try {
+      // Half the hot wallet's ether gone without a send of the platform's: a drift far beyond the gas of any send.
+      await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${(before / 2n).toString(16)}`] as any });
+      await eventually(async () => (await pool.query(`select reason from chain.send_pauses where chain = 'test-base'`)).rows[0]?.reason, (reason) => /ETH books/.test(reason ?? ''), 30_000);
+      await eventually(() => metric('ramp_chain_sends_paused'), (value) => value === 1, 30_000);
+      // Nothing new leaves the paused hot wallet: a deposit is credited, its sweep waits.
+      const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+      const user = await endUser('10');
+      const paid = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address as Address, parseUnits('10', 6)] });
+      expect(await succeeded(paid)).toBe('success');
+      await eventually(async () => balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available, (available) => available === '10');
+      const sweep = async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and idempotency_key like $1`, [`sweep:test:base:${paid}:%`])).rows[0]?.status;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await sweep()).toBe('queued');
+    } finally {
+      await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${before.toString(16)}`] as any });
+    }
+    // Reconciled again: the pause is lifted and the sweep goes out.
+    await eventually(async () => (await pool.query(`select 1 from chain.send_pauses where chain = 'test-base'`)).rowCount, (count) => count === 0, 30_000);
+    await eventually(async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and status = 'queued'`)).rowCount, (count) => count === 0, 30_000);
+    await pool.end();
+  }, 120_000);
+
   it('no key or seed in the logs, the answers or a dump of the database', async () => {
     const custody = HdCustody.development();
     const words = DEVELOPMENT_MNEMONIC.split(' ');

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Log, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { DUST_MINIMUMS } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import type { EventLog } from '@ramp/event-store';
@@ -20,7 +21,8 @@ import {
   type SendRecord,
   type SendRequest,
 } from '@ramp/evm';
-import { chainContractsOf, type ChainToken } from './platform-contracts';
+import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
+import { missingEffect } from './send-effects';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
@@ -42,6 +44,8 @@ export interface ChainContextOptions {
   stuckAfterMs: number;
   /** The ceiling of any fee, in wei. */
   maxFeePerGas: bigint;
+  /** The smallest deposit acted on, per token symbol (DUST_MINIMUMS with DEPOSIT_MINIMUMS over them). */
+  dustMinimums?: Readonly<Record<string, string>>;
   /** In the transaction that makes a hot-wallet send final: the event that books it. */
   onHotSendFinished: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
@@ -70,6 +74,8 @@ export class ChainContext {
   readonly pool: Pool;
   readonly log: EventLog;
   readonly logger: ChainLogger;
+  /** The smallest deposit acted on, per token symbol. */
+  readonly dustMinimums: Readonly<Record<string, string>>;
   private readonly spec: PlatformContractsSpec | undefined;
   private readonly deployer: ReturnType<typeof mnemonicToAccount>;
 
@@ -81,6 +87,7 @@ export class ChainContext {
     this.pool = pool;
     this.log = options.log;
     this.logger = logger;
+    this.dustMinimums = options.dustMinimums ?? DUST_MINIMUMS;
     const hotSigner = custody.signer(settings.hotWalletPath);
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
     this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
@@ -93,7 +100,8 @@ export class ChainContext {
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
     const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, finality: settings.finality, logger };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
-    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: options.onHotSendFinished });
+    const effects = { hotWallet: hotSigner.address, forwarderFactory: this.network.contracts.forwarderFactory as Address };
+    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: options.onHotSendFinished, verify: (send, logs) => missingEffect(send, logs, effects) });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
   }
 
@@ -149,6 +157,29 @@ export class ChainContext {
     const { settings } = this;
     const chainId = await this.client.getChainId();
     if (chainId !== settings.chainId) throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+  }
+
+  /** Why the chain's outbound sends are paused (ChainSendsPause), or undefined. */
+  async pauseReason(): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ reason: string }>(`select reason from ${CHAIN_SCHEMA}.send_pauses where chain = $1`, [this.id]);
+    return rows[0]?.reason;
+  }
+
+  /** Pauses the chain's outbound sends with a reason, or lifts the pause (undefined). */
+  async setPause(reason: string | undefined): Promise<void> {
+    if (reason === undefined) await this.pool.query(`delete from ${CHAIN_SCHEMA}.send_pauses where chain = $1`, [this.id]);
+    else await this.pool.query(`insert into ${CHAIN_SCHEMA}.send_pauses (chain, reason) values ($1, $2) on conflict (chain) do update set reason = excluded.reason`, [this.id, reason]);
+  }
+
+  /**
+   * Every contract the chain's network names has code on the chain, or the chain is refused with the list: checked at
+   * every start, after a local chain's deployment.
+   */
+  async checkContracts(): Promise<void> {
+    const missing = await missingContracts(this.client, this.network);
+    if (missing.length > 0) {
+      throw new Error(`${this.id} is not run: no contract at ${missing.join(', ')}; deploy the platform's contracts there (docs/chains.md, "Contracts") or correct the chain settings`);
+    }
   }
 
   /** A local chain's platform contracts deployed and its pools seeded (by the deployer account, idempotently), and the hot wallet's gas topped up. */

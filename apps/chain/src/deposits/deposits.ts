@@ -4,6 +4,7 @@ import { CHAIN_EVENT_TYPES, type DepositCredited, type DepositReversed, type Ten
 import { withTransaction } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
 import { DepositWatcher, depositAddressOf, depositSalt, ForwarderFactory, type Deposit } from '@ramp/evm';
+import { isDust } from '@ramp/chains';
 import { fromBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import { ownArrival } from './own-arrival';
@@ -106,9 +107,15 @@ export class Deposits {
     const { metadata } = found;
     const history = await this.context.log.readStream(tx, `deposit-${found.event.depositId}`);
     const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length;
-    const event: DepositCredited = { ...found.event, credit };
+    const dust = !isTreasury(found.event.owner) && isDust(found.event.tokenSymbol, found.event.amount, this.context.dustMinimums);
+    const event: DepositCredited = { ...found.event, credit, ...(dust && { dust: true as const }) };
     await this.context.log.append(tx, `deposit-${event.depositId}`, history.length, [{ type: CHAIN_EVENT_TYPES.depositCredited, data: event }], metadata);
     if (isTreasury(event.owner)) return;
+    if (dust) {
+      // Recorded and booked as the platform's, not acted on: no sweep (nor a credit or a refund downstream).
+      this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'dust deposit recorded, not acted on');
+      return;
+    }
     // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per credit.
     await this.context.enqueue(tx, 'sweep', credit === 0 ? `sweep:${event.depositId}` : `sweep:${event.depositId}:${credit}`, {
       to: this.context.network.contracts.forwarderFactory as Address,
@@ -132,7 +139,9 @@ export class Deposits {
                        where t.chain = $1 and t.refund_of = $2 and s.status <> 'failed') as refunded`,
       [this.context.id, depositId],
     );
-    const event: DepositReversed = { ...found.event, credit: Math.max(credit, 0), refunded: rows[0]!.refunded };
+    // As its credit was (the minimums may have changed since).
+    const dust = (history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).at(-1)?.data as DepositCredited | undefined)?.dust === true;
+    const event: DepositReversed = { ...found.event, credit: Math.max(credit, 0), refunded: rows[0]!.refunded, ...(dust && { dust: true as const }) };
     await this.context.log.append(tx, `deposit-${depositId}`, history.length, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: event }], found.metadata);
     this.context.logger.error({ chain: this.context.id, depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol, refunded: event.refunded }, 'deposit reversed: its credit is taken back');
   }

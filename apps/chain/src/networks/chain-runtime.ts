@@ -60,21 +60,27 @@ export class ChainRuntime {
   }
 
   /**
-   * Before the first pass: the node must be the chain the settings name; the hot wallet is watched as the treasury; on a
-   * local node the platform's contracts are deployed (by the deployer account, idempotently), the hot wallet's gas
-   * topped up and the relayer's inventory stocked.
+   * Before the first pass: the node must be the chain the settings name; on a local node the platform's contracts are
+   * deployed (by the deployer account, idempotently) and the hot wallet's gas topped up; every contract the chain names
+   * must have code; the hot wallet is watched as the treasury; a local chain's relayer inventory is stocked.
    */
   async prepare(): Promise<void> {
     await this.context.checkChainId();
+    // Every contract there before anything is watched or sent: a chain without them is not run.
+    if (this.faucet) await this.context.deployLocalContracts();
+    await this.context.checkContracts();
     await this.deposits.prepare();
-    if (this.faucet) {
-      await this.context.deployLocalContracts();
-      await this.faucet.stockInventory();
-    }
+    if (this.faucet) await this.faucet.stockInventory();
   }
 
   /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
   async tick(onError: (part: string, error: unknown) => void): Promise<void> {
+    try {
+      // A pause of the chain's sends (ChainSendsPause) holds whichever replica runs it, and across restarts.
+      this.context.hot.pause(await this.context.pauseReason());
+    } catch (error) {
+      onError('pause', error);
+    }
     const relayer = this.relayer;
     const parts: [string, { tick(): Promise<void> } | undefined][] = [
       ['watcher', this.deposits.watcher],

@@ -7,6 +7,7 @@ import {
   ChainHoldings,
   ChainNetworks,
   ChainPools,
+  ChainSendsPause,
   ChainSwap,
   ChainTransfer,
   DepositAddressWatch,
@@ -168,6 +169,16 @@ export class ChainNatsController {
     const recipient = recipientOn(to.context, request.recipient);
     if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
     return this.networks.relayer.request(from.context, idempotencyKeyOf(request), { to: to.context, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
+  }
+
+  /** Pauses or resumes a chain's outbound sends (the ledger's reconciliation, when the books and the chain drift apart). */
+  @Handles(ChainSendsPause.contract)
+  async pauseSends(@RequestData() request: ChainSendsPause.Request): Promise<ChainSendsPause.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    if (typeof request.paused !== 'boolean') throw invalidField('paused', 'must be true or false');
+    if (request.paused && (typeof request.reason !== 'string' || request.reason.length === 0 || request.reason.length > 2000)) throw invalidField('reason', 'must say why, in 1 to 2000 characters');
+    await runtime.context.setPause(request.paused ? request.reason : undefined);
+    return { chain: runtime.chain, paused: request.paused, ...(request.paused && { reason: request.reason }) };
   }
 
   /** Test keys only: the sandbox's relayer switch, holding or releasing the fills of the caller's organization's deposits. */

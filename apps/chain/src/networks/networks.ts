@@ -3,6 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { parseGwei } from 'viem';
 import { Config } from '@ramp/config';
+import { DUST_MINIMUMS } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
 import { HdCustody, resolveChains } from '@ramp/evm';
@@ -54,6 +55,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       stuckAfterMs: config.int('chainStuckAfterMs', 1000),
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
+      dustMinimums: { ...DUST_MINIMUMS, ...config.json<Record<string, string>>('depositMinimums') },
     };
     this.runtimes = [
       ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),
@@ -69,6 +71,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     // nothing until an operator acts: alerted on (deploy/components/monitoring), and logged by the queue.
     metrics.sampled('ramp_chain_send_queues_halted', 'Send queues (hot wallets and faucets of every chain) that sign nothing because their nonce and the chain\'s disagree.', async () =>
       this.runtimes.flatMap((runtime) => [runtime.context.hot, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined).length,
+    );
+    metrics.sampled('ramp_chain_sends_paused', "Chains whose hot wallet's outbound sends are paused (ChainSendsPause: the books and the chain drifted apart).", async () =>
+      this.runtimes.filter((runtime) => runtime.context.hot.pausedReason !== undefined).length,
     );
     let scanned = false;
     health.add('chains', async () => {

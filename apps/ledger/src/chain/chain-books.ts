@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, type Drift, type Leg } from '@ramp/bookkeeping';
+import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, uncoveredLiabilities, type Drift, type Leg, type Liability } from '@ramp/bookkeeping';
 import { ChainHoldings, platformTenant, type DepositCredited, type DepositReversed, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { RpcClient } from '@ramp/messaging';
@@ -14,6 +14,8 @@ export interface Reconciliation {
   environment: Environment;
   chains: { chain: string; blockNumber: string }[];
   drifts: Drift[];
+  /** Tokens whose customers' wallet balances (held included) exceed what the platform holds of them on their chain. */
+  uncovered: (Liability & { held: string })[];
 }
 
 /**
@@ -95,5 +97,17 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     const balances = (await journal.balances(db, [account])).get(account) ?? new Map<string, string>();
     drifts.push(...custodyDrift(held.chain, balances, held.holdings));
   }
-  return { environment, chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })), drifts };
+  // Every customer's balance backed by the chain: what the wallets on chain hold (available and held), per token, is at
+  // most what the platform holds there.
+  const { rows } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
+    `select split_part(b.asset, ':', 1) as chain, split_part(b.asset, ':', 2) as token_symbol, sum(b.amount)::text as owed
+       from ledger.wallets w join ledger.balances b on b.account in ('wallet:' || w.id, 'held:' || w.id)
+      where w.environment = $1 and w.onchain and b.amount > 0
+      group by 1, 2`,
+    [environment],
+  );
+  const configured = new Set(chains.map((held) => held.chain));
+  const liabilities: Liability[] = rows.filter((row) => configured.has(row.chain)).map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
+  const holdings = chains.flatMap((held) => held.holdings.map((holding) => ({ chain: held.chain, ...holding })));
+  return { environment, chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })), drifts, uncovered: uncoveredLiabilities(liabilities, holdings) };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseToken } from '@ramp/chains';
-import { assetOf, chainAccount, depositsAccount, move, reorgLossAccount, walletAccount, type Leg } from '@ramp/bookkeeping';
+import { assetOf, chainAccount, depositsAccount, dustAccount, move, reorgLossAccount, walletAccount, type Leg } from '@ramp/bookkeeping';
 import type { DepositCredited, DepositReversed } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { dec, Decimal } from '@ramp/money';
@@ -14,7 +14,8 @@ import { Journal } from '../journal/journal';
  * account (`offramp`, `treasury`). A reversal takes it back from the owner as far as the owner still holds it (a wallet's
  * available balance; a deposit that was refunded is no longer held at all), and the rest, the shortfall, from the
  * reorganisation loss account (reorgLossAccount): never a negative customer balance, never a loss without a record.
- * A later credit of the same deposit pays the loss back first, then the owner.
+ * A later credit of the same deposit pays the loss back first, then the owner. Dust (below its token's minimum) is
+ * booked to the platform's dust account instead of its owner's, and taken back from there.
  */
 @Injectable()
 export class DepositBooks {
@@ -91,6 +92,8 @@ export class DepositBooks {
    */
   private async ownerOf(tx: Sql, deposit: DepositCredited): Promise<{ account: string; asset: string; walletId?: string } | undefined> {
     const asset = assetOf(deposit.chain, deposit.tokenSymbol);
+    // Dust is the platform's, where it arrived: never its owner's.
+    if (deposit.dust) return { account: dustAccount(deposit.environment, deposit.chain), asset };
     const walletId = /^wallet:(.+)$/.exec(deposit.owner)?.[1];
     if (!walletId) {
       const kind = /^([a-z]+):/.exec(deposit.owner)?.[1];

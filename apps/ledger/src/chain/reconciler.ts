@@ -1,31 +1,50 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { ENVIRONMENTS } from '@ramp/contracts';
+import { significantDrifts } from '@ramp/bookkeeping';
+import { ChainSendsPause, ENVIRONMENTS, platformTenant } from '@ramp/contracts';
+import { RpcClient } from '@ramp/messaging';
+import { dec } from '@ramp/money';
 import { Metrics } from '@ramp/observability';
 import { LOGGER, type Logger } from '@ramp/service-kit';
-import { ChainBooks } from './chain-books';
+import { ChainBooks, type Reconciliation } from './chain-books';
 
 /**
  * Reconciles the books of every chain with the chains on a schedule (CHAIN_RECONCILE_INTERVAL_MS) and exposes the
  * number of tokens that differ as `ramp_ledger_chain_drift_assets`. A deposit or a send on its way from the chain
- * service to the books shows for one round: alert on a drift that lasts (docs/chains.md).
+ * service to the books shows for one round: alert on a drift that lasts (docs/chains.md). A chain whose drift is more
+ * than noise (significantDrifts: beyond CHAIN_DRIFT_PAUSE_FRACTION of its holdings) for CHAIN_DRIFT_PAUSE_ROUNDS rounds
+ * in a row has its outbound sends paused (ChainSendsPause), until a round finds it reconciled: money must not keep
+ * leaving a wallet whose books nobody can trust.
  */
 @Injectable()
 export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private drifting: number | undefined;
+  private uncovered: number | undefined;
   private readonly intervalMs: number;
+  private readonly pauseFraction: string;
+  private readonly pauseRounds: number;
+  /** Rounds in a row each chain (`<environment>:<chain>`) has drifted beyond noise; the chains this replica paused. */
+  private readonly driftRounds = new Map<string, number>();
+  private readonly paused = new Set<string>();
 
   constructor(
     @Inject(ChainBooks) private readonly books: ChainBooks,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(Config) config: Config,
     @Inject(Metrics) metrics: Metrics,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.intervalMs = config.int('chainReconcileIntervalMs', 0);
+    this.pauseFraction = config.string('chainDriftPauseFraction');
+    this.pauseRounds = config.int('chainDriftPauseRounds', 1);
     metrics.sampled('ramp_ledger_chain_drift_assets', 'Tokens whose on-chain holdings differ from the books at the last reconciliation (0: every chain reconciles).', async () => {
       if (this.drifting === undefined) throw new Error('not reconciled yet');
       return this.drifting;
+    });
+    metrics.sampled('ramp_ledger_uncovered_liabilities', "Tokens whose customers' wallet balances exceed what the platform holds of them on their chain, at the last reconciliation.", async () => {
+      if (this.uncovered === undefined) throw new Error('not reconciled yet');
+      return this.uncovered;
     });
   }
 
@@ -48,15 +67,45 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private async round(): Promise<void> {
     try {
       let drifting = 0;
+      let uncovered = 0;
       for (const environment of ENVIRONMENTS) {
-        const { drifts } = await this.books.reconcile(environment);
+        const reconciliation = await this.books.reconcile(environment);
+        const { drifts } = reconciliation;
         drifting += drifts.length;
+        uncovered += reconciliation.uncovered.length;
         if (drifts.length > 0) this.logger.warn({ environment, drifts }, 'the books of a chain differ from the chain');
+        if (reconciliation.uncovered.length > 0) this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
+        await this.pauseDrifting(reconciliation);
       }
       this.drifting = drifting;
+      this.uncovered = uncovered;
     } catch (error) {
       this.drifting = undefined;
+      this.uncovered = undefined;
       this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'reconciliation with the chains failed');
+    }
+  }
+
+  /** Pauses each chain drifting beyond noise for pauseRounds rounds in a row, and resumes each that reconciles again. */
+  private async pauseDrifting(reconciliation: Reconciliation): Promise<void> {
+    const { environment } = reconciliation;
+    const significant = significantDrifts(reconciliation.drifts, this.pauseFraction);
+    for (const { chain } of reconciliation.chains) {
+      const id = `${environment}:${chain}`;
+      const drifts = significant.filter((drift) => drift.chain === chain);
+      const rounds = drifts.length > 0 ? (this.driftRounds.get(id) ?? 0) + 1 : 0;
+      this.driftRounds.set(id, rounds);
+      const tenant = platformTenant(environment, 'ledger');
+      if (rounds >= this.pauseRounds) {
+        const reason = `the books and the chain differ beyond ${dec(this.pauseFraction).mul(100).toFixed()}% for ${rounds} reconciliations: ${drifts.map((drift) => `${drift.tokenSymbol} books ${drift.books}, chain ${drift.onchain}`).join('; ')}`;
+        await this.rpc.call(ChainSendsPause.contract, tenant, { environment, chain, paused: true, reason });
+        if (!this.paused.has(id)) this.logger.error({ environment, chain, drifts }, "a chain's outbound sends are paused: its books and the chain drift apart");
+        this.paused.add(id);
+      } else if (rounds === 0 && this.paused.has(id)) {
+        await this.rpc.call(ChainSendsPause.contract, tenant, { environment, chain, paused: false });
+        this.paused.delete(id);
+        this.logger.warn({ environment, chain }, "a chain reconciles again: its outbound sends resume");
+      }
     }
   }
 }

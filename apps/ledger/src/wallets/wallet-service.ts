@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { getChain, parseChain, parseToken, PRIMARY_CHAINS, type PrimaryChainName } from '@ramp/chains';
+import { DUST_MINIMUMS, getChain, isDust, parseChain, parseToken, PRIMARY_CHAINS, type PrimaryChainName } from '@ramp/chains';
 import {
   AppError,
   DepositAddressWatch,
@@ -132,6 +132,9 @@ export class WalletService {
     const wallet = await this.walletOf(this.pool, tenant, request.walletId);
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);
+    if (wallet.onchain && isDust(token.symbol, amount.toFixed())) {
+      throw new AppError('AMOUNT_TOO_SMALL', `amount: below ${DUST_MINIMUMS[token.symbol]} ${token.symbol}, the smallest deposit the platform credits (a smaller one is dust, kept and never credited)`, 'amount');
+    }
     if (!wallet.onchain) {
       await withTransaction(this.pool, (tx) =>
         this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),

@@ -12,7 +12,8 @@ export function walletEventOf(event: StoredEvent): IncomingEvent | undefined {
   if (event.type !== CHAIN_EVENT_TYPES.depositReversed) return undefined;
   const reversed = event.data as DepositReversed;
   const walletId = /^wallet:(.+)$/.exec(reversed.owner)?.[1];
-  if (!walletId) return undefined;
+  // Dust was never the wallet's: its reversal takes nothing from it.
+  if (!walletId || reversed.dust) return undefined;
   const tenant: Tenant = event.metadata.tenant;
   const payload: WalletDepositReversedEvent = {
     event: 'wallet.deposit_reversed',

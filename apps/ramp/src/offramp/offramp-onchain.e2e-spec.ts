@@ -135,14 +135,14 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
 
   it('a deposit of another token never funds the off-ramp: that token goes back, exactly what arrived, and the off-ramp waits for its own', async () => {
     const cbbtc = tokenAddress('cbBTC');
-    const user = await endUserHolding({ CNGN: '10', cbBTC: '0.01' });
+    const user = await endUserHolding({ CNGN: '100', cbBTC: '0.01' });
     const quote = await quoteOf('0.001', 'cbBTC');
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address });
     expect(started.status).toBe(201);
     const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
-    // 5 CNGN (a few thousandths of a dollar) where 0.001 cbBTC was quoted: worth nothing like it, and never 5 cbBTC back.
-    const wrong = await user.send(cngn, depositAddress, parseUnits('5', 6));
-    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('10', 6), 30_000);
+    // 50 CNGN (about three US cents) where 0.001 cbBTC was quoted: worth nothing like it, and never 50 cbBTC back.
+    const wrong = await user.send(cngn, depositAddress, parseUnits('50', 6));
+    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('100', 6), 30_000);
     expect(await balanceOf(cbbtc, user.address)).toBe(parseUnits('0.01', 8));
     const waiting = (await api.get(`/offramp/${transactionId}`)).body.data;
     expect(waiting.status).toBe('pending');
@@ -153,22 +153,35 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     expect(done).toMatchObject({ status: 'completed', depositTransactionHash: right });
     expect(done.depositTransactionHash).not.toBe(wrong);
     expect(await balanceOf(cbbtc, user.address)).toBe(parseUnits('0.009', 8));
-    expect(await balanceOf(cngn, user.address)).toBe(parseUnits('10', 6));
+    expect(await balanceOf(cngn, user.address)).toBe(parseUnits('100', 6));
   }, 90_000);
 
-  it('a deposit of another token of exactly the quoted amount does not complete the off-ramp: it goes back, and the address expires', async () => {
-    const cbbtc = tokenAddress('cbBTC');
-    const user = await endUserHolding({ CNGN: '1' });
-    const quote = await quoteOf('0.001', 'cbBTC');
+  it('a deposit of another token of exactly the quoted amount (USDT for a USDC off-ramp) does not complete it: it goes back, and the address expires', async () => {
+    const usdt = tokenAddress('USDT');
+    const user = await endUserHolding({ USDT: '40' });
+    const quote = await quoteOf('25');
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address });
     expect(started.status).toBe(201);
     const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
-    await user.send(cngn, depositAddress, parseUnits('0.001', 6));
+    await user.send(usdt, depositAddress, parseUnits('25', 6));
     const failed = await settled(transactionId);
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_EXPIRED' });
     expect(failed).not.toHaveProperty('depositTransactionHash');
-    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('1', 6), 30_000);
-    expect(await balanceOf(cbbtc, user.address)).toBe(0n);
+    await eventually(() => balanceOf(usdt, user.address), (balance) => balance === parseUnits('40', 6), 30_000);
+    expect(await usdcOf(user.address)).toBe(0n);
+  }, 90_000);
+
+  it('dust (below the token\'s minimum) funds nothing and is not moved: recorded and kept as the platform\'s, where it arrived', async () => {
+    const user = await endUser('1');
+    const started = await initiate('30', user.address);
+    await user.pay(started.depositAddress, '0.005');
+    const expired = await settled(started.transactionId);
+    expect(expired).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_EXPIRED' });
+    expect(expired).not.toHaveProperty('depositTransactionHash');
+    // Neither swept nor refunded: sending it anywhere would cost more gas than it is worth.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await usdcOf(started.depositAddress)).toBe(parseUnits('0.005', 6));
+    expect(await usdcOf(user.address)).toBe(parseUnits('0.995', 6));
   }, 90_000);
 
   it('a deposit after the address expired is sent back too, after the off-ramp failed', async () => {

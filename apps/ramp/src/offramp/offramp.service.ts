@@ -129,7 +129,8 @@ export class OfframpService {
    */
   async recordChainDeposit(deposit: DepositCredited, tenant: Tenant, causationId: string): Promise<void> {
     const transactionId = /^offramp:(.+)$/.exec(deposit.owner)?.[1];
-    if (!transactionId) return;
+    // Dust (below its token's minimum) is recorded by the chain service and kept: it funds nothing and goes back to nobody.
+    if (!transactionId || deposit.dust) return;
     let state: OfframpState;
     try {
       state = await this.process.apply(
@@ -161,7 +162,7 @@ export class OfframpService {
    */
   async recordChainReversal(reversed: DepositReversed, tenant: Tenant, causationId: string): Promise<void> {
     const transactionId = /^offramp:(.+)$/.exec(reversed.owner)?.[1];
-    if (!transactionId) return;
+    if (!transactionId || reversed.dust) return;
     let state: OfframpState;
     try {
       state = await this.process.apply(

@@ -239,6 +239,26 @@ export namespace ChainHoldings {
 }
 
 /**
+ * Pauses (`paused: true`, with the reason) or resumes the outbound sends of a chain's hot wallet: what the ledger's
+ * reconciliation asks when the chain's books and holdings drift apart beyond noise, and again when they agree. A paused
+ * chain signs nothing new (what is signed is still followed to its end); deposits are still watched and credited.
+ */
+export namespace ChainSendsPause {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+    paused: boolean;
+    reason?: string;
+  }
+  export interface Response {
+    chain: string;
+    paused: boolean;
+    reason?: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.sends.pause');
+}
+
+/**
  * The reserves of a chain's pools (ChainDex) at a recent block, in base units: what quotes are priced from. Read by the
  * chain service at most once per CHAIN_POOLS_MAX_AGE_MS, whatever the number of callers. UNSUPPORTED_CHAIN for a chain
  * without pools.
@@ -332,6 +352,11 @@ export interface DepositCredited {
   tokenAddress?: string;
   /** The log's index in its block (-1: the native coin). Absent on events recorded before it. */
   logIndex?: number;
+  /**
+   * Below the token's minimum (dust): recorded and booked as the platform's, never credited to its owner, swept or
+   * refunded (moving it would cost more than it is worth). Absent for every other deposit.
+   */
+  dust?: true;
   /**
    * Which credit of the deposit this is: 0 (or absent) its first; n after n reversals, when the chain took the same
    * transfer back in after a reorganisation had removed it (DepositReversed).

@@ -1,4 +1,5 @@
-import { chainAccount, custodyDrift, depositsAccount } from './custody';
+import { chainAccount, custodyDrift, depositsAccount, significantDrifts, uncoveredLiabilities } from './custody';
+import { dec } from '@ramp/money';
 import { assetOf, move } from './journal';
 
 describe('custody - the books of what the platform holds on a chain, against the chain', () => {
@@ -38,6 +39,35 @@ describe('custody - the books of what the platform holds on a chain, against the
       { chain: 'base', tokenSymbol: 'ETH', books: '0', onchain: '0.000000000000000001', drift: '0.000000000000000001' },
       { chain: 'base', tokenSymbol: 'USDC', books: '100', onchain: '99.999999', drift: '-0.000001' },
       { chain: 'base', tokenSymbol: 'cbBTC', books: '0.5', onchain: '0', drift: '-0.5' },
+    ]);
+  });
+});
+
+describe('reconciliation - which drifts pause a chain, and which balances the chain does not back', () => {
+  const drift = (tokenSymbol: string, books: string, onchain: string) => ({ chain: 'base', tokenSymbol, books, onchain, drift: dec(onchain).sub(books).toFixed() });
+
+  it('a drift of a share of the holdings is significant; the gas of a re-mined send is not', () => {
+    const gas = drift('ETH', '99.998258526714454298', '99.99828715945087776');
+    const drained = drift('USDC', '1000000', '750000');
+    expect(significantDrifts([gas, drained], '0.001')).toEqual([drained]);
+    // Holdings the books do not know at all, or books the chain does not hold at all: significant.
+    expect(significantDrifts([drift('CNGN', '0', '5'), drift('USDT', '5', '0')], '0.001')).toHaveLength(2);
+    expect(significantDrifts([], '0.001')).toEqual([]);
+  });
+
+  it("finds customers' balances the chain does not back", () => {
+    const holdings = [
+      { chain: 'base', tokenSymbol: 'USDC', amount: '100' },
+      { chain: 'base', tokenSymbol: 'ETH', amount: '1' },
+    ];
+    const owed = [
+      { chain: 'base', tokenSymbol: 'USDC', owed: '100' },
+      { chain: 'base', tokenSymbol: 'ETH', owed: '1.5' },
+      { chain: 'base', tokenSymbol: 'CNGN', owed: '3' },
+    ];
+    expect(uncoveredLiabilities(owed, holdings)).toEqual([
+      { chain: 'base', tokenSymbol: 'ETH', owed: '1.5', held: '1' },
+      { chain: 'base', tokenSymbol: 'CNGN', owed: '3', held: '0' },
     ]);
   });
 });

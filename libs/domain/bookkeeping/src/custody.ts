@@ -1,4 +1,4 @@
-import { dec } from '@ramp/money';
+import { Decimal, dec } from '@ramp/money';
 import { assetOf, externalAccount } from './journal';
 
 /**
@@ -21,6 +21,9 @@ export const depositsAccount = (kind: string, environment: string, chain: string
  * takes back in later recovers it.
  */
 export const reorgLossAccount = (environment: string, chain: string): string => externalAccount(`reorg-loss-${environment}-${chain}`);
+
+/** Dust: deposits below their token's minimum, kept by the platform where they arrived (never credited to their owner). */
+export const dustAccount = (environment: string, chain: string): string => externalAccount(`dust-${environment}-${chain}`);
 
 /** The account a transfer out charged to `name` (ChainTransfer's `account`) comes from. */
 export const chargedAccount = (name: string, environment: string, chain: string): string => externalAccount(`${name}-${environment}-${chain}`);
@@ -50,4 +53,31 @@ export function custodyDrift(chain: string, balances: ReadonlyMap<string, string
     if (!books.eq(onchain)) drifts.push({ chain, tokenSymbol, books: books.toFixed(), onchain: onchain.toFixed(), drift: onchain.sub(books).toFixed() });
   }
   return drifts;
+}
+
+/**
+ * The drifts that are more than noise: |drift| above `fraction` of what either side says the platform holds (the
+ * native coin's few wei of a re-mined send's gas are not, a hot wallet missing a share of a token is). A chain whose
+ * drift stays significant has its outbound sends paused until it reconciles again.
+ */
+export function significantDrifts(drifts: readonly Drift[], fraction: string): Drift[] {
+  const share = dec(fraction);
+  return drifts.filter((drift) => dec(drift.drift).abs().gt(Decimal.max(dec(drift.books).abs(), dec(drift.onchain).abs()).mul(share)));
+}
+
+/** What the platform owes its customers of one token on one chain (their wallets' balances, held ones included). */
+export interface Liability {
+  chain: string;
+  tokenSymbol: string;
+  owed: string;
+}
+
+/**
+ * The tokens whose customers' balances exceed what the platform holds of them on their chain: each customer's balance
+ * must be backed by the chain, whatever else the books say (per-account invariant of the reconciliation).
+ */
+export function uncoveredLiabilities(liabilities: readonly Liability[], holdings: readonly { chain: string; tokenSymbol: string; amount: string }[]): (Liability & { held: string })[] {
+  return liabilities
+    .map((liability) => ({ ...liability, held: holdings.find((holding) => holding.chain === liability.chain && holding.tokenSymbol === liability.tokenSymbol)?.amount ?? '0' }))
+    .filter((entry) => dec(entry.owed).gt(dec(entry.held)));
 }

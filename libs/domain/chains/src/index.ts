@@ -6,3 +6,4 @@ export * from './fees';
 export * from './faucet';
 export * from './settlement';
 export * from './intent-bridge';
+export * from './dust';

@@ -309,6 +309,26 @@ export const SETTINGS = {
     description: 'How often the ledger reconciles its books of each chain with the chain (the metric ramp_ledger_chain_drift_assets); 0 turns it off.',
     services: ['ledger'],
   },
+  depositMinimums: {
+    env: 'DEPOSIT_MINIMUMS',
+    default: '',
+    description:
+      'JSON of the smallest deposit acted on, per token symbol, over the defaults (USDC and USDT 0.01, CNGN 10, ETH 0.000003, BNB 0.00002, cbBTC 0.0000001): a deposit below it is dust, recorded and booked as the platform\'s (external:dust-…), never credited, swept or refunded, since moving it would cost more gas than it is worth.',
+    services: ['chain'],
+  },
+  chainDriftPauseFraction: {
+    env: 'CHAIN_DRIFT_PAUSE_FRACTION',
+    default: '0.001',
+    description:
+      "How far a chain's books and holdings of a token may differ before it counts (a fraction of either: 0.001 is 0.1%, so that a re-mined send's gas does not, a hot wallet missing a share of a token does). Beyond it for CHAIN_DRIFT_PAUSE_ROUNDS reconciliations in a row, the chain's outbound sends are paused until it reconciles again.",
+    services: ['ledger'],
+  },
+  chainDriftPauseRounds: {
+    env: 'CHAIN_DRIFT_PAUSE_ROUNDS',
+    default: '3',
+    description: 'Reconciliations in a row a chain must drift beyond CHAIN_DRIFT_PAUSE_FRACTION before its outbound sends are paused (a deposit or a send on its way shows for one).',
+    services: ['ledger'],
+  },
   custodySeed: {
     env: 'CUSTODY_SEED',
     default: '',

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Pool } from 'pg';
-import { createPublicClient, createWalletClient, custom, encodeAbiParameters, encodeFunctionData, http, keccak256, pad, parseEther, toHex, type Address, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, custom, encodeAbiParameters, encodeFunctionData, getAddress, http, keccak256, pad, parseEther, parseEventLogs, toHex, type Address, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode, TEST_DATABASE_URL } from '@ramp/testing';
 import type { Finality } from './chain-settings';
@@ -10,7 +10,7 @@ import { HdCustody, evmPath } from './custody';
 import { deployPlatformContracts, depositAddressOf, depositSalt, platformContractAddresses, type PlatformContracts } from './deployment';
 import { DepositWatcher, depositWatcherMigration, NATIVE_TOKEN, type Deposit } from './deposit-watcher';
 import { SendQueue, sendQueueMigration, type ChainLogger, type SendRecord } from './send-queue';
-import { ForwarderFactory, TestToken } from './artifacts.generated';
+import { Forwarder, ForwarderFactory, TestToken } from './artifacts.generated';
 
 const CHAIN_ID = 84532;
 
@@ -445,6 +445,27 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await restarted.tick();
     expect(await restarted.checkpoint()).toBe(await client.getBlockNumber({ cacheTime: 0 }));
     expect(credited.filter((deposit) => deposit.txHash === receipt.transactionHash)).toHaveLength(1);
+  });
+
+  it('a broken token in a sweep (its calls revert) never blocks the others: they are flushed, it is reported and left', async () => {
+    const key = 'wal_broken';
+    const address = depositAddressOf(contracts.forwarderFactory, key);
+    await mint(address, 7_000n);
+    const before = await balanceOf(hot.address);
+    const q = queue();
+    // An address with no code as a "token": its balanceOf reverts, as a paused or self-destructed token's would.
+    const broken = outsider.address;
+    const data = encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(key), [broken, contracts.tokens.USDC]] });
+    await q.enqueue(pool, `${key}:sweep:1`, { to: contracts.forwarderFactory, data });
+    await q.tick();
+    await q.tick();
+    const swept = (await q.find(`${key}:sweep:1`))!;
+    expect(swept).toMatchObject({ status: 'confirmed' });
+    expect(await balanceOf(address)).toBe(0n);
+    expect(await balanceOf(hot.address)).toBe(before + 7_000n);
+    const receipt = await client.getTransactionReceipt({ hash: swept.txHash! });
+    const failed = parseEventLogs({ abi: Forwarder.abi, eventName: 'FlushFailed', logs: receipt.logs });
+    expect(failed.map((log) => getAddress(log.args.token))).toEqual([getAddress(broken)]);
   });
 
   it('sweeps a deposit address: the forwarder is deployed and flushed to the hot wallet by one queued send', async () => {

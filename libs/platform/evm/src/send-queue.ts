@@ -41,6 +41,8 @@ export interface SendRecord {
   /** What the network cost, in wei of the native coin (gas used × effective price), once mined. */
   gasCost?: bigint;
   error?: string;
+  /** What it is for (`sweep`, `transfer`, ...), where the schema records it. */
+  kind?: string;
 }
 
 export interface SendQueueOptions {
@@ -66,6 +68,12 @@ export interface SendQueueOptions {
    * receipt's (none when the send was refused before signing), for what a call did (a swap's output).
    */
   onFinished?: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
+  /**
+   * What is missing from a successful receipt for the send to have done what it was for (a transfer's `Transfer` log, a
+   * sweep's `Swept`), or undefined. A send whose receipt lacks it fails with that reason instead of counting as done:
+   * a token that returns false instead of reverting, a contract that is not what it was taken for.
+   */
+  verify?: (send: SendRecord, logs: readonly Log[]) => string | undefined;
 }
 
 /** How long a send that reverts at estimation while the wallet has unmined sends is estimated again before it fails. */
@@ -137,6 +145,8 @@ interface SendRow {
   gas_cost: string | null;
   error: string | null;
   created_at: Date;
+  /** What the send is for, where the schema records it (the chain service's). */
+  kind?: string | null;
 }
 
 function recordOf(row: SendRow): SendRecord {
@@ -155,6 +165,7 @@ function recordOf(row: SendRow): SendRecord {
     ...(row.block_number !== null && { blockNumber: BigInt(row.block_number) }),
     ...(row.gas_cost !== null && { gasCost: BigInt(row.gas_cost) }),
     ...(row.error !== null && { error: row.error }),
+    ...(row.kind && { kind: row.kind }),
   };
 }
 
@@ -172,6 +183,8 @@ export class SendQueue {
   private senderReady = false;
   /** Why the queue signs nothing now (checkNonce), undefined while it sends. */
   private halted: string | undefined;
+  /** Why an operator's rule (the reconciliation) paused it: it signs nothing new meanwhile. */
+  private paused: string | undefined;
   /** When each kind of alert was last logged: one line a minute, not one a pass. */
   private readonly alerted = new Map<string, number>();
   /** The sends already reported reorganised out, so that each is reported once. */
@@ -229,12 +242,29 @@ export class SendQueue {
     return this.halted;
   }
 
+  /** Why the queue is paused (pause), or undefined. */
+  get pausedReason(): string | undefined {
+    return this.paused;
+  }
+
+  /**
+   * Pauses the queue with a reason (it signs nothing new; what is signed is still followed to its end), or resumes it
+   * with undefined.
+   */
+  pause(reason: string | undefined): void {
+    if (reason !== this.paused) {
+      if (reason) this.options.logger.error({ chain: this.options.chain, sender: this.sender, reason }, 'send queue paused: nothing new is signed');
+      else this.options.logger.warn({ chain: this.options.chain, sender: this.sender }, 'send queue resumed');
+    }
+    this.paused = reason;
+  }
+
   /**
    * One pass: compare the queue's nonce with the chain's (checkNonce), sign and broadcast what is queued unless that
    * halted it, then follow what is pending to its end.
    */
   async tick(): Promise<void> {
-    if (await this.checkNonce()) {
+    if ((await this.checkNonce()) && !this.paused) {
       while (await this.signBatch()) {
         // until nothing is queued
       }
@@ -439,6 +469,7 @@ export class SendQueue {
 
   private async settle(row: SendRow, receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] }): Promise<void> {
     let error: string | undefined;
+    if (receipt.status === 'success') error = this.options.verify?.(recordOf(row), receipt.logs);
     if (receipt.status === 'reverted') {
       // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
       error = await this.options.client
@@ -450,13 +481,15 @@ export class SendQueue {
     }
     await withTransaction(this.options.pool, async (tx) => {
       const finished = await this.finish(tx, row.id, {
-        status: receipt.status === 'success' ? 'confirmed' : 'failed',
+        status: receipt.status === 'success' && error === undefined ? 'confirmed' : 'failed',
         txHash: receipt.transactionHash,
         blockNumber: receipt.blockNumber,
         gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
         ...(error !== undefined && { error }),
       }, receipt.logs);
-      if (finished?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+      if (finished?.status === 'failed' && receipt.status === 'success') {
+        this.options.logger.error({ chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error }, 'send mined without the effect it was for: failed; an operator must look');
+      } else if (finished?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
     });
   }
 

@@ -3,6 +3,7 @@ import {
   BankVerify,
   ChainBridge,
   ChainHoldings,
+  ChainSendsPause,
   ChainList,
   ChainNetworks,
   ChainPools,
@@ -127,7 +128,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     consumes: [{ stream: swapTransferEvents, durables: ['swap_transfer_integration'] }],
   },
   ledger: {
-    calls: [ChainHoldings.contract, DepositAddressWatch.contract, FaucetSend.contract],
+    calls: [ChainHoldings.contract, ChainSendsPause.contract, DepositAddressWatch.contract, FaucetSend.contract],
     publishes: [],
     consumes: [
       { stream: rampEvents, durables: ['ledger_transactions'] },
