@@ -84,7 +84,11 @@ export class ChainNatsController {
       send = (await runtime.faucet.find(key)) ?? send;
     }
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
-    if (!send.txHash) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: the chain may be down; the same request later finds the same transfer`);
+    if (!send.txHash) {
+      // Why, when the faucet's queue knows (halted, or out of gas): the caller gets that, not a timeout.
+      const waiting = await runtime.context.faucet!.waiting();
+      throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: ${waiting ?? 'the chain may be down'}; the same request later finds the same transfer`);
+    }
     return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), transactionHash: send.txHash };
   }
 
@@ -115,7 +119,8 @@ export class ChainNatsController {
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200)) throw invalidField('refundOf', 'must be the id of a deposit');
     const send = await runtime.transfers.request(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf });
-    return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
+    const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
+    return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
   }
 
   /**
@@ -139,7 +144,8 @@ export class ChainNatsController {
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     const to = recipientOn(runtime.context, request.recipient);
     const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
-    const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error };
+    const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
+    const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
     if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
       // At the block that reverted it; for a swap refused before it was sent, at the latest block.

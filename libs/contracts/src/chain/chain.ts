@@ -119,6 +119,8 @@ export namespace ChainTransfer {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
     transactionHash?: string;
     error?: string;
+    /** Queued: why the hot wallet's sends wait, when they do (its queue halted or paused, the wallet unable to pay). */
+    waiting?: string;
   }
   export const contract = rpc<Request, Response>('chain.v1.transfers.send');
 }
@@ -153,6 +155,8 @@ export namespace ChainSwap {
     /** Failed for its minimum: what the pools would have given at the block that reverted it (refused before it was sent: the latest). */
     wouldGive?: string;
     error?: string;
+    /** Queued: why the hot wallet's sends wait, when they do (its queue halted or paused, the wallet unable to pay). */
+    waiting?: string;
   }
   export const contract = rpc<Request, Response>('chain.v1.swaps.send');
 }

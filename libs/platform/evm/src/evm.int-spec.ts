@@ -154,16 +154,22 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await client.getTransactionCount({ address: hot.address })).toBe(nonce);
   });
 
-  it('a send the wallet cannot pay for waits without failing and without holding up the sends after it', async () => {
+  it('a send the wallet cannot pay for waits without failing and without holding up the sends after it, with one alert saying what to do', async () => {
     const q = queue();
     const balance = await client.getBalance({ address: hot.address });
     const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    const alerts = () => lines.filter((line) => line.message.startsWith('send waits: the hot wallet')).length;
+    const before = alerts();
     await q.enqueue(pool, 'tx_broke:coin', { to: outsider.address, value: balance + parseEther('1') });
     await q.enqueue(pool, 'tx_broke:after', { to: contracts.tokens.USDC, data });
     await q.tick();
     await q.tick();
+    await q.tick();
     expect(await q.find('tx_broke:coin')).toMatchObject({ status: 'queued', attempts: [] });
     expect(await q.find('tx_broke:after')).toMatchObject({ status: 'confirmed' });
+    // One alert, not one a pass; any replica's caller reads why the send waits.
+    expect(alerts()).toBe(before + 1);
+    expect(await q.waiting()).toMatch(/^the hot wallet 0x[0-9a-fA-F]{40} cannot pay for its sends on base \(value and gas\): fund it with the chain's native coin$/);
     // Once the wallet can pay, it goes.
     await node.rpc('anvil_setBalance', [hot.address, `0x${(balance + parseEther('5')).toString(16)}`]);
     await q.tick();

@@ -93,6 +93,7 @@ export function sendQueueMigration(schema: string): string[] {
        chain text not null,
        address text not null,
        next_nonce bigint not null,
+       waiting text,
        primary key (chain, address)
      )`,
     `create table ${s}.chain_sends (
@@ -185,6 +186,11 @@ export class SendQueue {
   private halted: string | undefined;
   /** Why an operator's rule (the reconciliation) paused it: it signs nothing new meanwhile. */
   private paused: string | undefined;
+  /** What recordWaiting last wrote (undefined: nothing yet). */
+  private recordedWaiting: string | null | undefined;
+  /** When a send last waited because the wallet could not pay for it, and why. */
+  private cannotPay = 0;
+  private cannotPayReason: string | undefined;
   /** When each kind of alert was last logged: one line a minute, not one a pass. */
   private readonly alerted = new Map<string, number>();
   /** The sends already reported reorganised out, so that each is reported once. */
@@ -242,6 +248,21 @@ export class SendQueue {
     return this.halted;
   }
 
+  /**
+   * Why the queue's sends wait, for a caller waiting on one: halted, paused, or the wallet cannot pay for the oldest
+   * (until it is funded); undefined while it sends.
+   */
+  get waitingReason(): string | undefined {
+    return this.halted ?? (this.paused && `the chain's outbound sends are paused: ${this.paused}`) ?? (this.cannotPay > Date.now() - 60_000 ? this.cannotPayReason : undefined);
+  }
+
+  /** A send the wallet cannot pay for yet: one alert a minute saying what to do, never a warning at every pass. */
+  private unpaid(fields: object): void {
+    this.cannotPay = Date.now();
+    this.cannotPayReason = `the hot wallet ${this.sender} cannot pay for its sends on ${this.options.chain} (value and gas): fund it with the chain's native coin`;
+    this.alert('unpaid', { chain: this.options.chain, sender: this.sender, ...fields }, `send waits: ${this.cannotPayReason}`);
+  }
+
   /** Why the queue is paused (pause), or undefined. */
   get pausedReason(): string | undefined {
     return this.paused;
@@ -270,6 +291,21 @@ export class SendQueue {
       }
     }
     await this.settlePending();
+    await this.recordWaiting();
+  }
+
+  /** The leader's waitingReason, kept in chain_senders (when it changes) for every replica's callers to read. */
+  private async recordWaiting(): Promise<void> {
+    const reason = this.waitingReason ?? null;
+    if (reason === this.recordedWaiting) return;
+    await this.options.pool.query(`update ${this.s}.chain_senders set waiting = $3 where chain = $1 and address = $2`, [this.options.chain, this.sender, reason]);
+    this.recordedWaiting = reason;
+  }
+
+  /** Why this wallet's sends wait, as the replica running the chain last recorded it (any replica may ask), or undefined. */
+  async waiting(): Promise<string | undefined> {
+    const { rows } = await this.options.pool.query<{ waiting: string | null }>(`select waiting from ${this.s}.chain_senders where chain = $1 and address = $2`, [this.options.chain, this.sender]);
+    return rows[0]?.waiting ?? undefined;
   }
 
   /**
@@ -389,7 +425,7 @@ export class SendQueue {
           if (out.length > 0) break;
           if (isInsufficientFunds(error)) {
             // The wallet cannot pay for it (value and gas) yet: it stays queued, and the sends after it go on.
-            this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key }, 'send waits: the wallet cannot pay for it yet');
+            this.unpaid({ sendId: row.id, key: row.idempotency_key });
             continue;
           }
           if (isTransient(error)) throw error;
@@ -408,7 +444,7 @@ export class SendQueue {
         const cost = request.value + gas * fees.maxFeePerGas;
         if (cost > payable) {
           if (out.length > 0) break;
-          this.options.logger.warn({ chain, sendId: row.id, key: row.idempotency_key, cost: cost.toString(), payable: payable.toString() }, 'send waits: the wallet cannot pay for it yet');
+          this.unpaid({ sendId: row.id, key: row.idempotency_key, cost: cost.toString(), payable: payable.toString() });
           continue;
         }
         payable -= cost;

@@ -109,7 +109,7 @@ export class ChainLegs {
       () => refusable(this.rpc.call(ChainSwap.contract, this.tenant(environment), request)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
       LEG_WAIT_MS,
-      (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? 'not signed yet'})`),
+      (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
@@ -152,7 +152,7 @@ export class ChainLegs {
       () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(environment), request)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
       LEG_WAIT_MS,
-      (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? 'not signed yet'})`),
+      (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: amount, transactionHash: answer.transactionHash! };
