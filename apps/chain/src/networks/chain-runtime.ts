@@ -32,6 +32,7 @@ export class ChainRuntime {
   readonly holdings: Holdings;
   private readonly sendFinished: SendFinishedEvents;
   private readonly relayer: IntentRelayer | undefined;
+  private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
     const { poolsMaxAgeMs, relayer, ...contextOptions } = options;
@@ -76,8 +77,12 @@ export class ChainRuntime {
   /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
   async tick(onError: (part: string, error: unknown) => void): Promise<void> {
     try {
-      // A pause of the chain's sends (ChainSendsPause) holds whichever replica runs it, and across restarts.
-      this.context.hot.pause(await this.context.pauseReason());
+      // A pause of the chain's sends (ChainSendsPause) holds whichever replica runs it, and across restarts: read at
+      // most once a second.
+      if (Date.now() - this.pauseReadAt >= 1000) {
+        this.pauseReadAt = Date.now();
+        this.context.hot.pause(await this.context.pauseReason());
+      }
     } catch (error) {
       onError('pause', error);
     }

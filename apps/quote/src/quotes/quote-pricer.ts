@@ -12,6 +12,7 @@ import {
   DEFAULT_ONRAMP_FEES,
   DEFAULT_SWAP_FEES,
   parseSlippage,
+  hubPath,
   poolDeviations,
   priceOfframp,
   priceOnramp,
@@ -19,6 +20,7 @@ import {
   priceTransfer,
   type AmountLimit,
   type HubPools,
+  type PoolDeviation,
   type RampFeeSchedule,
   type SwapFeeSchedule,
 } from '@ramp/pricing';
@@ -39,6 +41,8 @@ export class QuotePricer {
   private readonly swapFees: SwapFeeSchedule;
   private readonly limits: Record<string, AmountLimit>;
   private readonly poolTolerance: Decimal;
+  /** Each read of a chain's pools (the same object for every quote of its period), with how far its pools are from the feed. */
+  private readonly judged = new WeakMap<HubPools, Promise<PoolDeviation[]>>();
 
   constructor(
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
@@ -160,14 +164,32 @@ export class QuotePricer {
    * someone just moved it (or drained it), and its price is not the market's. Asked again once it is back, it quotes.
    */
   private async checkNearFeed(legs: readonly RouteLegSpec[], pools: ReadonlyMap<string, HubPools>): Promise<void> {
-    const symbols = [...new Set([...pools.values()].flatMap((chainPools) => [chainPools.hub, ...chainPools.pools.map((pool) => pool.token)]))];
-    const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await this.prices.usdPrice(symbol)] as const)));
-    const deviations = poolDeviations(legs, pools, (symbol, chain) => tokenDecimals(symbol, chain), (symbol) => usd.get(symbol)!);
+    // Each read of a chain's pools is judged once (the same read answers every quote of its period), not per quote.
+    const deviations: PoolDeviation[] = [];
+    for (const [chain, chainPools] of pools) {
+      // The judgement in flight is shared: the quotes that meet a new read together judge it once.
+      let judging = this.judged.get(chainPools);
+      if (!judging) {
+        judging = this.deviationsOf(chain, chainPools);
+        this.judged.set(chainPools, judging);
+      }
+      const judged = await judging;
+      const used = new Set(legs.flatMap((leg) => (leg.kind === 'swap' && leg.chain === chain ? hubPath(leg.fromToken, leg.toToken, chainPools.hub) : [])));
+      deviations.push(...judged.filter((entry) => used.has(entry.token)));
+    }
     const worst = deviations.sort((a, b) => b.deviation.comparedTo(a.deviation))[0];
     if (worst && worst.deviation.gt(this.poolTolerance)) {
       const percent = worst.deviation.mul(100).toDecimalPlaces(1).toFixed();
       throw new AppError('PRICE_DEVIATION', `The ${worst.token} pool on ${worst.chain} is priced ${percent}% away from the market (more than ${this.poolTolerance.mul(100).toFixed()}%): no quote is given from it; ask again in a moment`);
     }
+  }
+
+  /** How far every pool of one read of a chain's pools is from the price feed. */
+  private async deviationsOf(chain: string, chainPools: HubPools): Promise<PoolDeviation[]> {
+    const symbols = [chainPools.hub, ...chainPools.pools.map((pool) => pool.token)];
+    const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await this.prices.usdPrice(symbol)] as const)));
+    const everyPool = chainPools.pools.filter((pool) => pool.token !== chainPools.hub).map((pool) => ({ kind: 'swap' as const, chain, fromToken: chainPools.hub, toToken: pool.token }));
+    return poolDeviations(everyPool, new Map([[chain, chainPools]]), (symbol, on) => tokenDecimals(symbol, on), (symbol) => usd.get(symbol)!);
   }
 
   /**

@@ -257,6 +257,8 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(sent.status).toBe('confirmed');
     await node.rpc('anvil_reorg', [Number((await client.getBlockNumber({ cacheTime: 0 })) - sent.blockNumber!) + 1, []]);
     await expect(client.getTransactionReceipt({ hash: sent.txHash! })).rejects.toThrow();
+    // An idle queue compares its nonce with the chain's once a second.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     await q.tick();
     await q.tick();
     const reported = lines.filter((line) => line.message === 'a send recorded as final was reorganised out of the chain: broadcast again; an operator must check what it moved');

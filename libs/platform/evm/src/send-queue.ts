@@ -76,6 +76,9 @@ export interface SendQueueOptions {
   verify?: (send: SendRecord, logs: readonly Log[]) => string | undefined;
 }
 
+/** How often a queue compares its nonce with the chain's (checkNonce), at most. */
+const NONCE_CHECK_MS = 1000;
+
 /** How long a send that reverts at estimation while the wallet has unmined sends is estimated again before it fails. */
 const REVERT_RETRY_MS = 30_000;
 
@@ -186,6 +189,9 @@ export class SendQueue {
   private halted: string | undefined;
   /** Why an operator's rule (the reconciliation) paused it: it signs nothing new meanwhile. */
   private paused: string | undefined;
+  /** When checkNonce last ran, and what it found. */
+  private nonceCheckedAt = 0;
+  private nonceAgrees = true;
   /** What recordWaiting last wrote (undefined: nothing yet). */
   private recordedWaiting: string | null | undefined;
   /** When a send last waited because the wallet could not pay for it, and why. */
@@ -243,6 +249,14 @@ export class SendQueue {
     return rows[0] && recordOf(rows[0]);
   }
 
+  private async hasQueued(): Promise<boolean> {
+    const { rows } = await this.options.pool.query<{ queued: boolean }>(
+      `select exists (select 1 from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued') as queued`,
+      [this.options.chain, this.sender],
+    );
+    return rows[0]!.queued;
+  }
+
   /** Why the queue is halted (it signs nothing until the chain and the queue agree on its nonce), or undefined. */
   get haltedReason(): string | undefined {
     return this.halted;
@@ -285,7 +299,13 @@ export class SendQueue {
    * halted it, then follow what is pending to its end.
    */
   async tick(): Promise<void> {
-    if ((await this.checkNonce()) && !this.paused) {
+    // The nonces are compared before anything is signed, at every pass while halted, and once a second when idle (a
+    // send taken out by a reorganisation is caught within it): an idle chain's passes cost no node round trip for it.
+    if (this.halted || Date.now() - this.nonceCheckedAt >= NONCE_CHECK_MS || (await this.hasQueued())) {
+      this.nonceCheckedAt = Date.now();
+      this.nonceAgrees = await this.checkNonce();
+    }
+    if (this.nonceAgrees && !this.paused) {
       while (await this.signBatch()) {
         // until nothing is queued
       }
