@@ -1,4 +1,5 @@
 import { builtinModules } from 'node:module';
+import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -23,8 +24,19 @@ const DEP_CONSTRAINTS = [
 ];
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', 'tmp/**', '**/*.js', '**/*.mjs'] },
+  // JavaScript is build tooling and configuration, except the README's examples, linted below as the scripts they are.
+  { ignores: ['**/dist/**', '**/node_modules/**', 'tmp/**', '**/*.js', '**/*.mjs', '!examples/*.js'] },
   ...tseslint.configs.recommended,
+  {
+    // The README's examples (examples/*.js): plain CommonJS scripts for Node.js, as an integrator's backend has them.
+    files: ['examples/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly', Buffer: 'readonly' },
+    },
+    // no-unused-vars is typescript-eslint's, as everywhere else.
+    rules: { ...js.configs.recommended.rules, 'no-unused-vars': 'off', '@typescript-eslint/no-require-imports': 'off' },
+  },
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },

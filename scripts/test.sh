@@ -8,7 +8,7 @@ build
 # The integration tests' local chains start empty in their global setup (libs/testing/src/global-setup.js).
 log "lint"
 NX_DAEMON=false npx nx show projects >/dev/null || fail "nx could not read the workspace"
-npx eslint --max-warnings 0 apps libs tools || fail "lint failed"
+npx eslint --max-warnings 0 apps libs tools examples || fail "lint failed"
 log "type check (including tests)"
 npx tsc -p tsconfig.json --noEmit || fail "type check failed"
 log "unit tests"

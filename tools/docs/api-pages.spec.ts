@@ -7,7 +7,7 @@ const ROOT = resolve(__dirname, '../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 const API_PAGES = readdirSync(join(ROOT, 'docs/api')).filter((name) => name.endsWith('.md')).map((name) => `docs/api/${name}`);
 /** The pages written by hand that a reader of the contract follows: their links and names must hold. */
-const PAGES = ['README.md', 'CHANGELOG.md', 'docs/versioning.md', 'docs/configuration.md', 'docs/benchmarks.md', 'docs/capacity.md', 'libs/sdk/README.md', 'deploy/README.md', ...API_PAGES];
+const PAGES = ['README.md', 'CHANGELOG.md', 'docs/versioning.md', 'docs/configuration.md', 'docs/benchmarks.md', 'docs/capacity.md', 'libs/sdk/README.md', 'deploy/README.md', 'examples/README.md', ...API_PAGES];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {

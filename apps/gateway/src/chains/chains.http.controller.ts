@@ -36,7 +36,12 @@ export class ChainSchema {
   @ApiProperty({ example: 8453 }) chainId!: number;
   @ApiProperty({ example: 'Base' }) name!: string;
   @ApiProperty({ enum: CHAIN_TYPES, description: '`primary` marks the chains where managed wallets operate.' }) type!: string;
-  @ApiProperty({ example: 'https://basescan.org' }) explorerUrl!: string;
+  @ApiPropertyOptional({
+    description:
+      "The network's public block explorer. Absent on a local test chain (a node the platform runs, with the sandbox faucet): its transactions are on that node alone, so look them up there (`eth_getTransactionReceipt` on the node's RPC).",
+    example: 'https://basescan.org',
+  })
+  explorerUrl?: string;
   @ApiProperty({ type: [TokenSchema] }) tokens!: TokenSchema[];
   @ApiProperty({
     enum: SETTLEMENTS,

@@ -13,12 +13,15 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
     await db.end();
   });
 
-  it('creates a test key and its secret, printed once as JSON on standard output only', async () => {
+  it('creates a test key and its secret, printed once as JSON on standard output, and the line that exports it on standard error', async () => {
     const org = `Keys Org ${Date.now()}`;
     const result = await keysCommand(['create', '--org', org, '--env', 'test', '--plan', 'growth']);
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout);
     expect(created.apiKey).toMatch(/^service_test_/);
+    // Pasted into a shell, it sets $KEY as the README's examples use it; the secret is on standard output alone.
+    expect(result.stderr.split('\n')).toContain(`export KEY=${created.apiKey}`);
+    expect(result.stderr).not.toContain(created.apiSecret);
     expect(created.apiSecret).toMatch(/^service_secret_/);
     expect(created.keyId).toMatch(/^key_/);
     expect(created.organizationId).toMatch(/^org_/);
@@ -31,9 +34,12 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
     expect(dump).not.toContain(created.apiSecret.slice('service_secret_'.length));
 
     // A second key joins the organization when named by its id (rotation loses nothing), the name as a check.
-    const second = JSON.parse((await keysCommand(['create', '--org', org.toUpperCase(), '--org-id', created.organizationId, '--env', 'live'])).stdout);
+    const live = await keysCommand(['create', '--org', org.toUpperCase(), '--org-id', created.organizationId, '--env', 'live']);
+    const second = JSON.parse(live.stdout);
     expect(second.organizationId).toBe(created.organizationId);
     expect(second.apiKey).toMatch(/^service_live_/);
+    // A live key is printed once, on standard output: no log of standard error holds it.
+    expect(live.stderr).not.toContain(second.apiKey);
   });
 
   it('refuses a name already taken, in any case, unless --org-id names that organization', async () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
 import { ENVIRONMENTS, type Environment } from '@ramp/contracts';
-import { KeyStore, OrganizationNameTaken, PLANS, SecretBox, type Plan } from '@ramp/keys';
+import { KeyStore, OrganizationNameTaken, PLANS, SecretBox, type CreatedKey, type Plan } from '@ramp/keys';
 import { openServiceDatabase } from '@ramp/service-kit';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
@@ -11,6 +11,7 @@ const USAGE = `Usage:
                          [--allow-ip CIDR]...              (repeatable; restricts the key to these addresses)
       Issues a key and its API secret, printed once. NAME must be new (regardless of case), unless --org-id
       names the existing organization called NAME: the key then joins it (rotation, a live key beside a test one).
+      A test key is also given as a line to paste into a shell, on standard error: export KEY=service_test_...
   npm run keys -- revoke KEY_ID
       Revokes a key; when the command returns, every gateway replica refuses it.
   npm run keys -- list [--org ORG_ID|NAME]
@@ -75,8 +76,22 @@ function wholeNumber(flags: Flags, name: string): number | undefined {
   return Number(raw);
 }
 
+/** What a command gives: its result, printed as JSON on standard output, and a line for the operator on standard error. */
+interface Outcome {
+  result: unknown;
+  hint?: string;
+}
+
+/**
+ * The line that sets `$KEY` as the README's examples use it, for a test key. Standard output stays the JSON alone for
+ * scripts; a live key is not printed a second time, so that no log of standard error ever holds one.
+ */
+function exportHint(created: CreatedKey): string | undefined {
+  return created.environment === 'test' ? `export KEY=${created.apiKey}` : undefined;
+}
+
 /** Checks the usage of a command without touching the database, and returns what running it does with the store. */
-function plan(command: string, positional: string[], flags: Flags): (store: KeyStore) => Promise<unknown> {
+function plan(command: string, positional: string[], flags: Flags): (store: KeyStore) => Promise<Outcome> {
   switch (command) {
     case 'create': {
       const organizationName = one(flags, 'org');
@@ -94,12 +109,14 @@ function plan(command: string, positional: string[], flags: Flags): (store: KeyS
         burstPerSecond: wholeNumber(flags, 'burst'),
         allowedIps: flags.get('allow-ip') ?? [],
       };
-      return (store) =>
-        store.create(input).catch((error: unknown) => {
+      return async (store) => {
+        const created = await store.create(input).catch((error: unknown) => {
           if (!(error instanceof OrganizationNameTaken)) throw error;
           const { id } = error.existing;
           throw new Error(`${error.message}. To add a key to it, run the command again with --org-id ${id}; for a new organization, choose another name.`);
         });
+        return { result: created, hint: exportHint(created) };
+      };
     }
     case 'revoke': {
       const keyId = positional[0];
@@ -107,27 +124,27 @@ function plan(command: string, positional: string[], flags: Flags): (store: KeyS
       return async (store) => {
         const revoked = await store.revoke(keyId);
         if (!revoked) throw new Error(`no key with id ${keyId}`);
-        return revoked;
+        return { result: revoked };
       };
     }
     default: {
       const organization = one(flags, 'org');
-      return (store) => store.list({ organization });
+      return async (store) => ({ result: await store.list({ organization }) });
     }
   }
 }
 
-/** Runs the command line; resolves with the text for standard output (JSON, or the usage when asked for help). */
-async function run(argv: string[]): Promise<string> {
+/** Runs the command line; resolves with the text for standard output (JSON, or the usage when asked for help) and the hint. */
+async function run(argv: string[]): Promise<{ stdout: string; hint?: string }> {
   const parsed = parse(argv);
-  if (parsed === 'help') return USAGE;
+  if (parsed === 'help') return { stdout: USAGE };
   const execute = plan(parsed.command, parsed.positional, parsed.flags);
   const config = new Config();
   // As the gateway opens it: in a gateway pod (MIGRATE_ON_START=false), as the role that may only read and write.
   const database = await openServiceDatabase(GATEWAY_DATABASE, config, 'keys', 2);
   try {
-    const result = await execute(new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)));
-    return JSON.stringify(result, null, 2);
+    const { result, hint } = await execute(new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)));
+    return { stdout: JSON.stringify(result, null, 2), hint };
   } finally {
     await database.close();
   }
@@ -135,7 +152,8 @@ async function run(argv: string[]): Promise<string> {
 
 run(process.argv.slice(2)).then(
   (output) => {
-    process.stdout.write(`${output}\n`);
+    process.stdout.write(`${output.stdout}\n`);
+    if (output.hint) process.stderr.write(`${output.hint}\n`);
   },
   (error: unknown) => {
     if (error instanceof UsageError) {

@@ -126,6 +126,9 @@ describe('quotes - every endpoint through HTTP', () => {
     const base = chains.body.data.find((chain: { chain: string }) => chain.chain === 'base');
     // A test key sees the test chain (Base Sepolia's id, on the local node) with the platform's test tokens.
     expect(base).toMatchObject({ chainId: 84532, type: 'primary', settlement: 'onchain' });
+    // Its transactions are on the local node alone: no public explorer is offered for them; a rail keeps the registry's.
+    expect(base).not.toHaveProperty('explorerUrl');
+    expect(chains.body.data.find((chain: { chain: string }) => chain.chain === 'solana')).toMatchObject({ settlement: 'simulated', explorerUrl: 'https://solscan.io' });
     expect(base.tokens).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', decimals: 6, contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })]));
     expect(base.tokens.find((token: { symbol: string }) => token.symbol === 'USDC').contractAddress).not.toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
   });

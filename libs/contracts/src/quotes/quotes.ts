@@ -151,7 +151,11 @@ export namespace ChainList {
     chainId: number;
     name: string;
     type: (typeof CHAIN_TYPES)[number];
-    explorerUrl: string;
+    /**
+     * The network's public block explorer. Absent for a local test chain (a node the platform runs, with a faucet): its
+     * transactions are on that node alone, and no public explorer has them.
+     */
+    explorerUrl?: string;
     tokens: TokenDescriptor[];
     /**
      * In answers to a key: `onchain` when its environment's chain is real (test keys: a test network or a local node,

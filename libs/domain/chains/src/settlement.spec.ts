@@ -34,10 +34,21 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
     expect(chainsOf([baseSepolia]).find((chain) => chain.chain === 'base')!.bridge).toBeUndefined();
   });
 
+  it('a local test chain shows no explorer: its hashes are on its node alone, on no public explorer', () => {
+    const base = chainsOf([baseSepolia]).find((chain) => chain.chain === 'base')!;
+    expect(base).not.toHaveProperty('explorerUrl');
+    expect(JSON.parse(JSON.stringify(base))).not.toHaveProperty('explorerUrl');
+  });
+
+  it('a public network (a public test network, a mainnet) keeps its explorer', () => {
+    const publicNetwork: ChainNetwork = { ...baseSepolia, faucet: false };
+    expect(chainsOf([publicNetwork]).find((chain) => chain.chain === 'base')!.explorerUrl).toBe(getChain('base').explorerUrl);
+  });
+
   it('every other chain keeps the registry and says simulated, with no depth', () => {
     const chains = chainsOf([baseSepolia]);
     const bsc = chains.find((chain) => chain.chain === 'bsc')!;
-    expect(bsc).toMatchObject({ chainId: getChain('bsc').chainId, settlement: 'simulated' });
+    expect(bsc).toMatchObject({ chainId: getChain('bsc').chainId, explorerUrl: getChain('bsc').explorerUrl, settlement: 'simulated' });
     expect(bsc.confirmations).toBeUndefined();
     expect(chains.filter((chain) => chain.settlement === 'onchain').map((chain) => chain.chain)).toEqual(['base']);
     expect(chainsOf([]).every((chain) => chain.settlement === 'simulated')).toBe(true);

@@ -5,25 +5,28 @@ import { CHAINS, EVM_NATIVE_ADDRESS } from './registry';
  * The chains list of an environment: the registry's chains, where each chain the chain service runs for the environment
  * takes that network's chain id and token contracts (the test tokens on a test chain) and says `settlement: onchain`
  * with its confirmation depth (and its DEX, where the platform has pools); every other chain says `simulated` (a sandbox
- * rail: its hashes are not on any chain).
+ * rail: its hashes are not on any chain). A local test chain (a node of the platform's, with a faucet) has no
+ * `explorerUrl`: the registry's is the mainnet's explorer, where none of the node's hashes exist.
  */
 export function chainsOf(networks: readonly ChainNetwork[]): ChainList.Response {
   return CHAINS.map((chain) => {
     const network = networks.find((candidate) => candidate.chain === chain.chain);
     if (!network) return { ...chain, tokens: chain.tokens.map((token) => ({ ...token })), settlement: 'simulated' as const };
+    const { explorerUrl, tokens, ...identity } = chain;
     return {
-      ...chain,
+      ...identity,
       chainId: network.chainId,
+      ...(!network.faucet && { explorerUrl }),
+      tokens: tokens.map((token) => ({
+        ...token,
+        contractAddress: token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),
+      })),
       settlement: 'onchain' as const,
       confirmations: network.confirmations,
       ...(network.contracts.dex && {
         dex: { name: network.contracts.dex.name, router: network.contracts.dex.router, factory: network.contracts.dex.factory, hub: network.contracts.dex.hub, wrappedNative: network.contracts.wrappedNative },
       }),
       ...(network.contracts.bridge && { bridge: { name: network.contracts.bridge.name, pool: network.contracts.bridge.pool } }),
-      tokens: chain.tokens.map((token) => ({
-        ...token,
-        contractAddress: token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),
-      })),
     };
   });
 }

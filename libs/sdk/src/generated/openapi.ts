@@ -703,8 +703,11 @@ export interface components {
        * @enum {string}
        */
       type: "primary" | "secondary";
-      /** @example https://basescan.org */
-      explorerUrl: string;
+      /**
+       * @description The network's public block explorer. Absent on a local test chain (a node the platform runs, with the sandbox faucet): its transactions are on that node alone, so look them up there (`eth_getTransactionReceipt` on the node's RPC).
+       * @example https://basescan.org
+       */
+      explorerUrl?: string;
       tokens: components["schemas"]["TokenSchema"][];
       /**
        * @description `onchain`: transfers on this chain are real transactions of the network your key's environment uses (test keys: a test network, whose `chainId` and token `contractAddress` values are shown); `simulated`: a sandbox rail, whose hashes are on no chain.
