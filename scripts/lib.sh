@@ -59,25 +59,26 @@ ensure_stack() {
 # when nothing listens on its port yet and left running like the other services. `persist` keeps each chain's state in
 # .local/chains/<chain>.json (npm start: balances and contracts survive a restart); without it a node starts empty.
 # `fresh` stops the anvil node on each port first, so that every run starts from empty chains (the tests, on ports of
-# their own: TEST_RUN_CHAINS). Tests that need a chain of their own (reorgs, outages) start their own nodes on free
-# ports (libs/testing AnvilNode).
+# their own: TEST_RUN_CHAINS); `reset` stops it, deletes its saved state and starts it persisting afresh (dev:reset).
+# Tests that need a chain of their own (reorgs, outages) start their own nodes on free ports (libs/testing AnvilNode).
 ANVIL="$ROOT/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 # The tests' chains: the defaults on other ports, so that a test run never touches the chains of `npm start`.
 TEST_RUN_CHAINS='{"base":{"rpcUrl":"http://127.0.0.1:18545","localPort":18545},"bsc":{"rpcUrl":"http://127.0.0.1:18546","localPort":18546},"arbitrum":{"rpcUrl":"http://127.0.0.1:18547","localPort":18547}}'
-ensure_chains() { # [persist | fresh]
+ensure_chains() { # [persist | fresh | reset]
   [ -x "$ANVIL" ] || fail "anvil is missing: npm install puts it in node_modules/@foundry-rs/anvil-linux-amd64"
   local chains
   chains="$(node tools/run.js tools/chains)" || fail "TEST_CHAINS is not valid (see docs/configuration.md)"
   mkdir -p .local/chains
   while read -r chain port chain_id; do
     [ -n "$chain" ] || continue
-    if [ "${1:-}" = fresh ] && port_open 127.0.0.1 "$port"; then
+    if { [ "${1:-}" = fresh ] || [ "${1:-}" = reset ]; } && port_open 127.0.0.1 "$port"; then
       pkill -f -- "bin/anvil --host 127.0.0.1 --port $port " || fail "127.0.0.1:$port is taken by something other than an anvil node of this project"
       wait_for_port_closed 127.0.0.1 "$port" "anvil ($chain)"
     fi
+    [ "${1:-}" = reset ] && rm -f ".local/chains/$chain.json"
     port_open 127.0.0.1 "$port" && continue
     local state=()
-    [ "${1:-}" = persist ] && state=(--state ".local/chains/$chain.json" --state-interval 10)
+    { [ "${1:-}" = persist ] || [ "${1:-}" = reset ]; } && state=(--state ".local/chains/$chain.json" --state-interval 10)
     log "starting the local $chain chain (anvil, chain id $chain_id) on 127.0.0.1:$port"
     nohup "$ANVIL" --host 127.0.0.1 --port "$port" --chain-id "$chain_id" --silent "${state[@]}" >".local/chains/$chain.log" 2>&1 &
     disown

@@ -10,6 +10,9 @@ export NODE_ENV="${NODE_ENV:-development}"
 for app in "${APPS[@]}"; do
   node -r ./tools/register-paths.js "dist/apps/$app/src/main.js" migrate >/dev/null || fail "migrations of $app failed"
 done
+# The development database against the local chains it was used with: one message and the fix when they disagree
+# (a chain started empty under an old database), rather than a chain service that halts its sends.
+node tools/run.js tools/dev-check || exit 1
 
 pids=()
 stop() {

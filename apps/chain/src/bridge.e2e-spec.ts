@@ -57,6 +57,7 @@ describe('chain service - bridging by intents between the local chains, as relay
       amountOut: '25',
       account: 'route-execution',
       organizationId,
+      paysOut: request.idempotencyKey,
       ...request,
     });
   const until = (key: string, request: Partial<ChainBridge.Request>, status: ChainBridge.Response['status'], timeoutMs: number) =>

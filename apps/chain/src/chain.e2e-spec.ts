@@ -21,7 +21,10 @@ describe('chain service - real deposits, faucet and chains list through the API'
   let usdc: Address;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'gateway'], { CHAIN_RECONCILE_INTERVAL_MS: '300' });
+    services = await startServices(['quote', 'ledger', 'gateway'], {
+      CHAIN_RECONCILE_INTERVAL_MS: '300',
+      CHAIN_OUTFLOW_LIMITS: JSON.stringify({ 'test-base': { ETH: { perSend: '0.006', perHour: '0.01', perOrganizationPerHour: '0.006' } } }),
+    });
     key = await createKey();
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
@@ -171,7 +174,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
       // Never a swap without a minimum: whoever moved the pool first would take the difference.
       for (const minimumOut of ['0', '0.0']) {
         const swap = await rpc
-          .call(ChainSwap.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `swap-test:${minimumOut}`, fromToken: 'USDC', toToken: 'CNGN', amountIn: '1', minimumOut, account: 'route-execution' })
+          .call(ChainSwap.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `swap-test:${minimumOut}`, fromToken: 'USDC', toToken: 'CNGN', amountIn: '1', minimumOut, account: 'route-execution', paysOut: 'swap-test' })
           .then(() => undefined, (failure: unknown) => failure);
         expect(swap).toMatchObject({ reason: 'INVALID_FIELD', field: 'minimumOut' });
       }
@@ -180,6 +183,42 @@ describe('chain service - real deposits, faucet and chains list through the API'
       await pool.end();
     }
   }, 90_000);
+
+  it('moves nothing it cannot tie to the books, and nothing beyond the outflow limits of its chain and of an organization', async () => {
+    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-outflow-test');
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+      const ramp = platformTenant('test', 'ramp');
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const run = newId('txn');
+      const send = (key: string, amount: string, organizationId: string, paysOut: string | undefined = `${run}:${key}`) =>
+        rpc.call(ChainTransfer.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `${run}:${key}`, to, tokenSymbol: 'ETH', amount, account: 'offramp-provider', organizationId, ...(paysOut !== undefined && { paysOut }) });
+      const refusal = (key: string, amount: string, organizationId: string, paysOut?: string) => send(key, amount, organizationId, paysOut).then(() => undefined, (failure: unknown) => failure);
+      // CHAIN_OUTFLOW_LIMITS of this suite: ETH on test-base, 0.006 a send, 0.01 an hour, 0.006 an hour for one organization.
+      expect(await refusal('untied', '0.001', 'org_a', '')).toMatchObject({ reason: 'INVALID_FIELD', field: 'paysOut' });
+      expect(await refusal('large', '0.0061', 'org_a')).toMatchObject({ reason: 'AMOUNT_TOO_LARGE', field: 'amount' });
+      const first = await send('a1', '0.004', 'org_a');
+      expect(await refusal('a2', '0.003', 'org_a')).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^outflow limit: the organization's transactions/) });
+      const second = await send('b1', '0.005', 'org_b');
+      expect(await refusal('b2', '0.002', 'org_b')).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^outflow limit: base's hot wallet has sent out its limit of 0.01 ETH/) });
+      // The same request again is the same send, not another outflow.
+      expect((await send('a1', '0.004', 'org_a')).status).not.toBe('failed');
+      for (const sent of [first, second]) expect(['queued', 'pending', 'confirmed']).toContain(sent.status);
+      await eventually(() => client.getBalance({ address: to }), (balance) => balance === parseEther('0.009'), 30_000);
+      // Each send recorded with the transaction it pays out; the refused ones are nowhere.
+      const { rows } = await pool.query(`select send_key, amount::text, organization_id, pays_out, counted from chain.outflows where chain = 'test-base' and pays_out like $1 order by send_key`, [`${run}:%`]);
+      expect(rows).toEqual([
+        { send_key: `transfer:${run}:a1`, amount: '0.004', organization_id: 'org_a', pays_out: `${run}:a1`, counted: true },
+        { send_key: `transfer:${run}:b1`, amount: '0.005', organization_id: 'org_b', pays_out: `${run}:b1`, counted: true },
+      ]);
+      const refusals = (await (await fetch(`${services.get('chain')!.url}/metrics`)).text()).match(/^ramp_chain_outflow_refusals(?:\{[^}]*\})? (\S+)$/gm) ?? [];
+      expect(refusals.reduce((sum, line) => sum + Number(line.split(' ').pop()), 0)).toBe(3);
+    } finally {
+      await nc.drain();
+      await pool.end();
+    }
+  }, 60_000);
 
   it('the books of every chain equal the chain to the base unit, gas included, and a change nobody booked is reported', async () => {
     const wallet = (await api.post('/wallets', { chain: 'bsc' })).body.data;

@@ -14,6 +14,8 @@ export interface BridgeTerms {
   recipient: Address;
   account: string;
   organizationId: string;
+  /** What it pays out: the transaction whose hold or ledger entry it settles. */
+  paysOut: string;
 }
 
 /** A bridge as `chain.bridges` holds it: one row per bridge, on its source chain. */

@@ -77,6 +77,10 @@ export class IntentRelayer {
         [from.id, key, terms.to.id, terms.organizationId, terms.token, terms.amountIn, terms.amountOut, terms.recipient.toLowerCase(), terms.account, fillDeadline],
       );
       if (inserted.rowCount === 0) return;
+      // Recorded with what it pays out; bridged to an address outside (not the destination's hot wallet), it leaves the
+      // platform for good: it counts against the source chain's outflow limits.
+      const outside = terms.recipient.toLowerCase() !== terms.to.hot.sender.toLowerCase();
+      await from.outflows.record(tx, { sendKey: bridgeSendKey(key, 'deposit'), token: input, amount: terms.amountIn, paysOut: terms.paysOut, organizationId: terms.organizationId, counted: outside });
       await from.approveSpender(tx, fromPool, input);
       const deposit = intentDepositCall(fromPool, {
         inputToken: input.address,

@@ -5,6 +5,7 @@ import type { Sql } from '@ramp/database';
 import { NATIVE_TOKEN, type SendQueue, type SendRecord, type SendRequest } from '@ramp/evm';
 import type { SendKind } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
+import type { Outflows } from '../transfers/outflows';
 
 /**
  * What the relayer needs of each chain it works on (a ChainContext is one): who it is, its tokens and intent pool, and
@@ -20,6 +21,8 @@ export interface RelayChain {
   token(symbol: string): ChainToken | undefined;
   enqueue(db: Sql, kind: SendKind, key: string, request: SendRequest): Promise<SendRecord>;
   approveSpender(tx: PoolClient, spender: Address, token: ChainToken): Promise<void>;
+  /** What the hot wallet's sends pay out, and the brake on what leaves it (a bridge deposit to an outside recipient counts). */
+  readonly outflows: Pick<Outflows, 'record'>;
 }
 
 /** The chain's intent pool, or UNSUPPORTED_CHAIN naming `field` where the platform has none. */

@@ -23,6 +23,7 @@ import {
 } from '@ramp/evm';
 import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
 import { missingEffect } from './send-effects';
+import { Outflows, type OutflowLimits } from '../transfers/outflows';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';
@@ -46,6 +47,8 @@ export interface ChainContextOptions {
   maxFeePerGas: bigint;
   /** The smallest deposit acted on, per token symbol (DUST_MINIMUMS with DEPOSIT_MINIMUMS over them). */
   dustMinimums?: Readonly<Record<string, string>>;
+  /** What may leave the hot wallet, by chain id then token (CHAIN_OUTFLOW_LIMITS); none: no limit. */
+  outflowLimits?: OutflowLimits;
   /** In the transaction that makes a hot-wallet send final: the event that books it. */
   onHotSendFinished: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
@@ -76,6 +79,8 @@ export class ChainContext {
   readonly logger: ChainLogger;
   /** The smallest deposit acted on, per token symbol. */
   readonly dustMinimums: Readonly<Record<string, string>>;
+  /** The brake on what leaves the hot wallet for the outside (transfers, swaps to an address, bridge deposits). */
+  readonly outflows: Outflows;
   private readonly spec: PlatformContractsSpec | undefined;
   private readonly deployer: ReturnType<typeof mnemonicToAccount>;
 
@@ -88,6 +93,7 @@ export class ChainContext {
     this.log = options.log;
     this.logger = logger;
     this.dustMinimums = options.dustMinimums ?? DUST_MINIMUMS;
+    this.outflows = new Outflows({ id: this.id, name: options.settings.chain }, options.outflowLimits?.[this.id]);
     const hotSigner = custody.signer(settings.hotWalletPath);
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
     this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });

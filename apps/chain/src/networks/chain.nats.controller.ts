@@ -118,7 +118,7 @@ export class ChainNatsController {
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200)) throw invalidField('refundOf', 'must be the id of a deposit');
-    const send = await runtime.transfers.request(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf });
+    const send = await runtime.transfers.request(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf, paysOut: paysOutOf(request), organizationId: organizationOf(request) });
     const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
   }
@@ -143,7 +143,7 @@ export class ChainNatsController {
     }
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     const to = recipientOn(runtime.context, request.recipient);
-    const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request) });
+    const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request), paysOut: paysOutOf(request), organizationId: organizationOf(request) });
     const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
     const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
@@ -174,7 +174,7 @@ export class ChainNatsController {
     const amountOut = tokenAmount(request.amountOut, 'amountOut', output.decimals);
     const recipient = recipientOn(to.context, request.recipient);
     if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
-    return this.networks.relayer.request(from.context, idempotencyKeyOf(request), { to: to.context, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId });
+    return this.networks.relayer.request(from.context, idempotencyKeyOf(request), { to: to.context, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId, paysOut: paysOutOf(request) });
   }
 
   /** Pauses or resumes a chain's outbound sends (the ledger's reconciliation, when the books and the chain drift apart). */
@@ -215,6 +215,23 @@ function idempotencyKeyOf(request: { idempotencyKey?: unknown }): string {
   const key = request.idempotencyKey;
   if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw invalidField('idempotencyKey', 'must be a string of 1 to 200 characters');
   return key;
+}
+
+/** The organization a request names (optional), checked for its shape. */
+function organizationOf(request: { organizationId?: unknown }): string | undefined {
+  if (request.organizationId === undefined) return undefined;
+  if (typeof request.organizationId !== 'string' || request.organizationId.length === 0 || request.organizationId.length > 100) throw invalidField('organizationId', 'must name an organization');
+  return request.organizationId;
+}
+
+/**
+ * What a send pays out (`paysOut`): the transaction whose hold or ledger entry it settles; a refund without one pays out
+ * the deposit it gives back. Required: the chain service moves nothing it cannot tie to the books.
+ */
+function paysOutOf(request: { paysOut?: unknown; refundOf?: unknown }): string {
+  const paysOut = request.paysOut ?? request.refundOf;
+  if (typeof paysOut !== 'string' || paysOut.length === 0 || paysOut.length > 200) throw invalidField('paysOut', 'must name the transaction whose hold or ledger entry the send pays out');
+  return paysOut;
 }
 
 /** The ledger account a movement is booked against, by name (`offramp-deposits`, `route-execution`). */

@@ -14,6 +14,7 @@ import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@
 import { IntentRelayer } from '../bridge/intent-relayer';
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
+import type { OutflowLimits } from '../transfers/outflows';
 import { ChainRuntime } from './chain-runtime';
 
 /**
@@ -56,6 +57,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
       dustMinimums: { ...DUST_MINIMUMS, ...config.json<Record<string, string>>('depositMinimums') },
+      outflowLimits: config.json<OutflowLimits>('chainOutflowLimits'),
     };
     this.runtimes = [
       ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),
@@ -74,6 +76,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     );
     metrics.sampled('ramp_chain_sends_paused', "Chains whose hot wallet's outbound sends are paused (ChainSendsPause: the books and the chain drifted apart).", async () =>
       this.runtimes.filter((runtime) => runtime.context.hot.pausedReason !== undefined).length,
+    );
+    metrics.sampled('ramp_chain_outflow_refusals', 'Sends refused since start at an outflow limit (CHAIN_OUTFLOW_LIMITS) of any chain: per send, per hour, per organization per hour.', async () =>
+      this.runtimes.reduce((sum, runtime) => sum + [...runtime.context.outflows.refusals.values()].reduce((total, count) => total + count, 0), 0),
     );
     let scanned = false;
     health.add('chains', async () => {

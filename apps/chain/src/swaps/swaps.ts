@@ -23,6 +23,10 @@ export interface SwapTerms {
   /** Who receives the output: the hot wallet, or an address outside. */
   to: Address;
   account: string;
+  /** What it pays out: the transaction whose hold or ledger entry it settles. */
+  paysOut: string;
+  /** The organization whose transaction it is, for the outflow limit of a swap paid outside. */
+  organizationId?: string;
 }
 
 /** A swap's send and, once confirmed, what it gave (base units of toToken). */
@@ -78,6 +82,10 @@ export class Swaps {
       );
       // Queued meanwhile by a concurrent request: this one's answer is that one's.
       if (inserted.rowCount === 0) return (await this.known(tx, sendKey, terms))!;
+      // Recorded with what it pays out; paid to an address outside, what goes in leaves the hot wallet for good: it
+      // counts against the outflow limits.
+      const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
+      await context.outflows.record(tx, { sendKey, token: fromToken, amount: terms.amountIn, paysOut: terms.paysOut, organizationId: terms.organizationId, counted });
       if (fromToken.address !== NATIVE_TOKEN) await context.approveSpender(tx, dex.router, fromToken);
       return { send: await context.enqueue(tx, 'swap', sendKey, call) };
     });

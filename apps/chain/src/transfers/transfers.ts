@@ -16,6 +16,10 @@ export interface TransferTerms {
   account: string;
   /** A refund: the deposit it gives back. */
   refundOf?: string;
+  /** What it pays out: the transaction whose hold or ledger entry it settles (a refund's is its deposit). */
+  paysOut: string;
+  /** The organization whose transaction it pays out, for its outflow limit. */
+  organizationId?: string;
 }
 
 /** A transfer as recorded beside its send (chain.transfers), for the books. */
@@ -60,6 +64,8 @@ export class Transfers {
         if (again) return again;
         throw invalidField('refundOf', `deposit ${refundOf} is already given back by another transfer`);
       }
+      // Recorded with what it pays out; a refund gives back exactly a deposit that arrived: it counts against no limit.
+      await this.context.outflows.record(tx, { sendKey, token, amount, paysOut: terms.paysOut, organizationId: terms.organizationId, counted: refundOf === undefined });
       return this.context.enqueue(tx, 'transfer', sendKey, request);
     });
   }

@@ -86,6 +86,8 @@ export class OfframpSteps {
             tokenSymbol: deposit.tokenSymbol ?? quote.tokenSymbol,
             amount: deposit.amount,
             account: OFFRAMP_DEPOSITS,
+            paysOut: transactionId,
+            organizationId: tenant.organizationId,
             ...(deposit.depositId !== undefined && { refundOf: deposit.depositId }),
           });
           if (!refund.ok) throw new Error(`the refund of ${transactionId} failed on chain: ${refund.reason}; an operator must look`);
@@ -117,6 +119,8 @@ export class OfframpSteps {
       amountIn: quote.cryptoAmount,
       minimumOut: offrampSwapMinimum(quote, tokenDecimals('CNGN', quote.chain)),
       account: OFFRAMP_PROVIDER,
+      paysOut: transactionId,
+      organizationId: tenant.organizationId,
     });
     const at = new Date().toISOString();
     return swap.ok ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at } : { type: 'recordSwap', ok: false, reason: swap.reason, at };
@@ -138,6 +142,8 @@ export class OfframpSteps {
       tokenSymbol: 'CNGN',
       amount: offrampSettlementAmount(quote),
       account: OFFRAMP_PROVIDER,
+      paysOut: transactionId,
+      organizationId: tenant.organizationId,
     });
   }
 

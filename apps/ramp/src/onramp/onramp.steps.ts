@@ -47,7 +47,7 @@ export class OnrampSteps {
           return { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
         }
         if (onchain) {
-          const sent = await this.chain.transfer({ environment: tenant.environment, chain: quote.chain, key: `${transactionId}:deliver`, to: destinationAddress!, tokenSymbol: quote.tokenSymbol, amount, account: ONRAMP_LIQUIDITY });
+          const sent = await this.chain.transfer({ environment: tenant.environment, chain: quote.chain, key: `${transactionId}:deliver`, to: destinationAddress!, tokenSymbol: quote.tokenSymbol, amount, account: ONRAMP_LIQUIDITY, paysOut: transactionId, organizationId: tenant.organizationId });
           // The Naira was turned into the token already: a delivery that fails is an operator's to resend, never a refund.
           if (!sent.ok) throw new Error(`the delivery of ${transactionId} failed on chain: ${sent.reason}; an operator must look`);
           return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
@@ -81,6 +81,8 @@ export class OnrampSteps {
       amountIn: state.mint!.amount,
       minimumOut: onrampSwapMinimum(quote, tokenDecimals(quote.tokenSymbol, quote.chain)),
       account: ONRAMP_LIQUIDITY,
+      paysOut: transactionId,
+      organizationId: tenant.organizationId,
     });
     return swap.ok ? { ok: true, amount: swap.amountOut, transactionHash: swap.transactionHash } : { ok: false, reason: swap.reason };
   }

@@ -58,10 +58,10 @@ export class RouteSteps {
             if (dec(leg.amountOut).lt(leg.minimumOut)) {
               return recordLeg(step.index, { ok: false, reason: `the bridge would deliver ${leg.amountOut} ${leg.toToken}, below the minimum ${leg.minimumOut}`, wouldGive: leg.amountOut });
             }
-            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut, account: ROUTE_EXECUTION };
+            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut, account: ROUTE_EXECUTION, paysOut: transactionId };
             return recordLeg(step.index, await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }));
           }
-          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut, account: ROUTE_EXECUTION };
+          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut, account: ROUTE_EXECUTION, paysOut: transactionId, organizationId: tenant.organizationId };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
         // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
@@ -101,6 +101,7 @@ export class RouteSteps {
             amountOut,
             organizationId: PLATFORM_ORGANIZATION,
             account: ROUTE_EXECUTION,
+            paysOut: transactionId,
           });
           return { type: 'recordReversal', index: step.index, transactionHash: back.ok ? back.transactionHash : (back.transactionHash ?? executed.transactionHash), at: at() };
         }
@@ -109,7 +110,7 @@ export class RouteSteps {
           // stays in the books of route-execution there. Never without a minimum (a front-runner would take the rest):
           // first what the leg put in less REVERSE_TOLERANCE; if the pools moved further, once more at what they would
           // give now (the failed attempt says) less 2%; then an operator's.
-          const back = { environment: tenant.environment, chain: leg.fromChain, fromToken: leg.toToken, toToken: leg.fromToken, amountIn: state.executed[step.index]!.amountOut, account: ROUTE_EXECUTION };
+          const back = { environment: tenant.environment, chain: leg.fromChain, fromToken: leg.toToken, toToken: leg.fromToken, amountIn: state.executed[step.index]!.amountOut, account: ROUTE_EXECUTION, paysOut: transactionId };
           const decimals = tokenDecimals(leg.fromToken, leg.fromChain, leg.fromChain);
           const first = await this.chainLegs.swap({ ...back, key: `${transactionId}:reverse:${step.index}`, minimumOut: reverseMinimum(leg.amountIn, REVERSE_TOLERANCE, decimals) });
           const done = first.ok || first.wouldGive === undefined || !dec(first.wouldGive).gt(0)

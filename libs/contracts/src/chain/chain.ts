@@ -114,6 +114,14 @@ export namespace ChainTransfer {
      * in its token and exactly its amount, once per deposit whatever the key; INVALID_REQUEST naming the field otherwise.
      */
     refundOf?: string;
+    /**
+     * What the transfer pays out: the transaction whose hold or ledger entry it settles (an off-ramp's settlement, an
+     * on-ramp's delivery), recorded beside the send (chain.outflows). Required, except for a refund, which pays out
+     * its `refundOf`; INVALID_REQUEST naming `paysOut` without either.
+     */
+    paysOut?: string;
+    /** The organization whose transaction it pays out: what its hourly outflow limit counts (CHAIN_OUTFLOW_LIMITS). */
+    organizationId?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -146,6 +154,10 @@ export namespace ChainSwap {
     recipient?: string;
     /** The ledger account the swap is booked against when final (send.finished), e.g. `route-execution`. */
     account: string;
+    /** What the swap pays out: the transaction whose hold or ledger entry it settles, recorded beside the send. */
+    paysOut: string;
+    /** The organization whose transaction it is: what its hourly outflow limit counts, for a swap paid outside. */
+    organizationId?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -185,6 +197,8 @@ export namespace ChainBridge {
     account: string;
     /** The organization whose transaction this is: the sandbox's relayer switch (RelayerPause) holds its fills. */
     organizationId: string;
+    /** What the bridge pays out: the transaction whose hold or ledger entry it settles, recorded beside the deposit. */
+    paysOut: string;
   }
   export interface Response {
     /**

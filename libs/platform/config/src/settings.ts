@@ -316,6 +316,13 @@ export const SETTINGS = {
       'JSON of the smallest deposit acted on, per token symbol, over the defaults (USDC and USDT 0.01, CNGN 10, ETH 0.000003, BNB 0.00002, cbBTC 0.0000001): a deposit below it is dust, recorded and booked as the platform\'s (external:dust-…), never credited, swept or refunded, since moving it would cost more gas than it is worth.',
     services: ['chain'],
   },
+  chainOutflowLimits: {
+    env: 'CHAIN_OUTFLOW_LIMITS',
+    default: '',
+    description:
+      'JSON of what may leave a chain\'s hot wallet for the outside (transfers, swaps paid to an address, bridge deposits; refunds of deposits are not counted), by chain then token: {"live-base":{"USDC":{"perSend":"50000","perHour":"500000","perOrganizationPerHour":"100000"}}}. A send above perSend is refused (AMOUNT_TOO_LARGE); one that would take the last hour\'s outflow above perHour, or the organization\'s above perOrganizationPerHour, waits until the hour moves on. Empty: no limit (set them for live chains).',
+    services: ['chain'],
+  },
   chainDriftPauseFraction: {
     env: 'CHAIN_DRIFT_PAUSE_FRACTION',
     default: '0.001',

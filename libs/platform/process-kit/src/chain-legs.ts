@@ -23,6 +23,10 @@ export interface ChainSwapLeg {
   recipient?: string;
   /** The ledger account the chain's side is booked against (`external:<account>-<env>-<chain>`, ChainBooks), e.g. `route-execution`. */
   account: string;
+  /** The transaction whose hold or ledger entry the swap pays out (recorded beside its send). */
+  paysOut: string;
+  /** The organization whose transaction it is (the chain service's outflow limits). */
+  organizationId?: string;
 }
 
 export interface ChainTransferLeg {
@@ -37,6 +41,10 @@ export interface ChainTransferLeg {
   account: string;
   /** A refund: the deposit it gives back (ChainTransfer's `refundOf`). */
   refundOf?: string;
+  /** The transaction whose hold or ledger entry the transfer pays out (a refund's is its `refundOf`). */
+  paysOut: string;
+  /** The organization whose transaction it pays out (the chain service's outflow limits). */
+  organizationId?: string;
 }
 
 export interface ChainBridgeLeg {
@@ -54,6 +62,8 @@ export interface ChainBridgeLeg {
   organizationId: string;
   /** The ledger account both chains' sides are booked against (ChainBooks), e.g. `route-execution`. */
   account: string;
+  /** The transaction whose hold or ledger entry the bridge pays out (recorded beside its deposit). */
+  paysOut: string;
 }
 
 /**
@@ -103,10 +113,10 @@ export class ChainLegs {
    * on its way (the job looks again a second later).
    */
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
-    const { environment, chain, key, fromToken, toToken, amountIn, minimumOut, recipient, account } = leg;
-    const request: ChainSwap.Request = { environment, chain, idempotencyKey: key, fromToken, toToken, amountIn, minimumOut, account, ...(recipient !== undefined && { recipient }) };
+    const { key, ...terms } = leg;
+    const request: ChainSwap.Request = { ...terms, idempotencyKey: key };
     const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainSwap.contract, this.tenant(environment), request)),
+      () => refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
@@ -123,10 +133,10 @@ export class ChainLegs {
    * StepPending while the relayer is at work (the job looks again a second later).
    */
   async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
-    const { environment, fromChain, toChain, key, token, amountIn, amountOut, recipient, organizationId, account } = leg;
-    const request: ChainBridge.Request = { environment, fromChain, toChain, idempotencyKey: key, token, amountIn, amountOut, account, organizationId, ...(recipient !== undefined && { recipient }) };
+    const { key, fromChain, toChain, amountOut, ...terms } = leg;
+    const request: ChainBridge.Request = { ...terms, fromChain, toChain, amountOut, idempotencyKey: key };
     const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainBridge.contract, this.tenant(environment), request)),
+      () => refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status !== 'pending',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
@@ -146,10 +156,10 @@ export class ChainLegs {
    * with its reason; refused before it was sent). StepPending while it is on its way.
    */
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
-    const { environment, chain, key, to, tokenSymbol, amount, account, refundOf } = leg;
-    const request: ChainTransfer.Request = { environment, chain, idempotencyKey: key, to, tokenSymbol, amount, account, ...(refundOf !== undefined && { refundOf }) };
+    const { key, amount, ...terms } = leg;
+    const request: ChainTransfer.Request = { ...terms, amount, idempotencyKey: key };
     const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(environment), request)),
+      () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
