@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   } finally {
     await nc.close();
   }
-  process.stdout.write(`database ${database} emptied, ${deleted} event stream(s) of the namespace "${namespace}" deleted\n`);
+  process.stdout.write(`database ${database} emptied, ${deleted} event stream(s) of ${namespace ? `the namespace "${namespace}"` : 'the default namespace'} deleted\n`);
 }
 
 main().catch((error: unknown) => {

@@ -82,6 +82,14 @@ describe('chain service - real deposits, faucet and chains list through the API'
     );
     await eventually(() => client.getBalance({ address: wallet.address }), (left) => left === 0n);
     expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+/);
+    // One sweep for the three deposits, not one each: the address is swept shortly after its first credit, with what
+    // arrived meanwhile.
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    const sweeps = await pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-base' and w.address = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
+    expect(sweeps.rows).toEqual([{ send_key: `sweep:test:base:${wallet.address.toLowerCase()}:0`, status: 'confirmed' }]);
+    await pool.end();
     const hotAfter = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
     expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(parseUnits('200', 6));
     // Credited once: more blocks, more passes, the same balance.
@@ -89,6 +97,36 @@ describe('chain service - real deposits, faucet and chains list through the API'
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available).toBe('200');
   }, 60_000);
+
+  it('dust sprayed at many addresses moves nothing: no credit, no sweep, no gas of the platform', async () => {
+    const wallets = await Promise.all(Array.from({ length: 6 }, async () => (await api.post('/wallets', { chain: 'base' })).body.data));
+    const user = await endUser('1');
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const hot = HdCustody.development().signer(base.hotWalletPath).address;
+      const sent = async () => Number((await pool.query(`select count(*) from chain.chain_sends where chain = 'test-base' and sender = $1`, [hot])).rows[0].count);
+      const before = await sent();
+      // Below the minimums (USDC 0.01, ETH 0.000003): a cent's worth would cost more gas to move than it is worth.
+      for (const wallet of wallets) {
+        expect(await succeeded(await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('0.009', 6)] }))).toBe('success');
+        expect(await succeeded(await user.wallet.sendTransaction({ chain: null, to: wallet.address, value: parseEther('0.000002') }))).toBe('success');
+      }
+      const addresses = wallets.map((wallet) => wallet.address.toLowerCase());
+      await eventually(
+        async () => Number((await pool.query(`select count(*) from chain.chain_deposits where chain = 'test-base' and to_address = any($1) and credited`, [addresses])).rows[0].count),
+        (count) => count === 12,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 4000)); // past CHAIN_SWEEP_DELAY_MS: a sweep would be queued by now
+      for (const wallet of wallets) {
+        const view = (await api.get(`/wallets/${wallet.walletId}`)).body.data;
+        for (const symbol of ['USDC', 'ETH']) expect(balanceOf(view, symbol)?.available ?? '0').toBe('0');
+      }
+      expect((await pool.query(`select address from chain.sweeps_due where chain = 'test-base' and address = any($1) union all select address from chain.sweeps where chain = 'test-base' and address = any($1)`, [addresses])).rows).toEqual([]);
+      expect(await sent()).toBe(before);
+    } finally {
+      await pool.end();
+    }
+  }, 90_000);
 
   it('funds a wallet with a real faucet transfer, answering once credited with its hash', async () => {
     const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
@@ -265,7 +303,8 @@ describe('chain service - real deposits, faucet and chains list through the API'
       const paid = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address as Address, parseUnits('10', 6)] });
       expect(await succeeded(paid)).toBe('success');
       await eventually(async () => balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available, (available) => available === '10');
-      const sweep = async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and idempotency_key like $1`, [`sweep:test:base:${paid}:%`])).rows[0]?.status;
+      const sweep = async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and idempotency_key = $1`, [`sweep:test:base:${wallet.address.toLowerCase()}:0`])).rows[0]?.status;
+      await eventually(sweep, (status) => status !== undefined, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await sweep()).toBe('queued');
     } finally {

@@ -31,6 +31,9 @@ export const CHAIN_SCHEMA = 'chain';
 /** What a send of the chain service is for: the `kind` column of chain_sends (Migration20261129000002). */
 export type SendKind = 'sweep' | 'transfer' | 'swap' | 'approve' | 'bridge' | 'faucet' | 'inventory';
 
+/** The sends that spend the hot wallet's funds (beyond gas). */
+const SPENDING_KINDS: ReadonlySet<SendKind> = new Set(['transfer', 'swap', 'bridge']);
+
 /** What the hot wallet of a local chain is topped up to, for gas, at each start. */
 const LOCAL_HOT_WALLET_GAS = parseEther('100');
 
@@ -129,10 +132,18 @@ export class ChainContext {
     return this.tokens.filter((token) => token.address !== NATIVE_TOKEN).map((token) => token.address);
   }
 
-  /** Queues a send of the hot wallet, once per key, recorded with what it is for. */
-  enqueue(db: Sql, kind: SendKind, key: string, request: SendRequest): Promise<SendRecord> {
+  /**
+   * Queues a send of the hot wallet, once per key, recorded with what it is for. A send that spends the hot wallet's
+   * funds (a transfer, a swap, a bridge deposit) is queued after whatever must come in first (beforeSpend: the sweeps
+   * scheduled), in the same transaction.
+   */
+  async enqueue(db: Sql, kind: SendKind, key: string, request: SendRequest): Promise<SendRecord> {
+    if (SPENDING_KINDS.has(kind) && this.beforeSpend) await this.beforeSpend(db);
     return this.hot.enqueue(db, key, request, kind);
   }
+
+  /** What must be queued before any send that spends the hot wallet's funds (the deposits' sweeps register it). */
+  beforeSpend: ((db: Sql) => Promise<void>) | undefined;
 
   /** What `holder` held of `token` at a block: 0 of a token whose contract was not there yet (a chain before deployment). */
   async balanceAt(token: ChainToken, holder: Address, blockNumber: bigint): Promise<bigint> {

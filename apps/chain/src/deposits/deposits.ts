@@ -1,24 +1,31 @@
 import type { PoolClient } from 'pg';
-import { encodeFunctionData, getAddress, type Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { CHAIN_EVENT_TYPES, type DepositCredited, type DepositReversed, type Tenant, type TreasuryOpened } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
-import { DepositWatcher, depositAddressOf, depositSalt, ForwarderFactory, type Deposit } from '@ramp/evm';
+import { DepositWatcher, depositAddressOf, type Deposit } from '@ramp/evm';
 import { isDust } from '@ramp/chains';
 import { fromBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import { ownArrival } from './own-arrival';
+import { Sweeps } from './sweeps';
 import { depositIdOf, isTreasury, ownerKey, treasuryOwner } from './owner';
 
 /**
  * A chain's deposits: the watcher of its deposit addresses and of the hot wallet (the treasury). A deposit confirmed at
- * the depth becomes a `deposit.credited` event and a sweep of its address to the hot wallet, in the one transaction that
- * confirms it; a credited deposit a reorganisation took away becomes `deposit.reversed`.
+ * the depth becomes a `deposit.credited` event and a sweep of its address to the hot wallet scheduled, in the one
+ * transaction that confirms it; a credited deposit a reorganisation took away becomes `deposit.reversed`.
  */
 export class Deposits {
   readonly watcher: DepositWatcher;
 
-  constructor(private readonly context: ChainContext) {
+  readonly sweeps: Sweeps;
+
+  constructor(
+    private readonly context: ChainContext,
+    sweepDelayMs: number,
+  ) {
+    this.sweeps = new Sweeps(context, sweepDelayMs);
     this.watcher = new DepositWatcher({
       schema: CHAIN_SCHEMA,
       pool: context.pool,
@@ -99,7 +106,7 @@ export class Deposits {
   /**
    * A deposit confirmed at the depth: its credit (the first, or the next after a reversal: the chain took the same
    * transfer back in), appended at the deposit stream's next version, so that a second credit of the same one conflicts
-   * and rolls the whole transaction back; then its sweep, one per credit.
+   * and rolls the whole transaction back; then its address's sweep is scheduled (Sweeps: one per address shortly).
    */
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
     const found = await this.depositEvent(tx, deposit);
@@ -116,11 +123,9 @@ export class Deposits {
       this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'dust deposit recorded, not acted on');
       return;
     }
-    // The address's funds go to the hot wallet: the forwarder is deployed (first time) and flushed, once per credit.
-    await this.context.enqueue(tx, 'sweep', credit === 0 ? `sweep:${event.depositId}` : `sweep:${event.depositId}:${credit}`, {
-      to: this.context.network.contracts.forwarderFactory as Address,
-      data: encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(ownerKey(event.owner)!), this.context.tokenContracts] }),
-    });
+    // The address's funds go to the hot wallet: one sweep of the address shortly, for this deposit and any that
+    // arrive there meanwhile.
+    await this.sweeps.schedule(tx, deposit.to, event.owner);
     this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'deposit credited');
   }
 

@@ -41,9 +41,9 @@ export class Holdings {
     const { rows: open } = await pool.query<{ address: string }>(
       `select distinct d.to_address as address from ${CHAIN_SCHEMA}.chain_deposits d
         where d.chain = $1 and d.block_number <= $2 and d.status in ('seen', 'confirmed') and d.to_address <> $3
-          and not exists (select 1 from ${CHAIN_SCHEMA}.chain_sends s where s.chain = $1 and s.status = 'confirmed' and s.block_number <= $2
-                            and s.idempotency_key = 'sweep:' || $4 || ':' || d.tx_hash || ':' || d.log_index)`,
-      [context.id, blockNumber.toString(), hot.toLowerCase(), `${context.environment}:${context.chain}`],
+          and not exists (select 1 from ${CHAIN_SCHEMA}.sweeps w join ${CHAIN_SCHEMA}.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key
+                           where w.chain = $1 and w.address = d.to_address and s.status = 'confirmed' and s.block_number > d.block_number and s.block_number <= $2)`,
+      [context.id, blockNumber.toString(), hot.toLowerCase()],
     );
     const holders = [hot, ...open.map((row) => row.address as Address)];
     const balances = new Map<string, bigint>();

@@ -11,6 +11,8 @@ import { Transfers } from '../transfers/transfers';
 export interface RuntimeOptions extends Omit<ChainContextOptions, 'onHotSendFinished'> {
   /** How long a read of the pools' reserves answers quotes. */
   poolsMaxAgeMs: number;
+  /** How long after a credit its address is swept (the deposits arriving meanwhile go with it). */
+  sweepDelayMs: number;
   /** The intent bridge's relayer, shared by every chain. */
   relayer?: IntentRelayer;
 }
@@ -35,10 +37,10 @@ export class ChainRuntime {
   private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
-    const { poolsMaxAgeMs, relayer, ...contextOptions } = options;
+    const { poolsMaxAgeMs, sweepDelayMs, relayer, ...contextOptions } = options;
     this.relayer = relayer;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
-    this.deposits = new Deposits(this.context);
+    this.deposits = new Deposits(this.context, sweepDelayMs);
     this.transfers = new Transfers(this.context);
     this.faucet = this.context.faucet && new Faucet(this.context, this.context.faucet);
     this.swaps = new Swaps(this.context);
@@ -89,6 +91,7 @@ export class ChainRuntime {
     const relayer = this.relayer;
     const parts: [string, { tick(): Promise<void> } | undefined][] = [
       ['watcher', this.deposits.watcher],
+      ['sweeps', this.deposits.sweeps],
       ['relayer', relayer && { tick: () => relayer.tick(this.context) }],
       ['hot wallet sends', this.context.hot],
       ['faucet sends', this.faucet],

@@ -56,6 +56,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       stuckAfterMs: config.int('chainStuckAfterMs', 1000),
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
+      sweepDelayMs: config.int('chainSweepDelayMs', 0),
       dustMinimums: { ...DUST_MINIMUMS, ...config.json<Record<string, string>>('depositMinimums') },
       outflowLimits: config.json<OutflowLimits>('chainOutflowLimits'),
     };

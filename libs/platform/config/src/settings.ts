@@ -316,6 +316,13 @@ export const SETTINGS = {
       'JSON of the smallest deposit acted on, per token symbol, over the defaults (USDC and USDT 0.01, CNGN 10, ETH 0.000003, BNB 0.00002, cbBTC 0.0000001): a deposit below it is dust, recorded and booked as the platform\'s (external:dust-…), never credited, swept or refunded, since moving it would cost more gas than it is worth.',
     services: ['chain'],
   },
+  chainSweepDelayMs: {
+    env: 'CHAIN_SWEEP_DELAY_MS',
+    default: '3000',
+    description:
+      'How long after a deposit is credited its address is swept into the hot wallet: the deposits that arrive at the address meanwhile go with it, one sweep (and its gas) per address, not per deposit. Longer on a chain where gas is dear.',
+    services: ['chain'],
+  },
   chainOutflowLimits: {
     env: 'CHAIN_OUTFLOW_LIMITS',
     default: '',
