@@ -1,6 +1,6 @@
 import { WakeupListener, Waker } from '@ramp/database';
 import type { Job, JobQueue } from './jobs';
-import { StepPending } from './step-pending';
+import { retryDelayMs, StepPending } from './step-pending';
 
 const IDLE_POLL_MS = 1000;
 
@@ -18,7 +18,7 @@ export interface JobWorkerOptions {
 /**
  * Runs a service's jobs on every replica: wakes on NOTIFY when a job is written, sleeps until the next one is due,
  * polls as a fallback. Runs up to `concurrency` jobs at once; a failed job is retried with exponential backoff
- * (capped at a minute) for as long as it takes, because a step that gives money back must never be dropped.
+ * (retryDelayMs: capped at a minute, at 4 s while a service it calls is down) for as long as it takes, because a step that gives money back must never be dropped.
  */
 export class JobWorker {
   private stopped = false;
@@ -73,7 +73,7 @@ export class JobWorker {
           await jobs.retryLater(job.id, error.retryInMs, error.message).catch(() => undefined);
           continue;
         }
-        const delay = Math.min(60_000, 250 * 2 ** Math.min(job.attempts, 8));
+        const delay = retryDelayMs(error, job.attempts);
         logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
         await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
       }
