@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Log, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { DUST_MINIMUMS } from '@ramp/chains';
+import { DUST_MINIMUMS, type OutflowLimits } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import type { EventLog } from '@ramp/event-store';
@@ -23,7 +23,7 @@ import {
 } from '@ramp/evm';
 import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
 import { missingEffect } from './send-effects';
-import { Outflows, type OutflowLimits } from '../transfers/outflows';
+import { Outflows } from '../transfers/outflows';
 
 /** The chain service's schema: its event log, send queues and watchers. */
 export const CHAIN_SCHEMA = 'chain';

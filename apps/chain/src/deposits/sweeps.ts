@@ -36,6 +36,9 @@ export class Sweeps {
 
   /** One pass: every sweep that is due queued on the hot wallet (its forwarder deployed the first time, then flushed). */
   async tick(): Promise<void> {
+    // One read on the pool at most passes, which find nothing due: a transaction only when there is a sweep to queue.
+    const { rows } = await this.context.pool.query<{ due: boolean }>(`select exists (select 1 from ${CHAIN_SCHEMA}.sweeps_due where chain = $1 and due_at <= now()) as due`, [this.context.id]);
+    if (!rows[0]!.due) return;
     await withTransaction(this.context.pool, (tx) => this.queue(tx, 'due'));
   }
 

@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { parseGwei } from 'viem';
 import { Config } from '@ramp/config';
-import { DUST_MINIMUMS } from '@ramp/chains';
+import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
 import { HdCustody, resolveChains } from '@ramp/evm';
@@ -14,7 +14,6 @@ import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@
 import { IntentRelayer } from '../bridge/intent-relayer';
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
-import type { OutflowLimits } from '../transfers/outflows';
 import { ChainRuntime } from './chain-runtime';
 
 /**
@@ -57,8 +56,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
       sweepDelayMs: config.int('chainSweepDelayMs', 0),
-      dustMinimums: { ...DUST_MINIMUMS, ...config.json<Record<string, string>>('depositMinimums') },
-      outflowLimits: config.json<OutflowLimits>('chainOutflowLimits'),
+      // Checked here, at start: a typo stops the service with the setting's name, not every deposit or send it meets.
+      dustMinimums: { ...DUST_MINIMUMS, ...parseDepositMinimums(config.json('depositMinimums')) },
+      outflowLimits: parseOutflowLimits(config.json('chainOutflowLimits')),
     };
     this.runtimes = [
       ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),

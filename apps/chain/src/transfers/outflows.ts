@@ -1,23 +1,10 @@
 import type { PoolClient } from 'pg';
 import { AppError } from '@ramp/contracts';
-import { dec } from '@ramp/money';
+import { outflowRefusal, type OutflowLimit } from '@ramp/chains';
 import type { ChainToken } from '../context/platform-contracts';
 
 /** The chain service's schema (as CHAIN_SCHEMA; not imported, the context imports this). */
 const SCHEMA = 'chain';
-
-/** The limits of one token on one chain (CHAIN_OUTFLOW_LIMITS), each optional, in the token's units. */
-export interface OutflowLimit {
-  /** The most one send may take out. */
-  perSend?: string;
-  /** The most that may leave the hot wallet in any hour. */
-  perHour?: string;
-  /** The most that may leave for one organization's transactions in any hour. */
-  perOrganizationPerHour?: string;
-}
-
-/** CHAIN_OUTFLOW_LIMITS: by chain (`live-base`, `test-bsc`), then token symbol. */
-export type OutflowLimits = Record<string, Record<string, OutflowLimit>>;
 
 /** One send that spends the hot wallet's funds, as the transaction that queues it records it. */
 export interface Outflow {
@@ -68,33 +55,23 @@ export class Outflows {
 
   private async judge(tx: PoolClient, send: Outflow, limit: OutflowLimit): Promise<void> {
     const { id, name } = this.chain;
-    const amount = dec(send.amount);
     const symbol = send.token.symbol;
-    if (limit.perSend !== undefined && amount.gt(limit.perSend)) {
-      this.refused('perSend');
-      throw new AppError('AMOUNT_TOO_LARGE', `amount: ${send.amount} ${symbol} is more than one send may take out of the hot wallet on ${name} (${limit.perSend})`, 'amount');
-    }
     // One queueing at a time per chain and token, so that two sends cannot both fit under what only one fits under.
     await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`outflow:${id}:${symbol}`]);
-    const recent = async (organizationId?: string) => {
-      const { rows } = await tx.query<{ total: string }>(
-        `select coalesce(sum(amount), 0)::text as total from ${SCHEMA}.outflows
-          where chain = $1 and token_symbol = $2 and counted and created_at > now() - interval '1 hour' and ($3::text is null or organization_id = $3)`,
-        [id, symbol, organizationId ?? null],
-      );
-      return dec(rows[0]!.total);
-    };
-    if (limit.perHour !== undefined && (await recent()).add(amount).gt(limit.perHour)) {
-      this.refused('perHour');
+    const { rows } = await tx.query<{ chain: string; organization: string }>(
+      `select coalesce(sum(amount), 0)::text as chain, coalesce(sum(amount) filter (where organization_id = $3), 0)::text as organization from ${SCHEMA}.outflows
+        where chain = $1 and token_symbol = $2 and counted and created_at > now() - interval '1 hour'`,
+      [id, symbol, send.organizationId ?? null],
+    );
+    const refusal = outflowRefusal(limit, send.amount, { chain: rows[0]!.chain, ...(send.organizationId !== undefined && { organization: rows[0]!.organization }) });
+    if (refusal === undefined) return;
+    this.refusals.set(refusal, (this.refusals.get(refusal) ?? 0) + 1);
+    if (refusal === 'perSend') {
+      throw new AppError('AMOUNT_TOO_LARGE', `amount: ${send.amount} ${symbol} is more than one send may take out of the hot wallet on ${name} (${limit.perSend})`, 'amount');
+    }
+    if (refusal === 'perHour') {
       throw new AppError('SERVICE_UNAVAILABLE', `outflow limit: ${name}'s hot wallet has sent out its limit of ${limit.perHour} ${symbol} in the last hour: the send waits; an operator is alerted`);
     }
-    if (limit.perOrganizationPerHour !== undefined && send.organizationId && (await recent(send.organizationId)).add(amount).gt(limit.perOrganizationPerHour)) {
-      this.refused('perOrganizationPerHour');
-      throw new AppError('SERVICE_UNAVAILABLE', `outflow limit: the organization's transactions have taken their limit of ${limit.perOrganizationPerHour} ${symbol} out of ${name}'s hot wallet in the last hour: the send waits`);
-    }
-  }
-
-  private refused(kind: keyof OutflowLimit): void {
-    this.refusals.set(kind, (this.refusals.get(kind) ?? 0) + 1);
+    throw new AppError('SERVICE_UNAVAILABLE', `outflow limit: the organization's transactions have taken their limit of ${limit.perOrganizationPerHour} ${symbol} out of ${name}'s hot wallet in the last hour: the send waits`);
   }
 }

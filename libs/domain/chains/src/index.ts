@@ -7,3 +7,4 @@ export * from './faucet';
 export * from './settlement';
 export * from './intent-bridge';
 export * from './dust';
+export * from './outflow-limits';

@@ -1,8 +1,26 @@
+import { AppError } from '@ramp/contracts';
 import { WakeupListener, Waker } from '@ramp/database';
 import type { Job, JobQueue } from './jobs';
-import { retryDelayMs, StepPending } from './step-pending';
+import { StepPending } from './step-pending';
 
 const IDLE_POLL_MS = 1000;
+/** A failing step waits at most this before it runs again. */
+const FAILURE_RETRY_CAP_MS = 60_000;
+/** A step that failed because a service it calls is down or restarting waits at most this: it comes back within seconds. */
+const OUTAGE_RETRY_CAP_MS = 4_000;
+
+/**
+ * How long a step that failed for the `attempts`-th time in a row waits before it runs again: 250 ms doubled per
+ * attempt, capped at a minute. When the failure is an outage (SERVICE_UNAVAILABLE: a service not running, not answering
+ * in time, or saying it waits, as a restarting chain service does) the cap is 4 s, so that the transactions caught by
+ * a restart go on within seconds of its return instead of sleeping out a backoff grown during it. Spread by up to a
+ * quarter (`random`), so that the steps caught by one outage do not come back all at once.
+ */
+export function retryDelayMs(error: unknown, attempts: number, random: () => number = Math.random): number {
+  const outage = error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE';
+  const delay = Math.min(outage ? OUTAGE_RETRY_CAP_MS : FAILURE_RETRY_CAP_MS, 250 * 2 ** Math.min(attempts, 8));
+  return Math.round(delay * (1 - random() / 4));
+}
 
 export interface JobWorkerOptions {
   jobs: JobQueue;
@@ -18,7 +36,8 @@ export interface JobWorkerOptions {
 /**
  * Runs a service's jobs on every replica: wakes on NOTIFY when a job is written, sleeps until the next one is due,
  * polls as a fallback. Runs up to `concurrency` jobs at once; a failed job is retried with exponential backoff
- * (retryDelayMs: capped at a minute, at 4 s while a service it calls is down) for as long as it takes, because a step that gives money back must never be dropped.
+ * (retryDelayMs: capped at a minute, at 4 s while a service it calls is down) for as long as it takes, because a step
+ * that gives money back must never be dropped.
  */
 export class JobWorker {
   private stopped = false;
