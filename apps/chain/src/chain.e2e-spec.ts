@@ -85,9 +85,11 @@ describe('chain service - real deposits, faucet and chains list through the API'
     // One sweep for the three deposits, not one each: the address is swept shortly after its first credit, with what
     // arrived meanwhile.
     const pool = new Pool({ connectionString: TEST_DATABASE_URL });
-    const sweeps = await pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-base' and w.address = $1`, [
-      wallet.address.toLowerCase(),
-    ]);
+    // Mined already (the address is empty); final once its block is at the depth.
+    const sweeps = await eventually(
+      () => pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-base' and w.address = $1`, [wallet.address.toLowerCase()]),
+      (found) => found.rows.every((row) => row.status === 'confirmed'),
+    );
     expect(sweeps.rows).toEqual([{ send_key: `sweep:test:base:${wallet.address.toLowerCase()}:0`, status: 'confirmed' }]);
     await pool.end();
     const hotAfter = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
