@@ -264,6 +264,18 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const wallet = (await api.post('/wallets', { chain: 'bsc' })).body.data;
     await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDT', amount: '12.000000000000000001' });
     await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'BNB', amount: '0.3' });
+    // The address is swept a few seconds after its credit: wait for that sweep to be final, so that its gas is not on its
+    // way to the books while the exact check below runs.
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      await eventually(
+        () => pool.query(`select s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-bsc' and w.address = $1`, [wallet.address.toLowerCase()]),
+        (found) => found.rows.length > 0 && found.rows.every((row) => row.status === 'confirmed'),
+        30_000,
+      );
+    } finally {
+      await pool.end();
+    }
     const check = await ledgerCheck();
     expect(check).toMatchObject({ ok: true, unbalancedAssets: [], negative: [] });
     const test = check.chains.find((environment) => environment.environment === 'test')!;
