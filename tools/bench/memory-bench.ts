@@ -13,6 +13,8 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 8);
 /** The longest the load's last transactions are given to end once it stops. */
 const DRAIN_MS = 90_000;
+/** When, after the load stops, the transactions still open are counted (issue 30's target: none). */
+const OPEN_MARK_MS = 30_000;
 const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'];
 
 /** Samples the resident memory of processes every 250 ms and keeps each one's highest. */
@@ -72,7 +74,11 @@ export async function benchMemory(): Promise<BenchSection[]> {
     await load.stop();
     // Let the last transactions run their steps and their deliveries go out: until every transaction the load started
     // has ended in the read model (at most DRAIN_MS), so that what they cost is all counted.
-    const open = await counters.openUntilEnded(load.started.map((started) => started.id), DRAIN_MS);
+    const { open, openAtMark, drainMs } = await counters.openUntilEnded(
+      load.started.map((started) => started.id),
+      DRAIN_MS,
+      OPEN_MARK_MS,
+    );
     const underLoad = sampler.stop();
     const cpu = cpuSince();
     const database = await counters.read();
@@ -107,6 +113,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
         rows,
         notes: [
           `the load: ${load.started.length} transactions started (${(load.started.length / LOAD_SECONDS).toFixed(1)}/s) of every type, each with a webhook and a callback; ${receiver.received.length} deliveries received by the time they had all ended`,
+          `after the load stopped: ${openAtMark} of its transactions still open ${OPEN_MARK_MS / 1000} s later; the last ended ${(drainMs / 1000).toFixed(1)} s after it stopped${open === 0 ? '' : ` (${open} had not after ${DRAIN_MS / 1000} s)`}`,
           `the bare process's load: ${http.requests.total} POSTs at 50 connections (${http.requests.average.toFixed(0)} req/s)`,
           'RSS sampled every 250 ms (VmRSS); idle is read after 5 s with nothing in flight',
         ],
@@ -163,14 +170,21 @@ function databaseCounters() {
       ).rows[0]!;
       return { commits: Number(row.commits), inserted: Number(row.inserted), updated: Number(row.updated), deleted: Number(row.deleted), bytes: Number(row.bytes) };
     },
-    /** Waits until none of these transactions is open in the ledger's read model, or `timeoutMs`; returns how many still are. */
-    openUntilEnded: async (ids: string[], timeoutMs: number): Promise<number> => {
-      const deadline = Date.now() + timeoutMs;
+    /**
+     * Waits until none of these transactions is open in the ledger's read model, or `timeoutMs`: how many still are
+     * then, how many were `markMs` after the wait began, and how long the last of them took to end.
+     */
+    openUntilEnded: async (ids: string[], timeoutMs: number, markMs: number): Promise<{ open: number; openAtMark: number; drainMs: number }> => {
+      const start = Date.now();
+      let openAtMark: number | undefined;
       for (;;) {
         const ended = Number(
           (await pool.query<{ n: string }>(`select count(*) as n from ledger.transactions where id = any($1) and status in ('completed', 'failed')`, [ids])).rows[0]!.n,
         );
-        if (ended >= ids.length || Date.now() > deadline) return ids.length - ended;
+        const open = ids.length - ended;
+        const elapsed = Date.now() - start;
+        if (openAtMark === undefined && (elapsed >= markMs || open === 0)) openAtMark = open;
+        if (open === 0 || elapsed > timeoutMs) return { open, openAtMark: openAtMark ?? open, drainMs: elapsed };
         await sleep(500);
       }
     },

@@ -6,21 +6,22 @@ import { RAMP_KINDS } from '@ramp/ramping';
 import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
+import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
-import { OfframpDepositsEventsController } from './offramp/deposits.events.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
+import { RampChainEventsController } from './process/chain.events.controller';
 import { IntegrationEventsController } from './process/integration.events.controller';
 import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
 /** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
-export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001, Migration20261128000001] };
+export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001] };
 
 @Module({
   imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
-  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController, OfframpDepositsEventsController],
+  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController, RampChainEventsController],
   providers: [
     jetStreamTransport(RAMP_DATABASE.schema),
     rpcClientProvider,

@@ -6,6 +6,8 @@ import { ROUTE_KINDS } from '@ramp/routing';
 import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
+import { Migration20261130000001 } from './migrations/Migration20261130000001';
+import { SwapTransferChainEventsController } from './process/chain.events.controller';
 import { IntegrationEventsController } from './process/integration.events.controller';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
@@ -14,11 +16,11 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 import { TransferNatsController } from './transfer/transfer.nats.controller';
 
 /** The swap-transfer service owns the `swap_transfer` schema: its event log, relay checkpoint, inbox and jobs. */
-export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001, Migration20261128000001] };
+export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001, Migration20261128000001, Migration20261130000001] };
 
 @Module({
   imports: [CoreModule.forService('swap-transfer'), DatabaseModule.forService(SWAPTRANSFER_DATABASE)],
-  controllers: [SwapNatsController, TransferNatsController, TransactionsNatsController, IntegrationEventsController],
+  controllers: [SwapNatsController, TransferNatsController, TransactionsNatsController, IntegrationEventsController, SwapTransferChainEventsController],
   providers: [
     jetStreamTransport(SWAPTRANSFER_DATABASE.schema),
     rpcClientProvider,

@@ -125,7 +125,10 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
       { stream: swapTransferEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['swap.>', 'transfer.>'] },
     ],
-    consumes: [{ stream: swapTransferEvents, durables: ['swap_transfer_integration'] }],
+    consumes: [
+      { stream: swapTransferEvents, durables: ['swap_transfer_integration'] },
+      { stream: chainEvents, durables: ['swap_transfer_chain_sends'] },
+    ],
   },
   ledger: {
     calls: [ChainHoldings.contract, ChainSendsPause.contract, DepositAddressWatch.contract, FaucetSend.contract],

@@ -5,8 +5,14 @@ import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
 import { untilFinal } from './step-pending';
 
-/** How long a leg's step waits for its send to be final before the job tries again later (the same key, the same send). */
-const LEG_WAIT_MS = 10_000;
+/**
+ * A leg's step asks the chain service once and, while the send is on its way, ends pending: its job slot is free for
+ * other transactions while a block is mined. The chain service's `send.finished` event wakes the job (ChainSendWakes);
+ * without it (the event late, a bridge's relayer at work) the job looks again after LEG_LOOK_AGAIN_MS. The same key
+ * finds the same send every time.
+ */
+const LEG_WAIT_MS = 0;
+const LEG_LOOK_AGAIN_MS = 5_000;
 /** How long a restock waits for the faucet to sign its mint. */
 const FAUCET_TIMEOUT_MS = 20_000;
 
@@ -110,7 +116,7 @@ export class ChainLegs {
   /**
    * A swap through the pools, once per key: its outcome once final (confirmed with what it gave; reverted or refused
    * with the reason, and for a minimum the pools could not meet, what they would have given). StepPending while it is
-   * on its way (the job looks again a second later).
+   * on its way (woken by the send's `send.finished`).
    */
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
     const { key, ...terms } = leg;
@@ -120,6 +126,7 @@ export class ChainLegs {
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
+      LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
@@ -130,7 +137,7 @@ export class ChainLegs {
   /**
    * A bridge by intent, once per key: filled on the destination (its fill's hash there, the leg's planned output), or
    * failed once the deposit was refunded after its deadline (the refund's hash) or the deposit itself failed.
-   * StepPending while the relayer is at work (the job looks again a second later).
+   * StepPending while the relayer is at work (woken by its sends' `send.finished`).
    */
   async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
     const { key, fromChain, toChain, amountOut, ...terms } = leg;
@@ -140,6 +147,7 @@ export class ChainLegs {
       (value) => 'ok' in value || value.status !== 'pending',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
+      LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'filled') return { ok: true, amountOut, transactionHash: answer.fillHash! };
@@ -163,6 +171,7 @@ export class ChainLegs {
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
       LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
+      LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: amount, transactionHash: answer.transactionHash! };

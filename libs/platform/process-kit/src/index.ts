@@ -8,3 +8,4 @@ export * from './stream-process';
 export * from './process-providers';
 export * from './step-pending';
 export * from './chain-legs';
+export * from './chain-wakes';

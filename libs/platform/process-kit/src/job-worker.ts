@@ -89,7 +89,7 @@ export class JobWorker {
         if (error instanceof StepPending) {
           // Under way elsewhere: looked at again soon, without the backoff of a failure.
           logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');
-          await jobs.retryLater(job.id, error.retryInMs, error.message).catch(() => undefined);
+          await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => undefined);
           continue;
         }
         const delay = retryDelayMs(error, job.attempts);

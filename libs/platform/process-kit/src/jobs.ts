@@ -30,6 +30,15 @@ export function jobsTableMigration(schema: string): string[] {
 }
 
 /**
+ * The jobs' `pending` flag: the job's step was released waiting for work under way elsewhere (StepPending, a send on
+ * its way to its depth), so the event that ends that work may wake it (JobQueue.wake). A job due at a time of its own
+ * (an expiry, a provider's delay) is never pending, and no wake moves it.
+ */
+export function jobsPendingMigration(schema: string): string[] {
+  return [`alter table ${schema}.jobs add column pending boolean not null default false`];
+}
+
+/**
  * The durable to-do list of a service's transactions: a transaction's next step is inserted in the same database
  * transaction as the events that call for it, so a crash can lose neither. Workers on every replica claim due jobs
  * with a lease (SKIP LOCKED: no two run the same job at once); a job whose worker died is claimed again when its lease
@@ -54,10 +63,13 @@ export class JobQueue {
     await tx.query(`select pg_notify($1, '')`, [this.channel]);
   }
 
-  /** Claims the oldest due job for `leaseMs`, or none. */
+  /**
+   * Claims the oldest due job for `leaseMs`, or none. Its `due_at` becomes the lease's end while it runs: a wake during
+   * the run moves it back to now (wake), which retryLater reads as "run again at once".
+   */
   async claim(leaseMs: number): Promise<Job | undefined> {
     const { rows } = await this.pool.query<Job>(
-      `update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), attempts = attempts + 1
+      `update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), due_at = now() + make_interval(secs => $1::double precision / 1000), pending = false, attempts = attempts + 1
         where id = (
           select id from ${this.schema}.jobs
            where due_at <= now() and (locked_until is null or locked_until < now())
@@ -75,11 +87,35 @@ export class JobQueue {
     await tx.query(`delete from ${this.schema}.jobs where id = $1`, [jobId]);
   }
 
-  async retryLater(jobId: string, delayMs: number, error: string): Promise<void> {
+  /**
+   * Releases a claimed job to run again in `delayMs` (`pending`: its step waits for work under way elsewhere, which a
+   * wake may end early), or at once when it was woken while it ran (its `due_at` moved before the lease's end: what
+   * it waits for happened meanwhile).
+   */
+  async retryLater(jobId: string, delayMs: number, error: string, pending = false): Promise<void> {
     await this.pool.query(
-      `update ${this.schema}.jobs set locked_until = null, due_at = now() + make_interval(secs => $2::double precision / 1000), last_error = $3 where id = $1`,
-      [jobId, delayMs, error.slice(0, 1000)],
+      `update ${this.schema}.jobs
+          set due_at = case when locked_until is not null and due_at < locked_until then now() else now() + make_interval(secs => $2::double precision / 1000) end,
+              locked_until = null, pending = $4, last_error = $3
+        where id = $1`,
+      [jobId, delayMs, error.slice(0, 1000), pending],
     );
+  }
+
+  /**
+   * What the jobs of these streams wait for happened (a send of theirs became final): a job released pending is due
+   * now, one running at that moment runs again as soon as it ends pending (retryLater), and the workers are woken. A
+   * job due at a time of its own (an expiry) is left alone. Returns how many jobs were woken.
+   */
+  async wake(db: Sql, streamIds: readonly string[]): Promise<number> {
+    if (streamIds.length === 0) return 0;
+    const { rowCount } = await db.query(
+      `update ${this.schema}.jobs set due_at = now()
+        where stream_id = any($1::text[]) and due_at > now() and (pending or locked_until > now())`,
+      [streamIds],
+    );
+    if (rowCount) await db.query(`select pg_notify($1, '')`, [this.channel]);
+    return rowCount ?? 0;
   }
 
   /** Milliseconds until the next job is due (capped), to sleep no longer than needed. */

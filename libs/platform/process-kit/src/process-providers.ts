@@ -10,6 +10,7 @@ import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit
 import type { AnyTransactionKind } from '@ramp/transactions';
 import { AllowedHosts } from '@ramp/webhooks';
 import { JobWorker } from './job-worker';
+import { ChainSendWakes } from './chain-wakes';
 import { JobQueue, type Job } from './jobs';
 import { LedgerSteps } from './ledger-steps';
 import { QuoteInitiation } from './quote-initiation';
@@ -82,6 +83,8 @@ export function processProviders(spec: ProcessSpec): Provider[] {
   return [
     { provide: PROCESS_SPEC, useValue: spec },
     { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool, spec.log.schema) },
+    // A transaction's stream is `<kind>-<transaction id>` (StreamProcess): the jobs a final send of its legs wakes.
+    { provide: ChainSendWakes, inject: [JobQueue], useFactory: (jobs: JobQueue) => new ChainSendWakes(jobs, spec.kinds.map((kind) => kind.type)) },
     // Hosts that per-transaction callback URLs may name although private (WEBHOOK_ALLOW_HOSTS), for parseCallbackUrl.
     { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },
     { provide: LedgerSteps, inject: [RpcClient], useFactory: (rpc: RpcClient) => new LedgerSteps(rpc) },

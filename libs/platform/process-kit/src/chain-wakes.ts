@@ -1,0 +1,34 @@
+import type { SendFinished } from '@ramp/contracts';
+import type { Sql } from '@ramp/database';
+import type { JobQueue } from './jobs';
+
+/** A transaction's id inside a send's idempotency key (`transfer:txn_…:settle`, `bridge:txn_…:leg:0:fill`). */
+const TRANSACTION_IN_KEY = /(?:^|:)(txn_[0-9A-HJKMNP-TV-Z]{26})(?::|$)/;
+
+/** The transaction a send of the chain service works for, read from its idempotency key; undefined for the platform's own (sweeps, top-ups). */
+export function transactionOfSendKey(idempotencyKey: string): string | undefined {
+  return TRANSACTION_IN_KEY.exec(idempotencyKey)?.[1];
+}
+
+/**
+ * Wakes the job of a transaction whose leg on chain was released pending (ChainLegs: StepPending) when the chain
+ * service's `send.finished` event says one of its sends is final, so that the step reads the outcome at once instead of
+ * at its fallback look. `prefixes`: the service's stream prefixes (`onramp`, `offramp`), a transaction's stream being
+ * `<prefix>-<transaction id>`.
+ */
+export class ChainSendWakes {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly prefixes: readonly string[],
+  ) {}
+
+  /** Returns how many jobs were woken (none for a send of no transaction, or one of another service's). */
+  async onSendFinished(db: Sql, send: Pick<SendFinished, 'idempotencyKey'>): Promise<number> {
+    const transactionId = transactionOfSendKey(send.idempotencyKey);
+    if (!transactionId) return 0;
+    return this.jobs.wake(
+      db,
+      this.prefixes.map((prefix) => `${prefix}-${transactionId}`),
+    );
+  }
+}

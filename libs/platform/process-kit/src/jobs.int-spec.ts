@@ -1,0 +1,72 @@
+import { Pool } from 'pg';
+import { jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
+import { ChainSendWakes } from './chain-wakes';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
+const schema = `jobs_test_${Date.now().toString(36)}`;
+const txn = (n: number) => `txn_01JBZ7Q0000000000000000${n.toString().padStart(3, '0')}`;
+
+describe('process-kit - jobs released pending and woken by a final send', () => {
+  const pool = new Pool({ connectionString: DATABASE_URL });
+  const jobs = new JobQueue(pool, schema);
+  const wakes = new ChainSendWakes(jobs, ['onramp', 'offramp']);
+  const dueIn = async (stream: string) => Number((await pool.query(`select extract(epoch from (due_at - now())) * 1000 as ms from ${schema}.jobs where stream_id = $1`, [stream])).rows[0].ms);
+  const claimOnly = async (stream: string) => {
+    // Other streams' jobs are made not due, so that the claim takes this one.
+    await pool.query(`update ${schema}.jobs set due_at = now() - interval '1 second' where stream_id = $1`, [stream]);
+    const job = await jobs.claim(30_000);
+    expect(job?.stream_id).toBe(stream);
+    return job!;
+  };
+
+  beforeAll(async () => {
+    await pool.query(`create schema ${schema}`);
+    for (const statement of [...jobsTableMigration(schema), ...jobsPendingMigration(schema)]) await pool.query(statement);
+  });
+
+  afterAll(async () => {
+    await pool.query(`drop schema ${schema} cascade`);
+    await pool.end();
+  });
+
+  it("a pending leg's job is due at once when its send is final; a job due at an expiry is never moved", async () => {
+    const later = new Date(Date.now() + 3_600_000);
+    await jobs.schedule(pool, `offramp-${txn(1)}`, 'settle', 3, new Date());
+    await jobs.schedule(pool, `offramp-${txn(2)}`, 'awaitDeposit', 1, later);
+    const settle = await claimOnly(`offramp-${txn(1)}`);
+    await jobs.retryLater(settle.id, 60_000, 'the transfer is pending', true);
+    expect(await dueIn(`offramp-${txn(1)}`)).toBeGreaterThan(50_000);
+
+    // The deposit-awaiting off-ramp's refund of a stray deposit finishes: its expiry stays where it was.
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(2)}:refund:0` })).toBe(0);
+    expect(await dueIn(`offramp-${txn(2)}`)).toBeGreaterThan(3_500_000);
+    // The platform's own sends name no transaction.
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: 'sweep:test:base:0xabc:0' })).toBe(0);
+
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(1)}:settle` })).toBe(1);
+    expect(await dueIn(`offramp-${txn(1)}`)).toBeLessThanOrEqual(0);
+    // A second delivery of the same event finds nothing left to wake.
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(1)}:settle` })).toBe(0);
+  });
+
+  it('a send final while its step still runs has the job run again at once when the step ends pending', async () => {
+    await jobs.schedule(pool, `onramp-${txn(3)}`, 'deliver', 4, new Date());
+    const deliver = await claimOnly(`onramp-${txn(3)}`);
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(3)}:deliver` })).toBe(1);
+    await jobs.retryLater(deliver.id, 60_000, 'the transfer is pending', true);
+    expect(await dueIn(`onramp-${txn(3)}`)).toBeLessThanOrEqual(0);
+
+    // Not woken this time: it waits its fallback look.
+    const again = await claimOnly(`onramp-${txn(3)}`);
+    await jobs.retryLater(again.id, 60_000, 'the transfer is pending', true);
+    expect(await dueIn(`onramp-${txn(3)}`)).toBeGreaterThan(50_000);
+  });
+
+  it('a failed step is not pending: a send of its transaction does not hurry its backoff', async () => {
+    await jobs.schedule(pool, `offramp-${txn(4)}`, 'payout', 5, new Date());
+    const payout = await claimOnly(`offramp-${txn(4)}`);
+    await jobs.retryLater(payout.id, 60_000, 'the bank is down');
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `swap:${txn(4)}:swap` })).toBe(0);
+    expect(await dueIn(`offramp-${txn(4)}`)).toBeGreaterThan(50_000);
+  });
+});
