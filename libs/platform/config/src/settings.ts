@@ -181,9 +181,9 @@ export const SETTINGS = {
   },
   jobConcurrency: {
     env: 'JOB_CONCURRENCY',
-    default: '4',
+    default: '16',
     description:
-      "Transaction steps a ramp or swap-transfer replica runs at once. A step on chain holds its slot while it waits for its send to be final (up to 10 s a look), so this, not CPU, bounds a replica's throughput of transactions on chain (docs/capacity.md). Each idle slot polls for work and a running one may hold a database connection: raise it with DB_POOL_MAX and PostgreSQL's max_connections in mind.",
+      "Transaction steps a ramp or swap-transfer replica runs at once. One claimer per replica takes as many due steps as it has free slots, woken when a step is written or ends: idle slots cost nothing. A step on chain holds its slot only for its own requests: while its send is mined it ends pending and is woken by the send's `send.finished` event (docs/capacity.md). Steps mostly wait on other services, so more slots than cores pay; each running step uses the replica's pool (DB_POOL_MAX) for its queries.",
     services: ['ramp', 'swap-transfer'],
   },
   sandboxStepDelayMs: {

@@ -39,6 +39,7 @@ export interface WakeupListenerOptions {
 export class WakeupListener {
   private client: Client | undefined;
   private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WakeupListenerOptions) {}
 
@@ -47,21 +48,34 @@ export class WakeupListener {
     const client = new Client({ connectionString: options.databaseUrl, application_name: options.applicationName });
     client.on('notification', () => options.waker.wakeAll());
     client.on('error', () => {
-      this.client = undefined;
-      if (!this.stopped) setTimeout(() => void this.start().catch(() => undefined), 2000).unref();
+      if (this.client === client) this.client = undefined;
+      this.retryLater();
     });
     try {
       await client.connect();
       await client.query(`listen ${options.channel}`);
       this.client = client;
     } catch (error) {
-      options.logger.warn({ err: error, channel: options.channel }, 'wake-up listener unavailable; polling');
+      // PostgreSQL down or still starting (a restart): the loops poll meanwhile, and the listener tries again.
+      options.logger.warn({ err: error, channel: options.channel }, 'wake-up listener unavailable; polling until it is back');
       client.end().catch(() => undefined);
+      this.retryLater();
     }
+  }
+
+  /** One attempt at a time, 2 s from now, however many errors a broken connection emits. */
+  private retryLater(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.client) void this.start().catch(() => undefined);
+    }, 2000);
+    this.retry.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.retry);
     await this.client?.end().catch(() => undefined);
   }
 }

@@ -33,17 +33,40 @@ export interface JobWorkerOptions {
   logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
+/** A Waker that remembers a wake nobody was sleeping for: the next sleep returns at once. */
+class LatchedWaker extends Waker {
+  private woken = false;
+
+  override sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return super.sleep(ms).then(() => {
+      this.woken = false;
+    });
+  }
+
+  override wakeAll(): void {
+    this.woken = true;
+    super.wakeAll();
+  }
+}
+
 /**
- * Runs a service's jobs on every replica: wakes on NOTIFY when a job is written, sleeps until the next one is due,
- * polls as a fallback. Runs up to `concurrency` jobs at once; a failed job is retried with exponential backoff
- * (retryDelayMs: capped at a minute, at 4 s while a service it calls is down) for as long as it takes, because a step
- * that gives money back must never be dropped.
+ * Runs a service's jobs on every replica: one claimer takes as many due jobs as the replica has free slots
+ * (`concurrency`) in one statement, and runs them at once; it claims again when a job ends or a NOTIFY says a job was
+ * written, and otherwise sleeps until the next one is due (polling as a fallback). Idle slots cost nothing. A failed
+ * job is retried with exponential backoff (retryDelayMs: capped at a minute, at 4 s while a service it calls is down)
+ * for as long as it takes, because a step that gives money back must never be dropped; a pending one (StepPending)
+ * is released to be woken by the event it waits for.
  */
 export class JobWorker {
   private stopped = false;
-  private readonly waker = new Waker();
+  private readonly waker = new LatchedWaker();
   private readonly listener: WakeupListener;
-  private readonly loops: Promise<void>[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private claimer: Promise<void> | undefined;
 
   constructor(private readonly options: JobWorkerOptions) {
     this.listener = new WakeupListener({
@@ -57,45 +80,67 @@ export class JobWorker {
 
   async start(): Promise<void> {
     await this.listener.start();
-    for (let i = 0; i < this.options.concurrency; i++) this.loops.push(this.loop());
+    this.claimer = this.claimLoop();
   }
 
   /** Stops claiming jobs, lets the ones running finish, and closes the listener. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.waker.wakeAll();
-    await Promise.allSettled(this.loops);
+    await this.claimer;
+    await Promise.allSettled([...this.running]);
     await this.listener.stop();
   }
 
-  private async loop(): Promise<void> {
-    const { jobs, logger } = this.options;
+  /** Jobs running now (at most `concurrency`). */
+  get busy(): number {
+    return this.running.size;
+  }
+
+  private async claimLoop(): Promise<void> {
+    const { jobs, logger, concurrency, leaseMs } = this.options;
     while (!this.stopped) {
-      let job: Job | undefined;
+      const free = concurrency - this.running.size;
+      if (free <= 0) {
+        // Every slot busy: woken when one ends.
+        await this.sleep(IDLE_POLL_MS);
+        continue;
+      }
+      let claimed: Job[];
       try {
-        job = await jobs.claim(this.options.leaseMs);
+        claimed = await jobs.claim(leaseMs, free);
       } catch (error) {
         logger.warn({ err: error }, 'could not claim a job');
         await this.sleep(IDLE_POLL_MS);
         continue;
       }
-      if (!job) {
-        await this.sleep(await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
-        continue;
+      for (const job of claimed) {
+        const run: Promise<void> = this.runOne(job).finally(() => {
+          this.running.delete(run);
+          this.waker.wakeAll();
+        });
+        this.running.add(run);
       }
-      try {
-        await this.options.run(job);
-      } catch (error) {
-        if (error instanceof StepPending) {
-          // Under way elsewhere: looked at again soon, without the backoff of a failure.
-          logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');
-          await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => undefined);
-          continue;
-        }
-        const delay = retryDelayMs(error, job.attempts);
-        logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
-        await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      if (claimed.length === free) continue;
+      // Nothing more due now: until the next job is due, one is written (NOTIFY) or one running ends.
+      await this.sleep(await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
+    }
+  }
+
+  private async runOne(job: Job): Promise<void> {
+    const { jobs, logger } = this.options;
+    try {
+      await this.options.run(job);
+    } catch (error) {
+      if (error instanceof StepPending) {
+        // Under way elsewhere: released to be woken by what it waits for, or looked at again after retryInMs.
+        logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');
+        await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => undefined);
+        return;
       }
+      const delay = retryDelayMs(error, job.attempts);
+      logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
+      await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
     }
   }
 

@@ -1,6 +1,8 @@
 import { Pool } from 'pg';
 import { jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
 import { ChainSendWakes } from './chain-wakes';
+import { JobWorker } from './job-worker';
+import type { Job } from './jobs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 const schema = `jobs_test_${Date.now().toString(36)}`;
@@ -14,7 +16,7 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
   const claimOnly = async (stream: string) => {
     // Other streams' jobs are made not due, so that the claim takes this one.
     await pool.query(`update ${schema}.jobs set due_at = now() - interval '1 second' where stream_id = $1`, [stream]);
-    const job = await jobs.claim(30_000);
+    const [job] = await jobs.claim(30_000);
     expect(job?.stream_id).toBe(stream);
     return job!;
   };
@@ -68,5 +70,54 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     await jobs.retryLater(payout.id, 60_000, 'the bank is down');
     expect(await wakes.onSendFinished(pool, { idempotencyKey: `swap:${txn(4)}:swap` })).toBe(0);
     expect(await dueIn(`offramp-${txn(4)}`)).toBeGreaterThan(50_000);
+  });
+
+  it('one claimer runs as many jobs at once as the replica has slots, and the next ones as slots free', async () => {
+    await pool.query(`delete from ${schema}.jobs`);
+    const started: Job[] = [];
+    const release: (() => void)[] = [];
+    let running = 0;
+    let most = 0;
+    const worker = new JobWorker({
+      jobs,
+      databaseUrl: DATABASE_URL,
+      applicationName: `${schema}-worker`,
+      leaseMs: 30_000,
+      concurrency: 3,
+      logger: { info: () => undefined, warn: () => undefined },
+      run: async (job) => {
+        started.push(job);
+        most = Math.max(most, ++running);
+        await new Promise<void>((resolve) => release.push(resolve));
+        running--;
+        await jobs.done(pool, job.id);
+      },
+    });
+    await worker.start();
+    try {
+      for (let n = 10; n < 15; n++) await jobs.schedule(pool, `swap-${txn(n)}`, 'executeLeg', 1, new Date());
+      const until = async (done: () => boolean) => {
+        for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+        return done();
+      };
+      expect(await until(() => started.length === 3)).toBe(true);
+      // Three slots, three running: the other two wait, whatever the NOTIFYs say.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(started).toHaveLength(3);
+      expect(worker.busy).toBe(3);
+      release.shift()!();
+      expect(await until(() => started.length === 4)).toBe(true);
+      while (release.length > 0 || started.length < 5) {
+        release.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(await until(() => running === 0 && release.length === 0)).toBe(true);
+      expect(new Set(started.map((job) => job.stream_id)).size).toBe(5);
+      expect(most).toBe(3);
+      expect(Number((await pool.query(`select count(*) from ${schema}.jobs`)).rows[0].count)).toBe(0);
+    } finally {
+      for (const resolve of release) resolve();
+      await worker.stop();
+    }
   });
 });

@@ -64,22 +64,23 @@ export class JobQueue {
   }
 
   /**
-   * Claims the oldest due job for `leaseMs`, or none. Its `due_at` becomes the lease's end while it runs: a wake during
-   * the run moves it back to now (wake), which retryLater reads as "run again at once".
+   * Claims up to `limit` of the oldest due jobs for `leaseMs` (none when nothing is due). A claimed job's `due_at`
+   * becomes the lease's end while it runs: a wake during the run moves it back to now (wake), which retryLater reads as
+   * "run again at once".
    */
-  async claim(leaseMs: number): Promise<Job | undefined> {
+  async claim(leaseMs: number, limit = 1): Promise<Job[]> {
     const { rows } = await this.pool.query<Job>(
       `update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), due_at = now() + make_interval(secs => $1::double precision / 1000), pending = false, attempts = attempts + 1
-        where id = (
+        where id in (
           select id from ${this.schema}.jobs
            where due_at <= now() and (locked_until is null or locked_until < now())
            order by due_at
-           limit 1
+           limit $2
            for update skip locked)
         returning id::text, stream_id, step, decided_at_version, attempts`,
-      [leaseMs],
+      [leaseMs, limit],
     );
-    return rows[0];
+    return rows;
   }
 
   /** Removes a finished job; called in the transaction that records its outcome. */
