@@ -57,7 +57,10 @@ export interface StartedTransaction {
   expect: 'completed' | 'failed';
   /** The path of its per-transaction callbackUrl on the receiver. */
   callbackPath: string;
-  /** On-ramps and non-custodial off-ramps: the sandbox was told of the payment or deposit (answered 2xx). */
+  /**
+   * On-ramps and non-custodial off-ramps: the sandbox was told of the payment or deposit (answered 2xx) and it arrived
+   * before the transaction's window closed.
+   */
   funded: boolean;
 }
 
@@ -166,9 +169,10 @@ export class MixedLoad {
       try {
         // A failing on-ramp is paid a Naira short: the payment is refunded and the on-ramp fails.
         const payment = flow.fails ? { amount: dec(flow.amount).sub(1).toFixed() } : {};
-        if (flow.kind === 'onramp') await this.persist('pay', () => client.sandbox.payOnramp(id, payment));
-        else await this.persist('deposit', () => client.sandbox.depositOfframp(id));
-        entry.funded = true;
+        const answer = flow.kind === 'onramp' ? await this.persist('pay', () => client.sandbox.payOnramp(id, payment)) : await this.persist('deposit', () => client.sandbox.depositOfframp(id));
+        // An answer that finds the window already closed (the deposit on chain credited after it, under faults): the
+        // money is given back and the transaction fails, as it must; it funded nothing.
+        entry.funded = answer.failureReason !== 'DEPOSIT_EXPIRED' && answer.failureReason !== 'PAYMENT_EXPIRED';
       } catch {
         // Counted in errors; the deposit window will fail the transaction, which the checks accept for unfunded ones.
       }
