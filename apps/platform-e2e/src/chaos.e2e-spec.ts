@@ -86,7 +86,7 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
         if (ready !== 200) throw new Error(`${service.app} is not ready (${ready}; ${service.ended ?? 'still running'}):\n${service.logs}`);
       }
 
-      const { logged, published, received, distinct } = await expectLoadSettled({
+      const { logged, published, received, distinct, lateDeposits } = await expectLoadSettled({
         pool,
         client,
         organizationId: key.organizationId,
@@ -102,6 +102,7 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
           `chaos (${FULL ? 'full' : 'reduced'}): ${logged.length} transactions (${[...outcomes].map(([k, n]) => `${n} ${k}`).join(', ')}), ${load.attempted} flows attempted, ${load.unknownOutcomes} initiations with no definite answer`,
           `faults injected: ${faults.length} (${faults.join('; ')})${infrastructure ? '' : '; PostgreSQL, NATS and Redis left alone: scripts/stack.sh cannot restart them here'}`,
           `events: ${logged.reduce((sum, t) => sum + t.events, 0)} in the services' logs, ${published} integration events published`,
+          `deposits credited after their off-ramp's window closed, and given back: ${lateDeposits}`,
           `deliveries: ${received} received (${distinct} distinct webhook and callback deliveries, ${received - distinct} duplicates), all signed`,
           `client errors after the SDK's retries, by the fault they followed: ${[...load.errors].map(([k, n]) => `${k} ×${n}`).join('; ') || 'none'}`,
           `lost: 0 transactions, 0 events, 0 deliveries; wallet debits: each once; ledger balanced; read model equal to its rebuild`,
