@@ -124,6 +124,11 @@ export async function expectLoadSettled(run: LoadRun): Promise<LoadOutcome> {
     const view = views.get(started.id);
     if (started.kind === 'offramp-noncustodial' && started.funded && started.expect === 'completed' && view.failureReason === 'DEPOSIT_EXPIRED' && view.depositTransactionHash) {
       expect([started.id, found.outcome, view.refundTransactionHash]).toEqual([started.id, 'failed', expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+      // Late indeed: the off-ramp's log has it expire no earlier than its window's end, and only then the deposit.
+      const { rows } = await pool.query<{ type: string; at: string }>(`select type, data->>'at' as at from ramp.events where stream_id = $1 order by stream_version`, [`offramp-${started.id}`]);
+      const expired = rows.findIndex((row) => row.type === 'offramp.failing');
+      const received = rows.findIndex((row) => row.type === 'offramp.deposit_received');
+      expect([started.id, expired >= 0 && received > expired, Date.parse(rows[expired]?.at ?? '') >= Date.parse(view.depositExpiresAt)]).toEqual([started.id, true, true]);
       lateDeposits += 1;
     } else if (started.kind === 'onramp' || started.kind === 'offramp-noncustodial') {
       if (started.funded) expect([started.id, started.kind, found.outcome]).toEqual([started.id, started.kind, started.expect]);

@@ -183,7 +183,7 @@ export const SETTINGS = {
     env: 'JOB_CONCURRENCY',
     default: '16',
     description:
-      "Transaction steps a ramp or swap-transfer replica runs at once. One claimer per replica takes as many due steps as it has free slots, woken when a step is written or ends: idle slots cost nothing. A step on chain holds its slot only for its own requests: while its send is mined it ends pending and is woken by the send's `send.finished` event (docs/capacity.md). Steps mostly wait on other services, so more slots than cores pay; each running step uses the replica's pool (DB_POOL_MAX) for its queries.",
+      "Transaction steps a ramp or swap-transfer replica runs at once. One claimer per replica takes as many due steps as it has free slots, woken when a step is written or ends: idle slots cost nothing. A step on chain holds its slot only for its own requests: while its send is mined it ends pending and is woken by the send's `send.finished` event (docs/capacity.md). Steps mostly wait on other services, so more slots than cores pay. Running steps share the replica's pool (DB_POOL_MAX, beside its event consumers): past it they queue for a connection, so raise both together, with PostgreSQL's max_connections in mind.",
     services: ['ramp', 'swap-transfer'],
   },
   sandboxStepDelayMs: {

@@ -49,11 +49,16 @@ export class WakeupListener {
     client.on('notification', () => options.waker.wakeAll());
     client.on('error', () => {
       if (this.client === client) this.client = undefined;
+      client.end().catch(() => undefined);
       this.retryLater();
     });
     try {
       await client.connect();
       await client.query(`listen ${options.channel}`);
+      if (this.stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.client = client;
     } catch (error) {
       // PostgreSQL down or still starting (a restart): the loops poll meanwhile, and the listener tries again.

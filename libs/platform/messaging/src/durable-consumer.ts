@@ -73,7 +73,7 @@ export class DurableConsumer {
     const config = {
       durable_name: this.name,
       ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: options.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
       filter_subject: filterSubject,
       ack_wait: (options.ackWaitMs ?? 30_000) * NANOS_PER_MS,
       max_deliver: -1,

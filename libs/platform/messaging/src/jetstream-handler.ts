@@ -45,6 +45,12 @@ export interface JetStreamHandlerOptions<E extends ConsumedEvent = StoredEvent> 
   /** How long a delivery may go unacknowledged before JetStream gives it to another replica (default 30 s). */
   ackWaitMs?: number;
   /**
+   * Where the durable starts when it is first created: `all` (default) from the stream's first event; `new` from the
+   * events appended after it, for a handler that only reacts to what happens now (a wake), which a stream kept for
+   * ever would otherwise replay in full on its first deployment. Once created, a durable resumes where it stopped.
+   */
+  startAt?: 'all' | 'new';
+  /**
    * Events handled in one transaction when several are waiting (default 1). Throughput for handlers whose cost is the
    * commit; a batch that fails is handled again event by event, so one bad event never holds up the others.
    */

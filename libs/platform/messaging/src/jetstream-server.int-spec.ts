@@ -185,6 +185,33 @@ describe('JetStream transport - @JetStreamEventPattern handlers on durable consu
     expect(transactions.size).toBeLessThan(100);
   });
 
+  it("a durable created to start at 'new' skips the stream's history, and resumes where it stopped after a restart", async () => {
+    const durable = `fresh_${schema}`;
+    const seen: string[] = [];
+    @Controller()
+    class FreshEventsController {
+      @JetStreamEventPattern(`test.${schema}.fresh`, { durable, inbox: false, startAt: 'new' })
+      async handle(@Payload() event: StoredEvent): Promise<void> {
+        seen.push(event.eventId);
+      }
+    }
+    const append = async () => (await log.append(pool, `f-${randomUUID()}`, 0, [{ type: 'fresh', data: {} }], metadata))[0]!;
+    const history = await append();
+    await publish(history, 'fresh');
+    const first = await serve([FreshEventsController]);
+    const now = await append();
+    await publish(now, 'fresh');
+    await until(() => seen.includes(now.eventId));
+    await first.app.close();
+    running.splice(running.indexOf(first.app), 1);
+    // Appended while it was stopped: delivered at its next start, as any durable's.
+    const meanwhile = await append();
+    await publish(meanwhile, 'fresh');
+    await serve([FreshEventsController]);
+    await until(() => seen.includes(meanwhile.eventId));
+    expect(seen).toEqual([now.eventId, meanwhile.eventId]);
+  });
+
   it('on shutdown: stops fetching, commits and acknowledges what it was given, and the next start redelivers nothing twice', async () => {
     const durable = `shutdown_${schema}`;
     const calls = new Map<string, number>();

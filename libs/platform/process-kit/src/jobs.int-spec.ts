@@ -14,7 +14,7 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
   const wakes = new ChainSendWakes(jobs, ['onramp', 'offramp']);
   const dueIn = async (stream: string) => Number((await pool.query(`select extract(epoch from (due_at - now())) * 1000 as ms from ${schema}.jobs where stream_id = $1`, [stream])).rows[0].ms);
   const claimOnly = async (stream: string) => {
-    // Other streams' jobs are made not due, so that the claim takes this one.
+    // Each test starts with no job (beforeEach) and has one due at a time: the claim takes it.
     await pool.query(`update ${schema}.jobs set due_at = now() - interval '1 second' where stream_id = $1`, [stream]);
     const [job] = await jobs.claim(30_000);
     expect(job?.stream_id).toBe(stream);
@@ -24,6 +24,10 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
   beforeAll(async () => {
     await pool.query(`create schema ${schema}`);
     for (const statement of [...jobsTableMigration(schema), ...jobsPendingMigration(schema)]) await pool.query(statement);
+  });
+
+  beforeEach(async () => {
+    await pool.query(`delete from ${schema}.jobs`);
   });
 
   afterAll(async () => {
@@ -64,16 +68,18 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     expect(await dueIn(`onramp-${txn(3)}`)).toBeGreaterThan(50_000);
   });
 
-  it('a failed step is not pending: a send of its transaction does not hurry its backoff', async () => {
+  it('a failed step is not pending: a send of its transaction, during its run or after, does not hurry its backoff', async () => {
     await jobs.schedule(pool, `offramp-${txn(4)}`, 'payout', 5, new Date());
     const payout = await claimOnly(`offramp-${txn(4)}`);
+    // The settlement's transfer becomes final while the step runs, and the bank payout in the same step fails.
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(4)}:settle` })).toBe(1);
     await jobs.retryLater(payout.id, 60_000, 'the bank is down');
+    expect(await dueIn(`offramp-${txn(4)}`)).toBeGreaterThan(50_000);
     expect(await wakes.onSendFinished(pool, { idempotencyKey: `swap:${txn(4)}:swap` })).toBe(0);
     expect(await dueIn(`offramp-${txn(4)}`)).toBeGreaterThan(50_000);
   });
 
   it('one claimer runs as many jobs at once as the replica has slots, and the next ones as slots free', async () => {
-    await pool.query(`delete from ${schema}.jobs`);
     const started: Job[] = [];
     const release: (() => void)[] = [];
     let running = 0;

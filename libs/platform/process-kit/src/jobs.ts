@@ -90,13 +90,13 @@ export class JobQueue {
 
   /**
    * Releases a claimed job to run again in `delayMs` (`pending`: its step waits for work under way elsewhere, which a
-   * wake may end early), or at once when it was woken while it ran (its `due_at` moved before the lease's end: what
-   * it waits for happened meanwhile).
+   * wake may end early). A pending one woken while it ran (its `due_at` moved before the lease's end: what it waits
+   * for happened meanwhile) is due at once; a failed one keeps its backoff whatever woke it.
    */
   async retryLater(jobId: string, delayMs: number, error: string, pending = false): Promise<void> {
     await this.pool.query(
       `update ${this.schema}.jobs
-          set due_at = case when locked_until is not null and due_at < locked_until then now() else now() + make_interval(secs => $2::double precision / 1000) end,
+          set due_at = case when $4 and locked_until is not null and due_at < locked_until then now() else now() + make_interval(secs => $2::double precision / 1000) end,
               locked_until = null, pending = $4, last_error = $3
         where id = $1`,
       [jobId, delayMs, error.slice(0, 1000), pending],
