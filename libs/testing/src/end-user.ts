@@ -34,7 +34,10 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
   const trader = await endUserWith(api, chain, rpcUrl, { [native]: '1', [hub]: hubAmount });
   const client = createPublicClient({ transport: http(rpcUrl) });
   const send = async (to: Address, data: Hex) => {
-    const receipt = await client.waitForTransactionReceipt({ hash: await trader.wallet.sendTransaction({ chain: null, to, data }) });
+    // A gas limit of its own, well above a swap's: an estimate is exact for the state and the block it was made on, and
+    // the pair's once-a-block price update (or another send before it in its block) can make the mined swap cost more:
+    // one ran out of gas in CI (110,189 of its estimated 111,051: the pair's call out of gas, its 1/64 left to the router).
+    const receipt = await client.waitForTransactionReceipt({ hash: await trader.wallet.sendTransaction({ chain: null, to, data, gas: TRADER_GAS }) });
     if (receipt.status !== 'success') {
       // Why, for the failure's message: the same call replayed on the state it ran on.
       const reason = await client.call({ account: trader.account.address, to, data, blockNumber: receipt.blockNumber - 1n }).then(
@@ -59,4 +62,5 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
   };
 }
 
+const TRADER_GAS = 400_000n;
 const ROUTER_ABI = parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)']);
