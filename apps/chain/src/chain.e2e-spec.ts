@@ -13,6 +13,20 @@ import { ApiClient, createKey, endUserWith, eventually, expectError, ledgerCheck
  * real deposits, sandbox funding and the faucet as real transfers, and the chains list of each environment.
  */
 describe('chain service - real deposits, faucet and chains list through the API', () => {
+  /** The sweeps of an address (its one sweep's send key and status), once there is one and all are final. */
+  const finalSweeps = async (chain: string, address: string) => {
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const found = await eventually(
+        () => pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = $1 and w.address = $2`, [chain, address.toLowerCase()]),
+        ({ rows }) => rows.length > 0 && rows.every((row) => row.status === 'confirmed'),
+        30_000,
+      );
+      return found.rows;
+    } finally {
+      await pool.end();
+    }
+  };
   const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
   const client = createPublicClient({ transport: http(base.rpcUrl) });
   let services: Map<string, ServiceProcess>;
@@ -84,14 +98,8 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+/);
     // One sweep for the three deposits, not one each: the address is swept shortly after its first credit, with what
     // arrived meanwhile.
-    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
     // Mined already (the address is empty); final once its block is at the depth.
-    const sweeps = await eventually(
-      () => pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-base' and w.address = $1`, [wallet.address.toLowerCase()]),
-      (found) => found.rows.every((row) => row.status === 'confirmed'),
-    );
-    expect(sweeps.rows).toEqual([{ send_key: `sweep:test:base:${wallet.address.toLowerCase()}:0`, status: 'confirmed' }]);
-    await pool.end();
+    expect(await finalSweeps('test-base', wallet.address)).toEqual([{ send_key: `sweep:test:base:${wallet.address.toLowerCase()}:0`, status: 'confirmed' }]);
     const hotAfter = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
     expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(parseUnits('200', 6));
     // Credited once: more blocks, more passes, the same balance.
@@ -266,16 +274,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
     await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'BNB', amount: '0.3' });
     // The address is swept a few seconds after its credit: wait for that sweep to be final, so that its gas is not on its
     // way to the books while the exact check below runs.
-    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
-    try {
-      await eventually(
-        () => pool.query(`select s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = 'test-bsc' and w.address = $1`, [wallet.address.toLowerCase()]),
-        (found) => found.rows.length > 0 && found.rows.every((row) => row.status === 'confirmed'),
-        30_000,
-      );
-    } finally {
-      await pool.end();
-    }
+    await finalSweeps('test-bsc', wallet.address);
     const check = await ledgerCheck();
     expect(check).toMatchObject({ ok: true, unbalancedAssets: [], negative: [] });
     const test = check.chains.find((environment) => environment.environment === 'test')!;

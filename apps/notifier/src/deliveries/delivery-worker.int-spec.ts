@@ -3,9 +3,10 @@ import { createServer } from 'https';
 import type { IncomingMessage } from 'http';
 import type { AddressInfo } from 'net';
 import { Pool } from 'pg';
-import { withTransaction, Waker } from '@ramp/database';
+import { applyMigrations, ensureDatabase, openDatabase, withTransaction, Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
-import { eventually, makeTestCertificates, WebhookReceiver } from '@ramp/testing';
+import { eventually, makeTestCertificates, TEST_DATABASE_URL, WebhookReceiver } from '@ramp/testing';
+import { NOTIFIER_DATABASE } from '../notifier.module';
 import { AllowedHosts } from '@ramp/webhooks';
 import { WebhookRegistry } from '../webhooks/webhook-registry';
 import { DeliveryStore } from './delivery-store';
@@ -82,8 +83,16 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
   };
 
   beforeAll(async () => {
+    // The suite owns its schema: it must not depend on another suite having run the notifier's migrations first.
+    await ensureDatabase(TEST_DATABASE_URL);
+    const migrating = await openDatabase({ ...NOTIFIER_DATABASE, url: TEST_DATABASE_URL, poolMax: 2 });
+    try {
+      await applyMigrations(migrating, NOTIFIER_DATABASE.schema);
+    } finally {
+      await migrating.close();
+    }
     await receiver.start();
-    pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 10 });
     store = new DeliveryStore(pool);
     registry = new WebhookRegistry(pool, box, allowed, dns);
     sender = new HttpsSender({ allowed, extraCa: readFileSync(certificates.caFile, 'utf8'), timeoutMs: 5000, maxSocketsPerHost: 20, resolve: (host, callback) => dns.lookup(host, callback) });

@@ -1,14 +1,24 @@
 import { Client } from 'pg';
-/** Sleeps that end early when woken (by a NOTIFY, or a stop): the loops of the relay and of job workers. */
+/**
+ * Sleeps that end early when woken (by a NOTIFY, a job ending, a stop): the loops of the relay, the job workers and
+ * the notifier's deliveries. A wake while nobody sleeps is remembered: the next sleep returns at once, so that a
+ * NOTIFY arriving between a loop's read and its sleep is never lost to a full poll interval.
+ */
 export class Waker {
   private readonly waiters = new Set<() => void>();
+  private woken = false;
 
-  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first. */
+  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first; at once if woken since the last sleep. */
   sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        this.woken = false;
         resolve();
       };
       const timer = setTimeout(done, ms);
@@ -17,6 +27,7 @@ export class Waker {
   }
 
   wakeAll(): void {
+    this.woken = true;
     for (const waiter of [...this.waiters]) waiter();
   }
 }

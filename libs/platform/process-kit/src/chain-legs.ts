@@ -3,7 +3,7 @@ import type { RpcClient } from '@ramp/messaging';
 import type { LegResult } from '@ramp/providers';
 import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
-import { untilFinal } from './step-pending';
+import { finalOrPending } from './step-pending';
 
 /**
  * A leg's step asks the chain service once and, while the send is on its way, ends pending: its job slot is free for
@@ -11,7 +11,6 @@ import { untilFinal } from './step-pending';
  * without it (the event late, a bridge's relayer at work) the job looks again after LEG_LOOK_AGAIN_MS. The same key
  * finds the same send every time.
  */
-const LEG_WAIT_MS = 0;
 const LEG_LOOK_AGAIN_MS = 5_000;
 /** How long a restock waits for the faucet to sign its mint. */
 const FAUCET_TIMEOUT_MS = 20_000;
@@ -121,10 +120,9 @@ export class ChainLegs {
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
     const { key, ...terms } = leg;
     const request: ChainSwap.Request = { ...terms, idempotencyKey: key };
-    const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), request)),
+    const answer = finalOrPending(
+      await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
-      LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
       LEG_LOOK_AGAIN_MS,
     );
@@ -142,10 +140,9 @@ export class ChainLegs {
   async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
     const { key, fromChain, toChain, amountOut, ...terms } = leg;
     const request: ChainBridge.Request = { ...terms, fromChain, toChain, amountOut, idempotencyKey: key };
-    const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), request)),
+    const answer = finalOrPending(
+      await refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status !== 'pending',
-      LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
       LEG_LOOK_AGAIN_MS,
     );
@@ -166,10 +163,9 @@ export class ChainLegs {
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
     const { key, amount, ...terms } = leg;
     const request: ChainTransfer.Request = { ...terms, amount, idempotencyKey: key };
-    const answer = await untilFinal(
-      () => refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), request)),
+    const answer = finalOrPending(
+      await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
-      LEG_WAIT_MS,
       (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
       LEG_LOOK_AGAIN_MS,
     );

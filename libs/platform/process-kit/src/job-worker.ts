@@ -33,26 +33,6 @@ export interface JobWorkerOptions {
   logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
-/** A Waker that remembers a wake nobody was sleeping for: the next sleep returns at once. */
-class LatchedWaker extends Waker {
-  private woken = false;
-
-  override sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return super.sleep(ms).then(() => {
-      this.woken = false;
-    });
-  }
-
-  override wakeAll(): void {
-    this.woken = true;
-    super.wakeAll();
-  }
-}
-
 /**
  * Runs a service's jobs on every replica: one claimer takes as many due jobs as the replica has free slots
  * (`concurrency`) in one statement, and runs them at once; it claims again when a job ends or a NOTIFY says a job was
@@ -63,7 +43,7 @@ class LatchedWaker extends Waker {
  */
 export class JobWorker {
   private stopped = false;
-  private readonly waker = new LatchedWaker();
+  private readonly waker = new Waker();
   private readonly listener: WakeupListener;
   private readonly running = new Set<Promise<void>>();
   private claimer: Promise<void> | undefined;

@@ -126,4 +126,33 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
       await worker.stop();
     }
   });
+
+  it('an idle replica with 16 slots makes the queries of one claimer, not one poll per slot', async () => {
+    let queries = 0;
+    const counted = new Proxy(pool, {
+      get(target, property, receiver) {
+        if (property === 'query') return (...args: Parameters<Pool['query']>) => ((queries += 1), target.query(...args));
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const worker = new JobWorker({
+      jobs: new JobQueue(counted, schema),
+      databaseUrl: DATABASE_URL,
+      applicationName: `${schema}-idle`,
+      leaseMs: 30_000,
+      concurrency: 16,
+      logger: { info: () => undefined, warn: () => undefined },
+      run: async () => undefined,
+    });
+    await worker.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+    } finally {
+      await worker.stop();
+    }
+    // A claim and a look at the next due time about once a second: 16 polling slots would have made 80 or so.
+    expect(queries).toBeGreaterThan(0);
+    expect(queries).toBeLessThanOrEqual(10);
+  });
 });
+

@@ -121,10 +121,11 @@ export class JobQueue {
 
   /** Milliseconds until the next job is due (capped), to sleep no longer than needed. */
   async msUntilNextDue(capMs: number): Promise<number> {
+    // No greatest(0, …) in SQL: PostgreSQL's greatest ignores a NULL, and an empty queue would read as "due now".
     const { rows } = await this.pool.query<{ ms: number | null }>(
-      `select greatest(0, extract(epoch from (min(due_at) - now())) * 1000)::float8 as ms from ${this.schema}.jobs where locked_until is null or locked_until < now()`,
+      `select (extract(epoch from (min(due_at) - now())) * 1000)::float8 as ms from ${this.schema}.jobs where locked_until is null or locked_until < now()`,
     );
     const ms = rows[0]?.ms;
-    return ms === null || ms === undefined ? capMs : Math.min(capMs, Math.ceil(ms));
+    return ms === null || ms === undefined ? capMs : Math.min(capMs, Math.max(0, Math.ceil(ms)));
   }
 }

@@ -1,18 +1,18 @@
-import { StepPending, untilFinal } from './step-pending';
+import { finalOrPending, StepPending } from './step-pending';
 
-describe('untilFinal - an idempotent request asked again until its answer is final, or StepPending', () => {
-  it('given answers that become final, then the final one', async () => {
-    const answers = ['queued', 'pending', 'confirmed'];
-    let asked = 0;
-    const final = await untilFinal(async () => answers[asked++]!, (status) => status === 'confirmed', 10_000, (status) => status);
-    expect([final, asked]).toEqual(['confirmed', 3]);
+describe('finalOrPending - an answer used when final, or the step released pending', () => {
+  it('given a final answer, then that answer', () => {
+    expect(finalOrPending('confirmed', (status) => status === 'confirmed', (status) => status)).toBe('confirmed');
   });
 
-  it('given no final answer within the wait, then StepPending described by the last answer, after at least one ask', async () => {
-    let asked = 0;
-    const pending = untilFinal(async () => `pending ${++asked}`, () => false, 0, (last) => `still ${last}`);
-    await expect(pending).rejects.toEqual(new StepPending('still pending 1'));
-    await expect(pending).rejects.toBeInstanceOf(StepPending);
-    expect(asked).toBe(1);
+  it('given an answer not final, then StepPending described by it, to run again after the fallback', () => {
+    let thrown: unknown;
+    try {
+      finalOrPending('pending', (status) => status === 'confirmed', (status) => `the transfer is ${status}`, 5_000);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(StepPending);
+    expect(thrown).toMatchObject({ message: 'the transfer is pending', retryInMs: 5_000 });
   });
 });

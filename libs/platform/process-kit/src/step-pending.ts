@@ -13,19 +13,12 @@ export class StepPending extends Error {
   }
 }
 
-const POLL_MS = 200;
-
 /**
- * Asks `read` (an idempotent request: the same work every time) until `isFinal` accepts its answer, every 200 ms for at
- * most `waitMs` (0: once); then StepPending, described by `pending` from the last answer, so the job runs the step
- * again after `retryInMs`, or sooner when woken.
+ * The answer of an idempotent request (the same work every time) when `isFinal` accepts it; otherwise StepPending,
+ * described by `pending` from the answer, so that the job is released and runs the step again after `retryInMs`, or
+ * sooner when woken (ChainSendWakes). The step never waits in its slot.
  */
-export async function untilFinal<T>(read: () => Promise<T>, isFinal: (value: T) => boolean, waitMs: number, pending: (last: T) => string, retryInMs?: number): Promise<T> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const value = await read();
-    if (isFinal(value)) return value;
-    if (Date.now() >= deadline) throw new StepPending(pending(value), retryInMs);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+export function finalOrPending<T>(answer: T, isFinal: (value: T) => boolean, pending: (value: T) => string, retryInMs?: number): T {
+  if (isFinal(answer)) return answer;
+  throw new StepPending(pending(answer), retryInMs);
 }

@@ -1,0 +1,39 @@
+import { Waker } from './waker';
+
+describe('Waker - sleeps that end when woken', () => {
+  const elapsed = async (sleep: Promise<void>) => {
+    const start = Date.now();
+    await sleep;
+    return Date.now() - start;
+  };
+
+  it('ends a sleep at the wake, not at its timeout', async () => {
+    const waker = new Waker();
+    const sleeping = elapsed(waker.sleep(10_000));
+    waker.wakeAll();
+    expect(await sleeping).toBeLessThan(1_000);
+  });
+
+  it('remembers a wake nobody was sleeping for, once: the next sleep returns at once, the one after sleeps', async () => {
+    const waker = new Waker();
+    waker.wakeAll();
+    expect(await elapsed(waker.sleep(10_000))).toBeLessThan(1_000);
+    const second = waker.sleep(60_000);
+    const settled = await Promise.race([second.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('sleeping'), 200))]);
+    expect(settled).toBe('sleeping');
+    waker.wakeAll();
+    await second;
+  });
+
+  it('a wake consumed by the sleepers it ended is not remembered for a later sleep', async () => {
+    const waker = new Waker();
+    const first = waker.sleep(60_000);
+    waker.wakeAll();
+    await first;
+    const later = waker.sleep(60_000);
+    const settled = await Promise.race([later.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('sleeping'), 200))]);
+    expect(settled).toBe('sleeping');
+    waker.wakeAll();
+    await later;
+  });
+});
