@@ -8,6 +8,7 @@ import { connect } from 'nats';
 import { Pool } from 'pg';
 import { EVENT_STREAMS } from '@ramp/contracts';
 import { cpuMeter, cpuSeconds, residentMemory, runAlone, type BenchRow, type BenchSection } from './report';
+import { bucketsSince, observations, quantile, readBucketsBy, sumBuckets, type Buckets } from './histogram';
 
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 8);
@@ -16,6 +17,9 @@ const DRAIN_MS = 90_000;
 /** When, after the load stops, the transactions still open are counted (issue 30's target: none). */
 const OPEN_MARK_MS = 30_000;
 const APPS: AppName[] = ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'];
+/** The services whose transactions' steps run in job slots. */
+const JOB_APPS: AppName[] = ['ramp', 'swap-transfer'];
+const STEP_HISTOGRAM = 'ramp_job_step_duration_seconds';
 
 /** Samples the resident memory of processes every 250 ms and keeps each one's highest. */
 function sampleMemory(pids: Map<string, number | undefined>): { stop: () => Map<string, number> } {
@@ -67,6 +71,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
     const counters = databaseCounters();
     const before = await counters.read();
     const streamsBefore = await streamTotals();
+    const slotsBefore = await stepBuckets(services);
     const cpuSince = cpuMeter(APPS.map((app) => [app, services.get(app)!.pid]));
     const load = new MixedLoad({ client, walletId: wallet.walletId, callbackUrl: (path) => receiver.url(path), concurrency: CONCURRENCY });
     load.start();
@@ -80,6 +85,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
       OPEN_MARK_MS,
     );
     const underLoad = sampler.stop();
+    const slots = slotTimes(slotsBefore, await stepBuckets(services));
     const cpu = cpuSince();
     const database = await counters.read();
     const streamsAfter = await streamTotals();
@@ -114,6 +120,7 @@ export async function benchMemory(): Promise<BenchSection[]> {
         notes: [
           `the load: ${load.started.length} transactions started (${(load.started.length / LOAD_SECONDS).toFixed(1)}/s) of every type, each with a webhook and a callback; ${receiver.received.length} deliveries received by the time they had all ended`,
           `after the load stopped: ${openAtMark} of its transactions still open ${OPEN_MARK_MS / 1000} s later; the last ended ${(drainMs / 1000).toFixed(1)} s after it stopped${open === 0 ? '' : ` (${open} had not after ${DRAIN_MS / 1000} s)`}`,
+          slots,
           `the bare process's load: ${http.requests.total} POSTs at 50 connections (${http.requests.average.toFixed(0)} req/s)`,
           'RSS sampled every 250 ms (VmRSS); idle is read after 5 s with nothing in flight',
         ],
@@ -135,6 +142,38 @@ export async function benchMemory(): Promise<BenchSection[]> {
     await stopAll(services.values());
     await receiver.stop();
   }
+}
+
+/** Each job service's step histograms, by outcome and step (`ramp|done|settle`), as its /metrics serves them now. */
+async function stepBuckets(services: Map<AppName, { opsUrl: string }>): Promise<Map<string, Buckets>> {
+  const read = async (app: AppName) => {
+    const text = await (await fetch(`${services.get(app)!.opsUrl}/metrics`)).text();
+    return ['done', 'pending', 'failed'].flatMap((outcome) => [...readBucketsBy(text, STEP_HISTOGRAM, 'step', { outcome })].map(([step, buckets]) => [`${app}|${outcome}|${step}`, buckets] as const));
+  };
+  return new Map((await Promise.all(JOB_APPS.map(read))).flat());
+}
+
+/**
+ * How long the load's steps held a job slot (p50, p99, over both services), from the histograms' growth over the run:
+ * in all, by outcome, and the steps with the longest p99.
+ */
+function slotTimes(before: Map<string, Buckets>, after: Map<string, Buckets>): string {
+  const since = [...after].map(([key, buckets]) => ({ key: key.split('|') as [string, string, string], buckets: bucketsSince(before.get(key) ?? new Map(), buckets) }));
+  const of = (keep: (app: string, outcome: string, step: string) => boolean) => sumBuckets(...since.filter(({ key }) => keep(...key)).map(({ buckets }) => buckets));
+  const ms = (buckets: Buckets, q: number) => `${(quantile(buckets, q) * 1000).toFixed(1)} ms`;
+  const figures = (buckets: Buckets) => `p50 ${ms(buckets, 0.5)}, p99 ${ms(buckets, 0.99)}`;
+  const all = of(() => true);
+  const outcome = (wanted: string) => of((_app, ended) => ended === wanted);
+  const steps = [...new Set(since.map(({ key: [app, , step] }) => `${app} ${step}`))]
+    .map((name) => ({ name, buckets: of((app, _outcome, step) => `${app} ${step}` === name) }))
+    .filter(({ buckets }) => observations(buckets) > 0)
+    .sort((a, b) => quantile(b.buckets, 0.99) - quantile(a.buckets, 0.99))
+    .slice(0, 3);
+  return (
+    `how long a step held a job slot (ramp and swap-transfer, ${STEP_HISTOGRAM} over the run, interpolated in its buckets): ${figures(all)} over ${observations(all)} steps; ` +
+    `${observations(outcome('done'))} done (${figures(outcome('done'))}), ${observations(outcome('pending'))} released pending to be woken by their send (${figures(outcome('pending'))}), ${observations(outcome('failed'))} failed and retried; ` +
+    `longest p99: ${steps.map(({ name, buckets }) => `${name} ${figures(buckets)} (${observations(buckets)})`).join('; ')}`
+  );
 }
 
 /** Messages and bytes held by the streams of the bench namespace (the services' events, chain events, integration events). */

@@ -37,6 +37,8 @@ export class Metrics {
   readonly eventsConsumed: Counter<'consumer' | 'outcome'>;
   /** Seconds from an event's commit to the commit of its handling, by consumer. */
   readonly eventLagSeconds: Histogram<'consumer'>;
+  /** Seconds a job's step held one of the replica's slots, by step and outcome: done, pending (released to be woken), failed. */
+  readonly jobStepSeconds: Histogram<'step' | 'outcome'>;
   private readonly consumers = new Map<string, { stream: string; read: () => Promise<ConsumerBacklog | undefined> }>();
   private readonly relays = new Map<string, { read: () => Promise<RelayBacklog | undefined>; leading: () => boolean }>();
 
@@ -68,6 +70,13 @@ export class Metrics {
       name: 'ramp_event_handling_lag_seconds',
       help: 'Seconds from the commit of an event to the commit of its handling by a consumer.',
       labelNames: ['consumer'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.jobStepSeconds = new Histogram({
+      name: 'ramp_job_step_duration_seconds',
+      help: "Seconds a transaction's step held one of the replica's job slots, by step and outcome: done, pending (released to be woken by what it waits for), failed (retried later).",
+      labelNames: ['step', 'outcome'],
       buckets: LATENCY_BUCKETS,
       registers,
     });

@@ -31,6 +31,8 @@ export interface JobWorkerOptions {
   concurrency: number;
   run(job: Job): Promise<void>;
   logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
+  /** Told how long each step held its slot, and how it ended (the services' ramp_job_step_duration_seconds). */
+  observe?: (step: string, outcome: 'done' | 'pending' | 'failed', seconds: number) => void;
 }
 
 /**
@@ -108,10 +110,14 @@ export class JobWorker {
   }
 
   private async runOne(job: Job): Promise<void> {
-    const { jobs, logger } = this.options;
+    const { jobs, logger, observe } = this.options;
+    const started = process.hrtime.bigint();
+    const held = (outcome: 'done' | 'pending' | 'failed') => observe?.(job.step, outcome, Number(process.hrtime.bigint() - started) / 1e9);
     try {
       await this.options.run(job);
+      held('done');
     } catch (error) {
+      held(error instanceof StepPending ? 'pending' : 'failed');
       if (error instanceof StepPending) {
         // Under way elsewhere: released to be woken by what it waits for, or looked at again after retryInMs.
         logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');

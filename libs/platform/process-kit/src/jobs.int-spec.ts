@@ -3,6 +3,7 @@ import { jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
 import { ChainSendWakes } from './chain-wakes';
 import { JobWorker } from './job-worker';
 import type { Job } from './jobs';
+import { StepPending } from './step-pending';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 const schema = `jobs_test_${Date.now().toString(36)}`;
@@ -124,6 +125,39 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     } finally {
       for (const resolve of release) resolve();
       await worker.stop();
+    }
+  });
+
+  it('tells how long each step held its slot and how it ended: done, pending (released), failed (retried)', async () => {
+    const held: { step: string; outcome: string; seconds: number }[] = [];
+    const worker = new JobWorker({
+      jobs,
+      databaseUrl: DATABASE_URL,
+      applicationName: `${schema}-observed`,
+      leaseMs: 30_000,
+      concurrency: 3,
+      logger: { info: () => undefined, warn: () => undefined },
+      observe: (step, outcome, seconds) => held.push({ step, outcome, seconds }),
+      run: async (job) => {
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        if (job.step === 'pay') throw new StepPending('the send is not final', 60_000);
+        if (job.step === 'refund') throw new Error('the provider is down');
+        await jobs.done(pool, job.id);
+      },
+    });
+    await worker.start();
+    try {
+      await jobs.schedule(pool, `offramp-${txn(20)}`, 'settle', 1, new Date());
+      await jobs.schedule(pool, `offramp-${txn(21)}`, 'pay', 1, new Date());
+      await jobs.schedule(pool, `offramp-${txn(22)}`, 'refund', 1, new Date());
+      for (let i = 0; i < 200 && held.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    } finally {
+      await worker.stop();
+    }
+    expect(held.map(({ step, outcome }) => `${step}:${outcome}`).sort()).toEqual(['pay:pending', 'refund:failed', 'settle:done']);
+    for (const { seconds } of held) {
+      expect(seconds).toBeGreaterThanOrEqual(0.11);
+      expect(seconds).toBeLessThan(5);
     }
   });
 

@@ -58,6 +58,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
       concurrency: config.int('jobConcurrency', 1, 1000),
       logger,
       run,
+      observe: (step, outcome, seconds) => metrics.jobStepSeconds.observe({ step, outcome }, seconds),
     });
   }
 
