@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CoreModule, DatabaseModule, type DatabaseSpec } from '@ramp/service-kit';
+import { sendQueueChannel } from '@ramp/evm';
+import { CoreModule, DatabaseModule, recordedWaitsProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261124000001 } from './migrations/Migration20261124000001';
 import { Migration20261124000002 } from './migrations/Migration20261124000002';
 import { Migration20261125000003 } from './migrations/Migration20261125000003';
@@ -23,6 +24,7 @@ export const CHAIN_DATABASE: DatabaseSpec = { schema: 'chain', entities: [], mig
 @Module({
   imports: [CoreModule.forService('chain'), DatabaseModule.forService(CHAIN_DATABASE)],
   controllers: [ChainNatsController],
-  providers: [Networks],
+  // The faucet's answer waits for its send to be signed: the send queues NOTIFY at each signing.
+  providers: [Networks, recordedWaitsProvider(sendQueueChannel(CHAIN_DATABASE.schema))],
 })
 export class ChainModule {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CoreModule, DatabaseModule, jetStreamTransport, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, DatabaseModule, jetStreamTransport, recordedWaitsProvider, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122100001 } from './migrations/Migration20261122100001';
 import { Migration20261122200002 } from './migrations/Migration20261122200002';
 import { Migration20261125000001 } from './migrations/Migration20261125000001';
@@ -13,7 +13,7 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 import { WalletService } from './wallets/wallet-service';
 import { WalletsNatsController } from './wallets/wallets.nats.controller';
 import { ChainBooks } from './chain/chain-books';
-import { DepositBooks } from './chain/deposit-books';
+import { DepositBooks, WALLET_DEPOSITS_CHANNEL } from './chain/deposit-books';
 import { ChainEventsController } from './chain/chain.events.controller';
 import { Reconciler } from './chain/reconciler';
 
@@ -23,6 +23,6 @@ export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], m
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],
   controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, ChainEventsController],
-  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, WalletService, DepositBooks, ChainBooks, Reconciler, TransactionsQuery],
+  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, recordedWaitsProvider(WALLET_DEPOSITS_CHANNEL), WalletService, DepositBooks, ChainBooks, Reconciler, TransactionsQuery],
 })
 export class LedgerModule {}

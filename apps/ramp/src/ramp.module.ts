@@ -3,7 +3,7 @@ import { rampEvents } from '@ramp/contracts';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { RAMP_KINDS } from '@ramp/ramping';
-import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
+import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, recordedWaitsProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
@@ -34,6 +34,8 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
         onramps.process.owns(job.stream_id) ? onramps.runStep(job) : offramps.runStep(job),
     },
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
+    // A sandbox deposit answers once the off-ramp has recorded it: an append to the log NOTIFYs its channel.
+    recordedWaitsProvider(RAMP_LOG.channel),
     OfframpService,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
     OnrampService,

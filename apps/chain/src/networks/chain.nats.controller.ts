@@ -20,6 +20,7 @@ import {
 } from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { fromBaseUnits, parseAmount, toBaseUnits } from '@ramp/money';
+import { RecordedWaits } from '@ramp/database';
 import { isRevert, revertReasonOf } from '@ramp/evm';
 import type { ChainContext } from '../context/chain-context';
 import { ownerKey } from '../deposits/owner';
@@ -28,11 +29,12 @@ import { Networks } from './networks';
 /** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
 const FAUCET_BROADCAST_WAIT_MS = 15_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 @Controller()
 export class ChainNatsController {
-  constructor(@Inject(Networks) private readonly networks: Networks) {}
+  constructor(
+    @Inject(Networks) private readonly networks: Networks,
+    @Inject(RecordedWaits) private readonly waits: RecordedWaits,
+  ) {}
 
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
@@ -77,12 +79,10 @@ export class ChainNatsController {
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     checkFaucetAmount(token.symbol, amount);
     const key = `${tenant.organizationId}:${idempotencyKeyOf(request)}`;
-    let send = await runtime.faucet.request(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
-    const deadline = Date.now() + FAUCET_BROADCAST_WAIT_MS;
-    while (!send.txHash && send.status !== 'failed' && Date.now() < deadline) {
-      await sleep(50);
-      send = (await runtime.faucet.find(key)) ?? send;
-    }
+    const faucet = runtime.faucet;
+    const requested = await faucet.request(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
+    const signedOrFailed = (found: typeof requested | undefined) => (found && (found.txHash || found.status === 'failed') ? found : undefined);
+    const send = signedOrFailed(requested) ?? (await this.waits.until(async () => signedOrFailed(await faucet.find(key)), FAUCET_BROADCAST_WAIT_MS)) ?? requested;
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
     if (!send.txHash) {
       // Why, when the faucet's queue knows (halted, or out of gas): the caller gets that, not a timeout.

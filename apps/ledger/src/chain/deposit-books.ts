@@ -17,6 +17,9 @@ import { Journal } from '../journal/journal';
  * A later credit of the same deposit pays the loss back first, then the owner. Dust (below its token's minimum) is
  * booked to the platform's dust account instead of its owner's, and taken back from there.
  */
+/** NOTIFYed when a deposit to a managed wallet is recorded in ledger.chain_deposits. */
+export const WALLET_DEPOSITS_CHANNEL = 'ledger_wallet_deposits';
+
 @Injectable()
 export class DepositBooks {
   private readonly journal = new Journal();
@@ -35,6 +38,8 @@ export class DepositBooks {
           [deposit.depositId, owner.walletId, deposit.transactionHash, deposit.tokenSymbol, amount.toString()],
         );
         if (inserted.rowCount === 0) return false;
+        // At the commit: a sandbox funding waiting for this deposit (WalletService.fund) looks again.
+        await tx.query(`select pg_notify($1, '')`, [WALLET_DEPOSITS_CHANNEL]);
       }
       return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chain, owner.account, owner.asset, amount));
     }

@@ -18,7 +18,7 @@ import {
   type WalletView,
 } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
-import { withTransaction, type Sql } from '@ramp/database';
+import { RecordedWaits, withTransaction, type Sql } from '@ramp/database';
 import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
@@ -41,8 +41,6 @@ const WALLET_COLUMNS = 'id, chain, address, label, created_at, onchain';
 const FUND_CREDIT_WAIT_MS = 25_000;
 /** How long the faucet request itself may take (the transfer signed and broadcast). */
 const FAUCET_TIMEOUT_MS = 20_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface HoldRow {
   id: string;
@@ -71,6 +69,7 @@ export class WalletService {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(RecordedWaits) private readonly waits: RecordedWaits,
   ) {}
 
   /**
@@ -147,15 +146,11 @@ export class WalletService {
       { chain: wallet.chain, address: wallet.address, tokenSymbol: token.symbol, amount: amount.toFixed(), idempotencyKey: `fund:${newId('evt')}` },
       { timeoutMs: FAUCET_TIMEOUT_MS },
     );
-    const deadline = Date.now() + FUND_CREDIT_WAIT_MS;
-    for (;;) {
-      const { rowCount } = await this.pool.query(`select 1 from ledger.chain_deposits where transaction_hash = $1 and wallet_id = $2`, [sent.transactionHash, wallet.id]);
-      if (rowCount) break;
-      if (Date.now() > deadline) {
-        throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which is not credited yet: GET the wallet in a moment`);
-      }
-      await sleep(100);
-    }
+    const credited = await this.waits.until(
+      async () => ((await this.pool.query(`select 1 from ledger.chain_deposits where transaction_hash = $1 and wallet_id = $2`, [sent.transactionHash, wallet.id])).rowCount ? true : undefined),
+      FUND_CREDIT_WAIT_MS,
+    );
+    if (!credited) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which is not credited yet: GET the wallet in a moment`);
     return { ...(await this.view(this.pool, wallet)), transactionHash: sent.transactionHash };
   }
 

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
+import { RecordedWaits } from '@ramp/database';
 import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
@@ -20,7 +21,6 @@ export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
 const SANDBOX_DEPOSIT_WAIT_MS = 25_000;
 const FAUCET_TIMEOUT_MS = 20_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The off-ramp use cases: initiation, reads, the sandbox deposit, and each step of the process (OfframpSteps). */
 @Injectable()
@@ -40,6 +40,7 @@ export class OfframpService {
     @Inject(Config) config: Config,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RecordedWaits) private readonly waits: RecordedWaits,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
@@ -218,13 +219,8 @@ export class OfframpService {
         { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
         { timeoutMs: FAUCET_TIMEOUT_MS },
       );
-      const deadline = Date.now() + SANDBOX_DEPOSIT_WAIT_MS;
-      for (;;) {
-        const now = await this.process.ownedBy(tenant, transactionId);
-        if (now.deposit?.transactionHash === sent.transactionHash) break;
-        if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
-        await sleep(100);
-      }
+      const recorded = await this.waits.until(async () => ((await this.process.ownedBy(tenant, transactionId)).deposit?.transactionHash === sent.transactionHash ? true : undefined), SANDBOX_DEPOSIT_WAIT_MS);
+      if (!recorded) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
     }
     return this.get(tenant, transactionId);
   }

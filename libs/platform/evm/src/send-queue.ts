@@ -87,6 +87,11 @@ const SIGN_BATCH = 50;
 /** Most receipts asked for at once. */
 const RECEIPT_BATCH = 100;
 
+/** The channel a queue NOTIFYs when sends are signed or end (at the commit), for whoever waits on one (RecordedWaits). */
+export function sendQueueChannel(schema: string): string {
+  return `${schema}_sends`;
+}
+
 /** The tables of the durable send queue, for the chain service's migration. */
 export function sendQueueMigration(schema: string): string[] {
   const s = schemaName(schema);
@@ -480,7 +485,9 @@ export class SendQueue {
       }
       await tx.query(`update ${this.s}.chain_senders set next_nonce = $3 where chain = $1 and address = $2`, [chain, signer.address, nonce.toString()]);
       // Only waiting sends left: nothing changed, the next pass tries them again.
-      return out.length + refused > 0 ? out : null;
+      if (out.length + refused === 0) return null;
+      await tx.query(`select pg_notify($1, '')`, [sendQueueChannel(this.options.schema)]);
+      return out;
     });
     if (!signed) return false;
     for (const { row, raw } of signed) await this.broadcast(row, raw);
@@ -603,6 +610,7 @@ export class SendQueue {
     );
     // Another replica finished it first: its transaction ran onFinished, this one does nothing.
     if (!rows[0]) return undefined;
+    await tx.query(`select pg_notify($1, '')`, [sendQueueChannel(this.options.schema)]);
     const record = recordOf(rows[0]);
     await this.options.onFinished?.(tx, record, logs);
     return record;

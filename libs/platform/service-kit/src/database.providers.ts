@@ -1,9 +1,10 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Config } from '@ramp/config';
-import { applyMigrations, ensureDatabase, openDatabase, pendingMigrations, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
+import { applyMigrations, ensureDatabase, openDatabase, pendingMigrations, RecordedWaits, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
 import { HealthRegistry } from './health';
-import { PG_POOL, SERVICE_DATABASE, SERVICE_NAME } from './tokens';
+import type { Logger } from './logger';
+import { LOGGER, PG_POOL, SERVICE_DATABASE, SERVICE_NAME } from './tokens';
 
 export type DatabaseSpec = Omit<ServiceDatabaseOptions, 'url' | 'poolMax' | 'applicationName'>;
 
@@ -87,4 +88,16 @@ export async function migrateAndExit(spec: DatabaseSpec): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * The service's {@link RecordedWaits} on `channel` (its LISTEN connection named `<service>-waits`), closed at shutdown:
+ * what its sandbox endpoints wait on for a write another process signals.
+ */
+export function recordedWaitsProvider(channel: string): Provider {
+  return {
+    provide: RecordedWaits,
+    inject: [Config, SERVICE_NAME, LOGGER],
+    useFactory: (config: Config, service: string, logger: Logger) => new RecordedWaits({ databaseUrl: config.string('databaseUrl'), applicationName: `${service}-waits`, channel, logger }),
+  };
 }
