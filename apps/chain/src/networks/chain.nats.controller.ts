@@ -14,6 +14,7 @@ import {
   ENVIRONMENTS,
   FaucetSend,
   invalidField,
+  sandboxOnly,
   RelayerPause,
   type Environment,
   type Tenant,
@@ -70,7 +71,7 @@ export class ChainNatsController {
   /** Test keys only: a mint (test token) or a transfer (test coin) from the local chain's faucet, once per key. */
   @Handles(FaucetSend.contract)
   async faucet(@RequestData() request: FaucetSend.Request, @CallerTenant() tenant: Tenant): Promise<FaucetSend.Response> {
-    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(tenant.environment);
     const runtime = this.networks.get('test', request.chain);
     if (!runtime.faucet) throw invalidField('chain', `${runtime.chain} is not a local test chain: use its public faucet`, 'UNSUPPORTED_CHAIN');
     const address = getAddress(parseAddress(runtime.chain as ChainName, request.address, 'address')) as Address;
@@ -190,7 +191,7 @@ export class ChainNatsController {
   /** Test keys only: the sandbox's relayer switch, holding or releasing the fills of the caller's organization's deposits. */
   @Handles(RelayerPause.contract)
   async pauseRelayer(@RequestData() request: RelayerPause.Request, @CallerTenant() tenant: Tenant): Promise<RelayerPause.Response> {
-    if (tenant.environment !== 'test' || request.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(tenant.environment, request.environment);
     if (typeof request.paused !== 'boolean') throw invalidField('paused', 'must be true or false');
     if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name an organization');
     await this.networks.relayer.pause('test', request.organizationId, request.paused);

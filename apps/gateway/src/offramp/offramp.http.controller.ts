@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, OfframpInitiate, RampTransactionGet, SandboxDeposit, type TransactionStatus } from '@ramp/contracts';
+import { OfframpInitiate, RampTransactionGet, SandboxDeposit, sandboxOnly, type TransactionStatus } from '@ramp/contracts';
 import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
@@ -118,7 +118,7 @@ export class OfframpHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.post(SandboxDeposit.contract, request, reply, { transactionId, ...body }, { status: 200, needsProviders: false });
   }
 }

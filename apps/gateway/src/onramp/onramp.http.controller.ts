@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, OnrampInitiate, RampTransactionGet, SandboxPayment } from '@ramp/contracts';
+import { OnrampInitiate, RampTransactionGet, sandboxOnly, SandboxPayment } from '@ramp/contracts';
 import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
@@ -105,7 +105,7 @@ export class OnrampHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.post(SandboxPayment.contract, request, reply, { transactionId, ...body }, { status: 200, needsProviders: false });
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsDefined } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, FaucetSend, newId, RelayerPause, type Environment } from '@ramp/contracts';
+import { FaucetSend, newId, RelayerPause, sandboxOnly, type Environment } from '@ramp/contracts';
 import { KeyStore } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { BodyPipe, NoFieldsRequest, RequiredString } from '../edge/validation';
@@ -80,7 +80,7 @@ export class SandboxHttpController {
     idempotent: true,
   })
   async faucet(@Body(BodyPipe) body: FaucetRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant, key) => {
       const data = await this.rpc.call(FaucetSend.contract, tenant, { ...body, idempotencyKey: key ?? newId('evt') }, { requestId: request.ctx.requestId, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
       return { success: true as const, data };
@@ -102,7 +102,7 @@ export class SandboxHttpController {
     idempotent: true,
   })
   async relayer(@Body(BodyPipe) body: RelayerRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant) => {
       const data = await this.rpc.call(RelayerPause.contract, tenant, { environment: 'test', organizationId: tenant.organizationId, paused: body.paused }, { requestId: request.ctx.requestId });
       return { success: true as const, data };
@@ -125,7 +125,7 @@ export class SandboxHttpController {
   })
   async reset(@Body(BodyPipe) _body: NoFieldsRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant, key) => {
-      if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+      sandboxOnly(tenant.environment);
       const { resetAt } = await this.keys.resetSandbox(tenant.organizationId);
       await this.idempotency.forgetAll(tenant, key);
       return { success: true as const, data: { reset: true, environment: 'test', resetAt } };

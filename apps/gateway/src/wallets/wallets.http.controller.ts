@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PRIMARY_CHAINS } from '@ramp/chains';
-import { AppError, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
+import { sandboxOnly, WalletCreate, WalletFund, WalletGet, WalletList } from '@ramp/contracts';
 import { BodyPipe, OptionalString, queryParameters, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
@@ -123,7 +123,7 @@ export class WalletsHttpController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (request.ctx.key?.tenant.environment === 'live') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
   }
 }

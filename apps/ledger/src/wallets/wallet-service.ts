@@ -9,6 +9,7 @@ import {
   isIdOf,
   newId,
   invalidField,
+  sandboxOnly,
   type HoldPlace,
   type HoldSettle,
   type Tenant,
@@ -127,7 +128,7 @@ export class WalletService {
    * credited from {@link SANDBOX_FUNDING}. Test keys only (the gateway checks too).
    */
   async fund(tenant: Tenant, request: { walletId: unknown; tokenSymbol: unknown; amount: unknown }): Promise<WalletFund.Response> {
-    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(tenant.environment);
     const wallet = await this.walletOf(this.pool, tenant, request.walletId);
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);

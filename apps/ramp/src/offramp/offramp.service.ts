@@ -4,7 +4,7 @@ import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import { RecordedWaits } from '@ramp/database';
-import { AppError, DepositAddressWatch, FaucetSend, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
+import { AppError, DepositAddressWatch, FaucetSend, sandboxOnly, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
@@ -194,7 +194,7 @@ export class OfframpService {
    * for that. To a simulated address, the deposit is recorded at once with a derived hash.
    */
   async sandboxDeposit(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
-    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(tenant.environment);
     const state = await this.process.ownedBy(tenant, transactionId);
     const quote = state.initiated!.quote;
     const decimals = tokenDecimals(quote.tokenSymbol, quote.chain);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, type Tenant } from '@ramp/contracts';
+import { sandboxOnly, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
@@ -91,7 +91,7 @@ export class OnrampService {
 
   /** The sandbox's NGN payment into the virtual account (test keys only). */
   async sandboxPayment(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
-    if (tenant.environment !== 'test') throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+    sandboxOnly(tenant.environment);
     const state = await this.process.ownedBy(tenant, transactionId);
     const id = state.initiated!.transactionId;
     const value = amount === undefined ? dec(state.initiated!.virtualAccount.amount) : parseAmount(amount, 'amount', 2);

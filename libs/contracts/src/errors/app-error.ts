@@ -75,3 +75,11 @@ export function invalidField(field: string, rule: string, reason: ErrorReason = 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
+
+/**
+ * The guard of every sandbox route and handler: SANDBOX_ONLY unless each environment given (the caller key's, and a
+ * request's own where it names one) is `test`. A missing one is not a test key either.
+ */
+export function sandboxOnly(...environments: (string | undefined)[]): void {
+  if (environments.length === 0 || environments.some((environment) => environment !== 'test')) throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+}

@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES, HTTP_STATUS_OF, invalidField } from './app-error';
+import { AppError, ERROR_CODES, HTTP_STATUS_OF, invalidField, sandboxOnly } from './app-error';
 import { ERROR_REASONS, ERROR_REASON_NAMES, FAILURE_REASON_NAMES, GENERIC_REASON_OF } from './reasons';
 
 describe('error reasons - one catalogue, each reason under one code', () => {
@@ -29,5 +29,25 @@ describe('error reasons - one catalogue, each reason under one code', () => {
     // A reason that does not belong to the code is not believed.
     expect(AppError.fromBody({ code: 'NOT_FOUND', reason: 'QUOTE_EXPIRED', message: 'x' })).toMatchObject({ code: 'NOT_FOUND', reason: 'RESOURCE_NOT_FOUND' });
     expect(HTTP_STATUS_OF[new AppError('RATE_LIMIT_EXCEEDED', 'slow down').code]).toBe(429);
+  });
+});
+
+describe('sandboxOnly - the guard of sandbox routes and handlers', () => {
+  it('lets a test key through, and a request that names the test environment too', () => {
+    expect(() => sandboxOnly('test')).not.toThrow();
+    expect(() => sandboxOnly('test', 'test')).not.toThrow();
+  });
+
+  it('refuses a live key, a request naming live with a test key, a missing key, and nothing at all, as SANDBOX_ONLY (404)', () => {
+    for (const environments of [['live'], ['test', 'live'], ['live', 'test'], [undefined], []]) {
+      let thrown: unknown;
+      try {
+        sandboxOnly(...environments);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AppError);
+      expect((thrown as AppError).toBody()).toEqual({ code: 'NOT_FOUND', reason: 'SANDBOX_ONLY', message: 'Sandbox endpoints exist for test keys only' });
+    }
   });
 });
