@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
@@ -7,12 +6,11 @@ import { RecordedWaits } from '@ramp/database';
 import { AppError, DepositAddressWatch, FaucetSend, sandboxOnly, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
-import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
+import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type WithInitiation } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
 import { isRecordedDeposit, nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
-import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
+import { LOGGER, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
-import { RAMP_LOG } from '../process/log';
 import { OfframpSteps } from './offramp.steps';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
@@ -28,15 +26,14 @@ export class OfframpService {
   private readonly stepDelayMs: number;
   private readonly depositWindowSeconds: number;
   private readonly steps: OfframpSteps;
-  private readonly chain: ChainLegs;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
 
   constructor(
-    @Inject(PG_POOL) pool: Pool,
+    @Inject(ProcessFactory) processes: ProcessFactory,
+    @Inject(ChainLegs) private readonly chain: ChainLegs,
     @Inject(OFFRAMP_RAILS) rails: OfframpRails,
     @Inject(LedgerSteps) ledger: LedgerSteps,
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
-    @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -44,15 +41,12 @@ export class OfframpService {
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.chain = new ChainLegs(rpc, 'ramp');
     this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs, logger);
-    this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
-      systemActor: 'system:ramp',
+    this.process = processes.define({
       prefix: 'offramp',
       decider: offrampDecider,
       nextStep: nextOfframpStep,
       dueAt: (step, state) => this.steps.dueAt(step, state),
-      tenantOf: (state) => state.initiated?.tenant,
       view: offrampView,
     });
   }
@@ -88,7 +82,7 @@ export class OfframpService {
         };
       },
     });
-    const { quote, reference, depositAddress } = state.initiated!;
+    const { quote, reference, depositAddress } = state.initiated;
     const steps = quote.tokenSymbol === 'CNGN' ? 1 : 2;
     return {
       transactionId,
@@ -184,8 +178,8 @@ export class OfframpService {
     }
   }
 
-  async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
-    return offrampView(await this.process.ownedBy(tenant, transactionId));
+  get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
+    return this.process.get(tenant, transactionId);
   }
 
   /**
@@ -196,11 +190,11 @@ export class OfframpService {
   async sandboxDeposit(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
     sandboxOnly(tenant.environment);
     const state = await this.process.ownedBy(tenant, transactionId);
-    const quote = state.initiated!.quote;
+    const quote = state.initiated.quote;
     const decimals = tokenDecimals(quote.tokenSymbol, quote.chain);
     const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', decimals);
-    const id = state.initiated!.transactionId;
-    if (state.initiated!.depositOnchain) return this.depositFromFaucet(tenant, state, value.toFixed());
+    const id = state.initiated.transactionId;
+    if (state.initiated.depositOnchain) return this.depositFromFaucet(tenant, state, value.toFixed());
     await this.process.apply(
       id,
       tenant,
@@ -210,8 +204,8 @@ export class OfframpService {
     return this.get(tenant, id);
   }
 
-  private async depositFromFaucet(tenant: Tenant, state: OfframpState, amount: string): Promise<TransactionView> {
-    const { transactionId, quote, depositAddress } = state.initiated!;
+  private async depositFromFaucet(tenant: Tenant, state: WithInitiation<OfframpState>, amount: string): Promise<TransactionView> {
+    const { transactionId, quote, depositAddress } = state.initiated;
     if (!state.deposit && state.status === 'pending') {
       const sent = await this.rpc.call(
         FaucetSend.contract,

@@ -1,6 +1,6 @@
 import { AppError, type HoldPlace, type HoldSettle, type OfframpQuote, type RpcContract, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
-import { LedgerSteps, type ChainLegs } from '@ramp/process-kit';
+import { isInitiated, LedgerSteps, type ChainLegs } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
 import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
 import { OfframpSteps } from './offramp.steps';
@@ -101,7 +101,11 @@ describe('off-ramp steps - a hold placement that raced a failure leaves the wall
     const record = (command: OfframpCommand) => {
       state = decideOfframp(command, state).reduce(evolveOfframp, state);
     };
-    const runNextStep = async () => steps.perform({ transactionId: TXN, state, step: nextOfframpStep(state), tenant: TENANT });
+    const runNextStep = async () => {
+      const current = state;
+      if (!isInitiated(current)) throw new Error('the off-ramp is not initiated');
+      return steps.perform({ transactionId: TXN, state: current, step: nextOfframpStep(current), tenant: TENANT });
+    };
 
     // Another transaction holds 60 of the wallet's 100 USDC for a moment.
     await ledger.call({ subject: 'ledger.v1.holds.place' } as never, TENANT, { holdId: OTHER_TXN, walletId: WALLET, tokenSymbol: 'USDC', amount: '60' });

@@ -2,7 +2,7 @@ import { tokenDecimals } from '@ramp/chains';
 import { AppError, ChainTransfer, platformTenant, type DepositCredited, type Tenant } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
 import type { Logger } from '@ramp/service-kit';
-import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
 import {
   OFFRAMP_PROVIDER,
@@ -19,8 +19,8 @@ import type { HoldTerms } from '@ramp/transactions';
 const OFFRAMP_DEPOSITS = 'offramp-deposits';
 
 /** What a custodial off-ramp holds in its wallet: the quoted amount of the token. */
-export function offrampHold(state: OfframpState): HoldTerms {
-  const { walletId, quote } = state.initiated!;
+export function offrampHold(state: WithInitiation<OfframpState>): HoldTerms {
+  const { walletId, quote } = state.initiated;
   return { walletId: walletId!, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount };
 }
 
@@ -42,14 +42,14 @@ export class OfframpSteps {
 
   async perform({ transactionId, state, step, tenant }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
     const at = () => new Date().toISOString();
-    const quote = state.initiated!.quote;
+    const quote = state.initiated.quote;
     switch (step.kind) {
       case 'placeHold':
         return this.ledger.placeHold(tenant, transactionId, offrampHold(state));
       case 'awaitDeposit':
         return { type: 'expireDeposit', at: at() };
       case 'swapToCngn': {
-        if (state.initiated!.settlement === 'onchain') return this.swapOnChain(transactionId, state, tenant);
+        if (state.initiated.settlement === 'onchain') return this.swapOnChain(transactionId, state, tenant);
         const swap = await this.rails.swapToCngn({ transactionId, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount, expectedCngn: quote.fiatAmount });
         return swap.ok
           ? { type: 'recordSwap', ok: true, cngnAmount: swap.cngnAmount, transactionHash: swap.transactionHash, at: at() }
@@ -60,7 +60,7 @@ export class OfframpSteps {
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
         // so the step is tried again later and logged for an operator, as a refund that cannot be sent is.
-        const settled = state.initiated!.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
+        const settled = state.initiated.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
         if (settled && !settled.ok) throw new Error(`the CNGN of ${transactionId} could not be sent to the off-ramp provider: ${settled.reason}; an operator must look`);
         const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
         return payout.ok
@@ -108,8 +108,8 @@ export class OfframpSteps {
    * exactly the quoted amount in, at least the quote's Naira value less the tolerance out (RAMP_SWAP_TOLERANCE), or it
    * reverts and the off-ramp gives back what it took.
    */
-  private async swapOnChain(transactionId: string, state: OfframpState, tenant: Tenant): Promise<OfframpCommand> {
-    const { quote } = state.initiated!;
+  private async swapOnChain(transactionId: string, state: WithInitiation<OfframpState>, tenant: Tenant): Promise<OfframpCommand> {
+    const { quote } = state.initiated;
     const swap = await this.chain.swap({
       environment: tenant.environment,
       chain: quote.chain,
@@ -132,8 +132,8 @@ export class OfframpSteps {
    * with the provider, as a credit toward the platform's next settlement (docs/chains.md): the customer is made whole
    * from the platform's side.
    */
-  private async settleOnChain(transactionId: string, state: OfframpState, tenant: Tenant) {
-    const { quote } = state.initiated!;
+  private async settleOnChain(transactionId: string, state: WithInitiation<OfframpState>, tenant: Tenant) {
+    const { quote } = state.initiated;
     return this.chain.transfer({
       environment: tenant.environment,
       chain: quote.chain,

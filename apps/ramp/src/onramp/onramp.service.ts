@@ -1,15 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { sandboxOnly, type Tenant } from '@ramp/contracts';
-import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
-import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job } from '@ramp/process-kit';
+import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
 import { nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type RampSettlement } from '@ramp/ramping';
-import { PG_POOL } from '@ramp/service-kit';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
-import { RAMP_LOG } from '../process/log';
 import { OnrampSteps } from './onramp.steps';
 
 export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
@@ -19,28 +15,23 @@ export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
 export class OnrampService {
   private readonly paymentWindowSeconds: number;
   private readonly steps: OnrampSteps;
-  private readonly chain: ChainLegs;
   readonly process: StreamProcess<OnrampState, OnrampCommand, OnrampEvent, OnrampStep>;
 
   constructor(
-    @Inject(PG_POOL) pool: Pool,
+    @Inject(ProcessFactory) processes: ProcessFactory,
+    @Inject(ChainLegs) private readonly chain: ChainLegs,
     @Inject(ONRAMP_RAILS) private readonly rails: OnrampRails,
     @Inject(LedgerSteps) ledger: LedgerSteps,
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
-    @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
-    @Inject(RpcClient) rpc: RpcClient,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.chain = new ChainLegs(rpc, 'ramp');
     this.steps = new OnrampSteps(rails, ledger, this.chain, config.int('sandboxStepDelayMs'));
-    this.process = new StreamProcess(pool, RAMP_LOG, jobs, {
-      systemActor: 'system:ramp',
+    this.process = processes.define({
       prefix: 'onramp',
       decider: onrampDecider,
       nextStep: nextOnrampStep,
       dueAt: (step, state) => this.steps.dueAt(step, state),
-      tenantOf: (state) => state.initiated?.tenant,
       view: onrampView,
     });
   }
@@ -85,16 +76,16 @@ export class OnrampService {
     return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 
-  async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
-    return onrampView(await this.process.ownedBy(tenant, transactionId));
+  get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
+    return this.process.get(tenant, transactionId);
   }
 
   /** The sandbox's NGN payment into the virtual account (test keys only). */
   async sandboxPayment(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
     sandboxOnly(tenant.environment);
     const state = await this.process.ownedBy(tenant, transactionId);
-    const id = state.initiated!.transactionId;
-    const value = amount === undefined ? dec(state.initiated!.virtualAccount.amount) : parseAmount(amount, 'amount', 2);
+    const id = state.initiated.transactionId;
+    const value = amount === undefined ? dec(state.initiated.virtualAccount.amount) : parseAmount(amount, 'amount', 2);
     await this.process.apply(
       id,
       tenant,

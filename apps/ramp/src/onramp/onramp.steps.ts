@@ -1,6 +1,6 @@
 import { tokenDecimals } from '@ramp/chains';
 import type { Tenant } from '@ramp/contracts';
-import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
 import { cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
 
@@ -21,7 +21,7 @@ export class OnrampSteps {
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
     const at = () => new Date().toISOString();
-    const { quote, walletId, destinationAddress, settlement } = state.initiated!;
+    const { quote, walletId, destinationAddress, settlement } = state.initiated;
     const onchain = settlement === 'onchain';
     switch (step.kind) {
       case 'awaitPayment':
@@ -70,8 +70,8 @@ export class OnrampSteps {
    * The treasury's swap of the minted CNGN to the bought token through the pools, into the hot wallet: at least the
    * quoted amount less the tolerance (RAMP_SWAP_TOLERANCE), or it reverts and the Naira is refunded.
    */
-  private async swapOnChain(transactionId: string, state: OnrampState, tenant: Tenant): Promise<{ ok: true; amount: string; transactionHash: string } | { ok: false; reason: string }> {
-    const { quote } = state.initiated!;
+  private async swapOnChain(transactionId: string, state: WithInitiation<OnrampState>, tenant: Tenant): Promise<{ ok: true; amount: string; transactionHash: string } | { ok: false; reason: string }> {
+    const { quote } = state.initiated;
     const swap = await this.chain.swap({
       environment: tenant.environment,
       chain: quote.chain,

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import type { Tenant } from '@ramp/contracts';
-import { ChainLegs, JobQueue, LedgerSteps, QuoteInitiation, StreamProcess, type Job, type Preparation } from '@ramp/process-kit';
+import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type Preparation } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
 import {
   nextRouteStep,
@@ -26,10 +25,7 @@ import {
   type RouteState,
   type RouteStep,
 } from '@ramp/routing';
-import { PG_POOL } from '@ramp/service-kit';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
-import { RpcClient } from '@ramp/messaging';
-import { SWAP_TRANSFER_LOG } from '../process/log';
 import { RouteSteps } from './route.steps';
 
 type RouteProcess = StreamProcess<RouteState, RouteCommand, RouteEvent, RouteStep>;
@@ -49,30 +45,25 @@ interface Route {
 @Injectable()
 export class RouteService {
   private readonly steps: RouteSteps;
-  private readonly chainLegs: ChainLegs;
   readonly processes: Record<RouteKind, RouteProcess>;
 
   constructor(
-    @Inject(PG_POOL) pool: Pool,
+    @Inject(ProcessFactory) factory: ProcessFactory,
+    @Inject(ChainLegs) private readonly chainLegs: ChainLegs,
     @Inject(ROUTE_RAILS) rails: RouteRails,
     @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
     @Inject(LedgerSteps) ledger: LedgerSteps,
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
-    @Inject(JobQueue) jobs: JobQueue,
     @Inject(Config) config: Config,
-    @Inject(RpcClient) rpc: RpcClient,
   ) {
-    this.chainLegs = new ChainLegs(rpc, 'swap-transfer');
     this.steps = new RouteSteps(rails, this.chainLegs, ledger, config.int('sandboxStepDelayMs'));
     const processOf = (prefix: RouteKind): RouteProcess =>
-      new StreamProcess(pool, SWAP_TRANSFER_LOG, jobs, {
+      factory.define({
         prefix,
-        systemActor: 'system:swap-transfer',
         decider: routeDecider,
         nextStep: nextRouteStep,
         dueAt: (step, state) => this.steps.dueAt(step, state),
-        tenantOf: (state) => state.initiated?.tenant,
         view: routeView,
       });
     this.processes = { swap: processOf('swap'), transfer: processOf('transfer') };
@@ -93,8 +84,8 @@ export class RouteService {
     });
   }
 
-  async get(tenant: Tenant, kind: RouteKind, transactionId: unknown): Promise<TransactionView> {
-    return routeView(await this.processes[kind].ownedBy(tenant, transactionId));
+  get(tenant: Tenant, kind: RouteKind, transactionId: unknown): Promise<TransactionView> {
+    return this.processes[kind].get(tenant, transactionId);
   }
 
   /** Runs a claimed job of a swap or a transfer (see StreamProcess.runJob). */

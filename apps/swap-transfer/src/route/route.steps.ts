@@ -1,7 +1,7 @@
 import { tokenDecimals } from '@ramp/chains';
 import { platformTenant } from '@ramp/contracts';
 import { dec, Decimal, formatToken } from '@ramp/money';
-import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext } from '@ramp/process-kit';
+import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { LegResult, RouteRails } from '@ramp/providers';
 import { legOrder, type RouteCommand, type RouteState, type RouteStep } from '@ramp/routing';
 import type { HoldTerms } from '@ramp/transactions';
@@ -19,8 +19,8 @@ const PLATFORM_ORGANIZATION = platformTenant('test', 'swap-transfer').organizati
 const SWAP_FEES = 'swap-fees';
 
 /** What a swap or transfer holds in its wallet: the quoted amount of the source token. */
-export function routeHold(state: RouteState): HoldTerms {
-  const { walletId, order } = state.initiated!;
+export function routeHold(state: WithInitiation<RouteState>): HoldTerms {
+  const { walletId, order } = state.initiated;
   return { walletId, tokenSymbol: order.fromToken, amount: order.fromAmount };
 }
 
@@ -38,7 +38,7 @@ export class RouteSteps {
 
   async perform({ transactionId, state, step, tenant }: StepContext<RouteState, RouteStep>): Promise<RouteCommand> {
     const at = () => new Date().toISOString();
-    const initiated = state.initiated!;
+    const initiated = state.initiated;
     const { order } = initiated;
     const context = { transactionId, fromAmount: order.fromAmount };
     switch (step.kind) {

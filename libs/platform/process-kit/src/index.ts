@@ -5,6 +5,7 @@ export * from './quote-initiation';
 export * from './integration-message';
 export * from './service-events';
 export * from './stream-process';
+export * from './process-factory';
 export * from './process-providers';
 export * from './step-pending';
 export * from './chain-legs';

@@ -9,7 +9,9 @@ import { Metrics } from '@ramp/observability';
 import { LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
 import type { AnyTransactionKind } from '@ramp/transactions';
 import { AllowedHosts } from '@ramp/webhooks';
+import { ChainLegs } from './chain-legs';
 import { JobWorker } from './job-worker';
+import { ProcessFactory } from './process-factory';
 import { ChainSendWakes } from './chain-wakes';
 import { JobQueue, type Job } from './jobs';
 import { LedgerSteps } from './ledger-steps';
@@ -89,6 +91,9 @@ export function processProviders(spec: ProcessSpec): Provider[] {
     // Hosts that per-transaction callback URLs may name although private (WEBHOOK_ALLOW_HOSTS), for parseCallbackUrl.
     { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },
     { provide: LedgerSteps, inject: [RpcClient], useFactory: (rpc: RpcClient) => new LedgerSteps(rpc) },
+    // Each kind of transaction's StreamProcess, and the legs its steps hand to the chain service.
+    { provide: ProcessFactory, inject: [PG_POOL, JobQueue], useFactory: (pool: Pool, jobs: JobQueue) => new ProcessFactory(pool, spec.log, jobs, spec.service) },
+    { provide: ChainLegs, inject: [RpcClient], useFactory: (rpc: RpcClient) => new ChainLegs(rpc, spec.service) },
     {
       provide: QuoteInitiation,
       inject: [RpcClient, LedgerSteps, AllowedHosts, LOGGER],

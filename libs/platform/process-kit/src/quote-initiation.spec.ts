@@ -44,10 +44,10 @@ function world(options: { quote: unknown; wallet?: WalletView; peek?: () => neve
     },
   };
   const process = {
-    apply: async (_transactionId: string, _tenant: Tenant, command: Command) => {
+    apply: async (_transactionId: string, tenant: Tenant, command: Command) => {
       calls.push(`apply ${command.type}`);
       applied.push(command);
-      return { commands: applied.map((each) => each.type) };
+      return { initiated: { tenant }, commands: applied.map((each) => each.type) };
     },
   };
   const initiation = new QuoteInitiation(rpc as never, ledger, new AllowedHosts([]), { warn: (_fields, message) => warnings.push(message) });
@@ -63,7 +63,7 @@ describe('initiation from a quote - every refusal before the quote is used, then
     expect(calls).toEqual(['quote.v1.quote.peek', 'ledger.v1.wallets.get', 'quote.v1.quote.consume', 'apply initiate', 'placeHold', 'apply recordFundsHeld']);
     expect(transactionId).toMatch(/^txn_[0-9A-Z]{26}$/);
     expect(applied[0]).toEqual({ type: 'initiate', data: { transactionId, walletId: WALLET_ID, sourceAddress: null } });
-    expect(state).toEqual({ commands: ['initiate', 'recordFundsHeld'] });
+    expect(state.commands).toEqual(['initiate', 'recordFundsHeld']);
   });
 
   it('holds nothing for a wallet that receives (an on-ramp) nor for an address that stands in for the wallet', async () => {
@@ -121,7 +121,7 @@ describe('initiation from a quote - every refusal before the quote is used, then
       },
     });
     const { state } = await slow.initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: slow.process, prepare: prepareOfframp });
-    expect(state).toEqual({ commands: ['initiate'] });
+    expect(state.commands).toEqual(['initiate']);
     expect(slow.warnings).toEqual(['hold not placed at initiation; its job places it']);
   });
 });

@@ -3,7 +3,7 @@ import { beforeAnyEffect, type RpcClient } from '@ramp/messaging';
 import { checkWalletSide, parseInitiation, type InitiationRequest, type PayingKind, type QuoteOf, type WalletSide } from '@ramp/transactions';
 import type { AllowedHosts } from '@ramp/webhooks';
 import type { Fail, FundsHeld, LedgerSteps } from './ledger-steps';
-import type { Cause } from './stream-process';
+import { isInitiated, type Cause, type InitiatedState, type WithInitiation } from './stream-process';
 
 /** What a kind's own part of an initiation gets: the quote and the wallet, checked, and the new transaction's id. */
 export interface Preparation<K extends QuoteKind> {
@@ -40,9 +40,10 @@ export interface QuoteInitiationOptions<K extends QuoteKind, Data, State> {
   prepare(preparation: Preparation<K>): Promise<Data> | Data;
 }
 
-export interface Initiated<State> {
+/** The transaction an initiation started, its state initiated. */
+export interface NewTransaction<State extends InitiatedState> {
   transactionId: string;
-  state: State;
+  state: WithInitiation<State>;
 }
 
 /** Where a hold that could not be placed at initiation is reported (its job places it shortly). */
@@ -65,7 +66,7 @@ export class QuoteInitiation {
     private readonly logger: InitiationLogger,
   ) {}
 
-  async initiateFromQuote<K extends QuoteKind, Data, State>(options: QuoteInitiationOptions<K, Data, State>): Promise<Initiated<State>> {
+  async initiateFromQuote<K extends QuoteKind, Data, State extends InitiatedState>(options: QuoteInitiationOptions<K, Data, State>): Promise<NewTransaction<State>> {
     const { kind, tenant, requestId, process } = options;
     const request = parseInitiation(kind, options.request, this.callbackHosts);
     const { quoteId, walletId } = request;
@@ -89,6 +90,8 @@ export class QuoteInitiation {
         this.logger.warn({ err: error, transactionId }, 'hold not placed at initiation; its job places it');
       }
     }
+    // The decider's initiated event was just appended: a state without it is a defect of the kind's decider.
+    if (!isInitiated(state)) throw new Error(`${transactionId} has no initiation after its initiate command`);
     return { transactionId, state };
   }
 }

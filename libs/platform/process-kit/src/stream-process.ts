@@ -6,7 +6,19 @@ import { withLogContext } from '@ramp/observability';
 import type { TransactionView } from '@ramp/transactions';
 import type { Job, JobQueue } from './jobs';
 
-export interface ProcessDefinition<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+/** What every transaction's state has once initiated: the tenant it belongs to, and whatever else its kind records. */
+export interface InitiatedState {
+  initiated?: { tenant: Tenant };
+}
+
+/** A transaction's state as a job or its owner sees it: initiated (a stream exists only from its initiation on). */
+export type WithInitiation<State extends InitiatedState> = State & { initiated: NonNullable<State['initiated']> };
+
+export function isInitiated<State extends InitiatedState>(state: State): state is WithInitiation<State> {
+  return state.initiated !== undefined;
+}
+
+export interface ProcessDefinition<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }> {
   /** Streams are `<prefix>-<transactionId>`. */
   prefix: string;
   /** The actor recorded on events a job appends, e.g. `system:ramp`. */
@@ -15,7 +27,6 @@ export interface ProcessDefinition<State, Command, Event extends NewEvent, Step 
   nextStep(state: State): Step;
   /** When a step should run: now, after a provider's delay, or at an expiry (`state`: the transaction's, as of the step). */
   dueAt(step: Step, state: State): Date;
-  tenantOf(state: State): Tenant | undefined;
   /**
    * The Transaction as the API shows it. Every event appended carries it as it is right after that event (its
    * metadata's `view`), so that the ledger's read model applies it without this service's rules.
@@ -26,9 +37,9 @@ export interface ProcessDefinition<State, Command, Event extends NewEvent, Step 
 export type Cause = Pick<EventMetadata, 'causationId' | 'actor' | 'requestId'>;
 
 /** What a step of a transaction gets to work with. */
-export interface StepContext<State, Step> {
+export interface StepContext<State extends InitiatedState, Step> {
   transactionId: string;
-  state: State;
+  state: WithInitiation<State>;
   step: Step;
   tenant: Tenant;
 }
@@ -38,7 +49,7 @@ export interface StepContext<State, Step> {
  * with the job of its next step in the same database transaction (and the job that ran, if any, removed). Each event
  * it appends carries the Transaction view as it is after it.
  */
-export class StreamProcess<State, Command, Event extends NewEvent, Step extends { kind: string }> {
+export class StreamProcess<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }> {
   constructor(
     private readonly pool: Pool,
     private readonly log: EventLog,
@@ -67,12 +78,16 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
     return events.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState);
   }
 
+  /** The Transaction of this tenant as the API shows it; NOT_FOUND as for {@link ownedBy}. */
+  async get(tenant: Tenant, transactionId: unknown): Promise<TransactionView> {
+    return this.definition.view(await this.ownedBy(tenant, transactionId));
+  }
+
   /** The state of a transaction of this tenant; NOT_FOUND for a malformed id, an unknown one or another tenant's. */
-  async ownedBy(tenant: Tenant, transactionId: unknown): Promise<State> {
+  async ownedBy(tenant: Tenant, transactionId: unknown): Promise<WithInitiation<State>> {
     if (!isIdOf('txn', transactionId)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${String(transactionId)} was not found`);
     const state = await this.load(this.pool, transactionId);
-    const owner = this.definition.tenantOf(state);
-    if (!owner || !isSameTenant(owner, tenant)) {
+    if (!isInitiated(state) || !isSameTenant(state.initiated.tenant, tenant)) {
       throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${transactionId} was not found`);
     }
     return state;
@@ -94,11 +109,11 @@ export class StreamProcess<State, Command, Event extends NewEvent, Step extends 
     const events = await this.log.readStream(this.pool, this.streamOf(transactionId));
     const state = this.fold(events);
     const step = this.definition.nextStep(state);
-    const tenant = this.definition.tenantOf(state);
-    if (!tenant || step.kind !== job.step || step.kind === 'none') {
+    if (!isInitiated(state) || step.kind !== job.step || step.kind === 'none') {
       await this.jobs.done(this.pool, job.id);
       return;
     }
+    const { tenant } = state.initiated;
     // The request that started the transaction stays findable from every later event and log line of it.
     const requestId = events[0]?.metadata.requestId;
     await withLogContext({ requestId }, async () => {
