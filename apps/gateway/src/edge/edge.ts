@@ -8,6 +8,7 @@ import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
 import { sendError } from './error.filter';
 import type { GatewayMetrics } from './http-metrics';
+import { PROBE_ROUTES, PROBES } from './probes';
 import { isStorableText, TEXT_RULE } from './json-body';
 import { queryParameters } from './validation';
 
@@ -41,10 +42,6 @@ export interface EdgeOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Probes and metrics: served to the cluster's direct connections, with no key (see installEdge). */
-export const PROBES = /^\/(health\/(live|ready)|metrics)(\?|$)/;
-/** The same by the route the router matched, which decodes the path first (`/%6Detrics` is `/metrics` to it). */
-const PROBE_ROUTES = new Set(['/health/live', '/health/ready', '/metrics']);
 const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
 
 /**

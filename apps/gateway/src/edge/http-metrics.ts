@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
 import { LATENCY_BUCKETS, type Metrics } from '@ramp/observability';
 import type { Logger } from '@ramp/service-kit';
-import { PROBES } from './edge';
+import { PROBES } from './probes';
 
 /** The gateway's own instruments, beside the ones every service has. */
 export class GatewayMetrics {

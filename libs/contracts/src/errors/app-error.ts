@@ -1,30 +1,7 @@
+import type { ErrorCode } from './codes';
 import { ERROR_REASONS, GENERIC_REASON_OF, isErrorReason, type ErrorReason } from './reasons';
 
-/** Error codes of the response envelope: the spec's four plus the ones DESIGN.md §4 adds. */
-export const ERROR_CODES = [
-  'INVALID_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-  'INTERNAL_ERROR',
-  'SERVICE_UNAVAILABLE',
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** The one mapping from error code to HTTP status, used by the gateway's error filter. */
-export const HTTP_STATUS_OF: Readonly<Record<ErrorCode, number>> = {
-  INVALID_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
+export * from './codes';
 
 /** The error object of the envelope: `{ success: false, error: ErrorBody }`. */
 export interface ErrorBody {
@@ -70,10 +47,6 @@ export class AppError extends Error {
 /** INVALID_REQUEST naming the field and the rule it broke: `amount: must be greater than zero`. */
 export function invalidField(field: string, rule: string, reason: ErrorReason = 'INVALID_FIELD'): AppError {
   return new AppError(reason, `${field}: ${rule}`, field);
-}
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './app-error';
+import type { ErrorCode } from './codes';
 
 /**
  * The catalogue of `error.reason` values: stable UPPER_SNAKE names an integrator's program can branch on, each under

@@ -3,7 +3,7 @@ import { BlockNotFoundError, parseAbiItem, type Address, type Hex, type PublicCl
 import { afterConfirmed, afterReorg, afterSeen, confirmedThrough, forkPoint, type DepositState, type DepositStatus } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Finality } from './chain-settings';
-import type { ChainLogger } from './send-queue';
+import type { ChainLogger } from './chain-logger';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 

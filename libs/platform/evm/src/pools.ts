@@ -1,7 +1,7 @@
 import { encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, maxUint256, parseEventLogs, type Account, type Address, type Hex, type Log, type PublicClient, type WalletClient } from 'viem';
 import { hubPath, type HubPools } from '@ramp/pricing';
 import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
-import type { DexContracts, PoolsSpec } from './deployment';
+import type { DexContracts, PoolsSpec } from './dex-types';
 
 /** The published Uniswap V2 pair's creation code hash, as its factory and router compute pair addresses. */
 const PAIR_INIT_CODE_HASH = keccak256(UniswapV2Pair.bytecode);

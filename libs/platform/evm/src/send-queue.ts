@@ -4,15 +4,12 @@ import { gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Finality } from './chain-settings';
 import type { Signer } from './custody';
+import type { ChainLogger } from './chain-logger';
 import { finalThrough } from './deposit-watcher';
 import { isInsufficientFunds, isRevert, isTransient } from './rpc-errors';
 import { revertReasonOf } from './revert-reason';
 
-export interface ChainLogger {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
+export type { ChainLogger } from './chain-logger';
 
 /** What to send: a call or a transfer of the native coin (or both). */
 export interface SendRequest {

@@ -3,7 +3,7 @@ import { newId, type Environment, type Tenant } from '@ramp/contracts';
 import { transactionSql, type Sql } from '@ramp/database';
 import { generateApiKey, generateApiSecret, hashApiKey, PLAN_LIMITS, type Plan } from './api-key';
 import { ApiKeySchema, OrganizationSchema, type ApiKeyRecord, type Organization } from './entities';
-import { KEY_CACHE_LEASE_MS, KEY_CHANGES_CHANNEL } from './key-cache';
+import { KEY_CACHE_LEASE_MS, KEY_CHANGES_CHANNEL } from './key-changes';
 import { parseCidr } from './ip-allowlist';
 import type { SecretBox } from './secret-box';
 
