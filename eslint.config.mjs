@@ -2,6 +2,7 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 const DEP_CONSTRAINTS = [
   // Contracts are plain types and typed errors: they depend on nothing of ours.
@@ -75,6 +76,8 @@ export default [
   testsMayUseTestingHelpers(['libs/sdk/src/**/*.spec.ts', 'libs/sdk/src/**/*.e2e-spec.ts'], 'type:sdk'),
   // Platform libraries' integration tests start real infrastructure (an anvil node) through the testing helpers.
   testsMayUseTestingHelpers(['libs/platform/**/*.int-spec.ts'], 'type:platform'),
+  // Layout is Prettier's (`npm run format`; `npm run lint` checks it): no lint rule may argue with it.
+  prettier,
 ];
 
 /** The tests in `files`, of libraries tagged `sourceTag`, may also import the testing helpers (libs/testing). */

@@ -9,6 +9,7 @@ build
 log "lint"
 NX_DAEMON=false npx nx show projects >/dev/null || fail "nx could not read the workspace"
 npx eslint --max-warnings 0 apps libs tools examples || fail "lint failed"
+npx prettier --check --log-level warn '{apps,libs,tools}/**/*.ts' || fail "formatting differs from Prettier's: npm run format"
 log "type check (including tests)"
 npx tsc -p tsconfig.json --noEmit || fail "type check failed"
 log "unit tests"

@@ -100,7 +100,14 @@ const onrampQuote: OnrampQuote.Response = {
 const SANDBOX_TENANT: Tenant = { ...TENANT, environment: 'test', generation: 2 };
 const tenantFor = (transactionId: string): Tenant => (transactionId === TXN.transferFailed ? SANDBOX_TENANT : TENANT);
 
-const virtualAccount = { bankName: 'Wema Bank', bankCode: '035', accountNumber: '0123456789', accountName: 'RAMP CHECKOUT', amount: '50000', expiresAt: at(1800) };
+const virtualAccount = {
+  bankName: 'Wema Bank',
+  bankCode: '035',
+  accountNumber: '0123456789',
+  accountName: 'RAMP CHECKOUT',
+  amount: '50000',
+  expiresAt: at(1800),
+};
 
 const offrampQuote = (tokenSymbol: string, chain: string, cryptoAmount: string, fiatAmount: string): OfframpQuote.Response => ({
   quoteId: QUOTE_ID,
@@ -111,7 +118,12 @@ const offrampQuote = (tokenSymbol: string, chain: string, cryptoAmount: string, 
   fiatAmount,
   fiatCurrency: 'NGN',
   rate: '1492.5',
-  fees: { providerFee: '149.25', platformFee: '20.00', swapFee: tokenSymbol === 'CNGN' ? '0.00' : '20.00', totalFee: tokenSymbol === 'CNGN' ? '169.25' : '189.25' },
+  fees: {
+    providerFee: '149.25',
+    platformFee: '20.00',
+    swapFee: tokenSymbol === 'CNGN' ? '0.00' : '20.00',
+    totalFee: tokenSymbol === 'CNGN' ? '169.25' : '189.25',
+  },
   payoutAmount: '149060.75',
   bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber: '0123456789', accountName: 'ADA OBI' },
 });
@@ -239,9 +251,19 @@ function route(kind: 'swap' | 'transfer', transactionId: string, outcome: 'compl
     callbackUrl: null,
     at: at(0),
   };
-  const commands: RouteCommand[] = [{ type: 'initiate', data: initiated }, { type: 'recordFundsHeld', at: at(1) }];
+  const commands: RouteCommand[] = [
+    { type: 'initiate', data: initiated },
+    { type: 'recordFundsHeld', at: at(1) },
+  ];
   if (outcome === 'completed') {
-    commands.push({ type: 'recordLeg', index: 0, ok: true, amountOut: order.toAmount, transactionHash: hash(`${transactionId}:leg0`), at: at(kind === 'swap' ? 9 : 64) });
+    commands.push({
+      type: 'recordLeg',
+      index: 0,
+      ok: true,
+      amountOut: order.toAmount,
+      transactionHash: hash(`${transactionId}:leg0`),
+      at: at(kind === 'swap' ? 9 : 64),
+    });
     commands.push({ type: 'complete', at: at(kind === 'swap' ? 10 : 65) });
   } else {
     commands.push(
@@ -324,7 +346,9 @@ function publicationsOf(kinds: readonly AnyTransactionKind[], transactions: Tran
   return [...storedEvents(transactions).values()].flatMap((history) =>
     history.flatMap((event) => {
       const message = integrationMessageOf(kinds, history, event);
-      return message ? [{ subject: `${subjectPrefix}.${message.payload.event}`, body: JSON.stringify(message.payload), msgID: message.msgID, headers: message.headers }] : [];
+      return message
+        ? [{ subject: `${subjectPrefix}.${message.payload.event}`, body: JSON.stringify(message.payload), msgID: message.msgID, headers: message.headers }]
+        : [];
     }),
   );
 }
@@ -364,7 +388,7 @@ describe('docs/asyncapi.yaml', () => {
     expect(doc.document!.version()).toBe('3.0.0');
   });
 
-  it('has a channel and a message for each integration event of the code, on the code\'s subject, and no other', () => {
+  it("has a channel and a message for each integration event of the code, on the code's subject, and no other", () => {
     const { subjectPrefix } = integrationEvents();
     expect(subjectPrefix).toBe('integration');
     expect(messages.map((m) => m.address).sort()).toEqual(INTEGRATION_EVENT_NAMES.map((name) => `${subjectPrefix}.${name}`).sort());
@@ -373,9 +397,23 @@ describe('docs/asyncapi.yaml', () => {
       expect(message.payload.properties.event.const).toBe(message.name);
       expect(message.examples.length).toBeGreaterThan(0);
     }
-    expect(doc.document!.channels().all().map((channel) => channel.messages().all().length)).toEqual(INTEGRATION_EVENT_NAMES.map(() => 1));
+    expect(
+      doc
+        .document!.channels()
+        .all()
+        .map((channel) => channel.messages().all().length),
+    ).toEqual(INTEGRATION_EVENT_NAMES.map(() => 1));
     // The platform sends each of them.
-    const sent = doc.document!.operations().all().filter((operation) => operation.action() === 'send').flatMap((operation) => operation.channels().all().map((channel) => channel.address()));
+    const sent = doc
+      .document!.operations()
+      .all()
+      .filter((operation) => operation.action() === 'send')
+      .flatMap((operation) =>
+        operation
+          .channels()
+          .all()
+          .map((channel) => channel.address()),
+      );
     expect(sent.sort()).toEqual(messages.map((m) => m.address).sort());
   });
 
@@ -462,7 +500,10 @@ describe('docs/asyncapi.yaml', () => {
       const publication = published.find((p) => p.subject === message.address)!;
       const [example] = message.examples;
       const actual = { headers: wireHeadersOf(publication), payload: JSON.parse(publication.body) };
-      if (JSON.stringify(example?.payload) !== JSON.stringify(actual.payload) || JSON.stringify(sortKeys(example?.headers)) !== JSON.stringify(sortKeys(actual.headers))) {
+      if (
+        JSON.stringify(example?.payload) !== JSON.stringify(actual.payload) ||
+        JSON.stringify(sortKeys(example?.headers)) !== JSON.stringify(sortKeys(actual.headers))
+      ) {
         throw new Error(`the ${message.name} example differs from what the code publishes; it publishes:\n${JSON.stringify(actual, null, 2)}`);
       }
       for (const other of message.examples) {
@@ -531,5 +572,11 @@ describe('docs/asyncapi.yaml', () => {
 });
 
 function sortKeys(value: Json): Json {
-  return value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value;
+  return value && typeof value === 'object'
+    ? Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, value[key]]),
+      )
+    : value;
 }

@@ -32,14 +32,19 @@ function text(path: string): string {
 
 function yamlDocuments(path: string, source = text(path)): Yaml[] {
   // merge: docker-compose.yml shares settings through YAML anchors and merge keys (`<<: *nats-server`), as Compose reads them.
-  return parseAllDocuments(source, { merge: true }).map((document) => {
-    if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
-    return document.toJSON();
-  }).filter((value) => value !== null && value !== undefined);
+  return parseAllDocuments(source, { merge: true })
+    .map((document) => {
+      if (document.errors.length > 0) throw new Error(`${path}: ${document.errors[0]?.message}`);
+      return document.toJSON();
+    })
+    .filter((value) => value !== null && value !== undefined);
 }
 
 function dotenv(path: string): Env {
-  const lines = text(path).split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text(path)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 }
 
@@ -76,10 +81,13 @@ function expectOnlyVariablesReadBy(app: string, variables: string[]): void {
 
 describe('Dockerfile', () => {
   const dockerfile = text('Dockerfile');
-  const instructions = dockerfile.replace(/\\\n/g, ' ').split('\n').filter((line) => /^[A-Z]+\s/.test(line));
+  const instructions = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => /^[A-Z]+\s/.test(line));
   const entrypoint: string[] = JSON.parse(instructions.find((line) => line.startsWith('ENTRYPOINT '))!.replace(/^ENTRYPOINT /, ''));
 
-  it('builds on a Node.js LTS pinned to one release, one that package.json engines accept beside the machines\' Node 20', () => {
+  it("builds on a Node.js LTS pinned to one release, one that package.json engines accept beside the machines' Node 20", () => {
     const image = /^ARG NODE_IMAGE=node:(\d+)\.(\d+)\.(\d+)-[a-z]+-slim$/m.exec(dockerfile);
     expect(image).not.toBeNull();
     const major = Number(image![1]);
@@ -118,14 +126,14 @@ describe('Dockerfile', () => {
   it('runs as the non-root uid the manifests expect, without a HEALTHCHECK of its own', () => {
     expect(instructions).toContain(`USER ${IMAGE_UID}:${IMAGE_UID}`);
     expect(instructions.some((line) => line.startsWith('HEALTHCHECK'))).toBe(false);
-    const variables = instructions
-      .filter((line) => line.startsWith('ENV '))
-      .flatMap((line) => [...line.matchAll(/(\w+)=/g)].map((match) => match[1]!));
+    const variables = instructions.filter((line) => line.startsWith('ENV ')).flatMap((line) => [...line.matchAll(/(\w+)=/g)].map((match) => match[1]!));
     for (const app of APPS) expectOnlyVariablesReadBy(app, variables);
   });
 
   it('keeps dependencies, build output and local secrets out of the build context', () => {
-    const ignored = text('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = text('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', 'coverage', 'tmp', '.env']));
   });
 });
@@ -145,9 +153,7 @@ describe('docker-compose.yml', () => {
   const services: Record<string, Yaml> = yamlDocuments('docker-compose.yml')[0].services;
   /** `${NAME:-default}` gives its default; `${NAME:?message}` stands for the value Compose insists the operator sets. */
   const interpolate = (value: string): string =>
-    value.replace(/\$\{(\w+):([-?])([^}]*)\}/g, (_, name: string, kind: string, rest: string) =>
-      kind === '-' ? rest : `<${name}>`,
-    );
+    value.replace(/\$\{(\w+):([-?])([^}]*)\}/g, (_, name: string, kind: string, rest: string) => (kind === '-' ? rest : `<${name}>`));
   const environment = (service: Yaml): Env => {
     const entries: [string, string][] = Array.isArray(service.environment)
       ? service.environment.map((entry: string) => entry.split(/=(.*)/s).slice(0, 2))
@@ -213,8 +219,7 @@ describe('deploy/ (Kubernetes)', () => {
   const secretKeys: Record<string, string[]> = Object.fromEntries(
     ['platform-secrets', 'chain-custody'].map((name) => [name, Object.keys(yamlDocuments(`deploy/base/${name}.template.yaml`)[0].stringData)]),
   );
-  const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
-    Object.entries(selector).every(([key, value]) => labels[key] === value);
+  const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
 
   /** The variables a container gets, with secret references standing for themselves. */
   function containerEnv(container: Yaml): Env {
@@ -261,8 +266,7 @@ describe('deploy/ (Kubernetes)', () => {
 
     const port = servedPort(app, env);
     const ops = opsPort(app, env);
-    const portNumber = (ref: number | string) =>
-      typeof ref === 'number' ? ref : container.ports.find((p: Yaml) => p.name === ref)?.containerPort;
+    const portNumber = (ref: number | string) => (typeof ref === 'number' ? ref : container.ports.find((p: Yaml) => p.name === ref)?.containerPort);
     expect(container.ports.map((p: Yaml) => p.containerPort)).toEqual([...new Set([port, ops])]);
     const probe = (kind: string) => [container[kind].httpGet.path, portNumber(container[kind].httpGet.port)];
     expect(probe('livenessProbe')).toEqual(['/health/live', ops]);
@@ -317,7 +321,9 @@ describe('deploy/ (Kubernetes)', () => {
     const podLabels = (app: string) => find('Deployment', app).spec.template.metadata.labels;
     const portOf = (app: string) => servedPort(app, containerEnv(find('Deployment', app).spec.template.spec.containers[0]));
     const opsPortOf = (app: string) => opsPort(app, containerEnv(find('Deployment', app).spec.template.spec.containers[0]));
-    const rules = policies.filter((p) => p.spec.ingress).flatMap((p) => p.spec.ingress.map((rule: Yaml) => ({ selector: p.spec.podSelector.matchLabels, rule })));
+    const rules = policies
+      .filter((p) => p.spec.ingress)
+      .flatMap((p) => p.spec.ingress.map((rule: Yaml) => ({ selector: p.spec.podSelector.matchLabels, rule })));
     const fromAnywhere = rules.filter(({ rule }) => !rule.from);
     expect(APPS.filter((app) => fromAnywhere.some(({ selector }) => matches(selector, podLabels(app))))).toEqual(['gateway']);
     expect(fromAnywhere.flatMap(({ rule }) => rule.ports.map((q: Yaml) => q.port))).toEqual([portOf('gateway')]);
@@ -345,7 +351,9 @@ describe('deploy/ (Kubernetes)', () => {
     const dashboard = JSON.parse(text(`${component}/grafana-dashboard.json`));
     /** Every series name the platform's code registers (`name: 'ramp_…'` or a sampled gauge's first argument). */
     const exported = new Set(
-      [...['apps', 'libs/platform'].flatMap((dir) => filesUnder(join(ROOT, dir), isBuilt))].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(ramp_[a-z_]+)'/g)].map((m) => m[1]!)),
+      [...['apps', 'libs/platform'].flatMap((dir) => filesUnder(join(ROOT, dir), isBuilt))].flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/'(ramp_[a-z_]+)'/g)].map((m) => m[1]!),
+      ),
     );
     const seriesIn = (expr: string) => [...expr.matchAll(/\b(ramp_[a-z_]+?)(?:_bucket|_count|_sum)?\b/g)].map((m) => m[1]!);
 
@@ -361,7 +369,13 @@ describe('deploy/ (Kubernetes)', () => {
 
     it("has the README's alerts: relay backlog, dead letters, delivery failures, reconciliation drift, consumer lag", () => {
       const alerted = rule.spec.groups.flatMap((group: Yaml) => group.rules.flatMap((r: Yaml) => seriesIn(r.expr)));
-      for (const series of ['ramp_relay_lag_seconds', 'ramp_events_consumed_total', 'ramp_webhook_deliveries_total', 'ramp_ledger_chain_drift_assets', 'ramp_consumer_pending_messages']) {
+      for (const series of [
+        'ramp_relay_lag_seconds',
+        'ramp_events_consumed_total',
+        'ramp_webhook_deliveries_total',
+        'ramp_ledger_chain_drift_assets',
+        'ramp_consumer_pending_messages',
+      ]) {
         expect(alerted).toContain(series);
       }
     });
@@ -378,7 +392,7 @@ describe('deploy/ (Kubernetes)', () => {
     });
   });
 
-  it("scales each consumer service on the backlog of each of its durable consumers, as SERVICE_ACCESS names them", () => {
+  it('scales each consumer service on the backlog of each of its durable consumers, as SERVICE_ACCESS names them', () => {
     const scaled = yamlDocuments('deploy/components/keda-jetstream/scaled-objects.yaml');
     const consumers = Object.fromEntries(
       scaled.map((object: Yaml) => [
@@ -407,9 +421,13 @@ describe('deploy/ (Kubernetes)', () => {
     for (const policy of internet) {
       const [rule] = policy.spec.egress;
       // The chain service's JSON-RPC endpoints on 443; the notifier's webhooks on whatever port their URL names.
-      expect([policy.metadata.name, rule.ports]).toEqual(policy.metadata.name === 'chain-allow-internet' ? [policy.metadata.name, [{ protocol: 'TCP', port: 443 }]] : [policy.metadata.name, undefined]);
+      expect([policy.metadata.name, rule.ports]).toEqual(
+        policy.metadata.name === 'chain-allow-internet' ? [policy.metadata.name, [{ protocol: 'TCP', port: 443 }]] : [policy.metadata.name, undefined],
+      );
       expect(rule.to[0].ipBlock.cidr).toBe('0.0.0.0/0');
-      expect(rule.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10']));
+      expect(rule.to[0].ipBlock.except).toEqual(
+        expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10']),
+      );
     }
     // Everyone else reaches only its dependencies: DNS, NATS, PostgreSQL, Redis.
     const dependencies = policies.find((p) => p.metadata.name === 'platform-allow-dependencies');
@@ -440,7 +458,10 @@ describe('deploy/ (Kubernetes)', () => {
     for (const app of APPS) {
       expect([app, tags[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(/^(sha256:[0-9a-f]{64}|(?!latest$)[\w][\w.-]{0,127})$/)]);
       // From a registry (a host with a dot or a port), under the image's own name.
-      expect([app, names[`ramp-platform/${app}`]]).toEqual([app, expect.stringMatching(new RegExp(`^[a-z0-9-]+(\\.[a-z0-9-]+)+(:\\d+)?/(.+/)?ramp-platform/${app}$`))]);
+      expect([app, names[`ramp-platform/${app}`]]).toEqual([
+        app,
+        expect.stringMatching(new RegExp(`^[a-z0-9-]+(\\.[a-z0-9-]+)+(:\\d+)?/(.+/)?ramp-platform/${app}$`)),
+      ]);
     }
 
     const generator = own.configMapGenerator.find((g: Yaml) => g.name === 'platform-config');

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
       [
         'The development database and the local chains disagree:',
         ...problems.map((problem) => `  - ${problem}`),
-        'Run `npm run dev:reset` to start both afresh (it deletes the development database, its event streams and the local chains\' state), then `npm start`.',
+        "Run `npm run dev:reset` to start both afresh (it deletes the development database, its event streams and the local chains' state), then `npm start`.",
         '',
       ].join('\n'),
     );

@@ -13,11 +13,14 @@ async function main(): Promise<void> {
   const servers = config.string('natsUrl');
   const local = (host: string) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
   if (!local(new URL(databaseUrl).hostname)) throw new Error(`dev:reset resets a database on this machine only, not ${new URL(databaseUrl).hostname}`);
-  if (!servers.split(',').every((server) => local(new URL(server.includes('://') ? server : `nats://${server}`).hostname))) throw new Error(`dev:reset deletes the streams of this machine's NATS only, not ${servers}`);
+  if (!servers.split(',').every((server) => local(new URL(server.includes('://') ? server : `nats://${server}`).hostname)))
+    throw new Error(`dev:reset deletes the streams of this machine's NATS only, not ${servers}`);
   const namespace = config.string('eventsNamespace');
   const deleted = await resetStack(databaseUrl, namespace, servers);
   const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  process.stdout.write(`database ${database} emptied, ${deleted} event stream(s) of ${namespace ? `the namespace "${namespace}"` : 'the default namespace'} deleted\n`);
+  process.stdout.write(
+    `database ${database} emptied, ${deleted} event stream(s) of ${namespace ? `the namespace "${namespace}"` : 'the default namespace'} deleted\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -69,8 +69,24 @@ function cycles(graph: Map<string, string[]>): string[][] {
 describe('import cycles - the layout stays a tree of files', () => {
   it('finds a cycle where there is one', () => {
     const [a, b, c] = ['/x/a.ts', '/x/b.ts', '/x/c.ts'];
-    expect(cycles(new Map([[a!, [b!]], [b!, [c!]], [c!, [a!]]]))).toHaveLength(1);
-    expect(cycles(new Map([[a!, [b!]], [b!, [c!]], [c!, []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          [a!, [b!]],
+          [b!, [c!]],
+          [c!, [a!]],
+        ]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      cycles(
+        new Map([
+          [a!, [b!]],
+          [b!, [c!]],
+          [c!, []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('no file of apps, libs or tools imports, through others, a file that imports it', () => {

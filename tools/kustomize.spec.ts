@@ -34,7 +34,9 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
 function render(dir: string): any[] {
   const result = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`kubectl kustomize ${relative(ROOT, dir)} failed: ${result.stderr || result.error}`);
-  return parseAllDocuments(result.stdout).map((document) => document.toJSON()).filter(Boolean);
+  return parseAllDocuments(result.stdout)
+    .map((document) => document.toJSON())
+    .filter(Boolean);
 }
 
 function invalid(objects: any[]): string[] {
@@ -66,7 +68,18 @@ describe('deploy/ rendered - every overlay, valid against the Kubernetes schemas
     try {
       writeFileSync(
         join(dir, 'kustomization.yaml'),
-        ['apiVersion: kustomize.config.k8s.io/v1beta1', 'kind: Kustomization', 'namespace: ramp-production', 'resources:', '  - ../overlays/production', 'components:', '  - ../components/monitoring', '  - ../components/keda-jetstream', '  - ../components/egress', ''].join('\n'),
+        [
+          'apiVersion: kustomize.config.k8s.io/v1beta1',
+          'kind: Kustomization',
+          'namespace: ramp-production',
+          'resources:',
+          '  - ../overlays/production',
+          'components:',
+          '  - ../components/monitoring',
+          '  - ../components/keda-jetstream',
+          '  - ../components/egress',
+          '',
+        ].join('\n'),
       );
       const objects = render(dir);
       expect(objects.map((object) => object.kind)).toEqual(expect.arrayContaining(['PodMonitor', 'PrometheusRule']));
@@ -74,9 +87,22 @@ describe('deploy/ rendered - every overlay, valid against the Kubernetes schemas
       expect(JSON.parse(dashboard.data['ramp-platform.json']).panels.length).toBeGreaterThan(0);
       expect(objects.every((object) => object.metadata.namespace === 'ramp-production')).toBe(true);
       // Each Deployment has one autoscaler: its HPA, or the ScaledObject that replaces it for the consumers.
-      const scalers = objects.filter((object) => ['HorizontalPodAutoscaler', 'ScaledObject'].includes(object.kind)).map((object) => object.metadata.name).sort();
-      expect(scalers).toEqual(objects.filter((object) => object.kind === 'Deployment').map((object) => object.metadata.name).sort());
-      expect(objects.filter((object) => object.kind === 'ScaledObject').map((object) => object.metadata.name).sort()).toEqual(['ledger', 'notifier', 'ramp', 'swap-transfer']);
+      const scalers = objects
+        .filter((object) => ['HorizontalPodAutoscaler', 'ScaledObject'].includes(object.kind))
+        .map((object) => object.metadata.name)
+        .sort();
+      expect(scalers).toEqual(
+        objects
+          .filter((object) => object.kind === 'Deployment')
+          .map((object) => object.metadata.name)
+          .sort(),
+      );
+      expect(
+        objects
+          .filter((object) => object.kind === 'ScaledObject')
+          .map((object) => object.metadata.name)
+          .sort(),
+      ).toEqual(['ledger', 'notifier', 'ramp', 'swap-transfer']);
       expect(invalid(objects)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

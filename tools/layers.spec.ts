@@ -18,7 +18,12 @@ function libraries(dir = join(ROOT, 'libs')): string[] {
 function layerOf(path: string): string {
   if (path.startsWith('libs/domain/')) return 'type:domain';
   if (path.startsWith('libs/platform/')) return 'type:platform';
-  const apart: Record<string, string> = { 'libs/contracts': 'type:contracts', 'libs/sdk': 'type:sdk', 'libs/testing': 'type:testing', 'libs/load': 'type:testing' };
+  const apart: Record<string, string> = {
+    'libs/contracts': 'type:contracts',
+    'libs/sdk': 'type:sdk',
+    'libs/testing': 'type:testing',
+    'libs/load': 'type:testing',
+  };
   const type = apart[path];
   if (!type) throw new Error(`${path} is in no layer: put it under libs/domain or libs/platform, or name it here`);
   return type;
@@ -41,7 +46,8 @@ describe('layers - the folders of libs/ are the layers, and the Nx tags follow t
   });
 
   it('maps every library alias to its folder', () => {
-    const { paths } = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions;
+    const { paths } = (JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } })
+      .compilerOptions;
     expect(Object.keys(paths).sort()).toEqual(projects.map((path) => `@ramp/${path.split('/').pop()}`).sort());
     for (const path of projects) expect(paths[`@ramp/${path.split('/').pop()}`]).toEqual([`${path}/src/index.ts`]);
   });

@@ -3,14 +3,30 @@ import { createPublicClient, createWalletClient, encodeFunctionData, http, parse
 import { mnemonicToAccount } from 'viem/accounts';
 import { setTimeout as sleep } from 'timers/promises';
 import { getChain } from '@ramp/chains';
-import { deployPlatformContracts, depositAddressOf, DepositWatcher, depositWatcherMigration, evmPath, HdCustody, SendQueue, sendQueueMigration, TestToken, testContractsOf, type ChainLogger } from '@ramp/evm';
+import {
+  deployPlatformContracts,
+  depositAddressOf,
+  DepositWatcher,
+  depositWatcherMigration,
+  evmPath,
+  HdCustody,
+  SendQueue,
+  sendQueueMigration,
+  TestToken,
+  testContractsOf,
+  type ChainLogger,
+} from '@ramp/evm';
 import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
 import { percentile, runAlone, type BenchSection } from './report';
 
 const SENDS = Number(process.env.BENCH_CHAIN_SENDS ?? 300);
 const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS ?? 20);
 const DEPTH = 2;
-const QUIET: ChainLogger = { info: () => undefined, warn: () => undefined, error: (fields, message) => process.stderr.write(`${message} ${JSON.stringify(fields)}\n`) };
+const QUIET: ChainLogger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: (fields, message) => process.stderr.write(`${message} ${JSON.stringify(fields)}\n`),
+};
 
 const faucet = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 });
 const plainSender = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 2 });
@@ -19,10 +35,21 @@ const hot = HdCustody.development().signer(evmPath("m/44'/60'/1'/0/0"));
 
 async function onChain(node: AnvilNode, pool: Pool, schema: string) {
   const client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
-  const contracts = await deployPlatformContracts(client, createWalletClient({ account: faucet, transport: http(node.rpcUrl) }), testContractsOf(getChain('base'), faucet.address, hot.address, faucet.address), parseEther('100'));
+  const contracts = await deployPlatformContracts(
+    client,
+    createWalletClient({ account: faucet, transport: http(node.rpcUrl) }),
+    testContractsOf(getChain('base'), faucet.address, hot.address, faucet.address),
+    parseEther('100'),
+  );
   for (const statement of [...sendQueueMigration(schema), ...depositWatcherMigration(schema)]) await pool.query(statement);
   const mint = async (to: Address, amount: bigint) => {
-    const hash = await createWalletClient({ account: faucet, transport: http(node.rpcUrl) }).writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });
+    const hash = await createWalletClient({ account: faucet, transport: http(node.rpcUrl) }).writeContract({
+      chain: null,
+      address: contracts.tokens.USDC,
+      abi: TestToken.abi,
+      functionName: 'mint',
+      args: [to, amount],
+    });
     await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   };
   return { client, contracts, mint };
@@ -46,7 +73,18 @@ async function benchSends(pool: Pool, schema: string): Promise<{ baseline: numbe
     const baseline = SENDS / ((performance.now() - started) / 1000);
 
     // The send queue: every send queued with its key, then ticked until each is confirmed with its receipt.
-    const queue = new SendQueue({ schema, pool, chain: 'base', chainId: 84532, client, signer: hot, confirmations: 1, stuckAfterMs: 60_000, maxFeePerGas: parseEther('0.001'), logger: QUIET });
+    const queue = new SendQueue({
+      schema,
+      pool,
+      chain: 'base',
+      chainId: 84532,
+      client,
+      signer: hot,
+      confirmations: 1,
+      stuckAfterMs: 60_000,
+      maxFeePerGas: parseEther('0.001'),
+      logger: QUIET,
+    });
     started = performance.now();
     for (let i = 0; i < SENDS; i++) await queue.enqueue(pool, `bench:${i}`, { to: contracts.tokens.USDC, data: transfer });
     for (;;) {
@@ -93,7 +131,13 @@ async function benchDeposits(pool: Pool, schema: string): Promise<{ toDepth: num
     const toDepth: number[] = [];
     const toCredit: number[] = [];
     const one = async () => {
-      const hash = await wallet.writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'transfer', args: [address, 100n] });
+      const hash = await wallet.writeContract({
+        chain: null,
+        address: contracts.tokens.USDC,
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: [address, 100n],
+      });
       const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
       const included = performance.now();
       while ((await client.getBlockNumber({ cacheTime: 0 })) < receipt.blockNumber + BigInt(DEPTH - 1)) await sleep(10);
@@ -124,15 +168,40 @@ export async function benchChain(): Promise<BenchSection[]> {
       {
         title: `Chain: ${SENDS} ERC-20 transfers from one hot wallet (anvil, a block per transaction)`,
         command: 'npm run bench:chain',
-        rows: [{ measure: 'sends per second, queued until confirmed', baselineLabel: viemLabel, baseline: sends.baseline, result: sends.result, unit: 'sends/s', better: 'higher', target: '≥ 50%' }],
+        rows: [
+          {
+            measure: 'sends per second, queued until confirmed',
+            baselineLabel: viemLabel,
+            baseline: sends.baseline,
+            result: sends.result,
+            unit: 'sends/s',
+            better: 'higher',
+            target: '≥ 50%',
+          },
+        ],
         notes: ['each queued send is recorded in PostgreSQL (nonce under a row lock, signed bytes) before it is broadcast, and followed to its receipt'],
       },
       {
         title: `Chain: ${DEPOSITS} deposits by an outside wallet, confirmation depth ${DEPTH}, 1-second blocks`,
         command: 'npm run bench:chain',
         rows: [
-          { measure: 'inclusion → credited, p50', baselineLabel: depthLabel, baseline: percentile(deposits.toDepth, 50), result: percentile(deposits.toCredit, 50), unit: 'ms', better: 'lower' },
-          { measure: 'inclusion → credited, p99', baselineLabel: depthLabel, baseline: percentile(deposits.toDepth, 99), result: percentile(deposits.toCredit, 99), unit: 'ms', better: 'lower', target: 'within one block (1,000 ms) of the baseline' },
+          {
+            measure: 'inclusion → credited, p50',
+            baselineLabel: depthLabel,
+            baseline: percentile(deposits.toDepth, 50),
+            result: percentile(deposits.toCredit, 50),
+            unit: 'ms',
+            better: 'lower',
+          },
+          {
+            measure: 'inclusion → credited, p99',
+            baselineLabel: depthLabel,
+            baseline: percentile(deposits.toDepth, 99),
+            result: percentile(deposits.toCredit, 99),
+            unit: 'ms',
+            better: 'lower',
+            target: 'within one block (1,000 ms) of the baseline',
+          },
         ],
         notes: ['the watcher ticks every 100 ms, as in a loop; a deposit is credited once in the transaction that confirms it'],
       },

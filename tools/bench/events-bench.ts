@@ -14,7 +14,12 @@ const DATABASE_URL = process.env.DATABASE_URL!;
 const REBUILD_TRANSACTIONS = Number(process.env.BENCH_REBUILD_TRANSACTIONS ?? 50_000);
 const E2E_RUNS = Number(process.env.BENCH_E2E_RUNS ?? 100);
 const SWAP_RUNS = Number(process.env.BENCH_SWAP_RUNS ?? 20);
-const metadata: EventMetadata = { correlationId: 'bench', causationId: 'bench', actor: 'bench', tenant: { organizationId: 'org_bench', environment: 'test', keyId: 'key_bench' } };
+const metadata: EventMetadata = {
+  correlationId: 'bench',
+  causationId: 'bench',
+  actor: 'bench',
+  tenant: { organizationId: 'org_bench', environment: 'test', keyId: 'key_bench' },
+};
 
 async function timed(total: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
@@ -54,7 +59,15 @@ async function appends(): Promise<BenchSection> {
     command: 'npm run bench:events',
     rows: [
       { measure: 'appends, 1 event per statement', baselineLabel, baseline: rawSingle, result: logSingle, unit: 'events/s', better: 'higher', target: '≥ 50%' },
-      { measure: 'appends, 100 events per statement', baselineLabel, baseline: rawBatch, result: logBatch, unit: 'events/s', better: 'higher', target: '≥ 50%' },
+      {
+        measure: 'appends, 100 events per statement',
+        baselineLabel,
+        baseline: rawBatch,
+        result: logBatch,
+        unit: 'events/s',
+        better: 'higher',
+        target: '≥ 50%',
+      },
     ],
     notes: [],
   };
@@ -75,7 +88,21 @@ function offrampEvents(transactionId: string, at: string): OfframpEvent[] {
     bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber: '0123456785', accountName: 'ADA OBI' },
   };
   return [
-    { type: 'offramp.initiated', data: { transactionId, tenant: metadata.tenant, quote, walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', sourceAddress: null, depositAddress: null, depositExpiresAt: null, reference: null, callbackUrl: null, at } },
+    {
+      type: 'offramp.initiated',
+      data: {
+        transactionId,
+        tenant: metadata.tenant,
+        quote,
+        walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+        sourceAddress: null,
+        depositAddress: null,
+        depositExpiresAt: null,
+        reference: null,
+        callbackUrl: null,
+        at,
+      },
+    },
     { type: 'offramp.funds_held', data: { at } },
     { type: 'offramp.swapped', data: { cngnAmount: '149250.00', transactionHash: '0xswap', at } },
     { type: 'offramp.paid_out', data: { transactionHash: '0xsend', payoutReference: 'NIP1', at } },
@@ -102,7 +129,16 @@ async function rebuild(): Promise<BenchSection> {
       // As the ramp service publishes it: with the Transaction as it is after the event, which the read model applies.
       state = evolveOfframp(state, event);
       const carrying = { ...metadata, view: offrampView(state) };
-      const stored = { globalPosition: String(total), eventId: randomUUID(), streamId: `offramp-${transactionId}`, streamVersion: i + 1, ...event, metadata: carrying, transactionId: '1', createdAt: at };
+      const stored = {
+        globalPosition: String(total),
+        eventId: randomUUID(),
+        streamId: `offramp-${transactionId}`,
+        streamVersion: i + 1,
+        ...event,
+        metadata: carrying,
+        transactionId: '1',
+        createdAt: at,
+      };
       pending.push(js.publish(`${subjectPrefix}.${event.type}`, JSON.stringify(stored)));
       total += 1;
     });
@@ -144,7 +180,15 @@ async function rebuild(): Promise<BenchSection> {
     title: `Projection rebuild (${total} events of ${REBUILD_TRANSACTIONS} off-ramps)`,
     command: 'npm run bench:events (the rebuild is npm run projections:rebuild -- transactions)',
     rows: [
-      { measure: 'full rebuild: read, apply the carried views, write the read model, swap it in', baselineLabel: 'reading and parsing the stream only', baseline: readRate, result: report.eventsPerSecond, unit: 'events/s', better: 'higher', target: '≥ 20,000 events/s' },
+      {
+        measure: 'full rebuild: read, apply the carried views, write the read model, swap it in',
+        baselineLabel: 'reading and parsing the stream only',
+        baseline: readRate,
+        result: report.eventsPerSecond,
+        unit: 'events/s',
+        better: 'higher',
+        target: '≥ 20,000 events/s',
+      },
     ],
     notes: [`${report.events} events into ${report.transactions} transactions in ${report.seconds} s`],
   };
@@ -157,7 +201,12 @@ async function rebuild(): Promise<BenchSection> {
  * what runs on chain. The off-ramp on chain has a section of its own (onChainEndToEnd).
  */
 async function endToEnd(): Promise<BenchSection> {
-  const services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '0', LOG_LEVEL: 'warn', EVENTS_NAMESPACE: 'bench', TEST_CHAINS: JSON.stringify({ base: null }) });
+  const services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], {
+    SANDBOX_STEP_DELAY_MS: '0',
+    LOG_LEVEL: 'warn',
+    EVENTS_NAMESPACE: 'bench',
+    TEST_CHAINS: JSON.stringify({ base: null }),
+  });
   try {
     const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
@@ -192,8 +241,23 @@ async function endToEnd(): Promise<BenchSection> {
       title: `Off-ramp end to end, zero provider delays (${E2E_RUNS} custodial USDC off-ramps on the sandbox's rails, one at a time, polled every 2 ms)`,
       command: 'npm run bench:events',
       rows: [
-        { measure: 'POST /offramp/initiate until GET shows completed, p50', baselineLabel, baseline: percentile(baseline, 50), result: percentile(latencies, 50), unit: 'ms', better: 'lower' },
-        { measure: 'POST /offramp/initiate until GET shows completed, p99', baselineLabel, baseline: percentile(baseline, 99), result: percentile(latencies, 99), unit: 'ms', better: 'lower', target: '< 500 ms' },
+        {
+          measure: 'POST /offramp/initiate until GET shows completed, p50',
+          baselineLabel,
+          baseline: percentile(baseline, 50),
+          result: percentile(latencies, 50),
+          unit: 'ms',
+          better: 'lower',
+        },
+        {
+          measure: 'POST /offramp/initiate until GET shows completed, p99',
+          baselineLabel,
+          baseline: percentile(baseline, 99),
+          result: percentile(latencies, 99),
+          unit: 'ms',
+          better: 'lower',
+          target: '< 500 ms',
+        },
       ],
       notes: [],
     };
@@ -212,7 +276,11 @@ async function onChainEndToEnd(): Promise<BenchSection[]> {
   const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
   const client = createPublicClient({ transport: http(base.rpcUrl) });
   const anvil = (method: string, params: unknown[]) => client.request({ method: method as never, params: params as never });
-  const services = await startServices(['quote', 'ledger', 'swap-transfer', 'ramp', 'gateway'], { LOG_LEVEL: 'warn', EVENTS_NAMESPACE: 'bench', SANDBOX_STEP_DELAY_MS: '0' });
+  const services = await startServices(['quote', 'ledger', 'swap-transfer', 'ramp', 'gateway'], {
+    LOG_LEVEL: 'warn',
+    EVENTS_NAMESPACE: 'bench',
+    SANDBOX_STEP_DELAY_MS: '0',
+  });
   try {
     const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const walletId = (await api.post('/wallets', { chain: 'base' })).body.data.walletId;
@@ -234,28 +302,57 @@ async function onChainEndToEnd(): Promise<BenchSection[]> {
     intervals.sort((a, b) => a - b);
     const baselineLabel = 'the chain mining a block (1-second interval mining)';
     // The clock starts at the initiation (after the quote), as an integrator's would.
-    const swapLatencies = await timedInitiations(SWAP_RUNS, async () => {
-      const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base', slippage: 3 })).body.data;
-      return async () => (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId })).body.data.id as string;
-    }, async (id) => {
-      const view = (await api.get(`/swap/${id}`)).body.data;
-      return { status: view.status, onchain: view.route.steps[0].settlement === 'onchain', error: view.errorMessage };
-    });
+    const swapLatencies = await timedInitiations(
+      SWAP_RUNS,
+      async () => {
+        const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base', slippage: 3 })).body
+          .data;
+        return async () => (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId })).body.data.id as string;
+      },
+      async (id) => {
+        const view = (await api.get(`/swap/${id}`)).body.data;
+        return { status: view.status, onchain: view.route.steps[0].settlement === 'onchain', error: view.errorMessage };
+      },
+    );
     const account = makeNuban('058', '012345678');
-    const offrampLatencies = await timedInitiations(SWAP_RUNS, async () => {
-      const quote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
-      return async () => (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId })).body.data.transactionId as string;
-    }, async (id) => {
-      const view = (await api.get(`/offramp/${id}`)).body.data;
-      return { status: view.status, onchain: view.hashes?.every((hash: { settlement: string }) => hash.settlement === 'onchain') ?? false, error: view.errorMessage };
-    });
+    const offrampLatencies = await timedInitiations(
+      SWAP_RUNS,
+      async () => {
+        const quote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body
+          .data;
+        return async () => (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId })).body.data.transactionId as string;
+      },
+      async (id) => {
+        const view = (await api.get(`/offramp/${id}`)).body.data;
+        return {
+          status: view.status,
+          onchain: view.hashes?.every((hash: { settlement: string }) => hash.settlement === 'onchain') ?? false,
+          error: view.errorMessage,
+        };
+      },
+    );
     return [
       {
         title: `Swap end to end on chain (${SWAP_RUNS} same-chain USDC → ETH swaps on base's Uniswap V2 pools, one at a time, 1-second blocks, confirmation depth ${base.confirmations})`,
         command: 'npm run bench:events',
         rows: [
-          { measure: 'POST /swap/initiate until GET shows completed, p50', baselineLabel, baseline: percentile(intervals, 50), result: percentile(swapLatencies, 50), unit: 'ms', better: 'lower' },
-          { measure: 'POST /swap/initiate until GET shows completed, p99', baselineLabel, baseline: percentile(intervals, 99), result: percentile(swapLatencies, 99), unit: 'ms', better: 'lower', target: '< 3 blocks' },
+          {
+            measure: 'POST /swap/initiate until GET shows completed, p50',
+            baselineLabel,
+            baseline: percentile(intervals, 50),
+            result: percentile(swapLatencies, 50),
+            unit: 'ms',
+            better: 'lower',
+          },
+          {
+            measure: 'POST /swap/initiate until GET shows completed, p99',
+            baselineLabel,
+            baseline: percentile(intervals, 99),
+            result: percentile(swapLatencies, 99),
+            unit: 'ms',
+            better: 'lower',
+            target: '< 3 blocks',
+          },
         ],
         notes: ['Each swap is signed at once and waits for the next block: up to one block interval, plus the time to see it and book it.'],
       },
@@ -263,10 +360,27 @@ async function onChainEndToEnd(): Promise<BenchSection[]> {
         title: `Off-ramp end to end on chain (${SWAP_RUNS} custodial USDC off-ramps: the swap to CNGN on base's pools, the CNGN to the provider, the bank's payout; one at a time, 1-second blocks, confirmation depth ${base.confirmations}, no provider delay)`,
         command: 'npm run bench:events',
         rows: [
-          { measure: 'POST /offramp/initiate until GET shows completed, p50', baselineLabel, baseline: percentile(intervals, 50), result: percentile(offrampLatencies, 50), unit: 'ms', better: 'lower' },
-          { measure: 'POST /offramp/initiate until GET shows completed, p99', baselineLabel, baseline: percentile(intervals, 99), result: percentile(offrampLatencies, 99), unit: 'ms', better: 'lower', target: '< 4 blocks' },
+          {
+            measure: 'POST /offramp/initiate until GET shows completed, p50',
+            baselineLabel,
+            baseline: percentile(intervals, 50),
+            result: percentile(offrampLatencies, 50),
+            unit: 'ms',
+            better: 'lower',
+          },
+          {
+            measure: 'POST /offramp/initiate until GET shows completed, p99',
+            baselineLabel,
+            baseline: percentile(intervals, 99),
+            result: percentile(offrampLatencies, 99),
+            unit: 'ms',
+            better: 'lower',
+            target: '< 4 blocks',
+          },
         ],
-        notes: ['Two transactions one after the other (the settlement is sent once the swap is final): about two block intervals, plus the time to see and book each.'],
+        notes: [
+          'Two transactions one after the other (the settlement is sent once the swap is final): about two block intervals, plus the time to see and book each.',
+        ],
       },
     ];
   } finally {

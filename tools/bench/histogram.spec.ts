@@ -4,7 +4,9 @@ const scrape = (settle: number[], pay: number[]) =>
   [
     '# HELP ramp_job_step_duration_seconds Seconds a step held a slot.',
     '# TYPE ramp_job_step_duration_seconds histogram',
-    ...['0.01', '0.1', '1', '+Inf'].map((le, i) => `ramp_job_step_duration_seconds_bucket{le="${le}",step="settle",outcome="done",service="ramp"} ${settle[i]}`),
+    ...['0.01', '0.1', '1', '+Inf'].map(
+      (le, i) => `ramp_job_step_duration_seconds_bucket{le="${le}",step="settle",outcome="done",service="ramp"} ${settle[i]}`,
+    ),
     'ramp_job_step_duration_seconds_sum{step="settle",outcome="done",service="ramp"} 3.2',
     ...['0.01', '0.1', '1', '+Inf'].map((le, i) => `ramp_job_step_duration_seconds_bucket{le="${le}",step="pay",outcome="pending",service="ramp"} ${pay[i]}`),
     'ramp_job_step_duration_seconds_bucket_total{le="0.01"} 999',
@@ -48,7 +50,23 @@ describe('bench histograms - quantiles from two scrapes of a Prometheus histogra
   });
 
   it('gives the highest finite bound for a rank in +Inf, and NaN with nothing observed', () => {
-    expect(quantile(new Map([[1, 1], [Infinity, 10]]), 0.99)).toBe(1);
-    expect(quantile(new Map([[1, 0], [Infinity, 0]]), 0.5)).toBeNaN();
+    expect(
+      quantile(
+        new Map([
+          [1, 1],
+          [Infinity, 10],
+        ]),
+        0.99,
+      ),
+    ).toBe(1);
+    expect(
+      quantile(
+        new Map([
+          [1, 0],
+          [Infinity, 0],
+        ]),
+        0.5,
+      ),
+    ).toBeNaN();
   });
 });

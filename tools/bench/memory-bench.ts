@@ -94,7 +94,14 @@ export async function benchMemory(): Promise<BenchSection[]> {
     const bareSampler = sampleMemory(new Map([['bare', bare.pid]]));
     const bareCpuBefore = cpuSeconds(bare.pid);
     const body = JSON.stringify({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0123456785', chain: 'base' });
-    const http = await autocannon({ url: `http://127.0.0.1:${barePort}/v1/offramp/quote`, method: 'POST', connections: 50, duration: LOAD_SECONDS, headers: { 'content-type': 'application/json' }, body });
+    const http = await autocannon({
+      url: `http://127.0.0.1:${barePort}/v1/offramp/quote`,
+      method: 'POST',
+      connections: 50,
+      duration: LOAD_SECONDS,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const bareLoaded = bareSampler.stop().get('bare')!;
     const bareCpuPerRequestMs = ((cpuSeconds(bare.pid) - bareCpuBefore) * 1000) / http.requests.total;
     await counters.close();
@@ -109,8 +116,22 @@ export async function benchMemory(): Promise<BenchSection[]> {
     }));
 
     const rows: BenchRow[] = APPS.flatMap((app) => [
-      { measure: `${app}, idle`, baselineLabel: 'bare Fastify process, idle', baseline: bareIdle, result: idle.get(app)!, unit: 'MiB', better: 'lower' as const },
-      { measure: `${app}, highest under load`, baselineLabel: 'bare Fastify process under HTTP load', baseline: bareLoaded, result: underLoad.get(app)!, unit: 'MiB', better: 'lower' as const },
+      {
+        measure: `${app}, idle`,
+        baselineLabel: 'bare Fastify process, idle',
+        baseline: bareIdle,
+        result: idle.get(app)!,
+        unit: 'MiB',
+        better: 'lower' as const,
+      },
+      {
+        measure: `${app}, highest under load`,
+        baselineLabel: 'bare Fastify process under HTTP load',
+        baseline: bareLoaded,
+        result: underLoad.get(app)!,
+        unit: 'MiB',
+        better: 'lower' as const,
+      },
     ]);
     return [
       {
@@ -148,7 +169,9 @@ export async function benchMemory(): Promise<BenchSection[]> {
 async function stepBuckets(services: Map<AppName, { opsUrl: string }>): Promise<Map<string, Buckets>> {
   const read = async (app: AppName) => {
     const text = await (await fetch(`${services.get(app)!.opsUrl}/metrics`)).text();
-    return ['done', 'pending', 'failed'].flatMap((outcome) => [...readBucketsBy(text, STEP_HISTOGRAM, 'step', { outcome })].map(([step, buckets]) => [`${app}|${outcome}|${step}`, buckets] as const));
+    return ['done', 'pending', 'failed'].flatMap((outcome) =>
+      [...readBucketsBy(text, STEP_HISTOGRAM, 'step', { outcome })].map(([step, buckets]) => [`${app}|${outcome}|${step}`, buckets] as const),
+    );
   };
   return new Map((await Promise.all(JOB_APPS.map(read))).flat());
 }
@@ -158,8 +181,12 @@ async function stepBuckets(services: Map<AppName, { opsUrl: string }>): Promise<
  * in all, by outcome, and the steps with the longest p99.
  */
 function slotTimes(before: Map<string, Buckets>, after: Map<string, Buckets>): string {
-  const since = [...after].map(([key, buckets]) => ({ key: key.split('|') as [string, string, string], buckets: bucketsSince(before.get(key) ?? new Map(), buckets) }));
-  const of = (keep: (app: string, outcome: string, step: string) => boolean) => sumBuckets(...since.filter(({ key }) => keep(...key)).map(({ buckets }) => buckets));
+  const since = [...after].map(([key, buckets]) => ({
+    key: key.split('|') as [string, string, string],
+    buckets: bucketsSince(before.get(key) ?? new Map(), buckets),
+  }));
+  const of = (keep: (app: string, outcome: string, step: string) => boolean) =>
+    sumBuckets(...since.filter(({ key }) => keep(...key)).map(({ buckets }) => buckets));
   const ms = (buckets: Buckets, q: number) => `${(quantile(buckets, q) * 1000).toFixed(1)} ms`;
   const figures = (buckets: Buckets) => `p50 ${ms(buckets, 0.5)}, p99 ${ms(buckets, 0.99)}`;
   const all = of(() => true);
@@ -184,7 +211,10 @@ async function streamTotals(): Promise<{ messages: number; bytes: number }> {
     let messages = 0;
     let bytes = 0;
     for (const streamOf of EVENT_STREAMS) {
-      const state = await jsm.streams.info(streamOf('bench').stream).then((info) => info.state, () => undefined);
+      const state = await jsm.streams.info(streamOf('bench').stream).then(
+        (info) => info.state,
+        () => undefined,
+      );
       messages += state?.messages ?? 0;
       bytes += state?.bytes ?? 0;
     }
@@ -207,7 +237,13 @@ function databaseCounters() {
              from pg_stat_database where datname = current_database()`,
         )
       ).rows[0]!;
-      return { commits: Number(row.commits), inserted: Number(row.inserted), updated: Number(row.updated), deleted: Number(row.deleted), bytes: Number(row.bytes) };
+      return {
+        commits: Number(row.commits),
+        inserted: Number(row.inserted),
+        updated: Number(row.updated),
+        deleted: Number(row.deleted),
+        bytes: Number(row.bytes),
+      };
     },
     /**
      * Waits until none of these transactions is open in the ledger's read model, or `timeoutMs`: how many still are
@@ -218,7 +254,8 @@ function databaseCounters() {
       let openAtMark: number | undefined;
       for (;;) {
         const ended = Number(
-          (await pool.query<{ n: string }>(`select count(*) as n from ledger.transactions where id = any($1) and status in ('completed', 'failed')`, [ids])).rows[0]!.n,
+          (await pool.query<{ n: string }>(`select count(*) as n from ledger.transactions where id = any($1) and status in ('completed', 'failed')`, [ids]))
+            .rows[0]!.n,
         );
         const open = ids.length - ended;
         const elapsed = Date.now() - start;

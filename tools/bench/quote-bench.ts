@@ -19,8 +19,22 @@ interface Figures {
 }
 
 async function drive(url: string, headers: Record<string, string>, body: string): Promise<Figures> {
-  const result = await autocannon({ url, method: 'POST', connections: CONNECTIONS, duration: DURATION, headers: { 'content-type': 'application/json', ...headers }, body });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, requests: result.requests.total };
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    requests: result.requests.total,
+  };
 }
 
 /** A quote endpoint measured through the platform and on the bare endpoint of the same path. */
@@ -54,7 +68,8 @@ const CASES: QuoteCase[] = [
     through: 'gateway → NATS → quote (reserves via the chain service, per CHAIN_POOLS_MAX_AGE_MS) → PostgreSQL',
     check: (answer) => {
       const toAmount = answer.data?.toAmount;
-      if (!toAmount || !dec(toAmount).lessThan(FEED_PRICED_ETH_FOR_100_USDC)) throw new Error(`the swap quote was not priced from the pools: ${JSON.stringify(answer)}`);
+      if (!toAmount || !dec(toAmount).lessThan(FEED_PRICED_ETH_FOR_100_USDC))
+        throw new Error(`the swap quote was not priced from the pools: ${JSON.stringify(answer)}`);
     },
   },
 ];
@@ -76,15 +91,31 @@ export async function benchQuote(): Promise<BenchSection[]> {
     for (const { path, body, title, through, check } of CASES) {
       const platformUrl = `${gateway.url}${path}`;
       const bareUrl = `http://127.0.0.1:${barePort}${path}`;
-      if (check) await check(await fetch(platformUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body }).then((answer) => answer.json() as Promise<{ data?: { toAmount?: string } }>));
+      if (check)
+        await check(
+          await fetch(platformUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body }).then(
+            (answer) => answer.json() as Promise<{ data?: { toAmount?: string } }>,
+          ),
+        );
       // Warm both up (JIT, connection pools) before measuring.
-      await autocannon({ url: platformUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey }, body });
+      await autocannon({
+        url: platformUrl,
+        method: 'POST',
+        connections: 10,
+        duration: 2,
+        headers: { 'content-type': 'application/json', 'x-api-key': key.apiKey },
+        body,
+      });
       await autocannon({ url: bareUrl, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body });
 
       const bareCpu = cpuMeter([['bare', bare.pid]]);
       const baseline = await drive(bareUrl, {}, body);
       const bareMs = (bareCpu().get('bare')! * 1000) / baseline.requests;
-      const cpu = cpuMeter([['gateway', gateway.pid], ['quote', quote.pid], ['chain', chain.pid]]);
+      const cpu = cpuMeter([
+        ['gateway', gateway.pid],
+        ['quote', quote.pid],
+        ['chain', chain.pid],
+      ]);
       const platform = await drive(platformUrl, { 'x-api-key': key.apiKey }, body);
       const perRequest = [...cpu()].map(([name, seconds]) => `${name} ${((seconds * 1000) / platform.requests).toFixed(3)} ms`).join(', ');
       const bareLabel = 'bare Fastify endpoint';
@@ -93,11 +124,33 @@ export async function benchQuote(): Promise<BenchSection[]> {
         title: `${title}, ${CONNECTIONS} connections, ${DURATION} s each`,
         command: 'npm run bench:quote',
         rows: [
-          { measure: `throughput (${through})`, baselineLabel: bareLabel, baseline: baseline.requestsPerSecond, result: platform.requestsPerSecond, unit: 'req/s', better: 'higher', target: '≥ 15%' },
+          {
+            measure: `throughput (${through})`,
+            baselineLabel: bareLabel,
+            baseline: baseline.requestsPerSecond,
+            result: platform.requestsPerSecond,
+            unit: 'req/s',
+            better: 'higher',
+            target: '≥ 15%',
+          },
           { measure: 'latency p50', baselineLabel: bareLabel, baseline: baseline.p50, result: platform.p50, unit: 'ms', better: 'lower' },
           { measure: 'latency p99', baselineLabel: bareLabel, baseline: baseline.p99, result: platform.p99, unit: 'ms', better: 'lower', target: '< 50 ms' },
-          { measure: 'peak resident memory, gateway', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(gateway.pid).peak, unit: 'MiB', better: 'lower' },
-          { measure: 'peak resident memory, quote service', baselineLabel: 'bare Fastify process', baseline: residentMemory(bare.pid).peak, result: residentMemory(quote.pid).peak, unit: 'MiB', better: 'lower' },
+          {
+            measure: 'peak resident memory, gateway',
+            baselineLabel: 'bare Fastify process',
+            baseline: residentMemory(bare.pid).peak,
+            result: residentMemory(gateway.pid).peak,
+            unit: 'MiB',
+            better: 'lower',
+          },
+          {
+            measure: 'peak resident memory, quote service',
+            baselineLabel: 'bare Fastify process',
+            baseline: residentMemory(bare.pid).peak,
+            result: residentMemory(quote.pid).peak,
+            unit: 'MiB',
+            better: 'lower',
+          },
         ],
         notes: [
           `non-2xx answers and connection errors: ${failures}`,

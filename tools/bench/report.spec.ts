@@ -17,7 +17,9 @@ describe('bench report', () => {
     const text = renderSection({
       title: 'Quote path',
       command: 'npm run bench:quote',
-      rows: [{ measure: 'throughput', baselineLabel: 'bare Fastify endpoint', baseline: 9793.4, result: 2257.2, unit: 'req/s', better: 'higher', target: '≥ 15%' }],
+      rows: [
+        { measure: 'throughput', baselineLabel: 'bare Fastify endpoint', baseline: 9793.4, result: 2257.2, unit: 'req/s', better: 'higher', target: '≥ 15%' },
+      ],
       notes: ['no errors'],
     });
     expect(text).toBe(

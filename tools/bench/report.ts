@@ -49,7 +49,10 @@ export function renderSection(section: BenchSection): string {
     '',
     '| measure | baseline (same run) | result | ratio | target |',
     '|---|---|---|---|---|',
-    ...section.rows.map((row) => `| ${row.measure} | ${row.baselineLabel}: ${figure(row.baseline, row.unit)} | ${figure(row.result, row.unit)} | ${ratio(row)} | ${row.target ?? ''} |`),
+    ...section.rows.map(
+      (row) =>
+        `| ${row.measure} | ${row.baselineLabel}: ${figure(row.baseline, row.unit)} | ${figure(row.result, row.unit)} | ${ratio(row)} | ${row.target ?? ''} |`,
+    ),
   ];
   if (section.notes.length) lines.push('', ...section.notes.map((note) => `- ${note}`));
   return `${lines.join('\n')}\n`;
@@ -59,7 +62,9 @@ export function renderSection(section: BenchSection): string {
 export function machine(): string[] {
   const version = (command: string, args: string[]) => {
     try {
-      return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0]!;
+      return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+        .trim()
+        .split('\n')[0]!;
     } catch {
       return 'unknown';
     }

@@ -42,7 +42,14 @@ function payload(eventId: string, i: number): IntegrationEvent {
 }
 
 /** Publishes `count` events (as the ramp service does) and returns each event id with the time its publish was acknowledged. */
-async function publish(js: JetStreamClient, key: TestKey, count: number, perSecond: number | undefined, committed: Map<string, number>, offset: number): Promise<void> {
+async function publish(
+  js: JetStreamClient,
+  key: TestKey,
+  count: number,
+  perSecond: number | undefined,
+  committed: Map<string, number>,
+  offset: number,
+): Promise<void> {
   const subject = `${integrationEvents(NAMESPACE).subjectPrefix}.offramp.completed`;
   const started = Date.now();
   const pending: Promise<void>[] = [];
@@ -56,7 +63,9 @@ async function publish(js: JetStreamClient, key: TestKey, count: number, perSeco
     h.set(INTEGRATION_HEADERS.organizationId, key.organizationId);
     h.set(INTEGRATION_HEADERS.environment, 'test');
     h.set(INTEGRATION_HEADERS.keyId, key.keyId);
-    pending.push(js.publish(subject, JSON.stringify(payload(eventId, offset + i)), { msgID: eventId, headers: h }).then(() => void committed.set(eventId, Date.now())));
+    pending.push(
+      js.publish(subject, JSON.stringify(payload(eventId, offset + i)), { msgID: eventId, headers: h }).then(() => void committed.set(eventId, Date.now())),
+    );
     if (pending.length >= 256) await Promise.all(pending.splice(0));
   }
   await Promise.all(pending);
@@ -71,7 +80,13 @@ async function waitFor(receiver: WebhookReceiver, total: number, timeoutMs: numb
 }
 
 /** The baseline: the same signed bodies POSTed straight to the receiver over kept-alive HTTPS, `concurrency` at once. */
-async function direct(receiver: WebhookReceiver, ca: string, total: number, concurrency: number, perSecond?: number): Promise<{ perSecond: number; latencies: number[] }> {
+async function direct(
+  receiver: WebhookReceiver,
+  ca: string,
+  total: number,
+  concurrency: number,
+  perSecond?: number,
+): Promise<{ perSecond: number; latencies: number[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca });
   const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
   const latencies: number[] = [];
@@ -83,13 +98,17 @@ async function direct(receiver: WebhookReceiver, ca: string, total: number, conc
       const body = JSON.stringify(payload(eventId, i));
       const headers = deliveryHeaders({ deliveryId: `dlv_${i}`, eventId, attempt: 1, now: new Date(), rawBody: body, secret });
       const sentAt = performance.now();
-      const req = request(receiver.url('/direct'), { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - sentAt);
-          resolve();
-        });
-      });
+      const req = request(
+        receiver.url('/direct'),
+        { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - sentAt);
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -169,9 +188,32 @@ export async function benchWebhooks(): Promise<BenchSection[]> {
         title: `Webhook deliveries to a local HTTPS receiver (${WEBHOOKS} webhooks per event, ${CONCURRENCY} in flight, one notifier replica)`,
         command: 'npm run bench:webhooks',
         rows: [
-          { measure: `throughput, a burst of ${BURST_EVENTS * WEBHOOKS} (JetStream → PostgreSQL → HTTPS)`, baselineLabel, baseline: baselineBurst.perSecond, result: notifierRate, unit: 'deliveries/s', better: 'higher', target: '≥ 500/s' },
-          { measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p50`, baselineLabel: 'POST round trip', baseline: percentile(baselineSteady.latencies, 50), result: percentile(latencies, 50), unit: 'ms', better: 'lower' },
-          { measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p99`, baselineLabel: 'POST round trip', baseline: percentile(baselineSteady.latencies, 99), result: percentile(latencies, 99), unit: 'ms', better: 'lower', target: '< 1 s' },
+          {
+            measure: `throughput, a burst of ${BURST_EVENTS * WEBHOOKS} (JetStream → PostgreSQL → HTTPS)`,
+            baselineLabel,
+            baseline: baselineBurst.perSecond,
+            result: notifierRate,
+            unit: 'deliveries/s',
+            better: 'higher',
+            target: '≥ 500/s',
+          },
+          {
+            measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p50`,
+            baselineLabel: 'POST round trip',
+            baseline: percentile(baselineSteady.latencies, 50),
+            result: percentile(latencies, 50),
+            unit: 'ms',
+            better: 'lower',
+          },
+          {
+            measure: `commit → delivered at a steady ${STEADY_RATE}/s for ${STEADY_SECONDS} s, p99`,
+            baselineLabel: 'POST round trip',
+            baseline: percentile(baselineSteady.latencies, 99),
+            result: percentile(latencies, 99),
+            unit: 'ms',
+            better: 'lower',
+            target: '< 1 s',
+          },
         ],
         notes: ['"Commit" is the integration event\'s publish being acknowledged by JetStream; every delivery passed the receiver\'s signature check.'],
       },

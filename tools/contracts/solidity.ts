@@ -32,7 +32,9 @@ export function compileContracts(): Record<string, { abi: unknown[]; bytecode: s
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const solc = require('solc') as { compile(input: string, options: { import(path: string): { contents: string } | { error: string } }): string };
   const dir = join(ROOT, CONTRACTS_DIR);
-  const files = readdirSync(dir).filter((name) => name.endsWith('.sol')).sort();
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.sol'))
+    .sort();
   const sources = Object.fromEntries(files.map((name) => [name, { content: readFileSync(join(dir, name), 'utf8') }]));
   const findImport = (path: string) => {
     for (const base of [dir, join(ROOT, 'node_modules')]) {
@@ -71,7 +73,11 @@ export const PUBLISHED_ARTIFACTS: Readonly<Record<string, string>> = {
 export function publishedArtifacts(): Record<string, { abi: unknown[]; bytecode: string }> {
   return Object.fromEntries(
     Object.entries(PUBLISHED_ARTIFACTS).map(([name, path]) => {
-      const artifact = JSON.parse(readFileSync(join(ROOT, 'node_modules', path), 'utf8')) as { abi: unknown[]; bytecode?: string; evm?: { bytecode: { object: string } } };
+      const artifact = JSON.parse(readFileSync(join(ROOT, 'node_modules', path), 'utf8')) as {
+        abi: unknown[];
+        bytecode?: string;
+        evm?: { bytecode: { object: string } };
+      };
       const bytecode = (artifact.bytecode ?? artifact.evm!.bytecode.object).replace(/^0x/, '');
       return [name, { abi: artifact.abi, bytecode: `0x${bytecode}` }];
     }),
@@ -97,4 +103,3 @@ export function renderArtifacts(artifacts: Record<string, { abi: unknown[]; byte
 }
 
 export const artifactsPath = () => join(ROOT, ARTIFACTS_MODULE);
-

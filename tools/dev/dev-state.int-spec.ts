@@ -42,10 +42,14 @@ describe('dev state - the development database against the local chains, before 
 
     // The database scanned a chain further than this (empty) one goes, and signed sends it never saw.
     await pool.query(`insert into chain.chain_checkpoints (chain, block_number) values ('test-base', 500)`);
-    expect(await devStateProblems(pool, base())).toEqual([expect.stringMatching(/^base: the database has scanned it to block 500, but the chain has only \d+ blocks/)]);
+    expect(await devStateProblems(pool, base())).toEqual([
+      expect.stringMatching(/^base: the database has scanned it to block 500, but the chain has only \d+ blocks/),
+    ]);
     await pool.query(`update chain.chain_checkpoints set block_number = 0 where chain = 'test-base'`);
     await pool.query(`insert into chain.chain_senders (chain, address, next_nonce) values ('test-base', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', 42)`);
-    expect(await devStateProblems(pool, base())).toEqual(['base: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has 0 transactions on the chain, but the database signed 42']);
+    expect(await devStateProblems(pool, base())).toEqual([
+      'base: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 has 0 transactions on the chain, but the database signed 42',
+    ]);
 
     await pool.query(`update chain.chain_senders set next_nonce = 0`);
     expect(await devStateProblems(pool, base())).toEqual([]);

@@ -19,7 +19,9 @@ export async function devStateProblems(pool: Pool, chains: readonly ChainSetting
     const { rows: checkpoints } = await pool.query<{ block_number: string }>(`select block_number from chain.chain_checkpoints where chain = $1`, [id]);
     const scanned = checkpoints[0] ? BigInt(checkpoints[0].block_number) : undefined;
     if (scanned !== undefined && scanned > head) {
-      problems.push(`${settings.chain}: the database has scanned it to block ${scanned}, but the chain has only ${head} blocks (it was started empty, or is another chain)`);
+      problems.push(
+        `${settings.chain}: the database has scanned it to block ${scanned}, but the chain has only ${head} blocks (it was started empty, or is another chain)`,
+      );
       continue;
     }
     const { rows: senders } = await pool.query<{ address: Address; next_nonce: string; pending: string }>(

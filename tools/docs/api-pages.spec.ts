@@ -5,9 +5,22 @@ import { ERROR_CODES, ERROR_REASONS, FAILURE_REASONS, integrationEvents } from '
 
 const ROOT = resolve(__dirname, '../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-const API_PAGES = readdirSync(join(ROOT, 'docs/api')).filter((name) => name.endsWith('.md')).map((name) => `docs/api/${name}`);
+const API_PAGES = readdirSync(join(ROOT, 'docs/api'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/api/${name}`);
 /** The pages written by hand that a reader of the contract follows: their links and names must hold. */
-const PAGES = ['README.md', 'CHANGELOG.md', 'docs/versioning.md', 'docs/configuration.md', 'docs/benchmarks.md', 'docs/capacity.md', 'libs/sdk/README.md', 'deploy/README.md', 'examples/README.md', ...API_PAGES];
+const PAGES = [
+  'README.md',
+  'CHANGELOG.md',
+  'docs/versioning.md',
+  'docs/configuration.md',
+  'docs/benchmarks.md',
+  'docs/capacity.md',
+  'libs/sdk/README.md',
+  'deploy/README.md',
+  'examples/README.md',
+  ...API_PAGES,
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
@@ -42,7 +55,12 @@ function localLinks(markdown: string): string[] {
 describe('reference pages - the integrator reference holds to the code and to itself', () => {
   it('documents every operation of docs/openapi.json under a heading of docs/api/endpoints.md', () => {
     const openapi = JSON.parse(read('docs/openapi.json')) as { paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>> };
-    const headings = new Set(read('docs/api/endpoints.md').split('\n').filter((line) => line.startsWith('### ')).map((line) => line.slice(4).trim()));
+    const headings = new Set(
+      read('docs/api/endpoints.md')
+        .split('\n')
+        .filter((line) => line.startsWith('### '))
+        .map((line) => line.slice(4).trim()),
+    );
     const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([, operation]) => operation.operationId !== undefined && !operation.tags?.includes('Operations'))
@@ -54,7 +72,14 @@ describe('reference pages - the integrator reference holds to the code and to it
 
   it('names only error codes, reasons, failure reasons, settings and streams that exist', () => {
     const settings = Object.values(SETTINGS).map((setting) => setting.env);
-    const known = new Set<string>([...ERROR_CODES, ...Object.keys(ERROR_REASONS), ...Object.keys(FAILURE_REASONS), ...settings, integrationEvents().stream, 'SANDBOX_BANK_ACCOUNTS']);
+    const known = new Set<string>([
+      ...ERROR_CODES,
+      ...Object.keys(ERROR_REASONS),
+      ...Object.keys(FAILURE_REASONS),
+      ...settings,
+      integrationEvents().stream,
+      'SANDBOX_BANK_ACCOUNTS',
+    ]);
     for (const page of [...API_PAGES, 'docs/versioning.md']) {
       const names = [...read(page).matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)].map((match) => match[1]!);
       expect({ page, unknown: [...new Set(names)].filter((name) => !known.has(name)) }).toEqual({ page, unknown: [] });
@@ -68,7 +93,8 @@ describe('reference pages - the integrator reference holds to the code and to it
         const [path = '', anchor] = link.split('#');
         const target = path === '' ? join(ROOT, page) : resolve(ROOT, dirname(page), path);
         if (relative(ROOT, target).startsWith('..') || !existsSync(target)) broken.push(`${page}: ${link} (no such file in the repository)`);
-        else if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${page}: ${link} (no such heading)`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+          broken.push(`${page}: ${link} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

@@ -14,6 +14,7 @@ describe('error reference - docs/api/errors.md is the catalogue in the code', ()
     for (const [reason, { code }] of Object.entries(ERROR_REASONS)) {
       expect(rows.filter((row) => row.startsWith(`| \`${reason}\` | \`${code}\` |`))).toHaveLength(1);
     }
-    for (const reason of Object.keys(FAILURE_REASONS)) expect(rows.filter((row) => row.startsWith(`| \`${reason}\` | `))).toHaveLength(reason in ERROR_REASONS ? 2 : 1);
+    for (const reason of Object.keys(FAILURE_REASONS))
+      expect(rows.filter((row) => row.startsWith(`| \`${reason}\` | `))).toHaveLength(reason in ERROR_REASONS ? 2 : 1);
   });
 });

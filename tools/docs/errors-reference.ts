@@ -6,7 +6,8 @@ export const ERRORS_PAGE = 'docs/api/errors.md';
 /** What each code means to an integrator and what to do about it; the statuses come from HTTP_STATUS_OF. */
 const CODE_GUIDANCE: Readonly<Record<ErrorCode, { meaning: string; action: string }>> = {
   INVALID_REQUEST: {
-    meaning: 'A field, parameter or header is missing or breaks a rule, or the request cannot be read. Also 413 (body too large), 431 (headers over 16 KiB) and 408 (request not received in time).',
+    meaning:
+      'A field, parameter or header is missing or breaks a rule, or the request cannot be read. Also 413 (body too large), 431 (headers over 16 KiB) and 408 (request not received in time).',
     action: 'Fix the request; sending it again unchanged gets the same answer.',
   },
   UNAUTHORIZED: { meaning: 'The `x-api-key` header is missing, or the key is unknown or revoked.', action: 'Send a valid key.' },
@@ -19,7 +20,8 @@ const CODE_GUIDANCE: Readonly<Record<ErrorCode, { meaning: string; action: strin
     action: 'Check the id and the key (a test key does not see live data).',
   },
   CONFLICT: {
-    meaning: 'The quote was already used, the Idempotency-Key belongs to another request or is still running, or the transaction is past the point where this can happen.',
+    meaning:
+      'The quote was already used, the Idempotency-Key belongs to another request or is still running, or the transaction is past the point where this can happen.',
     action: 'Depends on the reason: request a new quote, use a new key for a new request, or look the result up.',
   },
   RATE_LIMITED: { meaning: 'Too many requests; `Retry-After` and the message give the seconds to wait.', action: 'Wait `Retry-After` seconds, then retry.' },
@@ -63,7 +65,11 @@ function reasonTable(): string[] {
 }
 
 function failureTable(): string[] {
-  return ['| Failure reason | Meaning |', '|---|---|', ...Object.entries(FAILURE_REASONS).map(([reason, description]) => `| \`${reason}\` | ${cell(description)} |`)];
+  return [
+    '| Failure reason | Meaning |',
+    '|---|---|',
+    ...Object.entries(FAILURE_REASONS).map(([reason, description]) => `| \`${reason}\` | ${cell(description)} |`),
+  ];
 }
 
 /** docs/api/errors.md, rendered from the error catalogues of libs/contracts (a unit test keeps the file equal to this). */

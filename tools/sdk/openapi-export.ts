@@ -18,7 +18,9 @@ async function exportOpenApi(): Promise<void> {
 }
 
 // Exits explicitly: a client library of the gateway's may keep a socket or timer open after close.
-exportOpenApi().then(() => process.exit(0)).catch((error: unknown) => {
-  process.stderr.write(`docs:openapi failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+exportOpenApi()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    process.stderr.write(`docs:openapi failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });

@@ -46,7 +46,8 @@ describe('chain service - bridging by intents between the local chains, as relay
   });
 
   const usdcOn = (chain: string) => getAddress(networks[chain]!.contracts.tokens.USDC!);
-  const balance = (client: PublicClient, token: Address, holder: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+  const balance = (client: PublicClient, token: Address, holder: Address) =>
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
   const bridge = (request: Partial<ChainBridge.Request> & { idempotencyKey: string }) =>
     rpc.call(ChainBridge.contract, tenant, {
       environment: 'test',
@@ -66,9 +67,10 @@ describe('chain service - bridging by intents between the local chains, as relay
       (answer) => answer.status === status,
       timeoutMs,
     );
-  const rowOf = async (key: string) => (await pool.query<{ status: string; deposit_id: string }>(`select status, deposit_id::text from chain.bridges where key = $1`, [key])).rows[0];
+  const rowOf = async (key: string) =>
+    (await pool.query<{ status: string; deposit_id: string }>(`select status, deposit_id::text from chain.bridges where key = $1`, [key])).rows[0];
 
-  it('lists an intent pool on each local chain, its relayer the chain\'s hot wallet', async () => {
+  it("lists an intent pool on each local chain, its relayer the chain's hot wallet", async () => {
     for (const chain of ['base', 'bsc', 'arbitrum']) {
       const intents = networks[chain]!.contracts.bridge!;
       expect(intents.name).toBe('Ramp Intents');
@@ -88,21 +90,43 @@ describe('chain service - bridging by intents between the local chains, as relay
     const filled = await until(key, request, 'filled', 60_000);
 
     // The deposit is base's: its Deposited event names bsc, the output and the recipient.
-    const depositLogs = parseEventLogs({ abi: IntentPool.abi, eventName: 'Deposited', logs: (await base.getTransactionReceipt({ hash: filled.depositHash as Hex })).logs });
+    const depositLogs = parseEventLogs({
+      abi: IntentPool.abi,
+      eventName: 'Deposited',
+      logs: (await base.getTransactionReceipt({ hash: filled.depositHash as Hex })).logs,
+    });
     expect(depositLogs).toHaveLength(1);
-    expect(depositLogs[0]!.args).toMatchObject({ depositor: hotOf('base'), inputAmount: parseUnits('25', 6), destinationChainId: 97n, outputAmount: parseUnits('24.5', 18), recipient, fillDeadline: filled.fillDeadline });
+    expect(depositLogs[0]!.args).toMatchObject({
+      depositor: hotOf('base'),
+      inputAmount: parseUnits('25', 6),
+      destinationChainId: 97n,
+      outputAmount: parseUnits('24.5', 18),
+      recipient,
+      fillDeadline: filled.fillDeadline,
+    });
     // The fill is bsc's: a transaction there, its Filled event for base's deposit; the recipient holds the output.
     const fillReceipt = await bsc.getTransactionReceipt({ hash: filled.fillHash as Hex });
     expect(fillReceipt.status).toBe('success');
     const fills = parseEventLogs({ abi: IntentPool.abi, eventName: 'Filled', logs: fillReceipt.logs });
-    expect(fills.map((log) => log.args)).toEqual([{ originChainId: 84532n, depositId: depositLogs[0]!.args.depositId, outputToken: usdcOn('bsc'), outputAmount: parseUnits('24.5', 18), recipient }]);
+    expect(fills.map((log) => log.args)).toEqual([
+      { originChainId: 84532n, depositId: depositLogs[0]!.args.depositId, outputToken: usdcOn('bsc'), outputAmount: parseUnits('24.5', 18), recipient },
+    ]);
     expect(await balance(bsc, usdcOn('bsc'), recipient)).toBe(parseUnits('24.5', 18));
     await expect(base.getTransactionReceipt({ hash: filled.fillHash as Hex })).rejects.toThrow();
     expect(filled.refundHash).toBeUndefined();
 
     // The relayer takes the deposit back on base: the pool keeps nothing of it.
-    const settled = await eventually(() => rowOf(key), (row) => row?.status === 'settled', 30_000);
-    const onPool = await base.readContract({ address: networks.base!.contracts.bridge!.pool as Address, abi: IntentPool.abi, functionName: 'deposits', args: [BigInt(settled!.deposit_id)] });
+    const settled = await eventually(
+      () => rowOf(key),
+      (row) => row?.status === 'settled',
+      30_000,
+    );
+    const onPool = await base.readContract({
+      address: networks.base!.contracts.bridge!.pool as Address,
+      abi: IntentPool.abi,
+      functionName: 'deposits',
+      args: [BigInt(settled!.deposit_id)],
+    });
     expect(onPool[4]).toBe(2); // Status.Settled
 
     // Asked again, the same bridge; asked with other terms, refused.
@@ -114,14 +138,20 @@ describe('chain service - bridging by intents between the local chains, as relay
   it('with the relayer paused for the organization, the deposit is not filled, and is refunded on the source chain after its deadline', async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const key = `bridge-test:${newId('txn')}:unfilled`;
-    expect(await rpc.call(RelayerPause.contract, platformTenant('test', 'gateway'), { environment: 'test', organizationId, paused: true })).toEqual({ paused: true });
+    expect(await rpc.call(RelayerPause.contract, platformTenant('test', 'gateway'), { environment: 'test', organizationId, paused: true })).toEqual({
+      paused: true,
+    });
     try {
       const hotBefore = await balance(base, usdcOn('base'), hotOf('base'));
       const request = { recipient, amountIn: '10', amountOut: '10' };
       const refunded = await until(key, request, 'refunded', (FILL_SECONDS + 45) * 1000);
       expect(refunded.fillHash).toBeUndefined();
       expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(refunded.fillDeadline);
-      const refunds = parseEventLogs({ abi: IntentPool.abi, eventName: 'Refunded', logs: (await base.getTransactionReceipt({ hash: refunded.refundHash as Hex })).logs });
+      const refunds = parseEventLogs({
+        abi: IntentPool.abi,
+        eventName: 'Refunded',
+        logs: (await base.getTransactionReceipt({ hash: refunded.refundHash as Hex })).logs,
+      });
       expect(refunds.map((log) => log.args)).toEqual([{ depositId: expect.any(BigInt), depositor: hotOf('base'), amount: parseUnits('10', 6) }]);
       // Nothing was sent on bsc for it, the recipient has nothing, and base's hot wallet has the deposit back.
       expect((await pool.query(`select 1 from chain.chain_sends where idempotency_key = $1`, [`bridge:${key}:fill`])).rowCount).toBe(0);
@@ -144,7 +174,8 @@ describe('chain service - bridging by intents between the local chains, as relay
       await bridge({ idempotencyKey: key, ...request });
       // The fill is signed and broadcast on bsc, not mined: the relayer dies with it in flight.
       await eventually(
-        async () => (await pool.query<{ tx_hash: string | null }>(`select tx_hash from chain.chain_sends where idempotency_key = $1`, [`bridge:${key}:fill`])).rows[0],
+        async () =>
+          (await pool.query<{ tx_hash: string | null }>(`select tx_hash from chain.chain_sends where idempotency_key = $1`, [`bridge:${key}:fill`])).rows[0],
         (row) => row?.tx_hash != null,
         30_000,
       );
@@ -155,9 +186,18 @@ describe('chain service - bridging by intents between the local chains, as relay
     }
     await chain.start();
     const filled = await until(key, request, 'filled', 60_000);
-    await eventually(() => rowOf(key), (row) => row?.status === 'settled', 30_000);
+    await eventually(
+      () => rowOf(key),
+      (row) => row?.status === 'settled',
+      30_000,
+    );
     // One deposit, one fill (the one that was in flight), one repayment: nothing sent twice.
-    const sends = (await pool.query<{ idempotency_key: string; status: string; kind: string }>(`select idempotency_key, status, kind from chain.chain_sends where idempotency_key like $1 order by id`, [`bridge:${key}:%`])).rows;
+    const sends = (
+      await pool.query<{ idempotency_key: string; status: string; kind: string }>(
+        `select idempotency_key, status, kind from chain.chain_sends where idempotency_key like $1 order by id`,
+        [`bridge:${key}:%`],
+      )
+    ).rows;
     expect(sends).toEqual(['deposit', 'fill', 'settle'].map((role) => ({ idempotency_key: `bridge:${key}:${role}`, status: 'confirmed', kind: 'bridge' })));
     const fills = parseEventLogs({ abi: IntentPool.abi, eventName: 'Filled', logs: (await bsc.getTransactionReceipt({ hash: filled.fillHash as Hex })).logs });
     expect(fills).toHaveLength(1);
@@ -166,12 +206,18 @@ describe('chain service - bridging by intents between the local chains, as relay
   }, 150_000);
 
   it('refuses what it cannot bridge, naming the field', async () => {
-    const refusal = (request: Partial<ChainBridge.Request>) => bridge({ idempotencyKey: `bridge-test:${newId('txn')}:refused`, ...request }).then(() => undefined, (error: AppError) => ({ reason: error.reason, field: error.field }));
+    const refusal = (request: Partial<ChainBridge.Request>) =>
+      bridge({ idempotencyKey: `bridge-test:${newId('txn')}:refused`, ...request }).then(
+        () => undefined,
+        (error: AppError) => ({ reason: error.reason, field: error.field }),
+      );
     expect(await refusal({ toChain: 'solana' })).toEqual({ reason: 'UNSUPPORTED_CHAIN', field: 'toChain' });
     expect(await refusal({ toChain: 'base' })).toEqual({ reason: 'INVALID_FIELD', field: 'toChain' });
     expect(await refusal({ token: 'ETH' })).toEqual({ reason: 'UNSUPPORTED_TOKEN', field: 'token' });
     expect(await refusal({ amountIn: '-1' })).toMatchObject({ field: 'amountIn' });
     expect(await refusal({ recipient: 'nope' })).toMatchObject({ field: 'recipient' });
-    await expect(rpc.call(RelayerPause.contract, platformTenant('live', 'gateway'), { environment: 'live', organizationId, paused: true })).rejects.toMatchObject({ reason: 'SANDBOX_ONLY' });
+    await expect(
+      rpc.call(RelayerPause.contract, platformTenant('live', 'gateway'), { environment: 'live', organizationId, paused: true }),
+    ).rejects.toMatchObject({ reason: 'SANDBOX_ONLY' });
   });
 });

@@ -25,10 +25,16 @@ describe('chain settings - the services on a second set of nodes, through settin
       DATABASE_URL: databaseUrl,
       EVENTS_NAMESPACE: namespace,
       // The second nodes are local ones the platform deploys on (localPort); arbitrum is turned off.
-      TEST_CHAINS: JSON.stringify({ base: { rpcUrl: nodes[0]!.rpcUrl, localPort: nodes[0]!.port }, bsc: { rpcUrl: nodes[1]!.rpcUrl, localPort: nodes[1]!.port }, arbitrum: null }),
+      TEST_CHAINS: JSON.stringify({
+        base: { rpcUrl: nodes[0]!.rpcUrl, localPort: nodes[0]!.port },
+        bsc: { rpcUrl: nodes[1]!.rpcUrl, localPort: nodes[1]!.port },
+        arbitrum: null,
+      }),
     };
     services = await startServices(['quote', 'ledger', 'gateway'], env);
-    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Second chains ${Date.now()}`, '--env', 'test'], { DATABASE_URL: databaseUrl });
+    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Second chains ${Date.now()}`, '--env', 'test'], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(key.code).toBe(0);
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, JSON.parse(key.stdout).apiKey);
   }, 90_000);
@@ -56,6 +62,8 @@ describe('chain settings - the services on a second set of nodes, through settin
     const second = createPublicClient({ transport: http(nodes[0]!.rpcUrl) });
     expect((await second.getTransactionReceipt({ hash })).status).toBe('success');
     const defaultBase = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
-    await expect(createPublicClient({ transport: http(defaultBase.rpcUrl) }).getTransactionReceipt({ hash })).rejects.toBeInstanceOf(TransactionReceiptNotFoundError);
+    await expect(createPublicClient({ transport: http(defaultBase.rpcUrl) }).getTransactionReceipt({ hash })).rejects.toBeInstanceOf(
+      TransactionReceiptNotFoundError,
+    );
   }, 60_000);
 });

@@ -6,7 +6,19 @@ import { Config } from '@ramp/config';
 import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
 import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
-import { ApiClient, createKey, endUserWith, eventually, expectError, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
+import {
+  ApiClient,
+  createKey,
+  endUserWith,
+  eventually,
+  expectError,
+  ledgerCheck,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type ServiceProcess,
+  type TestKey,
+} from '@ramp/testing';
 
 /**
  * The chain side through the API, on the local test chains that `npm test` starts: wallets whose addresses receive
@@ -18,7 +30,11 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const pool = new Pool({ connectionString: TEST_DATABASE_URL });
     try {
       const found = await eventually(
-        () => pool.query(`select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = $1 and w.address = $2`, [chain, address.toLowerCase()]),
+        () =>
+          pool.query(
+            `select w.send_key, s.status from chain.sweeps w join chain.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key where w.chain = $1 and w.address = $2`,
+            [chain, address.toLowerCase()],
+          ),
         ({ rows }) => rows.length > 0 && rows.every((row) => row.status === 'confirmed'),
         30_000,
       );
@@ -78,9 +94,26 @@ describe('chain service - real deposits, faucet and chains list through the API'
   it("credits an outside wallet's ERC-20 and native deposits to a wallet's address once, and sweeps them to the hot wallet", async () => {
     const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
     const user = await endUser('300');
-    const hotBefore = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
-    const first = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('120.5', 6)] });
-    const second = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('79.5', 6)] });
+    const hotBefore = await client.readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [HdCustody.development().signer(base.hotWalletPath).address],
+    });
+    const first = await user.wallet.writeContract({
+      chain: null,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [wallet.address, parseUnits('120.5', 6)],
+    });
+    const second = await user.wallet.writeContract({
+      chain: null,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [wallet.address, parseUnits('79.5', 6)],
+    });
     const native = await user.wallet.sendTransaction({ chain: null, to: wallet.address, value: parseEther('0.25') });
     for (const hash of [first, second, native]) expect(await succeeded(hash)).toBe('success');
 
@@ -94,13 +127,21 @@ describe('chain service - real deposits, faucet and chains list through the API'
       () => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] }),
       (left) => left === 0n,
     );
-    await eventually(() => client.getBalance({ address: wallet.address }), (left) => left === 0n);
+    await eventually(
+      () => client.getBalance({ address: wallet.address }),
+      (left) => left === 0n,
+    );
     expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+/);
     // One sweep for the three deposits, not one each: the address is swept shortly after its first credit, with what
     // arrived meanwhile.
     // Mined already (the address is empty); final once its block is at the depth.
     expect(await finalSweeps('test-base', wallet.address)).toEqual([{ send_key: `sweep:test:base:${wallet.address.toLowerCase()}:0`, status: 'confirmed' }]);
-    const hotAfter = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [HdCustody.development().signer(base.hotWalletPath).address] });
+    const hotAfter = await client.readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [HdCustody.development().signer(base.hotWalletPath).address],
+    });
     expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(parseUnits('200', 6));
     // Credited once: more blocks, more passes, the same balance.
     await user.wallet.sendTransaction({ chain: null, to: user.account.address, value: 1n });
@@ -114,16 +155,31 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const pool = new Pool({ connectionString: TEST_DATABASE_URL });
     try {
       const hot = HdCustody.development().signer(base.hotWalletPath).address;
-      const sent = async () => Number((await pool.query(`select count(*) from chain.chain_sends where chain = 'test-base' and sender = $1`, [hot])).rows[0].count);
+      const sent = async () =>
+        Number((await pool.query(`select count(*) from chain.chain_sends where chain = 'test-base' and sender = $1`, [hot])).rows[0].count);
       const before = await sent();
       // Below the minimums (USDC 0.01, ETH 0.000003): a cent's worth would cost more gas to move than it is worth.
       for (const wallet of wallets) {
-        expect(await succeeded(await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('0.009', 6)] }))).toBe('success');
+        expect(
+          await succeeded(
+            await user.wallet.writeContract({
+              chain: null,
+              address: usdc,
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [wallet.address, parseUnits('0.009', 6)],
+            }),
+          ),
+        ).toBe('success');
         expect(await succeeded(await user.wallet.sendTransaction({ chain: null, to: wallet.address, value: parseEther('0.000002') }))).toBe('success');
       }
       const addresses = wallets.map((wallet) => wallet.address.toLowerCase());
       await eventually(
-        async () => Number((await pool.query(`select count(*) from chain.chain_deposits where chain = 'test-base' and to_address = any($1) and credited`, [addresses])).rows[0].count),
+        async () =>
+          Number(
+            (await pool.query(`select count(*) from chain.chain_deposits where chain = 'test-base' and to_address = any($1) and credited`, [addresses])).rows[0]
+              .count,
+          ),
         (count) => count === 12,
       );
       await new Promise((resolve) => setTimeout(resolve, 4000)); // past CHAIN_SWEEP_DELAY_MS: a sweep would be queued by now
@@ -131,7 +187,14 @@ describe('chain service - real deposits, faucet and chains list through the API'
         const view = (await api.get(`/wallets/${wallet.walletId}`)).body.data;
         for (const symbol of ['USDC', 'ETH']) expect(balanceOf(view, symbol)?.available ?? '0').toBe('0');
       }
-      expect((await pool.query(`select address from chain.sweeps_due where chain = 'test-base' and address = any($1) union all select address from chain.sweeps where chain = 'test-base' and address = any($1)`, [addresses])).rows).toEqual([]);
+      expect(
+        (
+          await pool.query(
+            `select address from chain.sweeps_due where chain = 'test-base' and address = any($1) union all select address from chain.sweeps where chain = 'test-base' and address = any($1)`,
+            [addresses],
+          )
+        ).rows,
+      ).toEqual([]);
       expect(await sent()).toBe(before);
     } finally {
       await pool.end();
@@ -179,7 +242,13 @@ describe('chain service - real deposits, faucet and chains list through the API'
       const owner = `offramp:${newId('txn')}`;
       const { address } = await rpc.call(DepositAddressWatch.contract, ramp, { environment: 'test', chain: 'base', owner });
       const user = await endUser('50');
-      const paid = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [address as Address, parseUnits('20', 6)] });
+      const paid = await user.wallet.writeContract({
+        chain: null,
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [address as Address, parseUnits('20', 6)],
+      });
       expect(await succeeded(paid)).toBe('success');
       const deposit = await eventually(
         async () => (await pool.query(`select log_index, status from chain.chain_deposits where chain = 'test-base' and tx_hash = $1`, [paid])).rows[0],
@@ -187,9 +256,22 @@ describe('chain service - real deposits, faucet and chains list through the API'
       );
       const refundOf = `test:base:${paid}:${deposit.log_index}`;
       const refund = (terms: Partial<ChainTransfer.Request>) =>
-        rpc.call(ChainTransfer.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `refund:${refundOf}`, to: user.account.address, tokenSymbol: 'USDC', amount: '20', account: 'offramp-deposits', refundOf, ...terms });
+        rpc.call(ChainTransfer.contract, ramp, {
+          environment: 'test',
+          chain: 'base',
+          idempotencyKey: `refund:${refundOf}`,
+          to: user.account.address,
+          tokenSymbol: 'USDC',
+          amount: '20',
+          account: 'offramp-deposits',
+          refundOf,
+          ...terms,
+        });
       const refused = async (terms: Partial<ChainTransfer.Request>, reason: string, field?: string) => {
-        const error = await refund(terms).then(() => undefined, (failure: unknown) => failure);
+        const error = await refund(terms).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
         expect(error).toBeInstanceOf(AppError);
         expect(error).toMatchObject({ reason, ...(field && { field }) });
       };
@@ -205,25 +287,54 @@ describe('chain service - real deposits, faucet and chains list through the API'
       await refused({ account: 'route-execution' }, 'IDEMPOTENCY_KEY_REUSED');
       // Given back once, whatever the key.
       await refused({ idempotencyKey: 'refund-test:again' }, 'INVALID_FIELD', 'refundOf');
-      const done = await eventually(() => refund({}), (answer) => answer.status === 'confirmed');
+      const done = await eventually(
+        () => refund({}),
+        (answer) => answer.status === 'confirmed',
+      );
       expect(await succeeded(done.transactionHash as Hex)).toBe('success');
-      await eventually(() => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [user.account.address] }), (held) => held === parseUnits('50', 6));
+      await eventually(
+        () => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [user.account.address] }),
+        (held) => held === parseUnits('50', 6),
+      );
 
       // A managed wallet's deposit is the wallet's: never given back by a refund.
       const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
-      const toWallet = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address, parseUnits('5', 6)] });
+      const toWallet = await user.wallet.writeContract({
+        chain: null,
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [wallet.address, parseUnits('5', 6)],
+      });
       expect(await succeeded(toWallet)).toBe('success');
       const credited = await eventually(
         async () => (await pool.query(`select log_index, status from chain.chain_deposits where chain = 'test-base' and tx_hash = $1`, [toWallet])).rows[0],
         (row) => row?.status === 'confirmed',
       );
-      await refused({ refundOf: `test:base:${toWallet}:${credited.log_index}`, amount: '5', idempotencyKey: 'refund-test:wallet' }, 'INVALID_FIELD', 'refundOf');
+      await refused(
+        { refundOf: `test:base:${toWallet}:${credited.log_index}`, amount: '5', idempotencyKey: 'refund-test:wallet' },
+        'INVALID_FIELD',
+        'refundOf',
+      );
 
       // Never a swap without a minimum: whoever moved the pool first would take the difference.
       for (const minimumOut of ['0', '0.0']) {
         const swap = await rpc
-          .call(ChainSwap.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `swap-test:${minimumOut}`, fromToken: 'USDC', toToken: 'CNGN', amountIn: '1', minimumOut, account: 'route-execution', paysOut: 'swap-test' })
-          .then(() => undefined, (failure: unknown) => failure);
+          .call(ChainSwap.contract, ramp, {
+            environment: 'test',
+            chain: 'base',
+            idempotencyKey: `swap-test:${minimumOut}`,
+            fromToken: 'USDC',
+            toToken: 'CNGN',
+            amountIn: '1',
+            minimumOut,
+            account: 'route-execution',
+            paysOut: 'swap-test',
+          })
+          .then(
+            () => undefined,
+            (failure: unknown) => failure,
+          );
         expect(swap).toMatchObject({ reason: 'INVALID_FIELD', field: 'minimumOut' });
       }
     } finally {
@@ -241,21 +352,48 @@ describe('chain service - real deposits, faucet and chains list through the API'
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const run = newId('txn');
       const send = (key: string, amount: string, organizationId: string, paysOut: string | undefined = `${run}:${key}`) =>
-        rpc.call(ChainTransfer.contract, ramp, { environment: 'test', chain: 'base', idempotencyKey: `${run}:${key}`, to, tokenSymbol: 'ETH', amount, account: 'offramp-provider', organizationId, ...(paysOut !== undefined && { paysOut }) });
-      const refusal = (key: string, amount: string, organizationId: string, paysOut?: string) => send(key, amount, organizationId, paysOut).then(() => undefined, (failure: unknown) => failure);
+        rpc.call(ChainTransfer.contract, ramp, {
+          environment: 'test',
+          chain: 'base',
+          idempotencyKey: `${run}:${key}`,
+          to,
+          tokenSymbol: 'ETH',
+          amount,
+          account: 'offramp-provider',
+          organizationId,
+          ...(paysOut !== undefined && { paysOut }),
+        });
+      const refusal = (key: string, amount: string, organizationId: string, paysOut?: string) =>
+        send(key, amount, organizationId, paysOut).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
       // CHAIN_OUTFLOW_LIMITS of this suite: ETH on test-base, 0.006 a send, 0.01 an hour, 0.006 an hour for one organization.
       expect(await refusal('untied', '0.001', 'org_a', '')).toMatchObject({ reason: 'INVALID_FIELD', field: 'paysOut' });
       expect(await refusal('large', '0.0061', 'org_a')).toMatchObject({ reason: 'AMOUNT_TOO_LARGE', field: 'amount' });
       const first = await send('a1', '0.004', 'org_a');
-      expect(await refusal('a2', '0.003', 'org_a')).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^outflow limit: the organization's transactions/) });
+      expect(await refusal('a2', '0.003', 'org_a')).toMatchObject({
+        reason: 'SERVICE_UNAVAILABLE',
+        message: expect.stringMatching(/^outflow limit: the organization's transactions/),
+      });
       const second = await send('b1', '0.005', 'org_b');
-      expect(await refusal('b2', '0.002', 'org_b')).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/^outflow limit: base's hot wallet has sent out its limit of 0.01 ETH/) });
+      expect(await refusal('b2', '0.002', 'org_b')).toMatchObject({
+        reason: 'SERVICE_UNAVAILABLE',
+        message: expect.stringMatching(/^outflow limit: base's hot wallet has sent out its limit of 0.01 ETH/),
+      });
       // The same request again is the same send, not another outflow.
       expect((await send('a1', '0.004', 'org_a')).status).not.toBe('failed');
       for (const sent of [first, second]) expect(['queued', 'pending', 'confirmed']).toContain(sent.status);
-      await eventually(() => client.getBalance({ address: to }), (balance) => balance === parseEther('0.009'), 30_000);
+      await eventually(
+        () => client.getBalance({ address: to }),
+        (balance) => balance === parseEther('0.009'),
+        30_000,
+      );
       // Each send recorded with the transaction it pays out; the refused ones are nowhere.
-      const { rows } = await pool.query(`select send_key, amount::text, organization_id, pays_out, counted from chain.outflows where chain = 'test-base' and pays_out like $1 order by send_key`, [`${run}:%`]);
+      const { rows } = await pool.query(
+        `select send_key, amount::text, organization_id, pays_out, counted from chain.outflows where chain = 'test-base' and pays_out like $1 order by send_key`,
+        [`${run}:%`],
+      );
       expect(rows).toEqual([
         { send_key: `transfer:${run}:a1`, amount: '0.004', organization_id: 'org_a', pays_out: `${run}:a1`, counted: true },
         { send_key: `transfer:${run}:b1`, amount: '0.005', organization_id: 'org_b', pays_out: `${run}:b1`, counted: true },
@@ -280,7 +418,8 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const test = check.chains.find((environment) => environment.environment === 'test')!;
     expect(test.chains.map((chain) => chain.chain)).toEqual(['base', 'bsc', 'arbitrum']);
     expect(test.drifts).toEqual([]);
-    const drift = async () => Number((/^ramp_ledger_chain_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
+    const drift = async () =>
+      Number((/^ramp_ledger_chain_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
     await eventually(drift, (value) => value === 0);
 
     // Ether nobody booked appears in the hot wallet: reported, to the wei, until it is gone again.
@@ -300,23 +439,50 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expect((await ledgerCheck()).ok).toBe(true);
   }, 90_000);
 
-  it("a chain whose books and holdings drift apart beyond noise has its outbound sends paused until it reconciles again", async () => {
+  it('a chain whose books and holdings drift apart beyond noise has its outbound sends paused until it reconciles again', async () => {
     const pool = new Pool({ connectionString: TEST_DATABASE_URL });
     const hot = HdCustody.development().signer(base.hotWalletPath).address;
     const before = await client.getBalance({ address: hot });
-    const metric = async (name: string) => Number((new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(await (await fetch(`${services.get(name.startsWith('ramp_chain') ? 'chain' : 'ledger')!.url}/metrics`)).text()) ?? [])[1]);
+    const metric = async (name: string) =>
+      Number(
+        (new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(
+          await (await fetch(`${services.get(name.startsWith('ramp_chain') ? 'chain' : 'ledger')!.url}/metrics`)).text(),
+        ) ?? [])[1],
+      );
     try {
       // Half the hot wallet's ether gone without a send of the platform's: a drift far beyond the gas of any send.
       await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${(before / 2n).toString(16)}`] as any });
-      await eventually(async () => (await pool.query(`select reason from chain.send_pauses where chain = 'test-base'`)).rows[0]?.reason, (reason) => /ETH books/.test(reason ?? ''), 30_000);
-      await eventually(() => metric('ramp_chain_sends_paused'), (value) => value === 1, 30_000);
+      await eventually(
+        async () => (await pool.query(`select reason from chain.send_pauses where chain = 'test-base'`)).rows[0]?.reason,
+        (reason) => /ETH books/.test(reason ?? ''),
+        30_000,
+      );
+      await eventually(
+        () => metric('ramp_chain_sends_paused'),
+        (value) => value === 1,
+        30_000,
+      );
       // Nothing new leaves the paused hot wallet: a deposit is credited, its sweep waits.
       const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
       const user = await endUser('10');
-      const paid = await user.wallet.writeContract({ chain: null, address: usdc, abi: erc20Abi, functionName: 'transfer', args: [wallet.address as Address, parseUnits('10', 6)] });
+      const paid = await user.wallet.writeContract({
+        chain: null,
+        address: usdc,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [wallet.address as Address, parseUnits('10', 6)],
+      });
       expect(await succeeded(paid)).toBe('success');
-      await eventually(async () => balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available, (available) => available === '10');
-      const sweep = async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and idempotency_key = $1`, [`sweep:test:base:${wallet.address.toLowerCase()}:0`])).rows[0]?.status;
+      await eventually(
+        async () => balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC').available,
+        (available) => available === '10',
+      );
+      const sweep = async () =>
+        (
+          await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and idempotency_key = $1`, [
+            `sweep:test:base:${wallet.address.toLowerCase()}:0`,
+          ])
+        ).rows[0]?.status;
       await eventually(sweep, (status) => status !== undefined, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(await sweep()).toBe('queued');
@@ -324,8 +490,16 @@ describe('chain service - real deposits, faucet and chains list through the API'
       await client.request({ method: 'anvil_setBalance' as any, params: [hot, `0x${before.toString(16)}`] as any });
     }
     // Reconciled again: the pause is lifted and the sweep goes out.
-    await eventually(async () => (await pool.query(`select 1 from chain.send_pauses where chain = 'test-base'`)).rowCount, (count) => count === 0, 30_000);
-    await eventually(async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and status = 'queued'`)).rowCount, (count) => count === 0, 30_000);
+    await eventually(
+      async () => (await pool.query(`select 1 from chain.send_pauses where chain = 'test-base'`)).rowCount,
+      (count) => count === 0,
+      30_000,
+    );
+    await eventually(
+      async () => (await pool.query(`select status from chain.chain_sends where chain = 'test-base' and kind = 'sweep' and status = 'queued'`)).rowCount,
+      (count) => count === 0,
+      30_000,
+    );
     await pool.end();
   }, 120_000);
 
@@ -337,7 +511,10 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const secrets = [DEVELOPMENT_MNEMONIC, words.slice(0, 4).join(' '), hotKey];
     const logs = [...services.values()].map((service) => service.logs).join('\n');
     const answers = JSON.stringify([(await api.get('/transfer/chains')).body, (await api.get('/wallets')).body]);
-    const dump = execFileSync('pg_dump', ['--data-only', '--schema=chain', '--schema=ledger', TEST_DATABASE_URL], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const dump = execFileSync('pg_dump', ['--data-only', '--schema=chain', '--schema=ledger', TEST_DATABASE_URL], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     expect(dump).toContain(custody.signer(base.hotWalletPath).address); // the dump is of the right database
     for (const text of [logs, answers, dump]) for (const secret of secrets) expect(text).not.toContain(secret);
     expect(JSON.stringify(custody)).toBe('"[HdCustody]"');

@@ -19,7 +19,23 @@ import { Networks } from './networks/networks';
  * The chain service owns the `chain` schema: its event log, the send queues of the hot wallets and faucets, and the
  * deposit watchers. It is the only service with signing keys and JSON-RPC access (docs/chains.md).
  */
-export const CHAIN_DATABASE: DatabaseSpec = { schema: 'chain', entities: [], migrations: [Migration20261124000001, Migration20261124000002, Migration20261125000003, Migration20261126000004, Migration20261128000001, Migration20261129000001, Migration20261129000002, Migration20261129000003, Migration20261129000004, Migration20261129000005, Migration20261129000006] };
+export const CHAIN_DATABASE: DatabaseSpec = {
+  schema: 'chain',
+  entities: [],
+  migrations: [
+    Migration20261124000001,
+    Migration20261124000002,
+    Migration20261125000003,
+    Migration20261126000004,
+    Migration20261128000001,
+    Migration20261129000001,
+    Migration20261129000002,
+    Migration20261129000003,
+    Migration20261129000004,
+    Migration20261129000005,
+    Migration20261129000006,
+  ],
+};
 
 @Module({
   imports: [CoreModule.forService('chain'), DatabaseModule.forService(CHAIN_DATABASE)],

@@ -6,7 +6,17 @@ import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { ApiKeySchema, KeyCache, KeyStore, OrganizationSchema, SecretBox } from '@ramp/keys';
 import { RedisRateLimiter } from '@ramp/rate-limit';
-import { CoreModule, prunerProviders, rpcClientProvider, DatabaseModule, HealthRegistry, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import {
+  CoreModule,
+  prunerProviders,
+  rpcClientProvider,
+  DatabaseModule,
+  HealthRegistry,
+  LOGGER,
+  PG_POOL,
+  type DatabaseSpec,
+  type Logger,
+} from '@ramp/service-kit';
 import { IDEMPOTENCY_PRUNING } from './forwarding/idempotency-pruning';
 import { BanksHttpController } from './banks/banks.http.controller';
 import { ChainsHttpController } from './chains/chains.http.controller';

@@ -18,11 +18,32 @@ import { ChainEventsController } from './chain/chain.events.controller';
 import { Reconciler } from './chain/reconciler';
 
 /** The ledger service owns the `ledger` schema: managed wallets and the double-entry journal. */
-export const LEDGER_DATABASE: DatabaseSpec = { schema: 'ledger', entities: [], migrations: [Migration20261122100001, Migration20261122200002, Migration20261125000001, Migration20261126120001, Migration20261127000001, Migration20261128000001, Migration20261129000001] };
+export const LEDGER_DATABASE: DatabaseSpec = {
+  schema: 'ledger',
+  entities: [],
+  migrations: [
+    Migration20261122100001,
+    Migration20261122200002,
+    Migration20261125000001,
+    Migration20261126120001,
+    Migration20261127000001,
+    Migration20261128000001,
+    Migration20261129000001,
+  ],
+};
 
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],
   controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, ChainEventsController],
-  providers: [jetStreamTransport(LEDGER_DATABASE.schema), rpcClientProvider, recordedWaitsProvider(WALLET_DEPOSITS_CHANNEL), WalletService, DepositBooks, ChainBooks, Reconciler, TransactionsQuery],
+  providers: [
+    jetStreamTransport(LEDGER_DATABASE.schema),
+    rpcClientProvider,
+    recordedWaitsProvider(WALLET_DEPOSITS_CHANNEL),
+    WalletService,
+    DepositBooks,
+    ChainBooks,
+    Reconciler,
+    TransactionsQuery,
+  ],
 })
 export class LedgerModule {}

@@ -7,7 +7,17 @@ import { Waker } from '@ramp/database';
 import { SecretBox } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
-import { CoreModule, prunerProviders, rpcClientProvider, DatabaseModule, jetStreamTransport, LOGGER, PG_POOL, type DatabaseSpec, type Logger } from '@ramp/service-kit';
+import {
+  CoreModule,
+  prunerProviders,
+  rpcClientProvider,
+  DatabaseModule,
+  jetStreamTransport,
+  LOGGER,
+  PG_POOL,
+  type DatabaseSpec,
+  type Logger,
+} from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DeliveriesEventsController } from './deliveries/deliveries.events.controller';
 import { DeliveryHost } from './deliveries/delivery-host';
@@ -26,7 +36,11 @@ import { WebhookRegistry } from './webhooks/webhook-registry';
 import { WebhooksNatsController } from './webhooks/webhooks.nats.controller';
 
 /** The notifier service owns the `notifier` schema: webhooks, deliveries, their attempts and its consumer's inbox. */
-export const NOTIFIER_DATABASE: DatabaseSpec = { schema: 'notifier', entities: [], migrations: [Migration20261123100001, Migration20261125000001, Migration20261126200001, Migration20261128000001] };
+export const NOTIFIER_DATABASE: DatabaseSpec = {
+  schema: 'notifier',
+  entities: [],
+  migrations: [Migration20261123100001, Migration20261125000001, Migration20261126200001, Migration20261128000001],
+};
 
 /** A delivery's lease outlives its send timeout by this much, so that a slow receiver is never sent it twice at once. */
 const LEASE_MARGIN_MS = 15_000;
@@ -39,7 +53,11 @@ const LEASE_MARGIN_MS = 15_000;
     ...prunerProviders([DELIVERY_PRUNING]),
     rpcClientProvider,
     { provide: SecretBox, inject: [Config], useFactory: (config: Config) => new SecretBox(config.string('secretsEncryptionKey'), config.isProduction) },
-    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },
+    {
+      provide: AllowedHosts,
+      inject: [Config],
+      useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }),
+    },
     { provide: Waker, useFactory: () => new Waker() },
     { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
     {
@@ -71,7 +89,16 @@ const LEASE_MARGIN_MS = 15_000;
     {
       provide: DeliveryWorker,
       inject: [DeliveryStore, HttpsSender, SigningSecrets, Waker, Config, LOGGER, Metrics, PG_POOL],
-      useFactory: (store: DeliveryStore, sender: HttpsSender, secrets: SigningSecrets, waker: Waker, config: Config, logger: Logger, metrics: Metrics, pool: Pool) =>
+      useFactory: (
+        store: DeliveryStore,
+        sender: HttpsSender,
+        secrets: SigningSecrets,
+        waker: Waker,
+        config: Config,
+        logger: Logger,
+        metrics: Metrics,
+        pool: Pool,
+      ) =>
         new DeliveryWorker({
           store,
           sender,

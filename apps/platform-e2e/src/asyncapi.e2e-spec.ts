@@ -85,14 +85,22 @@ describe('integration events - what the services publish is what docs/asyncapi.y
         outcome === 'completed'
           ? await api.post('/onramp/initiate', { quoteId: quote.quoteId, walletId, reference: 'topup-1', callbackUrl: CALLBACK_URL })
           : await api.post('/onramp/initiate', { quoteId: quote.quoteId, destinationAddress: RECIPIENT });
-      const transaction = initiated(`onramp.${outcome}`, response, response.body.data?.id, outcome === 'completed' ? walletId : null, outcome === 'completed' ? CALLBACK_URL : undefined);
+      const transaction = initiated(
+        `onramp.${outcome}`,
+        response,
+        response.body.data?.id,
+        outcome === 'completed' ? walletId : null,
+        outcome === 'completed' ? CALLBACK_URL : undefined,
+      );
       await data(api.post(`/sandbox/onramp/${transaction.id}/pay`, outcome === 'completed' ? {} : { amount: '40000' }));
       return transaction;
     };
     const offramp = async (amount: string, outcome: 'completed' | 'failed'): Promise<Started> => {
       // The sandbox bank rejects payouts to accounts of the serial 888888888: that off-ramp fails after its swap.
       const serial = outcome === 'failed' ? '888888888' : '012345678';
-      const quote = await data(api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' }));
+      const quote = await data(
+        api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' }),
+      );
       const response = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId, reference: `payout-${amount}` });
       return initiated(`offramp.${outcome}`, response, response.body.data?.transactionId, walletId);
     };
@@ -100,8 +108,15 @@ describe('integration events - what the services publish is what docs/asyncapi.y
       // The one that fails crosses to bsc while the relayer is held (below): its bridge deposit is refunded after its
       // deadline. The one that completes runs on base's pools.
       const crossChain = outcome === 'failed';
-      const quote = await data(api.post('/swap/quote', { fromToken: 'USDC', toToken: crossChain ? 'BNB' : 'ETH', amount, fromChain: 'base', toChain: crossChain ? 'bsc' : 'base' }));
-      const response = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: `rebalance-${amount}`, ...(crossChain && { destinationAddress: RECIPIENT }) });
+      const quote = await data(
+        api.post('/swap/quote', { fromToken: 'USDC', toToken: crossChain ? 'BNB' : 'ETH', amount, fromChain: 'base', toChain: crossChain ? 'bsc' : 'base' }),
+      );
+      const response = await api.post('/swap/initiate', {
+        quoteId: quote.quoteId,
+        walletId,
+        reference: `rebalance-${amount}`,
+        ...(crossChain && { destinationAddress: RECIPIENT }),
+      });
       return initiated(`swap.${outcome}`, response, response.body.data?.id, walletId);
     };
     const transfer = async (amount: string, outcome: 'completed' | 'failed', callbackUrl?: string): Promise<Started> => {
@@ -127,7 +142,14 @@ describe('integration events - what the services publish is what docs/asyncapi.y
     );
     await data(api.post('/sandbox/relayer', { paused: false }));
     started = [
-      ...(await Promise.all([onramp('completed'), onramp('failed'), offramp('10', 'completed'), offramp('13', 'failed'), swap('10', 'completed'), transfer('10', 'completed')])),
+      ...(await Promise.all([
+        onramp('completed'),
+        onramp('failed'),
+        offramp('10', 'completed'),
+        offramp('13', 'failed'),
+        swap('10', 'completed'),
+        transfer('10', 'completed'),
+      ])),
       ...unfilled,
     ];
     const ids = started.map((transaction) => transaction.id);
@@ -160,7 +182,7 @@ describe('integration events - what the services publish is what docs/asyncapi.y
     expect(messageOf(started.find((transaction) => transaction.event === 'offramp.completed')!).subject).toBe(example.subject);
   });
 
-  it('sends payloads and headers that the schemas of the subject\'s channel accept, with Nats-Msg-Id the event id', () => {
+  it("sends payloads and headers that the schemas of the subject's channel accept, with Nats-Msg-Id the event id", () => {
     for (const transaction of started) {
       const { subject, headers, body } = messageOf(transaction);
       const documented = messageFor(doc.messages, addressOf(subject));
@@ -220,7 +242,7 @@ describe('integration events - what the services publish is what docs/asyncapi.y
     expect(config.num_replicas).toBe(1);
   });
 
-  it('publishes through the documented durable consumers of the services\' own streams: explicit ack, every event', async () => {
+  it("publishes through the documented durable consumers of the services' own streams: explicit ack, every event", async () => {
     const jsm = await nc.jetstreamManager();
     const domainStreams = doc.raw['x-domain-event-streams'] as Json[];
     for (const publisher of doc.raw['x-jetstream-streams'][integrationEvents().stream].publishers as Json[]) {

@@ -22,7 +22,10 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
     const pool = new Pool({ connectionString: process.env.DATABASE_URL });
     try {
       const api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
-      const usdc = getAddress((await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
+      const usdc = getAddress(
+        (await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC')
+          .contractAddress,
+      );
       const fromBlock = await client.getBlockNumber();
       // This test's sends only: the chain's earlier ones (other tests' swaps, some of them reverted on purpose) are not its subject.
       const since: Date = (await pool.query(`select now() as at`)).rows[0].at;
@@ -45,7 +48,11 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       });
       const faucet = outsiders.map(async (address, i) => {
         for (;;) {
-          const sent = await api.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: `${i + 10}` }, { 'Idempotency-Key': `chain-faults-${address}` });
+          const sent = await api.post(
+            '/sandbox/faucet',
+            { chain: 'base', address, tokenSymbol: 'USDC', amount: `${i + 10}` },
+            { 'Idempotency-Key': `chain-faults-${address}` },
+          );
           if (sent.status === 200) return sent.body.data.transactionHash as string;
           await sleep(300);
         }
@@ -61,17 +68,30 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
       const faucetHashes = await Promise.all(faucet);
 
       // Everything queued ends: every send of the chain confirmed, none left queued or pending.
-      const open = async () => (await pool.query(`select count(*)::int as n from chain.chain_sends where chain = 'test-base' and status in ('queued', 'pending')`)).rows[0].n as number;
+      const open = async () =>
+        (await pool.query(`select count(*)::int as n from chain.chain_sends where chain = 'test-base' and status in ('queued', 'pending')`)).rows[0]
+          .n as number;
       await eventually(open, (n) => n === 0, 60_000, 250);
-      const { rows: failed } = await pool.query(`select idempotency_key, error from chain.chain_sends where chain = 'test-base' and status = 'failed' and created_at >= $1`, [since]);
+      const { rows: failed } = await pool.query(
+        `select idempotency_key, error from chain.chain_sends where chain = 'test-base' and status = 'failed' and created_at >= $1`,
+        [since],
+      );
       expect(failed).toEqual([]);
 
       // On chain exactly once: each sender's nonces are the queue's, with no gap and no transaction it did not record.
-      const { rows: senders } = await pool.query<{ address: Address; next_nonce: string }>(`select address, next_nonce from chain.chain_senders where chain = 'test-base'`);
+      const { rows: senders } = await pool.query<{ address: Address; next_nonce: string }>(
+        `select address, next_nonce from chain.chain_senders where chain = 'test-base'`,
+      );
       for (const sender of senders) {
-        expect({ sender: sender.address, nonce: await client.getTransactionCount({ address: sender.address, blockTag: 'latest' }) }).toEqual({ sender: sender.address, nonce: Number(sender.next_nonce) });
+        expect({ sender: sender.address, nonce: await client.getTransactionCount({ address: sender.address, blockTag: 'latest' }) }).toEqual({
+          sender: sender.address,
+          nonce: Number(sender.next_nonce),
+        });
       }
-      const { rows: hashes } = await pool.query<{ tx_hash: `0x${string}` }>(`select tx_hash from chain.chain_sends where chain = 'test-base' and created_at >= $1`, [since]);
+      const { rows: hashes } = await pool.query<{ tx_hash: `0x${string}` }>(
+        `select tx_hash from chain.chain_sends where chain = 'test-base' and created_at >= $1`,
+        [since],
+      );
       for (const { tx_hash } of hashes) expect((await client.getTransactionReceipt({ hash: tx_hash })).status).toBe('success');
 
       // The faucet's transfers to outsiders: each once, whatever the retries.
@@ -86,7 +106,8 @@ describe('chain faults - kill -9 the chain service while it signs, records, cred
         const onChain = minted.filter((log) => getAddress(log.args.to!) === getAddress(wallet.address)).reduce((sum, log) => sum + log.args.value!, 0n);
         expect(onChain).toBeGreaterThan(0n);
         const credited = await eventually(
-          async () => (await api.get(`/wallets/${wallet.walletId}`)).body.data.balances.find((balance: any) => balance.tokenSymbol === 'USDC').available as string,
+          async () =>
+            (await api.get(`/wallets/${wallet.walletId}`)).body.data.balances.find((balance: any) => balance.tokenSymbol === 'USDC').available as string,
           (available) => parseUnits(available, 6) === onChain,
           30_000,
         );

@@ -70,11 +70,21 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
         fault('stop Redis');
         await stack('stop', 'redis');
         // Rate limits fail open: the request is served, with no X-RateLimit headers, there being no count to report.
-        const unlimited = await eventually(() => api.get('/transfer/chains'), (response) => response.status === 200, 10_000, 100);
+        const unlimited = await eventually(
+          () => api.get('/transfer/chains'),
+          (response) => response.status === 200,
+          10_000,
+          100,
+        );
         expect(unlimited.headers.get('x-ratelimit-limit')).toBeNull();
         await sleep(PROFILE.pauseMs);
         await stack('up');
-        const limited = await eventually(() => api.get('/transfer/chains'), (response) => response.status === 200 && response.headers.get('x-ratelimit-limit') !== null, 10_000, 100);
+        const limited = await eventually(
+          () => api.get('/transfer/chains'),
+          (response) => response.status === 200 && response.headers.get('x-ratelimit-limit') !== null,
+          10_000,
+          100,
+        );
         expect(limited.headers.get('x-ratelimit-policy')).toBe('6000;w=60, 500;w=1');
       }
       await sleep(PROFILE.pauseMs);
@@ -82,7 +92,10 @@ describe('chaos - every service killed in turn, NATS and PostgreSQL restarted, R
 
       // Every service is still (or again) ready; one that died says how, with its last warnings.
       for (const service of services.values()) {
-        const ready = await fetch(`${service.url}/health/ready`).then((response) => response.status, () => 'not listening');
+        const ready = await fetch(`${service.url}/health/ready`).then(
+          (response) => response.status,
+          () => 'not listening',
+        );
         if (ready !== 200) throw new Error(`${service.app} is not ready (${ready}; ${service.ended ?? 'still running'}):\n${service.logs}`);
       }
 

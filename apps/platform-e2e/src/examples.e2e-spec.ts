@@ -18,7 +18,11 @@ class ExampleScript {
   readonly exited: Promise<number | null>;
 
   constructor(script: string, cwd: string, env: Record<string, string>) {
-    this.child = spawn(process.execPath, [join(WORKSPACE_ROOT, 'examples', script)], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [join(WORKSPACE_ROOT, 'examples', script)], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let partial = '';
     this.child.stdout!.on('data', (chunk: Buffer) => {
       const text = partial + chunk.toString('utf8');
@@ -37,7 +41,12 @@ class ExampleScript {
 
   async line(matching: RegExp, ms = 30_000): Promise<RegExpExecArray> {
     const found = () => this.lines.map((line) => matching.exec(line)).find((match) => match !== null);
-    await eventually(async () => found(), (match) => match !== undefined, ms, 50).catch(() => undefined);
+    await eventually(
+      async () => found(),
+      (match) => match !== undefined,
+      ms,
+      50,
+    ).catch(() => undefined);
     const match = found();
     if (!match) throw new Error(`no line matching ${matching} within ${ms} ms\n${this.output}`);
     return match;
@@ -63,8 +72,13 @@ describe("examples - the README's receiver and SDK scripts, run against the plat
     writeFileSync(join(root, 'tmp/hook-key.pem'), certificates.key);
     writeFileSync(join(root, 'tmp/hook-cert.pem'), certificates.cert);
     // `npm run sdk:build`: examples/offramp-sdk.js requires the SDK built from this checkout.
-    await promisify(execFile)(process.execPath, [join(WORKSPACE_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'libs/sdk/tsconfig.lib.json'], { cwd: WORKSPACE_ROOT });
-    services = await startServices(['quote', 'ledger', 'ramp', 'notifier', 'gateway'], { WEBHOOK_ALLOW_HOSTS: 'localhost', WEBHOOK_CA_FILE: certificates.caFile });
+    await promisify(execFile)(process.execPath, [join(WORKSPACE_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'libs/sdk/tsconfig.lib.json'], {
+      cwd: WORKSPACE_ROOT,
+    });
+    services = await startServices(['quote', 'ledger', 'ramp', 'notifier', 'gateway'], {
+      WEBHOOK_ALLOW_HOSTS: 'localhost',
+      WEBHOOK_CA_FILE: certificates.caFile,
+    });
     apiUrl = `${services.get('gateway')!.url}/v1`;
     // `npm run keys -- create`, then the `export KEY=…` line it prints pasted into the shell.
     const created = await keysCommand(['create', '--org', `Examples ${Date.now()}`, '--env', 'test']);
@@ -94,7 +108,12 @@ describe("examples - the README's receiver and SDK scripts, run against the plat
       const transactionId = started.body.data.transactionId as string;
       // As the README's curl sends it: no body, no content type.
       expect((await api.raw('POST', `/sandbox/offramp/${transactionId}/deposit`, undefined, {})).status).toBe(200);
-      const done = await eventually(() => api.get(`/offramp/${transactionId}`), (response) => ['completed', 'failed'].includes(response.body.data.status), 60_000, 500);
+      const done = await eventually(
+        () => api.get(`/offramp/${transactionId}`),
+        (response) => ['completed', 'failed'].includes(response.body.data.status),
+        60_000,
+        500,
+      );
       expect(done.body.data.status).toBe('completed');
 
       const [, body] = await receiver.line(new RegExp(`^verified (\\{.*"transactionId":"${transactionId}".*\\})$`));
@@ -136,7 +155,15 @@ describe("examples - the README's receiver and SDK scripts, run against the plat
 function postTo(port: number, body: string, signature: string, caFile: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const sent = request(
-      { host: '127.0.0.1', servername: 'localhost', port, path: '/hooks/ramp', method: 'POST', ca: readFileSync(caFile), headers: { 'content-type': 'application/json', 'x-service-signature': signature } },
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port,
+        path: '/hooks/ramp',
+        method: 'POST',
+        ca: readFileSync(caFile),
+        headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));

@@ -34,7 +34,8 @@ describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, i
 
       const ids: string[] = [];
       const initiate = async () => {
-        const quote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
+        const quote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body
+          .data;
         const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId });
         expect(started.status).toBe(201);
         ids.push(started.body.data.transactionId);

@@ -39,10 +39,19 @@ export async function loadReceiver(): Promise<LoadReceiver> {
  * A MixedLoad started through the gateway at `gatewayUrl` by an integrator on an enterprise plan, with a webhook for
  * every event and a funded wallet on base: the SDK retries what is safe to retry for as long as a restart takes.
  */
-export async function startLoad(gatewayUrl: string, to: LoadReceiver, concurrency: number): Promise<{ key: TestKey; client: RampClient; wallet: { walletId: string; address: string }; load: MixedLoad }> {
+export async function startLoad(
+  gatewayUrl: string,
+  to: LoadReceiver,
+  concurrency: number,
+): Promise<{ key: TestKey; client: RampClient; wallet: { walletId: string; address: string }; load: MixedLoad }> {
   const key = await createKey({ plan: 'enterprise' });
   to.secrets.set('/callbacks/', key.apiSecret);
-  const client = new RampClient({ apiKey: key.apiKey, baseUrl: `${gatewayUrl}/v1`, timeoutMs: 15_000, retry: { maxAttempts: 12, baseDelayMs: 200, maxDelayMs: 2000 } });
+  const client = new RampClient({
+    apiKey: key.apiKey,
+    baseUrl: `${gatewayUrl}/v1`,
+    timeoutMs: 15_000,
+    retry: { maxAttempts: 12, baseDelayMs: 200, maxDelayMs: 2000 },
+  });
   const hook = await client.webhooks.create({ url: to.receiver.url('/hooks'), events: ['*'] });
   to.secrets.set('/hooks', hook.secret);
   const wallet = await client.wallets.create({ chain: 'base', label: 'load' });
@@ -108,7 +117,12 @@ export async function expectLoadSettled(run: LoadRun): Promise<LoadOutcome> {
     expect([t.id, owned.status]).toEqual([t.id, t.outcome]);
     views.set(t.id, owned);
     if (view?.status !== owned.status) {
-      const caughtUp = await eventually(() => client.transactions.get(t.id), (v: any) => v.status === owned.status, 30_000, 200);
+      const caughtUp = await eventually(
+        () => client.transactions.get(t.id),
+        (v: any) => v.status === owned.status,
+        30_000,
+        200,
+      );
       expect(caughtUp).toEqual(owned);
     } else {
       expect(view).toEqual(owned);
@@ -122,13 +136,26 @@ export async function expectLoadSettled(run: LoadRun): Promise<LoadOutcome> {
   for (const started of load.started) {
     const found = byId.get(started.id)!;
     const view = views.get(started.id);
-    if (started.kind === 'offramp-noncustodial' && started.funded && started.expect === 'completed' && view.failureReason === 'DEPOSIT_EXPIRED' && view.depositTransactionHash) {
+    if (
+      started.kind === 'offramp-noncustodial' &&
+      started.funded &&
+      started.expect === 'completed' &&
+      view.failureReason === 'DEPOSIT_EXPIRED' &&
+      view.depositTransactionHash
+    ) {
       expect([started.id, found.outcome, view.refundTransactionHash]).toEqual([started.id, 'failed', expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
       // Late indeed: the off-ramp's log has it expire no earlier than its window's end, and only then the deposit.
-      const { rows } = await pool.query<{ type: string; at: string }>(`select type, data->>'at' as at from ramp.events where stream_id = $1 order by stream_version`, [`offramp-${started.id}`]);
+      const { rows } = await pool.query<{ type: string; at: string }>(
+        `select type, data->>'at' as at from ramp.events where stream_id = $1 order by stream_version`,
+        [`offramp-${started.id}`],
+      );
       const expired = rows.findIndex((row) => row.type === 'offramp.failing');
       const received = rows.findIndex((row) => row.type === 'offramp.deposit_received');
-      expect([started.id, expired >= 0 && received > expired, Date.parse(rows[expired]?.at ?? '') >= Date.parse(view.depositExpiresAt)]).toEqual([started.id, true, true]);
+      expect([started.id, expired >= 0 && received > expired, Date.parse(rows[expired]?.at ?? '') >= Date.parse(view.depositExpiresAt)]).toEqual([
+        started.id,
+        true,
+        true,
+      ]);
       lateDeposits += 1;
     } else if (started.kind === 'onramp' || started.kind === 'offramp-noncustodial') {
       if (started.funded) expect([started.id, started.kind, found.outcome]).toEqual([started.id, started.kind, started.expect]);

@@ -58,12 +58,20 @@ describe('faults - kill -9 the notifier with 500 deliveries pending', () => {
       }
 
       // Some deliveries have arrived, most are still pending or in flight: no warning, no clean-up.
-      await eventually(async () => receiver.received.length, (count) => count >= 50, 30_000, 10);
+      await eventually(
+        async () => receiver.received.length,
+        (count) => count >= 50,
+        30_000,
+        10,
+      );
       const notifier = services.get('notifier')!;
       await notifier.kill();
       const arrivedBeforeKill = receiver.received.length;
       const recorded = await pool.query<{ n: number }>(`select count(*)::int as n from notifier.deliveries where organization_id = $1`, [key.organizationId]);
-      const pendingAtKill = await pool.query<{ n: number }>(`select count(*)::int as n from notifier.deliveries where organization_id = $1 and status = 'pending'`, [key.organizationId]);
+      const pendingAtKill = await pool.query<{ n: number }>(
+        `select count(*)::int as n from notifier.deliveries where organization_id = $1 and status = 'pending'`,
+        [key.organizationId],
+      );
       const expected = EVENTS * WEBHOOKS;
       // Events the consumer had not yet turned into deliveries are still on the stream, unacknowledged.
       const pending = expected - recorded.rows[0]!.n + pendingAtKill.rows[0]!.n;
@@ -71,8 +79,14 @@ describe('faults - kill -9 the notifier with 500 deliveries pending', () => {
       expect(pending).toBeGreaterThan(0);
 
       await notifier.start();
-      const distinct = () => new Set(receiver.received.filter((delivery) => delivery.signatureValid).map((d) => `${d.path} ${d.body.data.transactionId} ${d.body.event}`));
-      await eventually(async () => distinct().size, (size) => size === expected, 90_000, 200);
+      const distinct = () =>
+        new Set(receiver.received.filter((delivery) => delivery.signatureValid).map((d) => `${d.path} ${d.body.data.transactionId} ${d.body.event}`));
+      await eventually(
+        async () => distinct().size,
+        (size) => size === expected,
+        90_000,
+        200,
+      );
 
       const all = receiver.received;
       expect(all.every((delivery) => delivery.signatureValid)).toBe(true);
@@ -81,7 +95,9 @@ describe('faults - kill -9 the notifier with 500 deliveries pending', () => {
       }
       // Each is recorded just after its receiver answered.
       const states = await eventually(
-        async () => (await pool.query(`select status, count(*)::int as n from notifier.deliveries where organization_id = $1 group by status`, [key.organizationId])).rows,
+        async () =>
+          (await pool.query(`select status, count(*)::int as n from notifier.deliveries where organization_id = $1 group by status`, [key.organizationId]))
+            .rows,
         (rows) => rows.length === 1,
       );
       expect(states).toEqual([{ status: 'succeeded', n: expected }]);

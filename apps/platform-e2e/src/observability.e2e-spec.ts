@@ -2,7 +2,18 @@ import { randomUUID } from 'crypto';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { OfframpInitiate, QuotePeek } from '@ramp/contracts';
-import { ApiClient, createKey, eventually, freePort, makeTestCertificates, startServices, stopAll, WebhookReceiver, type AppName, type ServiceProcess } from '@ramp/testing';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  freePort,
+  makeTestCertificates,
+  startServices,
+  stopAll,
+  WebhookReceiver,
+  type AppName,
+  type ServiceProcess,
+} from '@ramp/testing';
 
 const APPS: AppName[] = ['chain', 'quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'];
 
@@ -58,8 +69,16 @@ describe('observability - request ids in every log line across NATS, and Prometh
     expect(started.headers.get('x-request-id')).toBe(requestId);
     transactionId = ((await started.json()) as { data: { transactionId: string } }).data.transactionId;
     expect((await api.post(`/sandbox/offramp/${transactionId}/deposit`, {})).status).toBe(200);
-    await eventually(async () => receiver.received.filter((delivery) => delivery.path === '/hooks' && delivery.body.data.transactionId === transactionId), (hits) => hits.length > 0, 60_000);
-    await eventually(async () => receiver.received.filter((delivery) => delivery.path === '/down'), (hits) => hits.length > 0, 30_000);
+    await eventually(
+      async () => receiver.received.filter((delivery) => delivery.path === '/hooks' && delivery.body.data.transactionId === transactionId),
+      (hits) => hits.length > 0,
+      60_000,
+    );
+    await eventually(
+      async () => receiver.received.filter((delivery) => delivery.path === '/down'),
+      (hits) => hits.length > 0,
+      30_000,
+    );
   });
 
   afterAll(async () => {
@@ -70,7 +89,15 @@ describe('observability - request ids in every log line across NATS, and Prometh
 
   it('logs every request at the gateway as one JSON line with its request id, route, status, duration and key', () => {
     const line = services.get('gateway')!.logRecords.find((record) => record['requestId'] === requestId && record['msg'] === 'request');
-    expect(line).toMatchObject({ service: 'gateway', level: 'info', method: 'POST', route: '/v1/offramp/initiate', status: 201, durationMs: expect.any(Number), keyId: expect.stringMatching(/./) });
+    expect(line).toMatchObject({
+      service: 'gateway',
+      level: 'info',
+      method: 'POST',
+      route: '/v1/offramp/initiate',
+      status: 201,
+      durationMs: expect.any(Number),
+      keyId: expect.stringMatching(/./),
+    });
   });
 
   it('carries the request id over NATS into the log lines of the services it reaches, and of the services they call in turn', () => {
@@ -92,10 +119,14 @@ describe('observability - request ids in every log line across NATS, and Prometh
   });
 
   it("puts the transaction's correlation id on the log lines of the work that follows, in the services that do it", async () => {
-    const published = services.get('ramp')!.logRecords.find((record) => record['msg'] === 'integration event published' && record['correlationId'] === transactionId);
+    const published = services
+      .get('ramp')!
+      .logRecords.find((record) => record['msg'] === 'integration event published' && record['correlationId'] === transactionId);
     expect(published).toMatchObject({ event: 'offramp.completed', requestId });
     // Through JetStream: the notifier's consumer records the event's deliveries under the same ids.
-    const recorded = services.get('notifier')!.logRecords.find((record) => record['msg'] === 'deliveries recorded' && record['correlationId'] === transactionId);
+    const recorded = services
+      .get('notifier')!
+      .logRecords.find((record) => record['msg'] === 'deliveries recorded' && record['correlationId'] === transactionId);
     expect(recorded).toMatchObject({ event: 'offramp.completed', requestId, deliveries: 2, eventId: expect.stringMatching(/./) });
   });
 
@@ -124,8 +155,12 @@ describe('observability - request ids in every log line across NATS, and Prometh
   it('measures HTTP latency at the gateway by route template and status, unknown routes included', async () => {
     expect((await api.get('/no/such/route')).status).toBe(404);
     const gateway = await scrape(services.get('gateway')!);
-    expect(series(gateway, 'ramp_http_request_duration_seconds_count', { method: 'POST', route: '/v1/offramp/initiate', status: '201' })).toBeGreaterThanOrEqual(1);
-    expect(series(gateway, 'ramp_http_request_duration_seconds_count', { method: 'POST', route: '/v1/sandbox/offramp/:transactionId/deposit', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      series(gateway, 'ramp_http_request_duration_seconds_count', { method: 'POST', route: '/v1/offramp/initiate', status: '201' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      series(gateway, 'ramp_http_request_duration_seconds_count', { method: 'POST', route: '/v1/sandbox/offramp/:transactionId/deposit', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(series(gateway, 'ramp_http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
     expect(series(gateway, 'ramp_rpc_client_duration_seconds_count', { subject: OfframpInitiate.contract.subject, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
   });
@@ -148,7 +183,11 @@ describe('observability - request ids in every log line across NATS, and Prometh
   });
 
   it("reports the relay's leadership and backlog, which drains to zero", async () => {
-    await eventually(async () => series(await scrape(services.get('ramp')!), 'ramp_relay_unpublished_events', { log: 'ramp' }), (value) => value === 0, 10_000);
+    await eventually(
+      async () => series(await scrape(services.get('ramp')!), 'ramp_relay_unpublished_events', { log: 'ramp' }),
+      (value) => value === 0,
+      10_000,
+    );
     const ramp = await scrape(services.get('ramp')!);
     expect(series(ramp, 'ramp_relay_leader', { log: 'ramp' })).toBe(1);
     expect(series(ramp, 'ramp_relay_lag_seconds', { log: 'ramp' })).toBe(0);
@@ -163,8 +202,14 @@ describe('observability - request ids in every log line across NATS, and Prometh
     for (const [app, consumer] of expectations) {
       const exposition = await scrape(services.get(app)!);
       expect({ consumer, pending: series(exposition, 'ramp_consumer_pending_messages', { consumer }) }).toEqual({ consumer, pending: expect.any(Number) });
-      expect({ consumer, ackPending: series(exposition, 'ramp_consumer_ack_pending_messages', { consumer }) }).toEqual({ consumer, ackPending: expect.any(Number) });
-      expect({ consumer, handled: (series(exposition, 'ramp_events_consumed_total', { consumer, outcome: 'handled' }) ?? 0) > 0 }).toEqual({ consumer, handled: true });
+      expect({ consumer, ackPending: series(exposition, 'ramp_consumer_ack_pending_messages', { consumer }) }).toEqual({
+        consumer,
+        ackPending: expect.any(Number),
+      });
+      expect({ consumer, handled: (series(exposition, 'ramp_events_consumed_total', { consumer, outcome: 'handled' }) ?? 0) > 0 }).toEqual({
+        consumer,
+        handled: true,
+      });
     }
   });
 

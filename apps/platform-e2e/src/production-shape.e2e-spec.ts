@@ -75,14 +75,20 @@ describe('production shape - a three-node JetStream cluster with a NATS user per
     const jsm = await notifier.jetstreamManager();
     await expect(jsm.consumers.add(rampEvents(NAMESPACE).stream, { durable_name: 'eavesdropper' })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
     const gateway = await as('gateway');
-    await expect(gateway.jetstream().publish(`${rampEvents(NAMESPACE).subjectPrefix}.onramp.completed`, '{}')).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+    await expect(gateway.jetstream().publish(`${rampEvents(NAMESPACE).subjectPrefix}.onramp.completed`, '{}')).rejects.toMatchObject({
+      code: 'PERMISSIONS_VIOLATION',
+    });
     // And a wrong password is no way in.
     await expect(as('ledger', 'not-the-password')).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
   });
 
-  it('refuses the services\' database role what the migration Job\'s may do: change an event or the journal, create or alter a table', async () => {
+  it("refuses the services' database role what the migration Job's may do: change an event or the journal, create or alter a table", async () => {
     const service = new Pool({ connectionString: serviceDatabaseUrl, max: 1 });
-    const refusal = (sql: string) => service.query(sql).then(() => 'allowed', (error: { code?: string; message: string }) => `${error.code} ${error.message}`);
+    const refusal = (sql: string) =>
+      service.query(sql).then(
+        () => 'allowed',
+        (error: { code?: string; message: string }) => `${error.code} ${error.message}`,
+      );
     try {
       // What it needs: reading, and writing the tables that are not append-only.
       await expect(refusal('select count(*) from ramp.events')).resolves.toBe('allowed');
@@ -143,11 +149,14 @@ describe('production shape - a three-node JetStream cluster with a NATS user per
       const faults: [string, () => Promise<void>][] = [
         ['kill -9 NATS server 1', () => cluster.kill(0)],
         ['NATS server 1 back', () => cluster.restart(0)],
-        ['restart NATS server 2', async () => {
-          await cluster.stop(1);
-          await sleep(1000);
-          await cluster.restart(1);
-        }],
+        [
+          'restart NATS server 2',
+          async () => {
+            await cluster.stop(1);
+            await sleep(1000);
+            await cluster.restart(1);
+          },
+        ],
       ];
       for (const [name, inject] of faults) {
         await sleep(3000);

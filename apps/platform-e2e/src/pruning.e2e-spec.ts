@@ -32,16 +32,25 @@ describe('pruning - stored responses, expired quotes and finished deliveries go 
       [org, key, new Date(expiresAt.getTime() - 24 * HOUR), expiresAt],
     );
   const quote = (id: string, expiresAt: Date) =>
-    pool.query(`insert into quote.quotes (id, organization_id, environment, kind, request, response, created_at, expires_at) values ($1, $2, 'test', 'onramp', '{}', '{}', $3, $3)`, [id, org, expiresAt]);
+    pool.query(
+      `insert into quote.quotes (id, organization_id, environment, kind, request, response, created_at, expires_at) values ($1, $2, 'test', 'onramp', '{}', '{}', $3, $3)`,
+      [id, org, expiresAt],
+    );
   const delivery = async (id: string, status: string, updatedAt: Date) => {
     await pool.query(
       `insert into notifier.deliveries (id, organization_id, environment, webhook_id, target_url, key_id, event_id, event, body, status, attempts, max_attempts, created_at, updated_at)
        values ($1, $2, 'test', null, 'https://example.com/hook', 'key_prune', $3, 'onramp.completed', '{}', $4, 1, 8, $5, $5)`,
       [id, org, randomUUID(), status, updatedAt],
     );
-    await pool.query(`insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) values ($1, 1, $2, 12, 200)`, [id, updatedAt]);
+    await pool.query(`insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) values ($1, 1, $2, 12, 200)`, [
+      id,
+      updatedAt,
+    ]);
   };
-  const keysLeft = async () => (await pool.query<{ k: string }>(`select idempotency_key as k from gateway.idempotency_keys where organization_id = $1 order by 1`, [org])).rows.map((row) => row.k);
+  const keysLeft = async () =>
+    (await pool.query<{ k: string }>(`select idempotency_key as k from gateway.idempotency_keys where organization_id = $1 order by 1`, [org])).rows.map(
+      (row) => row.k,
+    );
 
   it('deletes stored responses an hour after they expire, in batches, and keeps the others', async () => {
     // More than two batches of 500 past their retention, beside one expired recently and one still replayable.
@@ -60,7 +69,12 @@ describe('pruning - stored responses, expired quotes and finished deliveries go 
     const [old, young] = [`qt_PRUNE${randomUUID().slice(0, 8)}OLD`, `qt_PRUNE${randomUUID().slice(0, 8)}NEW`];
     await quote(old, ago(8 * DAY));
     await quote(young, ago(6 * DAY));
-    await eventually(async () => (await pool.query(`select id from quote.quotes where id = $1`, [old])).rowCount, (count) => count === 0, 30_000, 100);
+    await eventually(
+      async () => (await pool.query(`select id from quote.quotes where id = $1`, [old])).rowCount,
+      (count) => count === 0,
+      30_000,
+      100,
+    );
     expect((await pool.query(`select id from quote.quotes where id = $1`, [young])).rowCount).toBe(1);
   });
 
@@ -71,10 +85,15 @@ describe('pruning - stored responses, expired quotes and finished deliveries go 
     await delivery(cancelled, 'cancelled', ago(40 * DAY));
     await delivery(pending, 'pending', ago(45 * DAY));
     await delivery(recent, 'failed', ago(29 * DAY));
-    const left = async () => (await pool.query<{ id: string }>(`select id from notifier.deliveries where organization_id = $1 order by id`, [org])).rows.map((row) => row.id);
+    const left = async () =>
+      (await pool.query<{ id: string }>(`select id from notifier.deliveries where organization_id = $1 order by id`, [org])).rows.map((row) => row.id);
     await eventually(left, (ids) => ids.length === 2, 30_000, 100);
     expect(await left()).toEqual([pending, recent].sort());
-    const attempts = (await pool.query<{ delivery_id: string }>(`select delivery_id from notifier.delivery_attempts where delivery_id = any($1) order by 1`, [[succeeded, cancelled, pending, recent]])).rows;
+    const attempts = (
+      await pool.query<{ delivery_id: string }>(`select delivery_id from notifier.delivery_attempts where delivery_id = any($1) order by 1`, [
+        [succeeded, cancelled, pending, recent],
+      ])
+    ).rows;
     expect(attempts.map((row) => row.delivery_id)).toEqual([pending, recent].sort());
   });
 

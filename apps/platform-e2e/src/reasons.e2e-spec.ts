@@ -23,18 +23,24 @@ import {
  * a request here fails the last test.
  */
 const UNPRODUCIBLE_ERRORS: Partial<Record<ErrorReason, string>> = {
-  NO_ROUTE: 'every pair a quote accepts has a route of at least one leg (the same token on the same chain is refused at quoting), so the guard before the quote is used never fires',
-  RESOURCE_NOT_FOUND: 'the generic NOT_FOUND, thrown only by internal calls (a key\'s signing secret, a ledger hold) that no route reaches with an id of the caller\'s',
-  IDEMPOTENCY_KEY_IN_PROGRESS: 'needs a first request whose outcome is unknown (the gateway timed out or died mid-request), which takes a hung or killed service',
+  NO_ROUTE:
+    'every pair a quote accepts has a route of at least one leg (the same token on the same chain is refused at quoting), so the guard before the quote is used never fires',
+  RESOURCE_NOT_FOUND:
+    "the generic NOT_FOUND, thrown only by internal calls (a key's signing secret, a ledger hold) that no route reaches with an id of the caller's",
+  IDEMPOTENCY_KEY_IN_PROGRESS:
+    'needs a first request whose outcome is unknown (the gateway timed out or died mid-request), which takes a hung or killed service',
   INTERNAL_ERROR: 'only a bug answers it',
   SERVICE_UNAVAILABLE: 'needs a service or a dependency stopped or hung, not a request (edge.e2e-spec.ts stops the quote service for it)',
-  PRICE_DEVIATION: "needs a pool moved a third from the market, which the run's shared chains do not judge (their pools drift with the suites' loads): pool-quotes.e2e-spec.ts produces it on chains of its own",
+  PRICE_DEVIATION:
+    "needs a pool moved a third from the market, which the run's shared chains do not judge (their pools drift with the suites' loads): pool-quotes.e2e-spec.ts produces it on chains of its own",
 };
 
 /** The same for FAILURE_REASONS: how a transaction can fail only if the platform itself misbehaves. */
 const UNPRODUCIBLE_FAILURES: Partial<Record<FailureReason, string>> = {
-  DEPOSIT_REVERSED: "needs a reorganisation of the chain (anvil_reorg) between an off-ramp's deposit and its payout, which the run's shared chains must never have: reorgs.e2e-spec.ts produces it on chains of its own",
-  TRANSACTION_FAILED: 'the fallback for a failure without a precise reason (a hold the ledger refuses for another cause than the balance, or finds already settled by a racing failure); no sandbox value leads to it',
+  DEPOSIT_REVERSED:
+    "needs a reorganisation of the chain (anvil_reorg) between an off-ramp's deposit and its payout, which the run's shared chains must never have: reorgs.e2e-spec.ts produces it on chains of its own",
+  TRANSACTION_FAILED:
+    'the fallback for a failure without a precise reason (a hold the ledger refuses for another cause than the balance, or finds already settled by a racing failure); no sandbox value leads to it',
 };
 
 const GTB = makeNuban('058', '012345678');
@@ -44,7 +50,13 @@ const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const rpcUrlOf = (name: string) => resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === name)!.rpcUrl;
 const baseRpcUrl = rpcUrlOf('base');
 /** Well-formed ids that belong to nobody. */
-const UNKNOWN = { quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V', delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V' };
+const UNKNOWN = {
+  quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+};
 /** Seconds a quote lives: short, so that expiry is quick. */
 const QUOTE_TTL_SECONDS = 3;
 /**
@@ -125,7 +137,8 @@ describe('reasons - every error reason and failure reason produced by a real req
     expect(response.status).toBe(200);
     return response.body.data.quoteId as string;
   };
-  const offrampQuote = (amount: string, accountNumber = GTB, chain = 'base') => quote('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber, chain });
+  const offrampQuote = (amount: string, accountNumber = GTB, chain = 'base') =>
+    quote('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber, chain });
   const onrampQuote = (amount: string) => quote('/onramp/quote', { amount, tokenSymbol: 'USDC', chain: 'base' });
   const initiate = async (type: 'offramp' | 'onramp' | 'swap' | 'transfer', body: Record<string, unknown>) => {
     const response = await api.post(`/${type}/initiate`, body);
@@ -133,7 +146,13 @@ describe('reasons - every error reason and failure reason produced by a real req
     return response.body.data.transactionId as string;
   };
   const settled = async (type: string, transactionId: string) =>
-    (await eventually(() => api.get(`/${type}/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending', (FILL_SECONDS + 40) * 1000)).body.data;
+    (
+      await eventually(
+        () => api.get(`/${type}/${transactionId}`),
+        (response) => response.status !== 200 || response.body.data.status !== 'pending',
+        (FILL_SECONDS + 40) * 1000,
+      )
+    ).body.data;
 
   it('edge: no key, an unknown key, plain HTTP, an address off the allowlist, a live key, a sandbox route, too many requests', async () => {
     expectReason(await gateway.get('/wallets', anonymous), 401, 'API_KEY_MISSING');
@@ -248,7 +267,11 @@ describe('reasons - every error reason and failure reason produced by a real req
           return id;
         }),
       ],
-      ['PAYOUT_REJECTED', 'offramp', wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('20', REJECTING), walletId }))],
+      [
+        'PAYOUT_REJECTED',
+        'offramp',
+        wallet('base', { USDC: '50' }).then(async (walletId) => initiate('offramp', { quoteId: await offrampQuote('20', REJECTING), walletId })),
+      ],
       [
         'SWAP_FAILED',
         'offramp',
@@ -292,7 +315,13 @@ describe('reasons - every error reason and failure reason produced by a real req
         wallet('base', { USDC: '50' }).then(async (walletId) => {
           // The organization's relayer held (the sandbox's switch): the deposit on base is not filled on arbitrum, and
           // is refunded after its deadline. Released once the transfer has failed.
-          const quoteId = await quote('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '20', destinationAddress: RECIPIENT });
+          const quoteId = await quote('/transfer/quote', {
+            fromChain: 'base',
+            toChain: 'arbitrum',
+            token: 'USDC',
+            amount: '20',
+            destinationAddress: RECIPIENT,
+          });
           expect((await api.post('/sandbox/relayer', { paused: true })).status).toBe(200);
           try {
             const id = await initiate('transfer', { quoteId, walletId });
@@ -314,7 +343,10 @@ describe('reasons - every error reason and failure reason produced by a real req
       expect({ reason, status: own.status, failureReason: own.failureReason }).toEqual({ reason, status: 'failed', failureReason: reason });
       expect(own.errorMessage).toEqual(expect.stringMatching(/\S/));
       // The list's read model follows the event stream: the same reason and message there.
-      const shared = await eventually(() => api.get(`/transactions/${id}`), (response) => response.body?.data?.status === 'failed');
+      const shared = await eventually(
+        () => api.get(`/transactions/${id}`),
+        (response) => response.body?.data?.status === 'failed',
+      );
       expect(shared.body.data).toMatchObject({ failureReason: reason, errorMessage: own.errorMessage });
       failed.add(reason);
     }
@@ -326,7 +358,10 @@ describe('reasons - every error reason and failure reason produced by a real req
       (deliveries) => deliveries.length > 0,
     );
     expect(delivery!.signatureValid).toBe(true);
-    expect(delivery!.body).toMatchObject({ event: 'offramp.failed', data: { status: 'failed', failureReason: 'PAYOUT_REJECTED', errorMessage: rejected.own.errorMessage } });
+    expect(delivery!.body).toMatchObject({
+      event: 'offramp.failed',
+      data: { status: 'failed', failureReason: 'PAYOUT_REJECTED', errorMessage: rejected.own.errorMessage },
+    });
   });
 
   it('failure reason INSUFFICIENT_BALANCE: initiations racing for one balance all pass its check, and the ledger holds it for one only', async () => {
@@ -343,17 +378,26 @@ describe('reasons - every error reason and failure reason produced by a real req
         expect(end).toMatchObject({ status: 'failed', failureReason: 'INSUFFICIENT_BALANCE', errorMessage: expect.stringMatching(/balance/) });
         failed.add('INSUFFICIENT_BALANCE');
       }
-      expect((await api.get(`/wallets/${walletId}`)).body.data.balances.find((b: any) => b.tokenSymbol === 'USDC')).toMatchObject({ available: '0', held: '0' });
+      expect((await api.get(`/wallets/${walletId}`)).body.data.balances.find((b: any) => b.tokenSymbol === 'USDC')).toMatchObject({
+        available: '0',
+        held: '0',
+      });
     }
     expect(failed.has('INSUFFICIENT_BALANCE')).toBe(true);
   });
 
   it('covers the catalogues: every reason is produced above, or listed with why it cannot be', () => {
-    const untested = (names: readonly string[], seen: ReadonlySet<string>, unproducible: object) => names.filter((name) => !seen.has(name) && !(name in unproducible));
-    expect({ errorReasonsNeitherProducedNorListed: untested(ERROR_REASON_NAMES, produced, UNPRODUCIBLE_ERRORS) }).toEqual({ errorReasonsNeitherProducedNorListed: [] });
-    expect({ failureReasonsNeitherProducedNorListed: untested(FAILURE_REASON_NAMES, failed, UNPRODUCIBLE_FAILURES) }).toEqual({ failureReasonsNeitherProducedNorListed: [] });
+    const untested = (names: readonly string[], seen: ReadonlySet<string>, unproducible: object) =>
+      names.filter((name) => !seen.has(name) && !(name in unproducible));
+    expect({ errorReasonsNeitherProducedNorListed: untested(ERROR_REASON_NAMES, produced, UNPRODUCIBLE_ERRORS) }).toEqual({
+      errorReasonsNeitherProducedNorListed: [],
+    });
+    expect({ failureReasonsNeitherProducedNorListed: untested(FAILURE_REASON_NAMES, failed, UNPRODUCIBLE_FAILURES) }).toEqual({
+      failureReasonsNeitherProducedNorListed: [],
+    });
     // The lists stay honest: nothing in them was produced after all, and each names a reason of its catalogue.
-    const overlisted = (unproducible: object, seen: ReadonlySet<string>, names: readonly string[]) => Object.keys(unproducible).filter((name) => seen.has(name) || !names.includes(name));
+    const overlisted = (unproducible: object, seen: ReadonlySet<string>, names: readonly string[]) =>
+      Object.keys(unproducible).filter((name) => seen.has(name) || !names.includes(name));
     expect({ listedButProducedOrUnknown: overlisted(UNPRODUCIBLE_ERRORS, produced, ERROR_REASON_NAMES) }).toEqual({ listedButProducedOrUnknown: [] });
     expect({ listedButProducedOrUnknown: overlisted(UNPRODUCIBLE_FAILURES, failed, FAILURE_REASON_NAMES) }).toEqual({ listedButProducedOrUnknown: [] });
   });

@@ -49,14 +49,20 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     await receiver.start();
     services = await startServices(['quote', 'ledger', 'ramp', 'notifier', 'gateway'], {
       ...env,
-      TEST_CHAINS: JSON.stringify({ base: { rpcUrl: nodes[0]!.rpcUrl, localPort: nodes[0]!.port }, bsc: { rpcUrl: nodes[1]!.rpcUrl, localPort: nodes[1]!.port }, arbitrum: null }),
+      TEST_CHAINS: JSON.stringify({
+        base: { rpcUrl: nodes[0]!.rpcUrl, localPort: nodes[0]!.port },
+        bsc: { rpcUrl: nodes[1]!.rpcUrl, localPort: nodes[1]!.port },
+        arbitrum: null,
+      }),
       WEBHOOK_ALLOW_HOSTS: 'localhost',
       WEBHOOK_CA_FILE: certificates.caFile,
       // The payout waits this long after the swap: long enough for a reorganisation to come before it.
       SANDBOX_STEP_DELAY_MS: '4000',
       SANDBOX_DEPOSIT_WINDOW_SECONDS: '120',
     });
-    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Reorgs ${Date.now()}`, '--env', 'test', '--plan', 'enterprise'], { DATABASE_URL: databaseUrl });
+    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Reorgs ${Date.now()}`, '--env', 'test', '--plan', 'enterprise'], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(key.code).toBe(0);
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, JSON.parse(key.stdout).apiKey);
     client = createPublicClient({ transport: http(nodes[0]!.rpcUrl) }) as PublicClient;
@@ -78,7 +84,14 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
 
   const usdcOf = (holder: Address) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
   const balance = async (walletId: string) => (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === 'USDC');
-  const settled = async (type: string, id: string) => (await eventually(() => api.get(`/${type}/${id}`), (response) => response.body.data.status !== 'pending', 60_000)).body.data;
+  const settled = async (type: string, id: string) =>
+    (
+      await eventually(
+        () => api.get(`/${type}/${id}`),
+        (response) => response.body.data.status !== 'pending',
+        60_000,
+      )
+    ).body.data;
   /** Replaces every block from the one holding `hash` up to the head with empty ones: what it held never happened. */
   const reorgFrom = async (hash: Hex) => {
     // The chain service mines sends meanwhile: a head read a moment before the reorganisation can be behind it, and the
@@ -111,7 +124,10 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     secrets.set('/everything', (await api.post('/webhooks', { url: receiver.url('/everything'), events: ['*'] })).body.data.secret);
     const user = await endUser('50');
     const paid = await user.pay(wallet.address, '20');
-    await eventually(() => balance(wallet.walletId), (entry) => entry?.available === '20');
+    await eventually(
+      () => balance(wallet.walletId),
+      (entry) => entry?.available === '20',
+    );
     // 15 of it leave in a custodial off-ramp, paid out: the wallet holds 5 when the chain takes the 20 back.
     const quote = (await api.post('/offramp/quote', { amount: '15', tokenSymbol: 'USDC', bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
@@ -120,14 +136,22 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     expect(await balance(wallet.walletId)).toMatchObject({ available: '5', held: '0' });
 
     await reorgFrom(paid);
-    await eventually(() => balance(wallet.walletId), (entry) => entry?.available === '0', 30_000);
+    await eventually(
+      () => balance(wallet.walletId),
+      (entry) => entry?.available === '0',
+      30_000,
+    );
     expect(await balance(wallet.walletId)).toMatchObject({ available: '0', held: '0' });
     // Never a negative customer balance: what the wallet no longer held is the platform's loss, on record.
     expect(await account('external:reorg-loss-test-base', 'base:USDC')).toBe('-15');
     // The end user's transfer never happened: they hold what they were given.
     expect(await usdcOf(user.address)).toBe(parseUnits('50', 6));
 
-    const [event] = await eventually(() => Promise.resolve(receiver.on('/wallet-events')), (received) => received.length > 0, 30_000);
+    const [event] = await eventually(
+      () => Promise.resolve(receiver.on('/wallet-events')),
+      (received) => received.length > 0,
+      30_000,
+    );
     expect(event!.signatureValid).toBe(true);
     expect(event!.body).toMatchObject({
       event: 'wallet.deposit_reversed',
@@ -137,13 +161,17 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     expect(receiver.on('/everything').map((delivery) => delivery.body.event)).not.toContain('wallet.deposit_reversed');
   }, 120_000);
 
-  it("an off-ramp whose deposit is removed before its payout fails with DEPOSIT_REVERSED and sends nothing back", async () => {
+  it('an off-ramp whose deposit is removed before its payout fails with DEPOSIT_REVERSED and sends nothing back', async () => {
     const user = await endUser('100');
     const quote = (await api.post('/offramp/quote', { amount: '30', tokenSymbol: 'USDC', bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
     const started = (await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address })).body.data;
     const paid = await user.pay(started.depositAddress, '30');
     // Credited and swapped; the payout waits its 4 seconds.
-    await eventually(() => api.get(`/offramp/${started.transactionId}`), (response) => response.body.data.depositTransactionHash === paid, 30_000);
+    await eventually(
+      () => api.get(`/offramp/${started.transactionId}`),
+      (response) => response.body.data.depositTransactionHash === paid,
+      30_000,
+    );
     await reorgFrom(paid);
     const failed = await settled('offramp', started.transactionId);
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_REVERSED' });
@@ -163,7 +191,11 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     expect(await settled('offramp', started.transactionId)).toMatchObject({ status: 'completed' });
     const lossBefore = (await account('external:reorg-loss-test-base', 'base:USDC')) ?? '0';
     await reorgFrom(paid);
-    await eventually(() => account('external:reorg-loss-test-base', 'base:USDC'), (loss) => Number(loss) === Number(lossBefore) - 40, 30_000);
+    await eventually(
+      () => account('external:reorg-loss-test-base', 'base:USDC'),
+      (loss) => Number(loss) === Number(lossBefore) - 40,
+      30_000,
+    );
     expect((await api.get(`/offramp/${started.transactionId}`)).body.data.status).toBe('completed');
     // Flagged in the off-ramp's own history, for an operator (and logged as an error by the ramp service).
     const { rows } = await pool.query(`select data from ramp.events where type = 'offramp.deposit_reversed' and data->>'depositId' like $1`, [`%:${paid}:%`]);
@@ -175,8 +207,16 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
     const user = await endUser('10');
     await user.pay(wallet.address, '10');
-    await eventually(() => balance(wallet.walletId), (entry) => entry?.available === '10', 30_000);
-    await eventually(() => usdcOf(wallet.address), (left) => left === 0n, 30_000);
+    await eventually(
+      () => balance(wallet.walletId),
+      (entry) => entry?.available === '10',
+      30_000,
+    );
+    await eventually(
+      () => usdcOf(wallet.address),
+      (left) => left === 0n,
+      30_000,
+    );
     const check = await ledgerCheck(5_000, env);
     expect(check).toMatchObject({ unbalancedAssets: [], driftedBalances: [], negative: [] });
     const drifts = check.chains.find((entry) => entry.environment === 'test')!.drifts;

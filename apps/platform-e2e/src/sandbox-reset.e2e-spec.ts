@@ -58,8 +58,12 @@ describe('sandbox reset - POST /sandbox/reset empties a test environment, the ev
   };
 
   const eventsInLogs = async (ids: string[]) =>
-    (await pool.query<{ n: number }>(`select (select count(*) from ramp.events where stream_id like any($1)) + (select count(*) from swap_transfer.events where stream_id like any($1)) as n`, [ids.map((id) => `%${id}`)]))
-      .rows[0]!.n;
+    (
+      await pool.query<{ n: number }>(
+        `select (select count(*) from ramp.events where stream_id like any($1)) + (select count(*) from swap_transfer.events where stream_id like any($1)) as n`,
+        [ids.map((id) => `%${id}`)],
+      )
+    ).rows[0]!.n;
 
   it('leaves no wallet, balance, transaction, webhook, quote or stored response; keeps every event; and the new sandbox works', async () => {
     // Before: a funded wallet, a completed swap, a pending non-custodial off-ramp, a webhook, an unused quote and a
@@ -68,8 +72,12 @@ describe('sandbox reset - POST /sandbox/reset empties a test environment, the ev
     await api.post(`/sandbox/wallets/${wallet}/fund`, { tokenSymbol: 'USDC', amount: '100' });
     const swapQuote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).body.data;
     const swap = (await api.post('/swap/initiate', { quoteId: swapQuote.quoteId, walletId: wallet })).body.data.transactionId as string;
-    await eventually(() => api.get(`/transactions/${swap}`), (response) => response.body.data?.status === 'completed');
-    const offrampQuote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: ACCOUNT, chain: 'base' })).body.data;
+    await eventually(
+      () => api.get(`/transactions/${swap}`),
+      (response) => response.body.data?.status === 'completed',
+    );
+    const offrampQuote = (await api.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: ACCOUNT, chain: 'base' })).body
+      .data;
     const pending = (await api.post('/offramp/initiate', { quoteId: offrampQuote.quoteId, sourceAddress: SOURCE })).body.data.transactionId as string;
     const oldHook = await register('/before');
     const unused = (await api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })).body.data.quoteId as string;
@@ -109,7 +117,10 @@ describe('sandbox reset - POST /sandbox/reset empties a test environment, the ev
     await api.post(`/sandbox/wallets/${again.body.data.walletId}/fund`, { tokenSymbol: 'USDC', amount: '50' });
     const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).body.data;
     const fresh = (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: again.body.data.walletId })).body.data.transactionId as string;
-    await eventually(async () => receiver.received.filter((delivery) => delivery.body?.data?.transactionId === fresh), (got) => got.length >= 1);
+    await eventually(
+      async () => receiver.received.filter((delivery) => delivery.body?.data?.transactionId === fresh),
+      (got) => got.length >= 1,
+    );
     expect((await api.get('/webhooks')).body.data.map((hook: { id: string }) => hook.id)).toEqual([newHook]);
     expect((await api.get('/transactions')).body.data.map((transaction: { id: string }) => transaction.id)).toEqual([fresh]);
     await new Promise((wait) => setTimeout(wait, 300));

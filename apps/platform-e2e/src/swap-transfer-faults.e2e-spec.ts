@@ -19,7 +19,11 @@ interface Started {
 
 describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps and transfers', () => {
   it('brings every one to its end exactly once: completed, or failed with the wallet refunded', async () => {
-    const services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '300', JOB_LEASE_MS: '2000', CHAIN_BRIDGE_FILL_SECONDS: '10' });
+    const services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], {
+      SANDBOX_STEP_DELAY_MS: '300',
+      JOB_LEASE_MS: '2000',
+      CHAIN_BRIDGE_FILL_SECONDS: '10',
+    });
     const pool = new Pool({ connectionString: process.env.DATABASE_URL });
     const nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
     try {
@@ -38,14 +42,19 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       const swap = async (fromToken: string, toToken: string, amount: string, toChain: string, outcome: Started['expect']) => {
         const { client, wallet } = clientOf(outcome);
         const quote = (await client.post('/swap/quote', { fromToken, toToken, amount, fromChain: 'base', toChain })).body.data;
-        const response = await client.post('/swap/initiate', { quoteId: quote.quoteId, walletId: wallet, ...(toChain === 'base' ? {} : { destinationAddress: RECIPIENT }) });
+        const response = await client.post('/swap/initiate', {
+          quoteId: quote.quoteId,
+          walletId: wallet,
+          ...(toChain === 'base' ? {} : { destinationAddress: RECIPIENT }),
+        });
         expect(response.status).toBe(201);
         const credit = toChain === 'base' ? toToken : undefined;
         started.push({ id: response.body.data.id, type: 'swap', expect: outcome, debit: { token: fromToken, amount }, credit, client });
       };
       const transfer = async (amount: string, outcome: Started['expect']) => {
         const { client, wallet } = clientOf(outcome);
-        const quote = (await client.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount, destinationAddress: RECIPIENT })).body.data;
+        const quote = (await client.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount, destinationAddress: RECIPIENT }))
+          .body.data;
         const response = await client.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: wallet });
         expect(response.status).toBe(201);
         started.push({ id: response.body.data.id, type: 'transfer', expect: outcome, debit: { token: 'USDC', amount }, client });
@@ -65,7 +74,12 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       // Mid-route: some legs have run, others are due. No warning, no clean-up.
       const streams = started.map((entry) => `${entry.type}-${entry.id}`);
       await eventually(
-        async () => (await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [streams])).rows[0]!.n,
+        async () =>
+          (
+            await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [
+              streams,
+            ])
+          ).rows[0]!.n,
         (n) => n > 0,
         30_000,
         10,
@@ -73,10 +87,15 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       const service = services.get('swap-transfer')!;
       await service.kill();
       const view = async (entry: Started) => (await entry.client.get(`/transactions/${entry.id}`)).body.data;
-      const legsRunAtKill = await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`, [
-        started.map((entry) => `${entry.type}-${entry.id}`),
-      ]);
-      const pendingAtKill = (await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.jobs where stream_id = any($1)`, [started.map((entry) => `${entry.type}-${entry.id}`)])).rows[0]!.n;
+      const legsRunAtKill = await pool.query<{ n: number }>(
+        `select count(*)::int as n from swap_transfer.events where type like '%.leg_completed' and stream_id = any($1)`,
+        [started.map((entry) => `${entry.type}-${entry.id}`)],
+      );
+      const pendingAtKill = (
+        await pool.query<{ n: number }>(`select count(*)::int as n from swap_transfer.jobs where stream_id = any($1)`, [
+          started.map((entry) => `${entry.type}-${entry.id}`),
+        ])
+      ).rows[0]!.n;
       expect(legsRunAtKill.rows[0]!.n).toBeGreaterThan(0);
       expect(pendingAtKill).toBeGreaterThan(0);
       await new Promise((wait) => setTimeout(wait, 1000));
@@ -103,7 +122,11 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
         expect(ids.has(`hold:${entry.id}`)).toBe(true);
         expect([ids.has(`capture:${entry.id}`), ids.has(`release:${entry.id}`)]).toEqual(entry.expect === 'completed' ? [true, false] : [false, true]);
       }
-      const expected = new Map<string, ReturnType<typeof dec>>([['USDC', dec('10000')], ['cbBTC', dec('1')], ['ETH', dec(0)]]);
+      const expected = new Map<string, ReturnType<typeof dec>>([
+        ['USDC', dec('10000')],
+        ['cbBTC', dec('1')],
+        ['ETH', dec(0)],
+      ]);
       for (const entry of started.filter((e) => e.expect === 'completed')) {
         expected.set(entry.debit.token, expected.get(entry.debit.token)!.sub(entry.debit.amount));
         // Same-chain swaps run on the pools, each after the others moved them: what each delivered is its own.
@@ -115,14 +138,36 @@ describe('faults - kill -9 the swap-transfer service in the middle of 50 swaps a
       }
       // The held organization's wallet has everything back.
       const heldBalances = (await held.get(`/wallets/${heldWalletId}`)).body.data.balances;
-      expect(heldBalances.filter((balance: any) => balance.available !== '0' || balance.held !== '0')).toEqual([{ tokenSymbol: 'USDC', available: '1000', held: '0' }]);
+      expect(heldBalances.filter((balance: any) => balance.available !== '0' || balance.held !== '0')).toEqual([
+        { tokenSymbol: 'USDC', available: '1000', held: '0' },
+      ]);
       expect(await ledgerCheck()).toMatchObject({ ok: true });
 
       // Each terminal event published once, and the read model equal to a rebuild from the streams.
-      const published = await eventually(() => integrationEventsFor(nc, started.map((entry) => entry.id)), (events) => events.length >= 50, 30_000, 250);
-      expect(published.map((event) => `${event.data.transactionId}:${event.event}`).sort()).toEqual(started.map((entry) => `${entry.id}:${entry.type}.${entry.expect}`).sort());
-      await eventually(() => Promise.all(started.map(view)), (views) => views.every((v, i) => v?.status === started[i]!.expect), 30_000, 250);
-      const snapshot = () => readModelRows(pool, started.map((entry) => entry.id));
+      const published = await eventually(
+        () =>
+          integrationEventsFor(
+            nc,
+            started.map((entry) => entry.id),
+          ),
+        (events) => events.length >= 50,
+        30_000,
+        250,
+      );
+      expect(published.map((event) => `${event.data.transactionId}:${event.event}`).sort()).toEqual(
+        started.map((entry) => `${entry.id}:${entry.type}.${entry.expect}`).sort(),
+      );
+      await eventually(
+        () => Promise.all(started.map(view)),
+        (views) => views.every((v, i) => v?.status === started[i]!.expect),
+        30_000,
+        250,
+      );
+      const snapshot = () =>
+        readModelRows(
+          pool,
+          started.map((entry) => entry.id),
+        );
       const live = await snapshot();
       expect(live).toHaveLength(50);
       await rebuildTransactions();

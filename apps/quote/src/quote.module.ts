@@ -14,7 +14,11 @@ import { QuotePricer } from './quotes/quote-pricer';
 import { QuoteStore } from './quotes/quote-store';
 import { QuotesNatsController } from './quotes/quotes.nats.controller';
 
-export const QUOTE_DATABASE: DatabaseSpec = { schema: 'quote', entities: [QuoteSchema], migrations: [Migration20261122000001, Migration20261125000001, Migration20261128000001] };
+export const QUOTE_DATABASE: DatabaseSpec = {
+  schema: 'quote',
+  entities: [QuoteSchema],
+  migrations: [Migration20261122000001, Migration20261125000001, Migration20261128000001],
+};
 
 @Module({
   imports: [CoreModule.forService('quote'), DatabaseModule.forService(QUOTE_DATABASE)],

@@ -17,7 +17,11 @@ import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
 /** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
-export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001] };
+export const RAMP_DATABASE: DatabaseSpec = {
+  schema: 'ramp',
+  entities: [],
+  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001],
+};
 
 @Module({
   imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
@@ -30,8 +34,10 @@ export const RAMP_DATABASE: DatabaseSpec = { schema: 'ramp', entities: [], migra
     {
       provide: JOB_RUNNER,
       inject: [OfframpService, OnrampService],
-      useFactory: (offramps: OfframpService, onramps: OnrampService): JobRunner => (job) =>
-        onramps.process.owns(job.stream_id) ? onramps.runStep(job) : offramps.runStep(job),
+      useFactory:
+        (offramps: OfframpService, onramps: OnrampService): JobRunner =>
+        (job) =>
+          onramps.process.owns(job.stream_id) ? onramps.runStep(job) : offramps.runStep(job),
     },
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
     // A sandbox deposit answers once the off-ramp has recorded it: an append to the log NOTIFYs its channel.

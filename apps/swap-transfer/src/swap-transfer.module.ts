@@ -16,7 +16,11 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 import { TransferNatsController } from './transfer/transfer.nats.controller';
 
 /** The swap-transfer service owns the `swap_transfer` schema: its event log, relay checkpoint, inbox and jobs. */
-export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', entities: [], migrations: [Migration20261123000001, Migration20261128000001, Migration20261130000001] };
+export const SWAPTRANSFER_DATABASE: DatabaseSpec = {
+  schema: 'swap_transfer',
+  entities: [],
+  migrations: [Migration20261123000001, Migration20261128000001, Migration20261130000001],
+};
 
 @Module({
   imports: [CoreModule.forService('swap-transfer'), DatabaseModule.forService(SWAPTRANSFER_DATABASE)],
@@ -26,7 +30,14 @@ export const SWAPTRANSFER_DATABASE: DatabaseSpec = { schema: 'swap_transfer', en
     rpcClientProvider,
     // `events.swap-transfer.<event type>` in the SWAP_TRANSFER_EVENTS stream; integration events for swaps and transfers.
     ...processProviders({ service: 'swap-transfer', log: SWAP_TRANSFER_LOG, events: swapTransferEvents, kinds: ROUTE_KINDS }),
-    { provide: JOB_RUNNER, inject: [RouteService], useFactory: (routes: RouteService): JobRunner => (job) => routes.runStep(job) },
+    {
+      provide: JOB_RUNNER,
+      inject: [RouteService],
+      useFactory:
+        (routes: RouteService): JobRunner =>
+        (job) =>
+          routes.runStep(job),
+    },
     { provide: ROUTE_RAILS, useFactory: () => new SandboxRouteRails() },
     { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },

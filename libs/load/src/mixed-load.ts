@@ -162,14 +162,24 @@ export class MixedLoad {
       if (outcomeUnknown(error)) this.unknownOutcomes += 1;
       return;
     }
-    const entry: StartedTransaction = { id, type: TYPE_OF[flow.kind], kind: flow.kind, expect: flow.fails ? 'failed' : 'completed', callbackPath, funded: false };
+    const entry: StartedTransaction = {
+      id,
+      type: TYPE_OF[flow.kind],
+      kind: flow.kind,
+      expect: flow.fails ? 'failed' : 'completed',
+      callbackPath,
+      funded: false,
+    };
     this.started.push(entry);
     // The sandbox plays the payment or the deposit; both are idempotent, so a step whose answer was lost is sent again.
     if (flow.kind === 'onramp' || flow.kind === 'offramp-noncustodial') {
       try {
         // A failing on-ramp is paid a Naira short: the payment is refunded and the on-ramp fails.
         const payment = flow.fails ? { amount: dec(flow.amount).sub(1).toFixed() } : {};
-        const answer = flow.kind === 'onramp' ? await this.persist('pay', () => client.sandbox.payOnramp(id, payment)) : await this.persist('deposit', () => client.sandbox.depositOfframp(id));
+        const answer =
+          flow.kind === 'onramp'
+            ? await this.persist('pay', () => client.sandbox.payOnramp(id, payment))
+            : await this.persist('deposit', () => client.sandbox.depositOfframp(id));
         // An answer that finds the window already closed (the deposit on chain credited after it, under faults): the
         // money is given back and the transaction fails, as it must; it funded nothing.
         entry.funded = answer.failureReason !== 'DEPOSIT_EXPIRED' && answer.failureReason !== 'PAYMENT_EXPIRED';
@@ -186,7 +196,13 @@ export class MixedLoad {
         return client.onramp.quote({ amount: flow.amount, tokenSymbol: 'USDC', chain: 'base' });
       case 'offramp':
       case 'offramp-noncustodial':
-        return client.offramp.quote({ amount: flow.amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: flow.fails ? this.rejectedAccount : this.account, chain: 'base' });
+        return client.offramp.quote({
+          amount: flow.amount,
+          tokenSymbol: 'USDC',
+          bankCode: '058',
+          accountNumber: flow.fails ? this.rejectedAccount : this.account,
+          chain: 'base',
+        });
       case 'swap':
         return client.swap.quote({ fromToken: 'USDC', toToken: 'ETH', amount: flow.amount, fromChain: 'base', toChain: 'base' });
       case 'cross-chain-swap':
@@ -215,7 +231,14 @@ export class MixedLoad {
     const code = error instanceof RampError ? `${error.status ?? 'no answer'} ${error.code}` : String(error);
     const key = `${this.phase} | ${step}: ${code}`;
     this.errors.set(key, (this.errors.get(key) ?? 0) + 1);
-    if (error instanceof RampError && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429 && !outcomeUnknown(error)) {
+    if (
+      error instanceof RampError &&
+      error.status !== undefined &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 429 &&
+      !outcomeUnknown(error)
+    ) {
       this.refusals.push(`${step}: ${error.status} ${error.code} ${error.message}`);
     }
   }

@@ -68,7 +68,12 @@ export class RampClient {
   }
 
   /** The typed core of every method: the path template decides the body and the answer (from the OpenAPI types). */
-  private async post<P extends PathOf<'post'>>(path: P, body: RequestBody<P, 'post'>, options?: RequestOptions, parameters?: PathArgs<P, 'post'>): Promise<ResponseData<P, 'post'>> {
+  private async post<P extends PathOf<'post'>>(
+    path: P,
+    body: RequestBody<P, 'post'>,
+    options?: RequestOptions,
+    parameters?: PathArgs<P, 'post'>,
+  ): Promise<ResponseData<P, 'post'>> {
     return (await this.transport.send<ResponseData<P, 'post'>>({ method: 'post', path, body, pathParameters: parameters }, options)).data;
   }
 

@@ -42,7 +42,10 @@ describe('errors - the envelope becomes a typed error', () => {
   });
 
   it('carries the reason, typed, for programs to branch on', () => {
-    const text = JSON.stringify({ success: false, error: { code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', message: 'quoteId: the quote expired', field: 'quoteId' } });
+    const text = JSON.stringify({
+      success: false,
+      error: { code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', message: 'quoteId: the quote expired', field: 'quoteId' },
+    });
     const error = errorFromResponse({ status: 400, text });
     const reason: ErrorReason | undefined = error.reason;
     expect(reason).toBe('QUOTE_EXPIRED');
@@ -56,7 +59,7 @@ describe('errors - the envelope becomes a typed error', () => {
     expect(limited).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 2, field: undefined });
   });
 
-  it('trusts the envelope\'s code over the status (413 is INVALID_REQUEST)', () => {
+  it("trusts the envelope's code over the status (413 is INVALID_REQUEST)", () => {
     expect(errorFromResponse({ status: 413, text: envelope('INVALID_REQUEST', 'body: too large') })).toBeInstanceOf(InvalidRequestError);
   });
 
@@ -68,7 +71,7 @@ describe('errors - the envelope becomes a typed error', () => {
 });
 
 describe('errors - a response that is not the envelope still becomes a typed error', () => {
-  it('a proxy\'s HTML 502 is SERVICE_UNAVAILABLE with the page kept', () => {
+  it("a proxy's HTML 502 is SERVICE_UNAVAILABLE with the page kept", () => {
     const html = '<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>';
     const error = errorFromResponse({ status: 502, statusText: 'Bad Gateway', text: html });
     expect(error).toBeInstanceOf(ServiceUnavailableError);

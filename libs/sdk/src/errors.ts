@@ -127,7 +127,14 @@ export interface ErrorResponse {
 export function errorFromResponse(response: ErrorResponse): RampError {
   const envelope = parseErrorEnvelope(response.text);
   const common = { status: response.status, requestId: response.requestId, retryAfter: response.retryAfter };
-  if (envelope) return makeError({ ...common, code: envelope.code as RampErrorCode, reason: envelope.reason as ErrorReason | undefined, message: envelope.message, field: envelope.field });
+  if (envelope)
+    return makeError({
+      ...common,
+      code: envelope.code as RampErrorCode,
+      reason: envelope.reason as ErrorReason | undefined,
+      message: envelope.message,
+      field: envelope.field,
+    });
   const rawBody = response.text.slice(0, 2048);
   const reason = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   return makeError({ ...common, code: codeForStatus(response.status), message: `HTTP ${reason} without the API's error envelope`, rawBody });

@@ -15,7 +15,9 @@ function expectedPackageFiles(): string[] {
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return modules(path);
-      return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) ? [relative(join(SDK_DIR, 'src'), path).replace(/\.ts$/, '')] : [];
+      return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name)
+        ? [relative(join(SDK_DIR, 'src'), path).replace(/\.ts$/, '')]
+        : [];
     });
   return ['README.md', 'package.json', ...modules(join(SDK_DIR, 'src')).flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`])].sort();
 }
@@ -231,7 +233,9 @@ describe('SDK package - what `npm pack` makes installs in a fresh project and wo
       noEmit: true,
     };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
-    const compiled = await run(process.execPath, [join(WORKSPACE_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], consumer).catch((error: Error) => error);
+    const compiled = await run(process.execPath, [join(WORKSPACE_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], consumer).catch(
+      (error: Error) => error,
+    );
     expect(compiled instanceof Error ? compiled.message : '').toBe('');
   });
 

@@ -27,7 +27,12 @@ describe('SANDBOX_BANK_ACCOUNTS - behave in the sandbox exactly as the SDK says'
         return;
       }
       await expect(verification).resolves.toEqual({ accountName: account.accountName });
-      const payout = await rails.payout({ transactionId: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', bankCode: account.bankCode, accountNumber: account.accountNumber, amount: '1000' });
+      const payout = await rails.payout({
+        transactionId: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+        bankCode: account.bankCode,
+        accountNumber: account.accountNumber,
+        amount: '1000',
+      });
       expect(payout.ok).toBe(behaviour === 'succeeds');
     },
   );
@@ -45,8 +50,17 @@ describe('SANDBOX_BANK_ACCOUNTS - behave in the sandbox exactly as the SDK says'
       .split('\n')
       .filter((line) => /^\| [^|]+ \| `\d+` \| `\d{10}` \| `[a-z_]+`/.test(line))
       .map((line) => {
-        const [bankName, bankCode, accountNumber, behaviour] = line.split('|').slice(1, 5).map((cell) => cell.trim());
-        return { bankName, bankCode: bankCode!.replace(/`/g, ''), accountNumber: accountNumber!.replace(/`/g, ''), behaviour: /^`([a-z_]+)`/.exec(behaviour!)![1], text: behaviour };
+        const [bankName, bankCode, accountNumber, behaviour] = line
+          .split('|')
+          .slice(1, 5)
+          .map((cell) => cell.trim());
+        return {
+          bankName,
+          bankCode: bankCode!.replace(/`/g, ''),
+          accountNumber: accountNumber!.replace(/`/g, ''),
+          behaviour: /^`([a-z_]+)`/.exec(behaviour!)![1],
+          text: behaviour,
+        };
       });
     expect(rows).toEqual(
       SANDBOX_BANK_ACCOUNTS.map(({ bankName, bankCode, accountNumber, accountName, behaviour }) => ({

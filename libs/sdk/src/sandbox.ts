@@ -24,12 +24,14 @@ export interface SandboxBankAccount {
  * are ordinary account numbers at real banks: never use them there.
  */
 export const SANDBOX_BANK_ACCOUNTS: readonly SandboxBankAccount[] = Object.freeze(
-  ([
-    { bankCode: '058', bankName: 'Guaranty Trust Bank', accountNumber: '0123456785', accountName: 'NGOZI OKONKWO', behaviour: 'succeeds' },
-    { bankCode: '044', bankName: 'Access Bank', accountNumber: '0691342528', accountName: 'IFEOMA OKAFOR', behaviour: 'succeeds' },
-    { bankCode: '057', bankName: 'Zenith Bank', accountNumber: '2284019376', accountName: 'OBINNA IBEKWE', behaviour: 'succeeds' },
-    { bankCode: '100004', bankName: 'OPay', accountNumber: '8103572649', accountName: 'OLUMIDE OYELARAN', behaviour: 'succeeds' },
-    { bankCode: '011', bankName: 'First Bank of Nigeria', accountNumber: '9999999999', behaviour: 'account_not_found' },
-    { bankCode: '033', bankName: 'United Bank for Africa', accountNumber: '8888888888', accountName: 'FUNMILAYO OYELARAN', behaviour: 'payout_rejected' },
-  ] satisfies SandboxBankAccount[]).map((account) => Object.freeze(account)),
+  (
+    [
+      { bankCode: '058', bankName: 'Guaranty Trust Bank', accountNumber: '0123456785', accountName: 'NGOZI OKONKWO', behaviour: 'succeeds' },
+      { bankCode: '044', bankName: 'Access Bank', accountNumber: '0691342528', accountName: 'IFEOMA OKAFOR', behaviour: 'succeeds' },
+      { bankCode: '057', bankName: 'Zenith Bank', accountNumber: '2284019376', accountName: 'OBINNA IBEKWE', behaviour: 'succeeds' },
+      { bankCode: '100004', bankName: 'OPay', accountNumber: '8103572649', accountName: 'OLUMIDE OYELARAN', behaviour: 'succeeds' },
+      { bankCode: '011', bankName: 'First Bank of Nigeria', accountNumber: '9999999999', behaviour: 'account_not_found' },
+      { bankCode: '033', bankName: 'United Bank for Africa', accountNumber: '8888888888', accountName: 'FUNMILAYO OYELARAN', behaviour: 'payout_rejected' },
+    ] satisfies SandboxBankAccount[]
+  ).map((account) => Object.freeze(account)),
 );

@@ -44,7 +44,8 @@ describe('SDK - the published client against the real platform', () => {
       },
     });
 
-  const quoteOfframp = (client: RampClient, amount = '25') => client.offramp.quote({ amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: ACCOUNT, chain: 'base' });
+  const quoteOfframp = (client: RampClient, amount = '25') =>
+    client.offramp.quote({ amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: ACCOUNT, chain: 'base' });
 
   beforeAll(async () => {
     await receiver.start();
@@ -122,14 +123,18 @@ describe('SDK - the published client against the real platform', () => {
     expect(invalid).toMatchObject({ code: 'INVALID_REQUEST', status: 400, field: 'amount', requestId: expect.stringMatching(/^req_/) });
     expect((invalid as Error).message).toMatch(/^amount: /);
 
-    const mine = await ramp.onramp.quote({ amount: '5000', tokenSymbol: 'DOGE', chain: 'base' }, { requestId: 'sdk-e2e.unknown-token' }).catch((error: unknown) => error);
+    const mine = await ramp.onramp
+      .quote({ amount: '5000', tokenSymbol: 'DOGE', chain: 'base' }, { requestId: 'sdk-e2e.unknown-token' })
+      .catch((error: unknown) => error);
     expect(mine).toMatchObject({ code: 'INVALID_REQUEST', field: 'tokenSymbol', requestId: 'sdk-e2e.unknown-token' });
 
     const missing = await ramp.offramp.get('txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V').catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ code: 'NOT_FOUND', status: 404, field: undefined });
 
-    const unknownKey = await clientFor(`service_test_${'0'.repeat(48)}`).transfer.chains().catch((error: unknown) => error);
+    const unknownKey = await clientFor(`service_test_${'0'.repeat(48)}`)
+      .transfer.chains()
+      .catch((error: unknown) => error);
     expect(unknownKey).toBeInstanceOf(AuthenticationError);
     expect(unknownKey).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
@@ -228,7 +233,10 @@ describe('SDK - the published client against the real platform', () => {
     expect((await ramp.webhooks.list()).map((listed) => listed.id)).toContain(hook.id);
     const test = await ramp.webhooks.test(hook.id);
     expect(test).toMatchObject({ webhookId: hook.id, event: 'webhook.test' });
-    const sent = await eventually(() => ramp.webhooks.deliveries(hook.id, { limit: 10 }), (page) => page.data.some((delivery) => delivery.id === test.id && delivery.status === 'succeeded'));
+    const sent = await eventually(
+      () => ramp.webhooks.deliveries(hook.id, { limit: 10 }),
+      (page) => page.data.some((delivery) => delivery.id === test.id && delivery.status === 'succeeded'),
+    );
     expect(sent.meta.total).toBeGreaterThanOrEqual(1);
     expect((await ramp.webhooks.retryDelivery(hook.id, test.id)).id).toBe(test.id);
     expect(await ramp.webhooks.delete(hook.id)).toEqual({ id: hook.id, deleted: true });

@@ -67,7 +67,11 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
   });
 
   it('sends the key, JSON, a User-Agent with the SDK version, the request id, encoded path parameters and the query', async () => {
-    script = [ok({ id: 'txn_1' }), { status: 200, body: JSON.stringify({ success: true, data: [], meta: { page: 2, limit: 5, total: 0, totalPages: 0 } }) }, ok({})];
+    script = [
+      ok({ id: 'txn_1' }),
+      { status: 200, body: JSON.stringify({ success: true, data: [], meta: { page: 2, limit: 5, total: 0, totalPages: 0 } }) },
+      ok({}),
+    ];
     await client().offramp.get('txn_1/../x', { requestId: 'my-request.1' });
     const page = await client().transactions.list({ page: 2, limit: 5, status: 'completed', walletId: undefined });
     await client().sandbox.depositOfframp('txn_2');
@@ -85,7 +89,7 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
     expect(JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')).version).toBe(SDK_VERSION);
   });
 
-  it('puts a fresh UUID Idempotency-Key on every POST call, or the caller\'s own', async () => {
+  it("puts a fresh UUID Idempotency-Key on every POST call, or the caller's own", async () => {
     script = [ok({}), ok({}), ok({})];
     await client().wallets.create({ chain: 'base' });
     await client().wallets.create({ chain: 'base' });
@@ -96,7 +100,7 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
     expect(keys[2]).toBe('order-7781');
   });
 
-  it('waits Retry-After on a 503, then succeeds, reusing the call\'s Idempotency-Key', async () => {
+  it("waits Retry-After on a 503, then succeeds, reusing the call's Idempotency-Key", async () => {
     script = [failure(503, 'SERVICE_UNAVAILABLE', 'quote service unavailable', undefined, { 'retry-after': '1' }), ok({ quoteId: 'qt_1' })];
     const quote = await client().offramp.quote({ amount: '100', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '0123456789', chain: 'base' });
     expect(quote).toEqual({ quoteId: 'qt_1' });
@@ -104,7 +108,9 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
     expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
     expect(seen[1]!.body).toBe(seen[0]!.body);
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(1000);
-    expect(retries).toEqual([expect.objectContaining({ attempt: 1, path: '/offramp/quote', delayMs: expect.any(Number), error: expect.any(ServiceUnavailableError) })]);
+    expect(retries).toEqual([
+      expect.objectContaining({ attempt: 1, path: '/offramp/quote', delayMs: expect.any(Number), error: expect.any(ServiceUnavailableError) }),
+    ]);
     expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(1000);
   });
 
@@ -120,16 +126,20 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
     script = ['drop', ok([])];
     expect(await client().webhooks.list()).toEqual([]);
     script = ['drop', ok({ id: 'wh_1', deleted: true })];
-    const error = await client().webhooks.delete('wh_1').catch((thrown: unknown) => thrown);
+    const error = await client()
+      .webhooks.delete('wh_1')
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(RampConnectionError);
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', status: undefined });
     expect(seen).toHaveLength(3);
   });
 
-  it('gives up after maxAttempts with the last typed error, even from a proxy\'s HTML page', async () => {
+  it("gives up after maxAttempts with the last typed error, even from a proxy's HTML page", async () => {
     const page = { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body>Bad Gateway</body></html>' };
     script = [page, page, page];
-    const error = await client().transfer.chains().catch((thrown: unknown) => thrown);
+    const error = await client()
+      .transfer.chains()
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 502, rawBody: page.body });
     expect(seen).toHaveLength(3);
@@ -138,7 +148,9 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
 
   it('never retries another 4xx, and reports its code, field and request id', async () => {
     script = [failure(400, 'INVALID_REQUEST', 'amount: must be greater than zero', 'amount'), ok({})];
-    const error = await client().onramp.quote({ amount: '-1', tokenSymbol: 'USDC', chain: 'base' }).catch((thrown: unknown) => thrown);
+    const error = await client()
+      .onramp.quote({ amount: '-1', tokenSymbol: 'USDC', chain: 'base' })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).toMatchObject({ code: 'INVALID_REQUEST', field: 'amount', status: 400, requestId: 'req_400' });
     expect(seen).toHaveLength(1);
@@ -147,7 +159,9 @@ describe('client transport - retries, Idempotency-Key and typed errors against a
 
   it('does not wait for a Retry-After beyond maxRetryAfterMs: the RateLimitError comes at once with retryAfter', async () => {
     script = [failure(429, 'RATE_LIMITED', 'Rate limit exceeded; retry in 90 seconds', undefined, { 'retry-after': '90' })];
-    const error = await client().transfer.chains().catch((thrown: unknown) => thrown);
+    const error = await client()
+      .transfer.chains()
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ retryAfter: 90, status: 429 });
     expect(seen).toHaveLength(1);

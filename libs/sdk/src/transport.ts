@@ -112,7 +112,9 @@ export class Transport {
       if (!(result instanceof RampError)) return result;
       const error = result;
       const outcome = error.status === undefined ? { networkError: true as const } : { status: error.status, retryAfter: error.retryAfter !== undefined };
-      const delayMs = isRetryable(call.method, outcome) ? retryDelay(attempt, error.retryAfter === undefined ? undefined : error.retryAfter * 1000, retry) : undefined;
+      const delayMs = isRetryable(call.method, outcome)
+        ? retryDelay(attempt, error.retryAfter === undefined ? undefined : error.retryAfter * 1000, retry)
+        : undefined;
       if (delayMs === undefined || options.signal?.aborted) throw error;
       this.options.onRetry?.({ ...info, delayMs, error });
       await sleep(delayMs, options.signal);
@@ -120,7 +122,12 @@ export class Transport {
   }
 
   /** One attempt: the envelope, or the RampError it failed with (thrown errors are only the caller's abort). */
-  private async attempt<T>(info: AttemptInfo, headers: Record<string, string>, body: string | undefined, options: RequestOptions): Promise<Envelope<T> | RampError> {
+  private async attempt<T>(
+    info: AttemptInfo,
+    headers: Record<string, string>,
+    body: string | undefined,
+    options: RequestOptions,
+  ): Promise<Envelope<T> | RampError> {
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const { signal, done } = attemptSignal(timeoutMs, options.signal);
@@ -147,7 +154,13 @@ export class Transport {
     }
     const envelope = parseSuccess<T>(text);
     if (envelope) return envelope;
-    return makeError({ code: 'INVALID_RESPONSE', status: response.status, requestId, message: `HTTP ${response.status} without the API's envelope`, rawBody: text.slice(0, 2048) });
+    return makeError({
+      code: 'INVALID_RESPONSE',
+      status: response.status,
+      requestId,
+      message: `HTTP ${response.status} without the API's envelope`,
+      rawBody: text.slice(0, 2048),
+    });
   }
 
   private url(call: Call): string {

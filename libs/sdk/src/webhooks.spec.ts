@@ -89,7 +89,7 @@ describe('verifyStandardWebhook - webhook-id, webhook-timestamp and webhook-sign
     expect(verifyStandardWebhook(body, upper, secret, { now: now.getTime() })).toBe(true);
   });
 
-  it('accepts a callback keyed with the API secret\'s UTF-8 bytes', () => {
+  it("accepts a callback keyed with the API secret's UTF-8 bytes", () => {
     const apiSecret = 'service_secret_abc';
     expect(verifyStandardWebhook(body, delivery(apiSecret), apiSecret, { now: now.getTime() })).toBe(true);
   });
@@ -113,7 +113,9 @@ describe('verifyStandardWebhook - webhook-id, webhook-timestamp and webhook-sign
   it('accepts when one of several space-separated signatures matches (secret rotation)', () => {
     const headers = delivery(secret);
     const other = `v1,${createHmac('sha256', 'other').update('x').digest('base64')}`;
-    expect(verifyStandardWebhook(body, { ...headers, 'webhook-signature': `${other} ${headers['webhook-signature']}` }, secret, { now: now.getTime() })).toBe(true);
+    expect(verifyStandardWebhook(body, { ...headers, 'webhook-signature': `${other} ${headers['webhook-signature']}` }, secret, { now: now.getTime() })).toBe(
+      true,
+    );
   });
 
   it.each([

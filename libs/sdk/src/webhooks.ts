@@ -5,14 +5,7 @@ import type { FailureReason } from './types';
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 export type WebhookEventName =
-  | 'onramp.completed'
-  | 'onramp.failed'
-  | 'offramp.completed'
-  | 'offramp.failed'
-  | 'swap.completed'
-  | 'swap.failed'
-  | 'transfer.completed'
-  | 'transfer.failed';
+  'onramp.completed' | 'onramp.failed' | 'offramp.completed' | 'offramp.failed' | 'swap.completed' | 'swap.failed' | 'transfer.completed' | 'transfer.failed';
 
 /**
  * The body of a delivery. Deliver-at-least-once: deduplicate by `data.transactionId` plus `event` (or by
@@ -154,7 +147,11 @@ export class WebhookVerificationError extends Error {
  * Verifies `x-service-signature` and parses the body: the way to read a delivery in one step.
  * Throws WebhookVerificationError when the signature does not match (answer 400 and do not act on the body).
  */
-export function constructWebhookEvent(rawBody: RawBody, signatureHeader: string | string[] | null | undefined, secret: string): WebhookEvent | WebhookTestEvent {
+export function constructWebhookEvent(
+  rawBody: RawBody,
+  signatureHeader: string | string[] | null | undefined,
+  secret: string,
+): WebhookEvent | WebhookTestEvent {
   if (!verifyWebhookSignature(rawBody, signatureHeader, secret)) throw new WebhookVerificationError();
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   return JSON.parse(text) as WebhookEvent | WebhookTestEvent;

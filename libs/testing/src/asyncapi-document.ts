@@ -55,20 +55,26 @@ export async function loadAsyncApiDocument(): Promise<AsyncApiDocument> {
   const parsed = await new Parser().parse(readFileSync(ASYNCAPI_DOC_PATH, 'utf8'), { source: ASYNCAPI_DOC_PATH });
   const document = parsed.document;
   const messages = (document?.channels().all() ?? []).flatMap((channel) =>
-    channel.messages().all().map((message) => {
-      const payload = message.payload()?.json();
-      const headers = message.headers()?.json();
-      return {
-        channelId: channel.id(),
-        address: channel.address() ?? '',
-        name: message.name() ?? '',
-        payload,
-        headers,
-        examples: message.examples().all().map((example) => ({ name: example.name(), headers: example.headers(), payload: example.payload() })),
-        validatePayload: ajv.compile(payload ?? false),
-        validateHeaders: ajv.compile(headers ?? false),
-      };
-    }),
+    channel
+      .messages()
+      .all()
+      .map((message) => {
+        const payload = message.payload()?.json();
+        const headers = message.headers()?.json();
+        return {
+          channelId: channel.id(),
+          address: channel.address() ?? '',
+          name: message.name() ?? '',
+          payload,
+          headers,
+          examples: message
+            .examples()
+            .all()
+            .map((example) => ({ name: example.name(), headers: example.headers(), payload: example.payload() })),
+          validatePayload: ajv.compile(payload ?? false),
+          validateHeaders: ajv.compile(headers ?? false),
+        };
+      }),
   );
   const line = (d: (typeof parsed.diagnostics)[number]) => `${d.code} at ${d.path.join('.')}: ${d.message}`;
   return {

@@ -51,7 +51,10 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
     // Nothing to sell (a push that bought nothing): nothing to send.
     if (amount === 0n) return;
     await send(from, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [network.dex.router, maxUint256] }));
-    await send(network.dex.router, encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] }));
+    await send(
+      network.dex.router,
+      encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] }),
+    );
   };
   const balanceOf = (address: Address) => client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [trader.account.address] });
   return {
@@ -63,4 +66,6 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
 }
 
 const TRADER_GAS = 400_000n;
-const ROUTER_ABI = parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)']);
+const ROUTER_ABI = parseAbi([
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+]);

@@ -77,7 +77,14 @@ export function rawRequest(origin: string, request: RawRequest): Promise<RawResp
   const url = new URL(origin);
   return new Promise((resolvePromise, reject) => {
     const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: withHost(request.headers ?? [], url.host).flat(), agent: rawAgent },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers: withHost(request.headers ?? [], url.host).flat(),
+        agent: rawAgent,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -22,7 +22,7 @@ export async function integrationMessagesFor(nc: NatsConnection, transactionIds:
   const found: StoredIntegrationMessage[] = [];
   const wanted = new Set(transactionIds);
   // In batches until the last message: one fetch may end (expire) before a long stream has all been read.
-  for (let seq = 0; seq < last; ) {
+  for (let seq = 0; seq < last;) {
     let read = 0;
     for await (const message of await consumer.fetch({ max_messages: 1000, expires: 3000 })) {
       read += 1;

@@ -32,7 +32,9 @@ export class NatsCluster {
    * The password of each user, as the servers read it from their environment and a service gets in NATS_PASSWORD. A
    * letter first: nats-server parses the variable as a configuration value, and `2f…` would be a number.
    */
-  readonly passwords: Record<string, string> = Object.fromEntries([...NATS_SERVICE_USERS, OPERATOR_USER].map((user) => [user, `p${randomBytes(12).toString('hex')}`]));
+  readonly passwords: Record<string, string> = Object.fromEntries(
+    [...NATS_SERVICE_USERS, OPERATOR_USER].map((user) => [user, `p${randomBytes(12).toString('hex')}`]),
+  );
 
   constructor(private readonly size = 3) {}
 

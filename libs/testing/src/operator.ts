@@ -6,7 +6,11 @@ import { REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
 const run = promisify(execFile);
 
 /** Runs a script compiled from this tree (`dist/...js`) as the npm scripts do; resolves with its output and exit code. */
-export async function runCompiled(script: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+export async function runCompiled(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['-r', REGISTER_PATHS, resolve(WORKSPACE_ROOT, script), ...args], {
       cwd: WORKSPACE_ROOT,

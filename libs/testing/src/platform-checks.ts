@@ -8,7 +8,11 @@ export interface LedgerCheck {
   driftedBalances: unknown[];
   negative: unknown[];
   /** Per environment: the chains read and the tokens whose holdings differ from the books. */
-  chains: { environment: string; chains: { chain: string; blockNumber: string }[]; drifts: { chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[] }[];
+  chains: {
+    environment: string;
+    chains: { chain: string; blockNumber: string }[];
+    drifts: { chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[];
+  }[];
 }
 
 /**
@@ -27,7 +31,9 @@ export async function ledgerCheck(settleMs = 20_000, env: Record<string, string 
 }
 
 /** `npm run projections:rebuild -- transactions`: the read model rebuilt from the event streams and swapped in. */
-export function rebuildTransactions(env: Record<string, string | undefined> = {}): Promise<{ projection: string; events: number; transactions: number; seconds: number; eventsPerSecond: number }> {
+export function rebuildTransactions(
+  env: Record<string, string | undefined> = {},
+): Promise<{ projection: string; events: number; transactions: number; seconds: number; eventsPerSecond: number }> {
   return operatorCommand('dist/apps/ledger/src/cli/rebuild.js', ['transactions'], env);
 }
 

@@ -148,7 +148,10 @@ export function withDependencies(apps: AppName[]): AppName[] {
  * The services they call start first, the rest together: none calls another to become ready, and a
  * suite's start is most of what a short suite costs.
  */
-export async function startServices(apps: AppName[], env: Record<string, string> | ((app: AppName) => Record<string, string>) = {}): Promise<Map<AppName, ServiceProcess>> {
+export async function startServices(
+  apps: AppName[],
+  env: Record<string, string> | ((app: AppName) => Record<string, string>) = {},
+): Promise<Map<AppName, ServiceProcess>> {
   const ordered = withDependencies(apps);
   const called = new Set(Object.values(CALLS).flat());
   const services = new Map<AppName, ServiceProcess>();

@@ -19,10 +19,58 @@ export function makeTestCertificates(): TestCertificates {
   const dir = mkdtempSync(join(tmpdir(), 'ramp-webhook-ca-'));
   const path = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', '2', '-subj', '/CN=Ramp test CA');
-  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path('server.key'), '-out', path('server.csr'), '-subj', '/CN=localhost');
-  writeFileSync(path('san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', path('server.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca.key'), '-CAcreateserial', '-out', path('server.pem'), '-days', '2', '-extfile', path('san.ext'));
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    path('ca.key'),
+    '-out',
+    path('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Ramp test CA',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    path('server.key'),
+    '-out',
+    path('server.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
+  writeFileSync(
+    path('san.ext'),
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    path('server.csr'),
+    '-CA',
+    path('ca.pem'),
+    '-CAkey',
+    path('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    path('server.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    path('san.ext'),
+  );
   return { caFile: path('ca.pem'), key: readFileSync(path('server.key'), 'utf8'), cert: readFileSync(path('server.pem'), 'utf8') };
 }
 
@@ -81,7 +129,15 @@ export class WebhookReceiver {
           body = undefined;
         }
         const status = this.behaviour.statusFor?.(path, body) ?? 200;
-        this.received.push({ path, headers, rawBody, body, signatureValid: verify(rawBody, headers['x-service-signature'], this.behaviour.secretFor(path)), status, receivedAt: Date.now() });
+        this.received.push({
+          path,
+          headers,
+          rawBody,
+          body,
+          signatureValid: verify(rawBody, headers['x-service-signature'], this.behaviour.secretFor(path)),
+          status,
+          receivedAt: Date.now(),
+        });
         response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
       });
     });

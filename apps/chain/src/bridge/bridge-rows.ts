@@ -45,7 +45,12 @@ export async function bridgeRow(db: Pick<PoolClient, 'query'>, key: string): Pro
 }
 
 /** The bridge of a send of `chain`'s hot wallet: a fill is sent on the destination chain, every other send on the source. */
-export async function bridgeRowOfSend(db: Pick<PoolClient, 'query'>, chain: Pick<RelayChain, 'id'>, key: string, role: BridgeRole): Promise<BridgeRow | undefined> {
+export async function bridgeRowOfSend(
+  db: Pick<PoolClient, 'query'>,
+  chain: Pick<RelayChain, 'id'>,
+  key: string,
+  role: BridgeRole,
+): Promise<BridgeRow | undefined> {
   const row = await bridgeRow(db, key);
   return row && (role === 'fill' ? row.to_chain : row.from_chain) === chain.id ? row : undefined;
 }

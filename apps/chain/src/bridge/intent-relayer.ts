@@ -74,13 +74,31 @@ export class IntentRelayer {
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.bridges (from_chain, key, to_chain, organization_id, token, amount_in, amount_out, recipient, account, fill_deadline)
          values ($1, $2, $3, $4, $5, $6::numeric, $7::numeric, $8, $9, $10) on conflict do nothing`,
-        [from.id, key, terms.to.id, terms.organizationId, terms.token, terms.amountIn, terms.amountOut, terms.recipient.toLowerCase(), terms.account, fillDeadline],
+        [
+          from.id,
+          key,
+          terms.to.id,
+          terms.organizationId,
+          terms.token,
+          terms.amountIn,
+          terms.amountOut,
+          terms.recipient.toLowerCase(),
+          terms.account,
+          fillDeadline,
+        ],
       );
       if (inserted.rowCount === 0) return;
       // Recorded with what it pays out; bridged to an address outside (not the destination's hot wallet), it leaves the
       // platform for good: it counts against the source chain's outflow limits.
       const outside = terms.recipient.toLowerCase() !== terms.to.hot.sender.toLowerCase();
-      await from.outflows.record(tx, { sendKey: bridgeSendKey(key, 'deposit'), token: input, amount: terms.amountIn, paysOut: terms.paysOut, organizationId: terms.organizationId, counted: outside });
+      await from.outflows.record(tx, {
+        sendKey: bridgeSendKey(key, 'deposit'),
+        token: input,
+        amount: terms.amountIn,
+        paysOut: terms.paysOut,
+        organizationId: terms.organizationId,
+        counted: outside,
+      });
       await from.approveSpender(tx, fromPool, input);
       const deposit = intentDepositCall(fromPool, {
         inputToken: input.address,
@@ -154,7 +172,8 @@ export class IntentRelayer {
         const key = settle ? bridgeSendKey(row.key, 'settle') : bridgeSendKey(row.key, 'refund', row.refund_attempts);
         await chain.enqueue(tx, 'bridge', key, settle ? intentSettleCall(intents, depositId) : intentRefundCall(intents, depositId));
       });
-      if (!settle) this.options.logger.info({ chain: chain.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
+      if (!settle)
+        this.options.logger.info({ chain: chain.id, bridge: row.key, fillDeadline: row.fill_deadline }, 'bridge deposit unfilled past its deadline: refunding');
     }
   }
 
@@ -172,14 +191,20 @@ export class IntentRelayer {
     const status = bridgeStatusAfter(role, confirmed, row.refund_attempts);
     const refundFailed = role === 'refund' && !confirmed;
     const depositId = role === 'deposit' && confirmed ? intentDepositIdOf(chain.network.contracts.bridge!.pool as Address, logs) : undefined;
-    if (role === 'deposit' && confirmed && depositId === undefined) throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
+    if (role === 'deposit' && confirmed && depositId === undefined)
+      throw new Error(`bridge deposit ${key} (${send.txHash}) confirmed without a Deposited event`);
     await tx.query(
       `update ${CHAIN_SCHEMA}.bridges set status = $2, deposit_id = coalesce($3::numeric, deposit_id), error = coalesce($4, error),
               refund_attempts = refund_attempts + $5, updated_at = now() where key = $1`,
       [row.key, status, depositId?.toString() ?? null, confirmed ? null : (send.error ?? 'reverted'), refundFailed ? 1 : 0],
     );
-    if (status === 'stuck') this.options.logger.error({ chain: chain.id, bridge: key, role, txHash: send.txHash, error: send.error }, 'a bridge repayment or refund failed for good: its deposit stays in the pool for an operator');
-    else if (refundFailed) this.options.logger.warn({ chain: chain.id, bridge: key, txHash: send.txHash, error: send.error }, 'a bridge refund failed: queued again later');
+    if (status === 'stuck')
+      this.options.logger.error(
+        { chain: chain.id, bridge: key, role, txHash: send.txHash, error: send.error },
+        'a bridge repayment or refund failed for good: its deposit stays in the pool for an operator',
+      );
+    else if (refundFailed)
+      this.options.logger.warn({ chain: chain.id, bridge: key, txHash: send.txHash, error: send.error }, 'a bridge refund failed: queued again later');
     return confirmed ? this.movement(chain, row, role) : undefined;
   }
 
@@ -195,7 +220,11 @@ export class IntentRelayer {
   }
 
   private movement(chain: RelayChain, row: BridgeRow, role: BridgeRole): SendFinished['bridge'] {
-    const moved = bridgeMovement(role, { amountIn: dec(row.amount_in).toFixed(), amountOut: dec(row.amount_out).toFixed(), fillsHotWallet: row.recipient === chain.hot.sender.toLowerCase() });
+    const moved = bridgeMovement(role, {
+      amountIn: dec(row.amount_in).toFixed(),
+      amountOut: dec(row.amount_out).toFixed(),
+      fillsHotWallet: row.recipient === chain.hot.sender.toLowerCase(),
+    });
     return moved && { role, tokenSymbol: row.token, account: row.account, ...moved };
   }
 
@@ -204,7 +233,8 @@ export class IntentRelayer {
     const [from, to] = [this.chains.get(row.from_chain), this.chains.get(row.to_chain)];
     // A chain turned off (TEST_CHAINS) while the bridge was in flight: an operator's, and never a leg's failure, since
     // its deposit may still be filled.
-    if (!from || !to) throw new AppError('SERVICE_UNAVAILABLE', `Bridge ${row.key} runs from ${row.from_chain} to ${row.to_chain}, which this chain service no longer runs`);
+    if (!from || !to)
+      throw new AppError('SERVICE_UNAVAILABLE', `Bridge ${row.key} runs from ${row.from_chain} to ${row.to_chain}, which this chain service no longer runs`);
     const refunded = latestRefund(row.status, row.refund_attempts);
     const [deposit, fill, refund] = await Promise.all([
       from.hot.find(bridgeSendKey(row.key, 'deposit')),

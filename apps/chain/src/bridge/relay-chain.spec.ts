@@ -11,7 +11,12 @@ const network = (bridge?: { name: string; pool: string }): ChainNetwork => ({
   chainId: 84532,
   confirmations: 1,
   hotWallet: '0x00000000000000000000000000000000000000cc',
-  contracts: { tokens: { USDC: usdc.address }, wrappedNative: '0x00000000000000000000000000000000000000dd', forwarderFactory: '0x00000000000000000000000000000000000000ee', ...(bridge && { bridge }) },
+  contracts: {
+    tokens: { USDC: usdc.address },
+    wrappedNative: '0x00000000000000000000000000000000000000dd',
+    forwarderFactory: '0x00000000000000000000000000000000000000ee',
+    ...(bridge && { bridge }),
+  },
   faucet: bridge !== undefined,
 });
 const chain = (bridge?: { name: string; pool: string }) => ({

@@ -107,10 +107,25 @@ export class ChainContext {
     this.tokens = planned.tokens;
     this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
     this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
-    const queue = { schema: CHAIN_SCHEMA, pool, chain: this.id, chainId: settings.chainId, client: this.client, confirmations: settings.confirmations, finality: settings.finality, logger };
+    const queue = {
+      schema: CHAIN_SCHEMA,
+      pool,
+      chain: this.id,
+      chainId: settings.chainId,
+      client: this.client,
+      confirmations: settings.confirmations,
+      finality: settings.finality,
+      logger,
+    };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
     const effects = { hotWallet: hotSigner.address, forwarderFactory: this.network.contracts.forwarderFactory as Address };
-    this.hot = new SendQueue({ ...queue, ...limits, signer: hotSigner, onFinished: options.onHotSendFinished, verify: (send, logs) => missingEffect(send, logs, effects) });
+    this.hot = new SendQueue({
+      ...queue,
+      ...limits,
+      signer: hotSigner,
+      onFinished: options.onHotSendFinished,
+      verify: (send, logs) => missingEffect(send, logs, effects),
+    });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
   }
 
@@ -173,7 +188,8 @@ export class ChainContext {
   async checkChainId(): Promise<void> {
     const { settings } = this;
     const chainId = await this.client.getChainId();
-    if (chainId !== settings.chainId) throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+    if (chainId !== settings.chainId)
+      throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
   }
 
   /** Why the chain's outbound sends are paused (ChainSendsPause), or undefined. */
@@ -185,7 +201,11 @@ export class ChainContext {
   /** Pauses the chain's outbound sends with a reason, or lifts the pause (undefined). */
   async setPause(reason: string | undefined): Promise<void> {
     if (reason === undefined) await this.pool.query(`delete from ${CHAIN_SCHEMA}.send_pauses where chain = $1`, [this.id]);
-    else await this.pool.query(`insert into ${CHAIN_SCHEMA}.send_pauses (chain, reason) values ($1, $2) on conflict (chain) do update set reason = excluded.reason`, [this.id, reason]);
+    else
+      await this.pool.query(
+        `insert into ${CHAIN_SCHEMA}.send_pauses (chain, reason) values ($1, $2) on conflict (chain) do update set reason = excluded.reason`,
+        [this.id, reason],
+      );
   }
 
   /**
@@ -195,7 +215,9 @@ export class ChainContext {
   async checkContracts(): Promise<void> {
     const missing = await missingContracts(this.client, this.network);
     if (missing.length > 0) {
-      throw new Error(`${this.id} is not run: no contract at ${missing.join(', ')}; deploy the platform's contracts there (docs/chains.md, "Contracts") or correct the chain settings`);
+      throw new Error(
+        `${this.id} is not run: no contract at ${missing.join(', ')}; deploy the platform's contracts there (docs/chains.md, "Contracts") or correct the chain settings`,
+      );
     }
   }
 

@@ -25,15 +25,31 @@ describe('chain contracts - every contract a chain names is on the chain, or the
 
   it('names each missing contract, and none once the platform deployed and seeded them', async () => {
     const account = (index: number) => mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: index });
-    const accounts = { faucet: account(LOCAL_CHAIN_ACCOUNTS.faucetIndex).address, deployer: account(LOCAL_CHAIN_ACCOUNTS.deployerIndex).address, hotWallet: account(5).address };
+    const accounts = {
+      faucet: account(LOCAL_CHAIN_ACCOUNTS.faucetIndex).address,
+      deployer: account(LOCAL_CHAIN_ACCOUNTS.deployerIndex).address,
+      hotWallet: account(5).address,
+    };
     const settings = { ...LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!, rpcUrl: node.rpcUrl, localPort: node.port };
     const { network, spec, dex } = chainContractsOf('test', settings, accounts);
     const missing = await missingContracts(client, network);
-    expect(missing).toEqual(expect.arrayContaining([expect.stringMatching(/^tokens\.USDC \(0x[0-9a-fA-F]{40}\)$/), expect.stringMatching(/^forwarderFactory /), expect.stringMatching(/^dex\.router /), expect.stringMatching(/^bridge\.pool /)]));
+    expect(missing).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^tokens\.USDC \(0x[0-9a-fA-F]{40}\)$/),
+        expect.stringMatching(/^forwarderFactory /),
+        expect.stringMatching(/^dex\.router /),
+        expect.stringMatching(/^bridge\.pool /),
+      ]),
+    );
     expect(missing.some((entry) => entry.startsWith('tokens.ETH'))).toBe(false); // the native coin has no contract
 
     const deployer = createWalletClient({ account: account(LOCAL_CHAIN_ACCOUNTS.deployerIndex), transport: http(node.rpcUrl) });
-    await deployPlatformContracts(client, deployer, spec ?? testContractsOf(getChain('base'), accounts.faucet, accounts.hotWallet, accounts.deployer), parseEther('1'));
+    await deployPlatformContracts(
+      client,
+      deployer,
+      spec ?? testContractsOf(getChain('base'), accounts.faucet, accounts.hotWallet, accounts.deployer),
+      parseEther('1'),
+    );
     // The pairs exist once the pools are seeded.
     expect((await missingContracts(client, network)).filter((entry) => !entry.startsWith('dex.pairs.'))).toEqual([]);
     await seedPools(client, deployer, spec!.pools, dex!);

@@ -16,7 +16,13 @@ describe('chain contracts - where each chain keeps its tokens, pools and intent 
   it("a local test chain carries the platform's test tokens, pools and intent pool, and has a faucet", () => {
     const { network, dex, tokens, spec } = chainContractsOf('test', localBase, accounts);
     expect(spec).toBeDefined();
-    expect(network).toMatchObject({ chain: 'base', chainId: localBase.chainId, confirmations: localBase.confirmations, hotWallet: accounts.hotWallet, faucet: true });
+    expect(network).toMatchObject({
+      chain: 'base',
+      chainId: localBase.chainId,
+      confirmations: localBase.confirmations,
+      hotWallet: accounts.hotWallet,
+      faucet: true,
+    });
     expect(network.contracts.dex).toEqual({ name: DEX_NAME, factory: dex!.factory, router: dex!.router, hub: dex!.hub, pairs: dex!.pairs });
     expect(network.contracts.bridge?.name).toBe(INTENT_BRIDGE_NAME);
     expect(tokens.map((token) => token.symbol)).toEqual(getChain('base').tokens.map((token) => token.symbol));

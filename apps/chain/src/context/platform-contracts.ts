@@ -1,7 +1,15 @@
 import { getAddress, type Address, type PublicClient } from 'viem';
 import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
-import { forwarderFactoryAddress, NATIVE_TOKEN, platformContractAddresses, testContractsOf, type ChainSettings, type DexContracts, type PlatformContractsSpec } from '@ramp/evm';
+import {
+  forwarderFactoryAddress,
+  NATIVE_TOKEN,
+  platformContractAddresses,
+  testContractsOf,
+  type ChainSettings,
+  type DexContracts,
+  type PlatformContractsSpec,
+} from '@ramp/evm';
 
 /** The DEX the platform deploys on its test chains. */
 export const DEX_NAME = 'Uniswap V2';
@@ -59,7 +67,9 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
         ...(local && { bridge: { name: INTENT_BRIDGE_NAME, pool: deployed.intentPool } }),
       }
     : {
-        tokens: Object.fromEntries(descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)])),
+        tokens: Object.fromEntries(
+          descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)]),
+        ),
         wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
         forwarderFactory: forwarderFactoryAddress(accounts.hotWallet),
       };
@@ -90,7 +100,12 @@ export function namedContracts(network: ChainNetwork): [string, Address][] {
     ['forwarderFactory', contracts.forwarderFactory],
   ];
   if (getAddress(contracts.wrappedNative) !== getAddress(EVM_NATIVE_ADDRESS)) named.push(['wrappedNative', contracts.wrappedNative]);
-  if (contracts.dex) named.push(['dex.factory', contracts.dex.factory], ['dex.router', contracts.dex.router], ...Object.entries(contracts.dex.pairs).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]));
+  if (contracts.dex)
+    named.push(
+      ['dex.factory', contracts.dex.factory],
+      ['dex.router', contracts.dex.router],
+      ...Object.entries(contracts.dex.pairs).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]),
+    );
   if (contracts.bridge) named.push(['bridge.pool', contracts.bridge.pool]);
   return named.map(([name, address]) => [name, getAddress(address)]);
 }

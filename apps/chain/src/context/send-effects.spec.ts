@@ -8,8 +8,29 @@ const token: Address = '0x00000000000000000000000000000000000000c1';
 const recipient: Address = '0x00000000000000000000000000000000000000b1';
 const accounts = { hotWallet, forwarderFactory };
 
-const send = (kind: string, to: Address, data: Hex): SendRecord => ({ id: '1', chain: 'test-base', sender: hotWallet, idempotencyKey: 'k', to, data, value: 0n, status: 'pending', attempts: [], kind });
-const log = (address: Address, topics: Hex[], data: Hex): Log => ({ address, topics: topics as never, data, blockHash: null, blockNumber: null, logIndex: null, transactionHash: null, transactionIndex: null, removed: false });
+const send = (kind: string, to: Address, data: Hex): SendRecord => ({
+  id: '1',
+  chain: 'test-base',
+  sender: hotWallet,
+  idempotencyKey: 'k',
+  to,
+  data,
+  value: 0n,
+  status: 'pending',
+  attempts: [],
+  kind,
+});
+const log = (address: Address, topics: Hex[], data: Hex): Log => ({
+  address,
+  topics: topics as never,
+  data,
+  blockHash: null,
+  blockNumber: null,
+  logIndex: null,
+  transactionHash: null,
+  transactionIndex: null,
+  removed: false,
+});
 const transferLog = (from: Address, to: Address, value: bigint, by = token) =>
   log(by, encodeEventTopics({ abi: erc20Abi, eventName: 'Transfer', args: { from, to } }) as Hex[], encodeAbiParameters([{ type: 'uint256' }], [value]));
 
@@ -26,7 +47,11 @@ describe('send effects - a mined send counts as done only with the log of what i
 
   it("a sweep needs the factory's Swept event; a native transfer and other kinds need nothing more than success", () => {
     const sweep = send('sweep', forwarderFactory, '0x1234');
-    const swept = log(forwarderFactory, encodeEventTopics({ abi: ForwarderFactory.abi, eventName: 'Swept', args: { salt: `0x${'11'.repeat(32)}`, forwarder: recipient } }) as Hex[], '0x');
+    const swept = log(
+      forwarderFactory,
+      encodeEventTopics({ abi: ForwarderFactory.abi, eventName: 'Swept', args: { salt: `0x${'11'.repeat(32)}`, forwarder: recipient } }) as Hex[],
+      '0x',
+    );
     expect(missingEffect(sweep, [swept], accounts)).toBeUndefined();
     expect(missingEffect(sweep, [], accounts)).toMatch(/no Swept event/);
     expect(missingEffect(send('transfer', recipient, '0x'), [], accounts)).toBeUndefined();

@@ -13,12 +13,20 @@ export function missingEffect(send: SendRecord, logs: readonly Log[], accounts: 
     if (functionName !== 'transfer') return undefined;
     const [to, value] = args;
     const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: [...logs] }).some(
-      (log) => getAddress(log.address) === getAddress(send.to) && getAddress(log.args.from) === getAddress(accounts.hotWallet) && getAddress(log.args.to) === getAddress(to) && log.args.value === value,
+      (log) =>
+        getAddress(log.address) === getAddress(send.to) &&
+        getAddress(log.args.from) === getAddress(accounts.hotWallet) &&
+        getAddress(log.args.to) === getAddress(to) &&
+        log.args.value === value,
     );
-    return moved ? undefined : `its receipt has no Transfer of ${value} from the hot wallet to ${getAddress(to)} by ${getAddress(send.to)}: the token did not move`;
+    return moved
+      ? undefined
+      : `its receipt has no Transfer of ${value} from the hot wallet to ${getAddress(to)} by ${getAddress(send.to)}: the token did not move`;
   }
   if (send.kind === 'sweep') {
-    const swept = parseEventLogs({ abi: ForwarderFactory.abi, eventName: 'Swept', logs: [...logs] }).some((log) => getAddress(log.address) === getAddress(accounts.forwarderFactory));
+    const swept = parseEventLogs({ abi: ForwarderFactory.abi, eventName: 'Swept', logs: [...logs] }).some(
+      (log) => getAddress(log.address) === getAddress(accounts.forwarderFactory),
+    );
     return swept ? undefined : `its receipt has no Swept event of the forwarder factory ${getAddress(accounts.forwarderFactory)}`;
   }
   return undefined;

@@ -82,12 +82,10 @@ export class Deposits {
     const hot = context.hot.sender;
     const environment = context.environment;
     await withTransaction(context.pool, async (tx) => {
-      const inserted = await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
-        context.id,
-        hot.toLowerCase(),
-        owner,
-        JSON.stringify(context.systemTenant),
-      ]);
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`,
+        [context.id, hot.toLowerCase(), owner, JSON.stringify(context.systemTenant)],
+      );
       if (inserted.rowCount === 0) return;
       await this.watcher.watch(tx, hot, owner);
       const blockNumber = (await this.watcher.checkpoint())!;
@@ -120,13 +118,19 @@ export class Deposits {
     if (isTreasury(event.owner)) return;
     if (dust) {
       // Recorded and booked as the platform's, not acted on: no sweep (nor a credit or a refund downstream).
-      this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'dust deposit recorded, not acted on');
+      this.context.logger.info(
+        { chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol },
+        'dust deposit recorded, not acted on',
+      );
       return;
     }
     // The address's funds go to the hot wallet: one sweep of the address shortly, for this deposit and any that
     // arrive there meanwhile.
     await this.sweeps.schedule(tx, deposit.to, event.owner);
-    this.context.logger.info({ chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol }, 'deposit credited');
+    this.context.logger.info(
+      { chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol },
+      'deposit credited',
+    );
   }
 
   /**
@@ -148,7 +152,10 @@ export class Deposits {
     const dust = (history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).at(-1)?.data as DepositCredited | undefined)?.dust === true;
     const event: DepositReversed = { ...found.event, credit: Math.max(credit, 0), refunded: rows[0]!.refunded, ...(dust && { dust: true as const }) };
     await this.context.log.append(tx, `deposit-${depositId}`, history.length, [{ type: CHAIN_EVENT_TYPES.depositReversed, data: event }], found.metadata);
-    this.context.logger.error({ chain: this.context.id, depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol, refunded: event.refunded }, 'deposit reversed: its credit is taken back');
+    this.context.logger.error(
+      { chain: this.context.id, depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol, refunded: event.refunded },
+      'deposit reversed: its credit is taken back',
+    );
   }
 
   /**
@@ -168,14 +175,17 @@ export class Deposits {
 
   private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
     const { context } = this;
-    const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(`select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`, [
-      context.id,
-      deposit.to.toLowerCase(),
-    ]);
+    const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(
+      `select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`,
+      [context.id, deposit.to.toLowerCase()],
+    );
     const token = context.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
     if (rows[0] && isTreasury(rows[0].owner) && (await this.isOwnArrival(tx, deposit))) return undefined;
     if (!rows[0] || !token) {
-      context.logger.error({ chain: context.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token }, 'a deposit to an address or of a token the chain does not know');
+      context.logger.error(
+        { chain: context.id, txHash: deposit.txHash, to: deposit.to, token: deposit.token },
+        'a deposit to an address or of a token the chain does not know',
+      );
       return undefined;
     }
     const depositId = depositIdOf(context.environment, context.chain, deposit.txHash, deposit.logIndex);

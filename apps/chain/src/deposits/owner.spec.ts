@@ -7,7 +7,14 @@ describe('deposit address owners', () => {
   });
 
   it('no other owner has a deposit address: the treasury, another kind, a malformed or too short id', () => {
-    for (const owner of ['treasury:test-base', 'swap:txn_0123456789abcdef', 'wallet:WAL_0123456789', 'wallet:wal_short', 'wallet:wal_0123456789abcdef:x', 'wal_0123456789abcdef']) {
+    for (const owner of [
+      'treasury:test-base',
+      'swap:txn_0123456789abcdef',
+      'wallet:WAL_0123456789',
+      'wallet:wal_short',
+      'wallet:wal_0123456789abcdef:x',
+      'wal_0123456789abcdef',
+    ]) {
       expect(ownerKey(owner)).toBeUndefined();
     }
   });

@@ -37,7 +37,10 @@ export class Sweeps {
   /** One pass: every sweep that is due queued on the hot wallet (its forwarder deployed the first time, then flushed). */
   async tick(): Promise<void> {
     // One read on the pool at most passes, which find nothing due: a transaction only when there is a sweep to queue.
-    const { rows } = await this.context.pool.query<{ due: boolean }>(`select exists (select 1 from ${CHAIN_SCHEMA}.sweeps_due where chain = $1 and due_at <= now()) as due`, [this.context.id]);
+    const { rows } = await this.context.pool.query<{ due: boolean }>(
+      `select exists (select 1 from ${CHAIN_SCHEMA}.sweeps_due where chain = $1 and due_at <= now()) as due`,
+      [this.context.id],
+    );
     if (!rows[0]!.due) return;
     await withTransaction(this.context.pool, (tx) => this.queue(tx, 'due'));
   }
@@ -55,7 +58,10 @@ export class Sweeps {
       [context.id, which === 'all'],
     );
     for (const { address, owner } of rows) {
-      const { rows: counted } = await db.query<{ sweeps: number }>(`select count(*)::int as sweeps from ${CHAIN_SCHEMA}.sweeps where chain = $1 and address = $2`, [context.id, address]);
+      const { rows: counted } = await db.query<{ sweeps: number }>(
+        `select count(*)::int as sweeps from ${CHAIN_SCHEMA}.sweeps where chain = $1 and address = $2`,
+        [context.id, address],
+      );
       const key = `sweep:${context.environment}:${context.chain}:${address}:${counted[0]!.sweeps}`;
       await db.query(`insert into ${CHAIN_SCHEMA}.sweeps (chain, send_key, address) values ($1, $2, $3)`, [context.id, key, address]);
       await context.enqueue(db, 'sweep', key, {

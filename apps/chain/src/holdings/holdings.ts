@@ -49,7 +49,10 @@ export class Holdings {
     const balances = new Map<string, bigint>();
     for (const token of context.tokens) {
       const held = await Promise.all(holders.map((holder) => context.balanceAt(token, holder, blockNumber)));
-      balances.set(token.symbol, held.reduce((sum, balance) => sum + balance, 0n));
+      balances.set(
+        token.symbol,
+        held.reduce((sum, balance) => sum + balance, 0n),
+      );
     }
     // Seen on chain, not yet credited in the books. What the hot wallet's own sweeps and swaps brought it is never
     // credited as a deposit (ownArrival): the send's own booking covers it (and the mined sends below until then).

@@ -11,7 +11,12 @@ export interface MinedSend {
  * unswept deposit addresses, less what was seen arriving but not credited yet (`uncredited`), plus what sends mined but
  * not final yet took out (their gas and what they moved out; less what they brought in).
  */
-export function bookedHoldings(balances: ReadonlyMap<string, bigint>, uncredited: { symbol: string; units: bigint }[], mined: MinedSend[], nativeSymbol: string): Map<string, bigint> {
+export function bookedHoldings(
+  balances: ReadonlyMap<string, bigint>,
+  uncredited: { symbol: string; units: bigint }[],
+  mined: MinedSend[],
+  nativeSymbol: string,
+): Map<string, bigint> {
   const held = new Map(balances);
   for (const deposit of uncredited) held.set(deposit.symbol, held.get(deposit.symbol)! - deposit.units);
   for (const send of mined) {

@@ -40,7 +40,10 @@ export class SendFinishedEvents {
       ...(send.txHash && { transactionHash: send.txHash }),
       gasCost: fromBaseUnits(send.gasCost ?? 0n, context.native.decimals),
       nativeSymbol: context.native.symbol,
-      ...(transfer && send.status === 'confirmed' && { transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account } }),
+      ...(transfer &&
+        send.status === 'confirmed' && {
+          transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account },
+        }),
       ...(swap && { swap }),
       ...(bridge && { bridge }),
       ...(send.error && { error: send.error }),

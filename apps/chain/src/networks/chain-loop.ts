@@ -53,7 +53,11 @@ export class ChainLoop {
     while (!this.stopped) {
       let session: LeaderSession | undefined;
       try {
-        session = await LeaderSession.open({ connection: { connectionString: this.options.databaseUrl }, key: `chain:${chain}`, applicationName: `chain-${chain}` });
+        session = await LeaderSession.open({
+          connection: { connectionString: this.options.databaseUrl },
+          key: `chain:${chain}`,
+          applicationName: `chain-${chain}`,
+        });
         if (!(await session.waitToLead(LEAD_RETRY_MS, sleep, () => this.stopped))) {
           if (this.stopped) break;
           throw session.lost ?? new Error('the leader session ended');

@@ -62,7 +62,8 @@ export class ChainNatsController {
     if (typeof request.owner !== 'string' || !ownerKey(request.owner)) throw invalidField('owner', 'must be wallet:<wallet id> or offramp:<transaction id>');
     // Deposits are found from the watcher's checkpoint on: an address handed out before the chain's first pass could
     // receive funds the watcher never scans.
-    if ((await runtime.deposits.checkpoint()) === undefined) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
+    if ((await runtime.deposits.checkpoint()) === undefined)
+      throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
     const address = runtime.deposits.depositAddress(request.owner);
     await runtime.deposits.watch(address, request.owner, tenant);
     return { chain: runtime.chain, address };
@@ -83,12 +84,16 @@ export class ChainNatsController {
     const faucet = runtime.faucet;
     const requested = await faucet.request(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
     const signedOrFailed = (found: typeof requested | undefined) => (found && (found.txHash || found.status === 'failed') ? found : undefined);
-    const send = signedOrFailed(requested) ?? (await this.waits.until(async () => signedOrFailed(await faucet.find(key)), FAUCET_BROADCAST_WAIT_MS)) ?? requested;
+    const send =
+      signedOrFailed(requested) ?? (await this.waits.until(async () => signedOrFailed(await faucet.find(key)), FAUCET_BROADCAST_WAIT_MS)) ?? requested;
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
     if (!send.txHash) {
       // Why, when the faucet's queue knows (halted, or out of gas): the caller gets that, not a timeout.
       const waiting = await runtime.context.faucet!.waiting();
-      throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} faucet has not sent yet: ${waiting ?? 'the chain may be down'}; the same request later finds the same transfer`);
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The ${runtime.chain} faucet has not sent yet: ${waiting ?? 'the chain may be down'}; the same request later finds the same transfer`,
+      );
     }
     return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), transactionHash: send.txHash };
   }
@@ -104,7 +109,10 @@ export class ChainNatsController {
       chains.push({
         chain: runtime.chain,
         blockNumber: read.blockNumber.toString(),
-        holdings: [...read.holdings].map(([tokenSymbol, units]) => ({ tokenSymbol, amount: fromBaseUnitsSigned(units, runtime.context.token(tokenSymbol)!.decimals) })),
+        holdings: [...read.holdings].map(([tokenSymbol, units]) => ({
+          tokenSymbol,
+          amount: fromBaseUnitsSigned(units, runtime.context.token(tokenSymbol)!.decimals),
+        })),
       });
     }
     return { environment, chains };
@@ -118,8 +126,17 @@ export class ChainNatsController {
     const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
-    if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200)) throw invalidField('refundOf', 'must be the id of a deposit');
-    const send = await runtime.transfers.request(idempotencyKeyOf(request), { to, token, amount: amount.toFixed(), account: accountOf(request), refundOf: request.refundOf, paysOut: paysOutOf(request), organizationId: organizationOf(request) });
+    if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200))
+      throw invalidField('refundOf', 'must be the id of a deposit');
+    const send = await runtime.transfers.request(idempotencyKeyOf(request), {
+      to,
+      token,
+      amount: amount.toFixed(),
+      account: accountOf(request),
+      refundOf: request.refundOf,
+      paysOut: paysOutOf(request),
+      organizationId: organizationOf(request),
+    });
     const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
   }
@@ -144,9 +161,23 @@ export class ChainNatsController {
     }
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     const to = recipientOn(runtime.context, request.recipient);
-    const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), { fromToken, toToken, amountIn, minimumOut, to, account: accountOf(request), paysOut: paysOutOf(request), organizationId: organizationOf(request) });
+    const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), {
+      fromToken,
+      toToken,
+      amountIn,
+      minimumOut,
+      to,
+      account: accountOf(request),
+      paysOut: paysOutOf(request),
+      organizationId: organizationOf(request),
+    });
     const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
-    const response: ChainSwap.Response = { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
+    const response: ChainSwap.Response = {
+      status: send.status,
+      transactionHash: send.status === 'queued' ? undefined : send.txHash,
+      error: send.error,
+      ...(waiting && { waiting }),
+    };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
     if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
       // At the block that reverted it; for a swap refused before it was sent, at the latest block.
@@ -174,8 +205,18 @@ export class ChainNatsController {
     const amountIn = tokenAmount(request.amountIn, 'amountIn', input.decimals);
     const amountOut = tokenAmount(request.amountOut, 'amountOut', output.decimals);
     const recipient = recipientOn(to.context, request.recipient);
-    if (typeof request.organizationId !== 'string' || request.organizationId.length === 0) throw invalidField('organizationId', 'must name the organization whose transaction this is');
-    return this.networks.relayer.request(from.context, idempotencyKeyOf(request), { to: to.context, token, amountIn, amountOut, recipient, account: accountOf(request), organizationId: request.organizationId, paysOut: paysOutOf(request) });
+    if (typeof request.organizationId !== 'string' || request.organizationId.length === 0)
+      throw invalidField('organizationId', 'must name the organization whose transaction this is');
+    return this.networks.relayer.request(from.context, idempotencyKeyOf(request), {
+      to: to.context,
+      token,
+      amountIn,
+      amountOut,
+      recipient,
+      account: accountOf(request),
+      organizationId: request.organizationId,
+      paysOut: paysOutOf(request),
+    });
   }
 
   /** Pauses or resumes a chain's outbound sends (the ledger's reconciliation, when the books and the chain drift apart). */
@@ -183,7 +224,8 @@ export class ChainNatsController {
   async pauseSends(@RequestData() request: ChainSendsPause.Request): Promise<ChainSendsPause.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
     if (typeof request.paused !== 'boolean') throw invalidField('paused', 'must be true or false');
-    if (request.paused && (typeof request.reason !== 'string' || request.reason.length === 0 || request.reason.length > 2000)) throw invalidField('reason', 'must say why, in 1 to 2000 characters');
+    if (request.paused && (typeof request.reason !== 'string' || request.reason.length === 0 || request.reason.length > 2000))
+      throw invalidField('reason', 'must say why, in 1 to 2000 characters');
     await runtime.context.setPause(request.paused ? request.reason : undefined);
     return { chain: runtime.chain, paused: request.paused, ...(request.paused && { reason: request.reason }) };
   }
@@ -221,7 +263,8 @@ function idempotencyKeyOf(request: { idempotencyKey?: unknown }): string {
 /** The organization a request names (optional), checked for its shape. */
 function organizationOf(request: { organizationId?: unknown }): string | undefined {
   if (request.organizationId === undefined) return undefined;
-  if (typeof request.organizationId !== 'string' || request.organizationId.length === 0 || request.organizationId.length > 100) throw invalidField('organizationId', 'must name an organization');
+  if (typeof request.organizationId !== 'string' || request.organizationId.length === 0 || request.organizationId.length > 100)
+    throw invalidField('organizationId', 'must name an organization');
   return request.organizationId;
 }
 
@@ -231,13 +274,15 @@ function organizationOf(request: { organizationId?: unknown }): string | undefin
  */
 function paysOutOf(request: { paysOut?: unknown; refundOf?: unknown }): string {
   const paysOut = request.paysOut ?? request.refundOf;
-  if (typeof paysOut !== 'string' || paysOut.length === 0 || paysOut.length > 200) throw invalidField('paysOut', 'must name the transaction whose hold or ledger entry the send pays out');
+  if (typeof paysOut !== 'string' || paysOut.length === 0 || paysOut.length > 200)
+    throw invalidField('paysOut', 'must name the transaction whose hold or ledger entry the send pays out');
   return paysOut;
 }
 
 /** The ledger account a movement is booked against, by name (`offramp-deposits`, `route-execution`). */
 function accountOf(request: { account?: unknown }): string {
-  if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account)) throw invalidField('account', 'must be a ledger account name, like offramp-deposits');
+  if (typeof request.account !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(request.account))
+    throw invalidField('account', 'must be a ledger account name, like offramp-deposits');
   return request.account;
 }
 

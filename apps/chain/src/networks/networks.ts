@@ -72,14 +72,20 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     // so that no quote is priced from empty pools. Later outages of a node do not unready it.
     // A send queue halted (its nonce and the chain's disagree: another signer, a chain reset under the database) sends
     // nothing until an operator acts: alerted on (deploy/components/monitoring), and logged by the queue.
-    metrics.sampled('ramp_chain_send_queues_halted', 'Send queues (hot wallets and faucets of every chain) that sign nothing because their nonce and the chain\'s disagree.', async () =>
-      this.runtimes.flatMap((runtime) => [runtime.context.hot, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined).length,
+    metrics.sampled(
+      'ramp_chain_send_queues_halted',
+      "Send queues (hot wallets and faucets of every chain) that sign nothing because their nonce and the chain's disagree.",
+      async () => this.runtimes.flatMap((runtime) => [runtime.context.hot, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined).length,
     );
-    metrics.sampled('ramp_chain_sends_paused', "Chains whose hot wallet's outbound sends are paused (ChainSendsPause: the books and the chain drifted apart).", async () =>
-      this.runtimes.filter((runtime) => runtime.context.hot.pausedReason !== undefined).length,
+    metrics.sampled(
+      'ramp_chain_sends_paused',
+      "Chains whose hot wallet's outbound sends are paused (ChainSendsPause: the books and the chain drifted apart).",
+      async () => this.runtimes.filter((runtime) => runtime.context.hot.pausedReason !== undefined).length,
     );
-    metrics.sampled('ramp_chain_outflow_refusals', 'Sends refused since start at an outflow limit (CHAIN_OUTFLOW_LIMITS) of any chain: per send, per hour, per organization per hour.', async () =>
-      this.runtimes.reduce((sum, runtime) => sum + [...runtime.context.outflows.refusals.values()].reduce((total, count) => total + count, 0), 0),
+    metrics.sampled(
+      'ramp_chain_outflow_refusals',
+      'Sends refused since start at an outflow limit (CHAIN_OUTFLOW_LIMITS) of any chain: per send, per hour, per organization per hour.',
+      async () => this.runtimes.reduce((sum, runtime) => sum + [...runtime.context.outflows.refusals.values()].reduce((total, count) => total + count, 0), 0),
     );
     let scanned = false;
     health.add('chains', async () => {
@@ -120,7 +126,11 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     const runtime = this.runtimes.find((candidate) => candidate.environment === environment && candidate.chain === chain);
     if (!runtime) {
       const names = this.of(environment).map((candidate) => candidate.chain);
-      throw new AppError('UNSUPPORTED_CHAIN', `${field}: ${String(chain)} has no chain configured for ${environment} keys (configured: ${names.join(', ') || 'none'})`, field);
+      throw new AppError(
+        'UNSUPPORTED_CHAIN',
+        `${field}: ${String(chain)} has no chain configured for ${environment} keys (configured: ${names.join(', ') || 'none'})`,
+        field,
+      );
     }
     return runtime;
   }

@@ -9,10 +9,18 @@ import type { ChainToken } from '../context/platform-contracts';
  * The platform's pools, for a swap of two of their tokens on `where`'s chain: UNSUPPORTED_CHAIN where it has none,
  * a 4xx naming the field for a token without a pool or a swap of a token to itself.
  */
-export function swapDex(dex: DexContracts | undefined, where: { chain: string; environment: Environment }, terms: { fromToken: ChainToken; toToken: ChainToken }): DexContracts {
+export function swapDex(
+  dex: DexContracts | undefined,
+  where: { chain: string; environment: Environment },
+  terms: { fromToken: ChainToken; toToken: ChainToken },
+): DexContracts {
   if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${where.chain} has no pools of the platform for ${where.environment} keys`, 'chain');
-  for (const [field, token] of [['fromToken', terms.fromToken], ['toToken', terms.toToken]] as const) {
-    if (!dex.tokens[token.symbol] || (token.symbol !== dex.hub && !dex.pairs[token.symbol])) throw invalidField(field, `${token.symbol} has no pool on ${where.chain}`, 'UNSUPPORTED_TOKEN');
+  for (const [field, token] of [
+    ['fromToken', terms.fromToken],
+    ['toToken', terms.toToken],
+  ] as const) {
+    if (!dex.tokens[token.symbol] || (token.symbol !== dex.hub && !dex.pairs[token.symbol]))
+      throw invalidField(field, `${token.symbol} has no pool on ${where.chain}`, 'UNSUPPORTED_TOKEN');
   }
   if (terms.fromToken.symbol === terms.toToken.symbol) throw invalidField('toToken', 'must differ from fromToken');
   return dex;

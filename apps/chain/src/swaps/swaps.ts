@@ -85,7 +85,14 @@ export class Swaps {
       // Recorded with what it pays out; paid to an address outside, what goes in leaves the hot wallet for good: it
       // counts against the outflow limits.
       const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
-      await context.outflows.record(tx, { sendKey, token: fromToken, amount: terms.amountIn, paysOut: terms.paysOut, organizationId: terms.organizationId, counted });
+      await context.outflows.record(tx, {
+        sendKey,
+        token: fromToken,
+        amount: terms.amountIn,
+        paysOut: terms.paysOut,
+        organizationId: terms.organizationId,
+        counted,
+      });
       if (fromToken.address !== NATIVE_TOKEN) await context.approveSpender(tx, dex.router, fromToken);
       return { send: await context.enqueue(tx, 'swap', sendKey, call) };
     });
@@ -95,7 +102,14 @@ export class Swaps {
   async quote(terms: Pick<SwapTerms, 'fromToken' | 'toToken' | 'amountIn'>, blockNumber?: bigint): Promise<bigint> {
     const { context } = this;
     const dex = swapDex(context.dex, context, terms);
-    return routerAmountOut(context.client, dex, terms.fromToken.symbol, terms.toToken.symbol, toBaseUnits(terms.amountIn, terms.fromToken.decimals), blockNumber);
+    return routerAmountOut(
+      context.client,
+      dex,
+      terms.fromToken.symbol,
+      terms.toToken.symbol,
+      toBaseUnits(terms.amountIn, terms.fromToken.decimals),
+      blockNumber,
+    );
   }
 
   /** In the transaction that makes a swap's send confirmed: its output, read from its receipt and recorded beside it, for send.finished. */
@@ -108,7 +122,11 @@ export class Swaps {
     // A successful router swap always emits its pairs' Swap events: without one, nothing can be booked, and the send
     // stays unfinished (this transaction rolls back) for an operator rather than booked wrong.
     if (out === undefined) throw new Error(`swap ${send.idempotencyKey} (${send.txHash}) confirmed without a Swap event of its last pair`);
-    await tx.query(`update ${CHAIN_SCHEMA}.swaps set amount_out = $3::numeric where chain = $1 and send_key = $2`, [context.id, send.idempotencyKey, out.toString()]);
+    await tx.query(`update ${CHAIN_SCHEMA}.swaps set amount_out = $3::numeric where chain = $1 and send_key = $2`, [
+      context.id,
+      send.idempotencyKey,
+      out.toString(),
+    ]);
     return {
       fromToken: from.symbol,
       amountIn: dec(row.amount_in).toFixed(),
@@ -122,7 +140,10 @@ export class Swaps {
 
   /** The swaps among some sends of the hot wallet (holdings). */
   async ofSends(db: Pick<PoolClient, 'query'>, sendKeys: string[]): Promise<SwapRow[]> {
-    const { rows } = await db.query<SwapRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.swaps where chain = $1 and send_key = any($2)`, [this.context.id, sendKeys]);
+    const { rows } = await db.query<SwapRow>(`select ${COLUMNS} from ${CHAIN_SCHEMA}.swaps where chain = $1 and send_key = any($2)`, [
+      this.context.id,
+      sendKeys,
+    ]);
     return rows;
   }
 

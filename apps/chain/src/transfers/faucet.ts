@@ -12,7 +12,9 @@ const LOCAL_RELAYER_INVENTORY_USD = '1000000';
 
 /** What the faucet sends for `units` of `token` to `to`: a mint of a test token, or a transfer of the native coin. */
 export function faucetCall(token: ChainToken, to: Address, units: bigint): SendRequest {
-  return token.address === NATIVE_TOKEN ? { to, value: units } : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [to, units] }) };
+  return token.address === NATIVE_TOKEN
+    ? { to, value: units }
+    : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [to, units] }) };
 }
 
 /** A local test chain's faucet: test tokens and coins to any address (the sandbox), and the relayer's inventory. */

@@ -63,15 +63,28 @@ export class Outflows {
         where chain = $1 and token_symbol = $2 and counted and created_at > now() - interval '1 hour'`,
       [id, symbol, send.organizationId ?? null],
     );
-    const refusal = outflowRefusal(limit, send.amount, { chain: rows[0]!.chain, ...(send.organizationId !== undefined && { organization: rows[0]!.organization }) });
+    const refusal = outflowRefusal(limit, send.amount, {
+      chain: rows[0]!.chain,
+      ...(send.organizationId !== undefined && { organization: rows[0]!.organization }),
+    });
     if (refusal === undefined) return;
     this.refusals.set(refusal, (this.refusals.get(refusal) ?? 0) + 1);
     if (refusal === 'perSend') {
-      throw new AppError('AMOUNT_TOO_LARGE', `amount: ${send.amount} ${symbol} is more than one send may take out of the hot wallet on ${name} (${limit.perSend})`, 'amount');
+      throw new AppError(
+        'AMOUNT_TOO_LARGE',
+        `amount: ${send.amount} ${symbol} is more than one send may take out of the hot wallet on ${name} (${limit.perSend})`,
+        'amount',
+      );
     }
     if (refusal === 'perHour') {
-      throw new AppError('SERVICE_UNAVAILABLE', `outflow limit: ${name}'s hot wallet has sent out its limit of ${limit.perHour} ${symbol} in the last hour: the send waits; an operator is alerted`);
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `outflow limit: ${name}'s hot wallet has sent out its limit of ${limit.perHour} ${symbol} in the last hour: the send waits; an operator is alerted`,
+      );
     }
-    throw new AppError('SERVICE_UNAVAILABLE', `outflow limit: the organization's transactions have taken their limit of ${limit.perOrganizationPerHour} ${symbol} out of ${name}'s hot wallet in the last hour: the send waits`);
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      `outflow limit: the organization's transactions have taken their limit of ${limit.perOrganizationPerHour} ${symbol} out of ${name}'s hot wallet in the last hour: the send waits`,
+    );
   }
 }

@@ -51,7 +51,9 @@ export class Transfers {
     const units = toBaseUnits(amount, token.decimals);
     if (refundOf !== undefined) await this.checkRefund(refundOf, terms);
     const request =
-      token.address === NATIVE_TOKEN ? { to, value: units } : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
+      token.address === NATIVE_TOKEN
+        ? { to, value: units }
+        : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
     return withTransaction(this.context.pool, async (tx) => {
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account, refund_of) values ($1, $2, $3, $4::numeric, $5, $6, $7) on conflict do nothing`,
@@ -65,7 +67,14 @@ export class Transfers {
         throw invalidField('refundOf', `deposit ${refundOf} is already given back by another transfer`);
       }
       // Recorded with what it pays out; a refund gives back exactly a deposit that arrived: it counts against no limit.
-      await this.context.outflows.record(tx, { sendKey, token, amount, paysOut: terms.paysOut, organizationId: terms.organizationId, counted: refundOf === undefined });
+      await this.context.outflows.record(tx, {
+        sendKey,
+        token,
+        amount,
+        paysOut: terms.paysOut,
+        organizationId: terms.organizationId,
+        counted: refundOf === undefined,
+      });
       return this.context.enqueue(tx, 'transfer', sendKey, request);
     });
   }
@@ -126,10 +135,12 @@ export class Transfers {
       throw invalidField('refundOf', `${depositId} ${why}`);
     };
     if (!deposit || !txHash) return refuse(`is not a deposit of ${environment} ${chain}`);
-    if (!deposit.owner.startsWith('offramp:')) return refuse('is not a deposit to an off-ramp\'s address: only those are given back');
+    if (!deposit.owner.startsWith('offramp:')) return refuse("is not a deposit to an off-ramp's address: only those are given back");
     if (deposit.status !== 'confirmed' || !deposit.credited) return refuse(`is not a credited deposit (${deposit.status})`);
     if (deposit.token !== terms.token.address) return refuse(`was not ${terms.token.symbol}: a refund is in the deposit's own token`);
-    if (BigInt(deposit.amount) !== toBaseUnits(terms.amount, terms.token.decimals)) return refuse(`was ${fromBaseUnits(BigInt(deposit.amount), terms.token.decimals)} ${terms.token.symbol}: a refund is exactly what arrived`);
-    if (!/^0x0{40}$/.test(deposit.from_address) && deposit.from_address !== terms.to.toLowerCase()) return refuse('came from another address: a refund goes back to its sender');
+    if (BigInt(deposit.amount) !== toBaseUnits(terms.amount, terms.token.decimals))
+      return refuse(`was ${fromBaseUnits(BigInt(deposit.amount), terms.token.decimals)} ${terms.token.symbol}: a refund is exactly what arrived`);
+    if (!/^0x0{40}$/.test(deposit.from_address) && deposit.from_address !== terms.to.toLowerCase())
+      return refuse('came from another address: a refund goes back to its sender');
   }
 }

@@ -8,7 +8,9 @@ import { ApiEndpoint } from '../openapi/api-endpoint';
 
 export class BankVerifyRequest {
   @ApiProperty({ description: 'Bank code from GET /onramp/banks.', example: '058' }) @RequiredString(10) bankCode!: string;
-  @ApiProperty({ description: '10-digit NUBAN account number, its check digit valid for the bank.', example: '0123456785' }) @RequiredString(20) accountNumber!: string;
+  @ApiProperty({ description: '10-digit NUBAN account number, its check digit valid for the bank.', example: '0123456785' })
+  @RequiredString(20)
+  accountNumber!: string;
 }
 
 export class BankSchema {
@@ -49,7 +51,7 @@ export class BanksHttpController {
   @ApiEndpoint({
     operationId: 'verifyBankAccount',
     tag: 'Banks',
-    summary: 'Verify a bank account and return the holder\'s name',
+    summary: "Verify a bank account and return the holder's name",
     description:
       'Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); ' +
       'then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.',

@@ -11,15 +11,23 @@ export class TokenSchema {
   @ApiProperty({ example: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }) contractAddress!: string;
   @ApiProperty({ example: 6 }) decimals!: number;
   @ApiProperty({ example: 'base' }) chain!: string;
-  @ApiProperty({ example: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/smartchain/assets/0x55d398326f99059fF775485246999027B3197955/logo.png' }) logoUrl!: string;
+  @ApiProperty({
+    example: 'https://raw.githubusercontent.com/trustwallet/assets/master/blockchains/smartchain/assets/0x55d398326f99059fF775485246999027B3197955/logo.png',
+  })
+  logoUrl!: string;
 }
 
 export class DexSchema {
   @ApiProperty({ example: 'Uniswap V2' }) name!: string;
-  @ApiProperty({ description: 'The router of the pools (`getAmountsOut`, `swapExactTokensForTokens`).', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }) router!: string;
+  @ApiProperty({ description: 'The router of the pools (`getAmountsOut`, `swapExactTokensForTokens`).', example: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })
+  router!: string;
   @ApiProperty({ description: 'The factory of the pools (`getPair`).', example: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512' }) factory!: string;
   @ApiProperty({ description: 'The token every pool pairs with: a swap between two others goes through it.', example: 'USDC' }) hub!: string;
-  @ApiProperty({ description: "The wrapped native coin (WETH, WBNB): the native coin's side of its pool.", example: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0' }) wrappedNative!: string;
+  @ApiProperty({
+    description: "The wrapped native coin (WETH, WBNB): the native coin's side of its pool.",
+    example: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+  })
+  wrappedNative!: string;
 }
 
 export class IntentBridgeSchema {
@@ -46,7 +54,7 @@ export class ChainSchema {
   @ApiProperty({
     enum: SETTLEMENTS,
     description:
-      '`onchain`: transfers on this chain are real transactions of the network your key\'s environment uses (test keys: a test network, whose `chainId` and token `contractAddress` values are shown); `simulated`: a sandbox rail, whose hashes are on no chain.',
+      "`onchain`: transfers on this chain are real transactions of the network your key's environment uses (test keys: a test network, whose `chainId` and token `contractAddress` values are shown); `simulated`: a sandbox rail, whose hashes are on no chain.",
   })
   settlement!: string;
   @ApiPropertyOptional({ description: '`onchain` chains: the blocks a deposit needs before it is credited.', example: 1 }) confirmations?: number;
@@ -76,7 +84,7 @@ export class ChainsHttpController {
     description:
       'The seven chains: `base` and `bsc` are `primary` (managed wallets, and the source of swaps and transfers), the others are transfer destinations. ' +
       'Each token has its symbol, contract address (native tokens: `0xEeee…EEeE` on EVM chains) and decimals, which bound the decimal places of amounts. ' +
-      'The chains are those of your key\'s environment: with a test key, a chain with `settlement: onchain` is a test network (by default a local node of the platform) with its own `chainId` and test token contracts; a live key sees mainnets. Needs only the key: live keys may read it before live mode.',
+      "The chains are those of your key's environment: with a test key, a chain with `settlement: onchain` is a test network (by default a local node of the platform) with its own `chainId` and test token contracts; a live key sees mainnets. Needs only the key: live keys may read it before live mode.",
     status: 200,
     data: [ChainSchema],
     errors: [],

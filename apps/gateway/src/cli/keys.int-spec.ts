@@ -55,7 +55,11 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
 
     // --org-id must name an organization that exists and bears that name.
     const otherName = await keysCommand(['create', '--org', `Not ${org}`, '--org-id', first.organizationId, '--env', 'test']);
-    expect([otherName.code, otherName.stdout, otherName.stderr.trim()]).toEqual([1, '', `keys: organization ${first.organizationId} is named "${org}", not "Not ${org}"`]);
+    expect([otherName.code, otherName.stdout, otherName.stderr.trim()]).toEqual([
+      1,
+      '',
+      `keys: organization ${first.organizationId} is named "${org}", not "Not ${org}"`,
+    ]);
     const missing = await keysCommand(['create', '--org', org, '--org-id', 'org_01JD7X3Q9Z8K4M2N6P5R7S9T1V', '--env', 'test']);
     expect([missing.code, missing.stdout, missing.stderr.trim()]).toEqual([1, '', 'keys: no organization has the id org_01JD7X3Q9Z8K4M2N6P5R7S9T1V']);
 
@@ -75,7 +79,23 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
   });
 
   it('gives an enterprise key custom limits and an allowlist, and refuses custom limits on other plans', async () => {
-    const enterprise = await keysCommand(['create', '--org', `Big ${Date.now()}`, '--env', 'test', '--plan', 'enterprise', '--rate-per-minute', '12000', '--burst', '400', '--allow-ip', '10.0.0.0/8', '--allow-ip', '2001:db8::/32']);
+    const enterprise = await keysCommand([
+      'create',
+      '--org',
+      `Big ${Date.now()}`,
+      '--env',
+      'test',
+      '--plan',
+      'enterprise',
+      '--rate-per-minute',
+      '12000',
+      '--burst',
+      '400',
+      '--allow-ip',
+      '10.0.0.0/8',
+      '--allow-ip',
+      '2001:db8::/32',
+    ]);
     expect(JSON.parse(enterprise.stdout)).toMatchObject({ perMinute: 12000, burstPerSecond: 400, allowedIps: ['10.0.0.0/8', '2001:db8::/32'] });
     const refused = await keysCommand(['create', '--org', 'Small', '--env', 'test', '--plan', 'free', '--burst', '99']);
     expect(refused.code).not.toBe(0);
@@ -87,14 +107,32 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
     for (const args of [['--help'], ['-h'], ['help'], [], ['create', '--help'], ['list', '-h']]) {
       const result = await keysCommand(args);
       expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
-      for (const word of ['create', 'revoke', 'list', '--org', '--org-id', '--env', '--plan', '--rate-per-minute', '--burst', '--allow-ip', 'KEY_ID', '--help']) {
+      for (const word of [
+        'create',
+        'revoke',
+        'list',
+        '--org',
+        '--org-id',
+        '--env',
+        '--plan',
+        '--rate-per-minute',
+        '--burst',
+        '--allow-ip',
+        'KEY_ID',
+        '--help',
+      ]) {
         expect(result.stdout).toContain(word);
       }
     }
   });
 
   it('explains bad usage on standard error with exit code 2, naming what it did not understand', async () => {
-    for (const args of [['create', '--env', 'test'], ['create', '--org', 'X', '--env', 'prod'], ['create', '--org', '--env', 'test'], ['create', '--org', 'X', '--env', 'test', '--allow-ip', 'not-an-ip']]) {
+    for (const args of [
+      ['create', '--env', 'test'],
+      ['create', '--org', 'X', '--env', 'prod'],
+      ['create', '--org', '--env', 'test'],
+      ['create', '--org', 'X', '--env', 'test', '--allow-ip', 'not-an-ip'],
+    ]) {
       const result = await keysCommand(args);
       expect(result.code).not.toBe(0);
       expect(result.stdout).toBe('');
@@ -132,7 +170,7 @@ describe('keys command - operators issue, list and revoke keys with only Postgre
     expect(unknown.stderr).toContain('no key');
   });
 
-  it('lists one organization\'s keys, named by its id or its name in any case, and refuses one that does not exist', async () => {
+  it("lists one organization's keys, named by its id or its name in any case, and refuses one that does not exist", async () => {
     const org = `Listed ${Date.now()}`;
     const first = JSON.parse((await keysCommand(['create', '--org', org, '--env', 'test'])).stdout);
     const second = JSON.parse((await keysCommand(['create', '--org', org, '--org-id', first.organizationId, '--env', 'live', '--plan', 'growth'])).stdout);

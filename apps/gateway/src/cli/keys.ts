@@ -143,7 +143,9 @@ async function run(argv: string[]): Promise<{ stdout: string; hint?: string }> {
   // As the gateway opens it: in a gateway pod (MIGRATE_ON_START=false), as the role that may only read and write.
   const database = await openServiceDatabase(GATEWAY_DATABASE, config, 'keys', 2);
   try {
-    const { result, hint } = await execute(new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)));
+    const { result, hint } = await execute(
+      new KeyStore(database.orm.em, database.pool, new SecretBox(config.string('secretsEncryptionKey'), config.isProduction)),
+    );
     return { stdout: JSON.stringify(result, null, 2), hint };
   } finally {
     await database.close();

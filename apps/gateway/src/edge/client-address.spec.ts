@@ -27,7 +27,10 @@ describe('ClientResolver', () => {
     expect(resolver.resolve({ remoteAddress: '10.1.2.3', headers: { 'x-forwarded-proto': 'http,https' } }).https).toBe(true);
     // The same header twice (as lines): the client's first, the proxy's last.
     expect(resolver.resolve({ remoteAddress: '10.1.2.3', headers: { 'x-forwarded-proto': ['https', 'http'] } }).https).toBe(false);
-    const lines = resolver.resolve({ remoteAddress: '10.1.2.3', headers: { 'x-forwarded-proto': ['http', 'https'], 'x-forwarded-for': ['6.6.6.6', '203.0.113.9'] } });
+    const lines = resolver.resolve({
+      remoteAddress: '10.1.2.3',
+      headers: { 'x-forwarded-proto': ['http', 'https'], 'x-forwarded-for': ['6.6.6.6', '203.0.113.9'] },
+    });
     expect(lines).toEqual({ address: '203.0.113.9', https: true, viaProxy: true });
   });
 

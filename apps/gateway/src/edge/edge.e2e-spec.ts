@@ -1,5 +1,17 @@
 import { randomBytes } from 'crypto';
-import { ApiClient, createKey, expectError, freePort, keysCommand, rawRequest, startServices, stopAll, ServiceProcess, type ApiResponse, type TestKey } from '@ramp/testing';
+import {
+  ApiClient,
+  createKey,
+  expectError,
+  freePort,
+  keysCommand,
+  rawRequest,
+  startServices,
+  stopAll,
+  ServiceProcess,
+  type ApiResponse,
+  type TestKey,
+} from '@ramp/testing';
 import { DEVELOPMENT_MNEMONIC } from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
 
@@ -41,7 +53,12 @@ describe('gateway edge - authentication, envelope, limits', () => {
     expect(unknownRoute.body.error.message).toContain('/v1/no/such/route');
     expectError(await client.raw('DELETE', '/offramp/quote', undefined, {}), 404, 'NOT_FOUND');
     expectError(await client.raw('POST', '/offramp/quote', '{"amount": "1",', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST', 'body');
-    expectError(await client.raw('POST', '/offramp/quote', 'amount=1', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'INVALID_REQUEST', 'body');
+    expectError(
+      await client.raw('POST', '/offramp/quote', 'amount=1', { 'content-type': 'application/x-www-form-urlencoded' }),
+      400,
+      'INVALID_REQUEST',
+      'body',
+    );
     expectError(await client.raw('POST', '/offramp/quote', 'amount 1', { 'content-type': 'text/plain' }), 400, 'INVALID_REQUEST', 'body');
     expectError(await client.raw('POST', '/offramp/quote', '[1,2]', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST', 'body');
     expectError(await client.raw('POST', '/offramp/quote', '{"__proto__": {"x": 1}}', { 'content-type': 'application/json' }), 400, 'INVALID_REQUEST');
@@ -73,12 +90,18 @@ describe('gateway edge - authentication, envelope, limits', () => {
     const origin = services.get('gateway')!.url;
     const headers: [string, string][] = [['x-api-key', key.apiKey]];
     const malformedEscape = await rawRequest(origin, { method: 'GET', path: '/v1/offramp/%zz', headers });
-    expect([malformedEscape.status, malformedEscape.body?.error]).toEqual([400, { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'path', message: 'path: is not a valid URL (a malformed %-escape)' }]);
+    expect([malformedEscape.status, malformedEscape.body?.error]).toEqual([
+      400,
+      { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'path', message: 'path: is not a valid URL (a malformed %-escape)' },
+    ]);
     expect(malformedEscape.headers['x-request-id']).toMatch(/^req_/);
     const longId = await rawRequest(origin, { method: 'GET', path: `/v1/offramp/txn_${'1'.repeat(200)}`, headers });
     expect([longId.status, longId.body?.error?.field]).toEqual([400, 'path']);
     const hugeHeader = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['x-padding', 'p'.repeat(20_000)]] });
-    expect([hugeHeader.status, hugeHeader.body?.error]).toEqual([431, { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'headers', message: 'headers: are larger than the 16 KiB accepted' }]);
+    expect([hugeHeader.status, hugeHeader.body?.error]).toEqual([
+      431,
+      { code: 'INVALID_REQUEST', reason: 'MALFORMED_REQUEST', field: 'headers', message: 'headers: are larger than the 16 KiB accepted' },
+    ]);
     const noHost = await rawRequest(origin, { method: 'GET', path: '/v1/transfer/chains', headers: [...headers, ['host', '']] });
     expect([noHost.status, noHost.body?.error?.field]).toEqual([400, 'Host']);
   });
@@ -105,7 +128,7 @@ describe('gateway edge - authentication, envelope, limits', () => {
     }
   });
 
-  it('limits a free key to its burst of 10 per second; a refusal\'s headers describe the burst, a pass\'s the tighter limit', async () => {
+  it("limits a free key to its burst of 10 per second; a refusal's headers describe the burst, a pass's the tighter limit", async () => {
     const free = await createKey({ plan: 'free' });
     const client = api.withKey(free.apiKey);
     const responses = await Promise.all(Array.from({ length: 14 }, () => client.get('/transfer/chains')));
@@ -161,7 +184,7 @@ describe('gateway edge - authentication, envelope, limits', () => {
 });
 
 describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
-  it('two gateway replicas share one key\'s limit exactly', async () => {
+  it("two gateway replicas share one key's limit exactly", async () => {
     const services = await startServices(['quote', 'gateway']);
     const second = await new ServiceProcess('gateway', await freePort(), {}).start();
     try {
@@ -182,7 +205,7 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
     }
   });
 
-  it('limits requests without a valid key per client address, apart from the keys\' own limits', async () => {
+  it("limits requests without a valid key per client address, apart from the keys' own limits", async () => {
     // Through a trusted proxy, so that this test's client has an address of its own in the shared Redis.
     const services = await startServices(['quote', 'gateway'], { ANONYMOUS_RATE_PER_MINUTE: '12', TRUSTED_PROXIES: '127.0.0.1,::1' });
     try {
@@ -236,7 +259,11 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
   });
 
   it('looks up the keys its cache does not hold within a limit per client address, so that made-up keys stop before the database', async () => {
-    const services = await startServices(['quote', 'gateway'], { KEY_LOOKUPS_PER_MINUTE: '12', ANONYMOUS_RATE_PER_MINUTE: '600', TRUSTED_PROXIES: '127.0.0.1,::1' });
+    const services = await startServices(['quote', 'gateway'], {
+      KEY_LOOKUPS_PER_MINUTE: '12',
+      ANONYMOUS_RATE_PER_MINUTE: '600',
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+    });
     try {
       const from = (address: string) => ({ 'x-forwarded-for': address, 'x-forwarded-proto': 'https' });
       const guesser = from(`192.0.2.${(Date.now() % 250) + 1}`);
@@ -267,7 +294,13 @@ describe('gateway edge - shared limits, HTTPS and unavailable services', () => {
     // key and a sealed test seed.
     const sealingKey = randomBytes(32).toString('base64');
     const testSeed = new SecretBox(sealingKey, true).seal(DEVELOPMENT_MNEMONIC);
-    const env = { NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY: secretsKey, CUSTODY_SEALING_KEY: sealingKey, TEST_CUSTODY_SEED: testSeed, TRUSTED_PROXIES: '127.0.0.1,::1' };
+    const env = {
+      NODE_ENV: 'production',
+      SECRETS_ENCRYPTION_KEY: secretsKey,
+      CUSTODY_SEALING_KEY: sealingKey,
+      TEST_CUSTODY_SEED: testSeed,
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+    };
     const services = await startServices(['quote', 'gateway'], env);
     try {
       const key = await createKey();

@@ -61,7 +61,8 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     if (PROBES.test(request.url) || PROBE_ROUTES.has(request.routeOptions.url ?? '')) {
       // Probes and metrics are for the cluster (kubelet, Prometheus), which connects directly; through the ingress
       // (a trusted proxy), or on this port when they have one of their own (OPS_PORT), they do not exist.
-      if (client.viaProxy || options.probesElsewhere) throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
+      if (client.viaProxy || options.probesElsewhere)
+        throw new AppError('ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} was not found`);
       return;
     }
 
@@ -79,7 +80,9 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
 
     if (PUBLIC_DOCS.test(request.url)) return;
     if (!key) {
-      throw presented ? new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked') : new AppError('API_KEY_MISSING', 'The x-api-key header is missing');
+      throw presented
+        ? new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked')
+        : new AppError('API_KEY_MISSING', 'The x-api-key header is missing');
     }
     if (!allowed) {
       throw new AppError('IP_NOT_ALLOWED', `This API key may not be used from ${client.address}; it is restricted to allowlisted addresses`);

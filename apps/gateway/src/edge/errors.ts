@@ -23,7 +23,8 @@ export function toErrorResponse(error: unknown, method: string, url: string): Er
   const framework = frameworkError(error, method, url);
   if (framework) return framework;
   // PostgreSQL (keys, idempotency) or NATS down or restarting: an outage to retry after, not a bug.
-  if (isInfrastructureError(error)) return respond(503, 'SERVICE_UNAVAILABLE', 'The gateway could not reach its database or broker; retry with exponential backoff.');
+  if (isInfrastructureError(error))
+    return respond(503, 'SERVICE_UNAVAILABLE', 'The gateway could not reach its database or broker; retry with exponential backoff.');
   return respond(500, 'INTERNAL_ERROR', 'An internal error occurred; it has been logged. Retry later.');
 }
 

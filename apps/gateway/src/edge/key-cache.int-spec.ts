@@ -4,7 +4,6 @@ import { KEY_CACHE_LEASE_MS, KeyCache, KeyStore, SecretBox, type AuthenticatedKe
 import { TEST_DATABASE_URL } from '@ramp/testing';
 import { GATEWAY_DATABASE } from '../gateway.module';
 
-
 /** A real KeyStore that counts its database lookups, to tell a cache hit from a miss. */
 class CountingStore {
   lookups = 0;

@@ -30,7 +30,8 @@ export const RequiredStringArray = (maxItems: number, maxLength = 100): Property
 export function queryParameters<K extends string>(query: Record<string, unknown>, allowed: readonly K[]): Partial<Record<K, string>> {
   const parameters: Partial<Record<K, string>> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (!(allowed as readonly string[]).includes(name)) throw invalidField(name, allowed.length ? `is not a parameter; use ${allowed.join(', ')}` : 'is not a parameter: this route takes none');
+    if (!(allowed as readonly string[]).includes(name))
+      throw invalidField(name, allowed.length ? `is not a parameter; use ${allowed.join(', ')}` : 'is not a parameter: this route takes none');
     if (typeof value !== 'string') throw invalidField(name, 'must be given once');
     parameters[name as K] = value;
   }
@@ -79,7 +80,11 @@ const FIELDS = new WeakMap<object, Set<string>>();
 function fieldsOf(type: NonNullable<ArgumentMetadata['metatype']>): Set<string> {
   let fields = FIELDS.get(type);
   if (!fields) {
-    fields = new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((rule) => rule.propertyName));
+    fields = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(type, '', true, false)
+        .map((rule) => rule.propertyName),
+    );
     FIELDS.set(type, fields);
   }
   return fields;

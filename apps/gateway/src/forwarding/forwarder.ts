@@ -47,7 +47,12 @@ export class Forwarder {
   }
 
   /** A list: the service answers `{ data, meta }`, sent as the spec's list envelope `{ success, data, meta }`. */
-  async list<C extends RpcContract<unknown, { data: unknown[]; meta: unknown }>>(contract: C, request: FastifyRequest, data: RequestOf<C>, options: ForwardOptions) {
+  async list<C extends RpcContract<unknown, { data: unknown[]; meta: unknown }>>(
+    contract: C,
+    request: FastifyRequest,
+    data: RequestOf<C>,
+    options: ForwardOptions,
+  ) {
     const tenant = this.tenantOf(request, options);
     const result = (await this.rpc.call(contract, tenant, data, { requestId: request.ctx.requestId })) as { data: unknown[]; meta: unknown };
     return { success: true as const, data: withoutNulls(result.data), meta: result.meta };

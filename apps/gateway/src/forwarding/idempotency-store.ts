@@ -45,7 +45,9 @@ export class IdempotencyStore {
   }
 
   static fingerprint(method: string, path: string, body: unknown): string {
-    return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+    return createHash('sha256')
+      .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+      .digest('hex');
   }
 
   async claim(tenant: Tenant, key: string, fingerprint: string): Promise<Claim> {
@@ -76,7 +78,10 @@ export class IdempotencyStore {
         return { kind: 'replay', response: { status: Number(existing['response_status']), body: existing['response_body'] } };
       }
       if (Date.now() > deadline) {
-        throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed, or its outcome is not known yet: look the result up, or retry in a minute');
+        throw new AppError(
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          'A request with this Idempotency-Key is still being processed, or its outcome is not known yet: look the result up, or retry in a minute',
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     }

@@ -73,12 +73,17 @@ describe('idempotency - Idempotency-Key on POST', () => {
     expectError(await api.post('/onramp/quote', body, { 'idempotency-key': 'has spaces in it' }), 400, 'INVALID_REQUEST', 'Idempotency-Key');
   });
 
-  it('frees a key claimed by a gateway that died mid-request once the claim\'s lease lapses, not 24 hours later', async () => {
+  it("frees a key claimed by a gateway that died mid-request once the claim's lease lapses, not 24 hours later", async () => {
     const gateway = services.get('gateway')!;
     const quote = services.get('quote')!;
     const claimKey = `crash-${Date.now()}`;
     const claimOf = async () =>
-      (await db.query(`select state, expires_at - now() as left from gateway.idempotency_keys where organization_id = $1 and idempotency_key = $2`, [key.organizationId, claimKey])).rows[0];
+      (
+        await db.query(`select state, expires_at - now() as left from gateway.idempotency_keys where organization_id = $1 and idempotency_key = $2`, [
+          key.organizationId,
+          claimKey,
+        ])
+      ).rows[0];
     // The quote service hangs, so the request sits between its claim and its answer when the gateway is killed.
     process.kill(quote.pid!, 'SIGSTOP');
     try {
@@ -99,7 +104,10 @@ describe('idempotency - Idempotency-Key on POST', () => {
     expectError(held, 409, 'CONFLICT');
     expect(held.body.error.message).toMatch(/still being processed/);
     // Once it lapses (moved here rather than waited for), the retry runs and its answer is kept for the key's lifetime.
-    await db.query(`update gateway.idempotency_keys set expires_at = now() where organization_id = $1 and idempotency_key = $2`, [key.organizationId, claimKey]);
+    await db.query(`update gateway.idempotency_keys set expires_at = now() where organization_id = $1 and idempotency_key = $2`, [
+      key.organizationId,
+      claimKey,
+    ]);
     expect((await api.post('/onramp/quote', body, { 'idempotency-key': claimKey })).status).toBe(200);
     expect((await claimOf()).left.hours).toBeGreaterThanOrEqual(23);
   });

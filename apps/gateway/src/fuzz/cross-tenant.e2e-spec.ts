@@ -22,7 +22,7 @@ function typesOf(path: string): string[] {
   return type ? [type] : ['onramp', 'offramp', 'swap', 'transfer'];
 }
 
-describe('cross-tenant - generated from the route table: another tenant\'s id is NOT_FOUND on every route that takes one', () => {
+describe("cross-tenant - generated from the route table: another tenant's id is NOT_FOUND on every route that takes one", () => {
   let services: Map<string, ServiceProcess>;
   let receiver: WebhookReceiver;
 
@@ -42,7 +42,7 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     await receiver.stop();
   });
 
-  it('refuses every id of the owner to another organization, and to the owner\'s live environment, and changes nothing', async () => {
+  it("refuses every id of the owner to another organization, and to the owner's live environment, and changes nothing", async () => {
     const gatewayUrl = services.get('gateway')!.url;
     const routes = await apiRoutes(gatewayUrl, { create: createGateway, routes: servedRoutes });
 
@@ -54,13 +54,16 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     expect((await owner.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '1000' })).status).toBe(200);
     const account = makeNuban('058', '012345678');
     const onrampQuote = (await owner.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
-    const offrampQuote = (await owner.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
+    const offrampQuote = (await owner.post('/offramp/quote', { amount: '10', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' }))
+      .body.data;
     // Across chains, through the intent bridge, with the owner's relayer held (the sandbox's switch): their deposits wait
     // for a fill that does not come until their deadline, minutes away, so they stay pending while the test looks (a
     // same-chain swap runs on the local pools at once, and would complete).
     expect((await owner.post('/sandbox/relayer', { paused: true })).status).toBe(200);
     const swapQuote = (await owner.post('/swap/quote', { fromToken: 'USDC', toToken: 'BNB', amount: '10', fromChain: 'base', toChain: 'bsc' })).body.data;
-    const transferQuote = (await owner.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: OUTSIDE_ADDRESS })).body.data;
+    const transferQuote = (
+      await owner.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: OUTSIDE_ADDRESS })
+    ).body.data;
     const transactions: Record<string, string> = {
       onramp: (await owner.post('/onramp/initiate', { quoteId: onrampQuote.quoteId, walletId })).body.data.id,
       offramp: (await owner.post('/offramp/initiate', { quoteId: offrampQuote.quoteId, sourceAddress: OUTSIDE_ADDRESS })).body.data.transactionId,
@@ -70,7 +73,10 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
     const webhookId = (await owner.post('/webhooks', { url: receiver.url('/hooks'), events: ['*'] })).body.data.id as string;
     const deliveryId = (await owner.post(`/webhooks/${webhookId}/test`, {})).body.data.id as string;
     for (const id of [walletId, webhookId, deliveryId, ...Object.values(transactions)]) expect(id).toMatch(/^(wal|wh|dlv|txn)_/);
-    await eventually(() => owner.get(`/webhooks/${webhookId}/deliveries`), (r) => r.body.data?.[0]?.status === 'succeeded');
+    await eventually(
+      () => owner.get(`/webhooks/${webhookId}/deliveries`),
+      (r) => r.body.data?.[0]?.status === 'succeeded',
+    );
 
     // Every route with an id, with the owner's ids: one case per id it can take.
     const valueOf = (param: string, path: string): string[] => {
@@ -87,13 +93,25 @@ describe('cross-tenant - generated from the route table: another tenant\'s id is
       for (const param of params) paths = paths.flatMap((p) => valueOf(param, route.path).map((value) => p.replace(`:${param}`, value)));
       // A body valid in shape (the examples of its required fields), so that only the owner can make the difference.
       const required = route.body?.required ?? [];
-      const body = route.method === 'POST' ? Object.fromEntries(exampleEntries(route.body).filter(([name]) => required.includes(name)).map(([name, value]) => [name, JSON.parse(value)])) : undefined;
+      const body =
+        route.method === 'POST'
+          ? Object.fromEntries(
+              exampleEntries(route.body)
+                .filter(([name]) => required.includes(name))
+                .map(([name, value]) => [name, JSON.parse(value)]),
+            )
+          : undefined;
       return paths.map((concrete) => ({ route: `${route.method} ${route.path}`, method: route.method, path: concrete, body }));
     });
     expect(new Set(cases.map((c) => c.route)).size).toBeGreaterThanOrEqual(13);
 
     const send = (key: TestKey, c: (typeof cases)[number]) =>
-      rawRequest(gatewayUrl, { method: c.method, path: c.path, headers: [['x-api-key', key.apiKey], ...(c.body ? [['content-type', 'application/json'] as [string, string]] : [])], body: c.body ? JSON.stringify(c.body) : undefined });
+      rawRequest(gatewayUrl, {
+        method: c.method,
+        path: c.path,
+        headers: [['x-api-key', key.apiKey], ...(c.body ? [['content-type', 'application/json'] as [string, string]] : [])],
+        body: c.body ? JSON.stringify(c.body) : undefined,
+      });
     const ownerState = async () => ({
       wallet: (await owner.get(`/wallets/${walletId}`)).body.data,
       transactions: await Promise.all(Object.entries(transactions).map(async ([type, id]) => (await owner.get(`/${type}/${id}`)).body.data)),

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { HTTP_STATUS_OF, isErrorCode } from '@ramp/contracts';
-import { apiRoutes, createKey, hostileCases, rawRequest, startServices, stopAll, type ApiRoute, type HostileCase, type RawResponse, type ServiceProcess } from '@ramp/testing';
+import {
+  apiRoutes,
+  createKey,
+  hostileCases,
+  rawRequest,
+  startServices,
+  stopAll,
+  type ApiRoute,
+  type HostileCase,
+  type RawResponse,
+  type ServiceProcess,
+} from '@ramp/testing';
 import { createGateway, servedRoutes } from '../main';
 
 /** Runs per kind of hostile case and route: `npm test` a few, `npm run test:fuzz` (FUZZ_RUNS) many. */
@@ -19,9 +30,13 @@ function problemsWith(response: RawResponse, testCase: HostileCase): string[] {
   const body = response.body;
   if (response.status >= 400) {
     const error = body?.error;
-    if (body?.success !== false || !isErrorCode(error?.code) || typeof error.message !== 'string' || error.message === '') problems.push('not an error envelope');
+    if (body?.success !== false || !isErrorCode(error?.code) || typeof error.message !== 'string' || error.message === '')
+      problems.push('not an error envelope');
     // 413 and 431 are INVALID_REQUEST too: the body or the headers are too large.
-    else if (HTTP_STATUS_OF[error.code as keyof typeof HTTP_STATUS_OF] !== response.status && !(error.code === 'INVALID_REQUEST' && [413, 431].includes(response.status))) {
+    else if (
+      HTTP_STATUS_OF[error.code as keyof typeof HTTP_STATUS_OF] !== response.status &&
+      !(error.code === 'INVALID_REQUEST' && [413, 431].includes(response.status))
+    ) {
       problems.push(`code ${error.code} with status ${response.status}`);
     }
   } else if (body?.success !== true || !('data' in body)) {
@@ -66,28 +81,36 @@ describe('fuzz - every route of the gateway with malformed and hostile input', (
     for (const route of routes) {
       for (const arbitrary of hostileCases(route, key, served)) {
         // One failure per kind and route is reported (with its seed and shrunk counterexample), and the others still run.
-        await fc.assert(
-          fc.asyncProperty(arbitrary, async (testCase) => {
-            const response = await rawRequest(gateway, testCase).catch((error: Error) => {
-              throw new Error(`${testCase.method} ${testCase.path.slice(0, 120)} (${testCase.label.slice(0, 60)}): no answer (${error.message})`);
-            });
-            cases += 1;
-            const bucket = response.status >= 500 ? '5xx' : response.status >= 400 ? '4xx' : '2xx';
-            tally.set(bucket, (tally.get(bucket) ?? 0) + 1);
-            const problems = problemsWith(response, testCase);
-            if (problems.length) throw new Error(`${testCase.method} ${testCase.path.slice(0, 120)} (${testCase.label.slice(0, 60)}): ${problems.join('; ')}; got ${response.status} ${response.text.slice(0, 300)}`);
-          }),
-          { numRuns: RUNS, seed: SEED },
-        ).catch((error: Error) => {
-          // fast-check's message holds the whole counterexample (bodies of 400 kB); keep the seed and the cause.
-          const seed = /\{ seed: [^}]*\}/.exec(error.message)?.[0] ?? '';
-          failures.push(`${(error.cause as Error | undefined)?.message ?? error.message.slice(0, 500)} ${seed}`);
-        });
+        await fc
+          .assert(
+            fc.asyncProperty(arbitrary, async (testCase) => {
+              const response = await rawRequest(gateway, testCase).catch((error: Error) => {
+                throw new Error(`${testCase.method} ${testCase.path.slice(0, 120)} (${testCase.label.slice(0, 60)}): no answer (${error.message})`);
+              });
+              cases += 1;
+              const bucket = response.status >= 500 ? '5xx' : response.status >= 400 ? '4xx' : '2xx';
+              tally.set(bucket, (tally.get(bucket) ?? 0) + 1);
+              const problems = problemsWith(response, testCase);
+              if (problems.length)
+                throw new Error(
+                  `${testCase.method} ${testCase.path.slice(0, 120)} (${testCase.label.slice(0, 60)}): ${problems.join('; ')}; got ${response.status} ${response.text.slice(0, 300)}`,
+                );
+            }),
+            { numRuns: RUNS, seed: SEED },
+          )
+          .catch((error: Error) => {
+            // fast-check's message holds the whole counterexample (bodies of 400 kB); keep the seed and the cause.
+            const seed = /\{ seed: [^}]*\}/.exec(error.message)?.[0] ?? '';
+            failures.push(`${(error.cause as Error | undefined)?.message ?? error.message.slice(0, 500)} ${seed}`);
+          });
       }
     }
     // What the services logged as errors, for the failures' causes: a refusal is never logged at error level.
     const errors = [...services.values()].flatMap((service) =>
-      service.logRecords.map((line) => `${service.app}: ${String(line['msg'])} ${JSON.stringify((line['err'] as { message?: string; stack?: string } | undefined)?.stack ?? '').slice(0, 600)}`),
+      service.logRecords.map(
+        (line) =>
+          `${service.app}: ${String(line['msg'])} ${JSON.stringify((line['err'] as { message?: string; stack?: string } | undefined)?.stack ?? '').slice(0, 600)}`,
+      ),
     );
     expect({ failures, errors }).toEqual({ failures: [], errors: [] });
     // The services are all still up and ready, and a valid request is still served.
@@ -98,7 +121,9 @@ describe('fuzz - every route of the gateway with malformed and hostile input', (
       headers: [['x-api-key', key]],
     });
     expect(valid.status).toBe(200);
-    process.stdout.write(`fuzz: ${cases} hostile requests over ${routes.length} routes (${RUNS} runs per kind and route): ${[...tally].map(([bucket, n]) => `${n} ${bucket}`).join(', ')}; every answer an envelope, 0 5xx, every service up\n`);
+    process.stdout.write(
+      `fuzz: ${cases} hostile requests over ${routes.length} routes (${RUNS} runs per kind and route): ${[...tally].map(([bucket, n]) => `${n} ${bucket}`).join(', ')}; every answer an envelope, 0 5xx, every service up\n`,
+    );
     expect(tally.get('5xx') ?? 0).toBe(0);
   }, 900_000);
 });

@@ -11,11 +11,15 @@ export class OfframpInitiateRequest {
   @ApiProperty({ description: 'An off-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
-  @ApiPropertyOptional({ description: 'Custodial: the managed wallet to debit (on the quote\'s chain). Give exactly one of walletId and sourceAddress.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiPropertyOptional({
+    description: "Custodial: the managed wallet to debit (on the quote's chain). Give exactly one of walletId and sourceAddress.",
+    example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  })
   @OptionalString(40)
   walletId?: string;
   @ApiPropertyOptional({
-    description: 'Non-custodial: the address the crypto comes from, valid for the quote\'s chain; the answer gives the depositAddress to send it to. Give exactly one of walletId and sourceAddress.',
+    description:
+      "Non-custodial: the address the crypto comes from, valid for the quote's chain; the answer gives the depositAddress to send it to. Give exactly one of walletId and sourceAddress.",
     example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   })
   @OptionalString(100)
@@ -23,7 +27,10 @@ export class OfframpInitiateRequest {
   @ApiPropertyOptional({ description: 'Your reference, echoed back (at most 100 characters).', example: 'payout-7781' })
   @OptionalString(100)
   reference?: string;
-  @ApiPropertyOptional({ description: 'Receives this transaction\'s events, signed with your API secret: an https:// URL of a public host.', example: 'https://example.com/hooks/ramp' })
+  @ApiPropertyOptional({
+    description: "Receives this transaction's events, signed with your API secret: an https:// URL of a public host.",
+    example: 'https://example.com/hooks/ramp',
+  })
   @OptionalString(2048)
   callbackUrl?: string;
 }
@@ -32,11 +39,21 @@ export class OfframpInitiateRequest {
 const OFFRAMP_INITIATE_EXAMPLES = {
   nonCustodial: {
     summary: 'Non-custodial: the user sends the crypto to the returned depositAddress',
-    value: { quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', reference: 'payout-7781', callbackUrl: 'https://example.com/hooks/ramp' },
+    value: {
+      quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      reference: 'payout-7781',
+      callbackUrl: 'https://example.com/hooks/ramp',
+    },
   },
   custodial: {
     summary: 'Custodial: the tokens come from a managed wallet',
-    value: { quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', reference: 'payout-7781', callbackUrl: 'https://example.com/hooks/ramp' },
+    value: {
+      quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      reference: 'payout-7781',
+      callbackUrl: 'https://example.com/hooks/ramp',
+    },
   },
 };
 
@@ -50,9 +67,13 @@ export class OfframpInitiateSchema {
   @ApiProperty({ example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string;
   @ApiPropertyOptional({ type: String, example: 'payout-7781' }) reference?: string;
   @ApiProperty({ enum: ['pending'] satisfies TransactionStatus[] }) status!: string;
-  @ApiPropertyOptional({ type: String, description: 'Non-custodial only: where to send the crypto (absent when custodial).', example: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Non-custodial only: where to send the crypto (absent when custodial).',
+    example: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+  })
   depositAddress?: string;
-  @ApiProperty({ description: 'NGN the bank account should receive (the quote\'s payoutAmount).', example: '149010.75' }) estimatedFiatAmount!: string;
+  @ApiProperty({ description: "NGN the bank account should receive (the quote's payoutAmount).", example: '149010.75' }) estimatedFiatAmount!: string;
   @ApiProperty({ example: 'about 4 seconds' }) estimatedArrival!: string;
 }
 
@@ -89,7 +110,7 @@ export class OfframpHttpController {
     summary: 'An off-ramp transaction',
     description:
       'Read from the ramp service itself, so current at once: `status` (pending, completed, failed), `ramp` with the bank account and amounts, `transactionHash`, and `errorMessage` when failed. ' +
-      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+      "NOT_FOUND for an unknown id, another API key's transaction, or one of another type.",
     status: 200,
     data: TransactionSchema,
     errors: ['NOT_FOUND'],
@@ -105,7 +126,7 @@ export class OfframpHttpController {
     tag: 'Sandbox',
     summary: 'Sandbox: the crypto of a non-custodial off-ramp arrives',
     description:
-      'Test keys only (a live key gets NOT_FOUND). Plays the user\'s deposit to the off-ramp\'s depositAddress, after which it runs on its own; answers the transaction. ' +
+      "Test keys only (a live key gets NOT_FOUND). Plays the user's deposit to the off-ramp's depositAddress, after which it runs on its own; answers the transaction. " +
       'Another `amount` than the quoted one is sent back to the source address and fails the off-ramp. NOT_FOUND: an unknown off-ramp; CONFLICT: a custodial one, which takes no deposit.',
     status: 200,
     data: TransactionSchema,

@@ -11,17 +11,24 @@ export class OnrampInitiateRequest {
   @ApiProperty({ description: 'An on-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
-  @ApiPropertyOptional({ description: 'The managed wallet to credit (on the quote\'s chain). Give exactly one of walletId and destinationAddress.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiPropertyOptional({
+    description: "The managed wallet to credit (on the quote's chain). Give exactly one of walletId and destinationAddress.",
+    example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  })
   @OptionalString(40)
   walletId?: string;
   @ApiPropertyOptional({
-    description: 'An address on the quote\'s chain to send the crypto to (EIP-55 checksummed or lowercase hex). Give exactly one of walletId and destinationAddress.',
+    description:
+      "An address on the quote's chain to send the crypto to (EIP-55 checksummed or lowercase hex). Give exactly one of walletId and destinationAddress.",
     example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   })
   @OptionalString(100)
   destinationAddress?: string;
   @ApiPropertyOptional({ description: 'Your reference, echoed back (at most 100 characters).', example: 'topup-311' }) @OptionalString(100) reference?: string;
-  @ApiPropertyOptional({ description: 'Receives this transaction\'s events, signed with your API secret: an https:// URL of a public host.', example: 'https://example.com/hooks/ramp' })
+  @ApiPropertyOptional({
+    description: "Receives this transaction's events, signed with your API secret: an https:// URL of a public host.",
+    example: 'https://example.com/hooks/ramp',
+  })
   @OptionalString(2048)
   callbackUrl?: string;
 }
@@ -30,11 +37,21 @@ export class OnrampInitiateRequest {
 const ONRAMP_INITIATE_EXAMPLES = {
   toAddress: {
     summary: 'Deliver the crypto to an address',
-    value: { quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', reference: 'topup-311', callbackUrl: 'https://example.com/hooks/ramp' },
+    value: {
+      quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      reference: 'topup-311',
+      callbackUrl: 'https://example.com/hooks/ramp',
+    },
   },
   toWallet: {
     summary: 'Credit a managed wallet',
-    value: { quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V', walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', reference: 'topup-311', callbackUrl: 'https://example.com/hooks/ramp' },
+    value: {
+      quoteId: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+      reference: 'topup-311',
+      callbackUrl: 'https://example.com/hooks/ramp',
+    },
   },
 };
 
@@ -55,7 +72,7 @@ export class OnrampHttpController {
     tag: 'On-ramp',
     summary: 'Start an on-ramp: NGN paid into a virtual account buys crypto for a wallet or an address',
     description:
-      'Needs an on-ramp quote of yours and exactly one of walletId (a managed wallet on the quote\'s chain) and destinationAddress. ' +
+      "Needs an on-ramp quote of yours and exactly one of walletId (a managed wallet on the quote's chain) and destinationAddress. " +
       'Answers the pending transaction with `paymentInstructions` (bank, account number, name, exact amount, expiry). Once the NGN arrives, CNGN is minted, swapped to the quoted token unless CNGN, and delivered. A payment of another amount, or a failed swap, is refunded before the on-ramp fails; no payment before expiry fails it. ' +
       'Errors before anything moved (an expired, used or other-kind quote, an unknown wallet, an invalid address) are 4xx and leave the quote unused.',
     status: 201,
@@ -75,7 +92,7 @@ export class OnrampHttpController {
     summary: 'An on-ramp transaction',
     description:
       'Read from the ramp service itself, so current at once: `status`, `paymentInstructions` while the NGN is awaited, `ramp` with the amounts, `transactionHash`, and `errorMessage` when failed. ' +
-      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+      "NOT_FOUND for an unknown id, another API key's transaction, or one of another type.",
     status: 200,
     data: TransactionSchema,
     errors: ['NOT_FOUND'],
@@ -92,7 +109,7 @@ export class OnrampHttpController {
     tag: 'Sandbox',
     summary: 'Sandbox: the NGN payment of an on-ramp arrives',
     description:
-      'Test keys only (a live key gets NOT_FOUND). Plays the payment into the on-ramp\'s virtual account, after which it runs on its own; answers the transaction. ' +
+      "Test keys only (a live key gets NOT_FOUND). Plays the payment into the on-ramp's virtual account, after which it runs on its own; answers the transaction. " +
       'Another `amount` than `paymentInstructions.amount` is refunded and fails the on-ramp. NOT_FOUND: an unknown on-ramp.',
     status: 200,
     data: TransactionSchema,

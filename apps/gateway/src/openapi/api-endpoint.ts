@@ -60,13 +60,24 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
           }
         : { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data: dataSchema } },
     }),
-    ...[...doc.errors, ...(doc.idempotent ? ['CONFLICT' as const] : []), 'UNAUTHORIZED' as const, 'FORBIDDEN' as const, 'RATE_LIMITED' as const, 'INTERNAL_ERROR' as const, 'SERVICE_UNAVAILABLE' as const]
+    ...[
+      ...doc.errors,
+      ...(doc.idempotent ? ['CONFLICT' as const] : []),
+      'UNAUTHORIZED' as const,
+      'FORBIDDEN' as const,
+      'RATE_LIMITED' as const,
+      'INTERNAL_ERROR' as const,
+      'SERVICE_UNAVAILABLE' as const,
+    ]
       .filter((code, index, all) => all.indexOf(code) === index)
       .map((code) =>
         ApiResponse({
           status: ERROR_DESCRIPTIONS[code].status,
           description: `${code}: ${ERROR_DESCRIPTIONS[code].description}`,
-          headers: code === 'RATE_LIMITED' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait until both limits allow a request.', schema: { type: 'integer' } } } : RATE_LIMIT_HEADERS,
+          headers:
+            code === 'RATE_LIMITED'
+              ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'Seconds to wait until both limits allow a request.', schema: { type: 'integer' } } }
+              : RATE_LIMIT_HEADERS,
           type: ErrorEnvelopeSchema,
           example: { success: false, error: ERROR_DESCRIPTIONS[code].example },
         }),
@@ -77,7 +88,8 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
       ApiHeader({
         name: 'Idempotency-Key',
         required: false,
-        description: 'Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT.',
+        description:
+          'Any unique string (1-255 printable characters). The same key and body within 24 hours return the stored response; another body is 409 CONFLICT.',
       }),
     );
   }

@@ -55,7 +55,8 @@ function enumsOf(document: OpenAPIObject): Map<string, unknown[]> {
   visit(document.components, 'components');
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item as Json)) {
-      for (const parameter of ((operation as Json)?.['parameters'] ?? []) as Json[]) visit(parameter['schema'], `${method.toUpperCase()} ${path} ?${String(parameter['name'])}`);
+      for (const parameter of ((operation as Json)?.['parameters'] ?? []) as Json[])
+        visit(parameter['schema'], `${method.toUpperCase()} ${path} ?${String(parameter['name'])}`);
       visit((operation as Json)?.['requestBody'], `${method.toUpperCase()} ${path} body`);
     }
   }
@@ -117,16 +118,18 @@ describe('OpenAPI enums - the reference lists exactly the values of the code', (
     enums = enumsOf(await servedDocument());
   });
 
-  it.each(EXPECTED)('%s lists the code\'s values, in its order', (where, list) => {
+  it.each(EXPECTED)("%s lists the code's values, in its order", (where, list) => {
     expect({ where, values: enums.get(where) }).toEqual({ where, values: [...list] });
   });
 
-  it('has no enum the code does not know: each is one of the code\'s lists or a constant of the answer', () => {
+  it("has no enum the code does not know: each is one of the code's lists or a constant of the answer", () => {
     const lists = [...EXPECTED.map(([, list]) => JSON.stringify(list)), ...CONSTANTS.map((values) => JSON.stringify(values))];
     const unknown = [...enums].filter(([, values]) => !lists.includes(JSON.stringify(values))).map(([where, values]) => ({ where, values }));
     expect(unknown).toEqual([]);
     const checked = new Set(EXPECTED.map(([where]) => where));
-    const unchecked = [...enums].filter(([where, values]) => !checked.has(where) && !CONSTANTS.some((constant) => JSON.stringify(constant) === JSON.stringify(values)));
+    const unchecked = [...enums].filter(
+      ([where, values]) => !checked.has(where) && !CONSTANTS.some((constant) => JSON.stringify(constant) === JSON.stringify(values)),
+    );
     expect(unchecked.map(([where]) => where)).toEqual([]);
   });
 

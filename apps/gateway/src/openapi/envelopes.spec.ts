@@ -58,7 +58,10 @@ describe('Error examples - messages the platform really sends', () => {
     expect(example.code).toBe(code);
     const field = 'field' in example ? example.field : undefined;
     if (field !== undefined) expect(example.message.startsWith(`${field}: `)).toBe(true);
-    expect({ message: example.message, producedByCode: producedByCode(patterns, example.message, field) }).toEqual({ message: example.message, producedByCode: true });
+    expect({ message: example.message, producedByCode: producedByCode(patterns, example.message, field) }).toEqual({
+      message: example.message,
+      producedByCode: true,
+    });
   });
 
   it('ErrorBodySchema: its message example is written in the code too', () => {

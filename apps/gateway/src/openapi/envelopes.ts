@@ -44,7 +44,11 @@ export const ERROR_DESCRIPTIONS = {
     description: 'A field is missing or invalid; `error.field` names it and the message states the rule.',
     example: { code: 'INVALID_REQUEST', reason: 'INVALID_FIELD', message: 'amount: must be greater than zero', field: 'amount' },
   },
-  UNAUTHORIZED: { status: 401, description: 'The x-api-key header is missing, unknown or revoked.', example: { code: 'UNAUTHORIZED', reason: 'API_KEY_MISSING', message: 'The x-api-key header is missing' } },
+  UNAUTHORIZED: {
+    status: 401,
+    description: 'The x-api-key header is missing, unknown or revoked.',
+    example: { code: 'UNAUTHORIZED', reason: 'API_KEY_MISSING', message: 'The x-api-key header is missing' },
+  },
   FORBIDDEN: {
     status: 403,
     description: "Plain HTTP, an address outside the key's IP allowlist, or a live key before live mode is enabled.",
@@ -58,7 +62,11 @@ export const ERROR_DESCRIPTIONS = {
   CONFLICT: {
     status: 409,
     description: 'The Idempotency-Key was reused with another body, or the quote was already used.',
-    example: { code: 'CONFLICT', reason: 'IDEMPOTENCY_KEY_REUSED', message: 'This Idempotency-Key was already used with a different request; use a new key for a new request' },
+    example: {
+      code: 'CONFLICT',
+      reason: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was already used with a different request; use a new key for a new request',
+    },
   },
   RATE_LIMITED: {
     status: 429,
@@ -73,7 +81,11 @@ export const ERROR_DESCRIPTIONS = {
   SERVICE_UNAVAILABLE: {
     status: 503,
     description: 'A service is down or slow; retry with exponential backoff.',
-    example: { code: 'SERVICE_UNAVAILABLE', reason: 'SERVICE_UNAVAILABLE', message: 'The ramp service did not answer in time; retry with exponential backoff.' },
+    example: {
+      code: 'SERVICE_UNAVAILABLE',
+      reason: 'SERVICE_UNAVAILABLE',
+      message: 'The ramp service did not answer in time; retry with exponential backoff.',
+    },
   },
 } as const;
 

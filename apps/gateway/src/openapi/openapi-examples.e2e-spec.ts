@@ -75,7 +75,9 @@ describe('OpenAPI examples - what "Try it out" sends is accepted, and every erro
     // The webhook example's host, https://example.com, is public and resolves, as registration requires. A test machine
     // without DNS cannot resolve it, so there (only) it is exempted like a local test host; the other URL rules still apply.
     const exempt = (await resolvesPublicNames()) ? [] : ['example.com'];
-    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], { WEBHOOK_ALLOW_HOSTS: ['localhost', ...exempt].join(',') });
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], {
+      WEBHOOK_ALLOW_HOSTS: ['localhost', ...exempt].join(','),
+    });
     gatewayUrl = services.get('gateway')!.url;
     api = new ApiClient(`${gatewayUrl}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     document = await (await fetch(`${gatewayUrl}/v1/openapi.json`)).json();
@@ -94,7 +96,9 @@ describe('OpenAPI examples - what "Try it out" sends is accepted, and every erro
 
   it('accepts every request example: answered 2xx, or NOT_FOUND or CONFLICT only about an example id no fresh stack has', async () => {
     const requests = Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
-      item.servers?.[0]?.url === '/' ? [] : Object.entries(item as Record<string, Json>).flatMap(([method, operation]) => exampleRequests(document, path, method, operation)),
+      item.servers?.[0]?.url === '/'
+        ? []
+        : Object.entries(item as Record<string, Json>).flatMap(([method, operation]) => exampleRequests(document, path, method, operation)),
     );
     expect(requests.length).toBeGreaterThanOrEqual(29);
     // Ids the examples cannot know: the wallet that POST /wallets creates stands in for the example's in wallet
@@ -120,7 +124,13 @@ describe('OpenAPI examples - what "Try it out" sends is accepted, and every erro
       const accepted = response.status >= 200 && response.status < 300;
       const aboutUnknownId = request.unknownIds.length > 0 && [404, 409].includes(response.status);
       if (!accepted && !aboutUnknownId) {
-        failures.push({ operation: request.operation, example: request.example, unknownIds: request.unknownIds, status: response.status, error: response.body?.error });
+        failures.push({
+          operation: request.operation,
+          example: request.example,
+          unknownIds: request.unknownIds,
+          status: response.status,
+          error: response.body?.error,
+        });
       }
     }
     if (created.webhookId) await api.delete(`/webhooks/${created.webhookId}`);
@@ -128,7 +138,8 @@ describe('OpenAPI examples - what "Try it out" sends is accepted, and every erro
   });
 
   /** The documented error example of an operation's response. */
-  const errorExample = (method: string, path: string, status: number): Json => document.paths[path][method].responses[String(status)].content['application/json'].example.error;
+  const errorExample = (method: string, path: string, status: number): Json =>
+    document.paths[path][method].responses[String(status)].content['application/json'].example.error;
 
   it('answers INVALID_REQUEST as its example says: a zero amount', async () => {
     const body = exampleRequests(document, '/offramp/quote', 'post', document.paths['/offramp/quote'].post)[0]!.body;

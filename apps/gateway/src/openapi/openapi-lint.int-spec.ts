@@ -64,10 +64,12 @@ async function spectral(): Promise<SpectralResult[]> {
   const cli = join(dirname(require.resolve('@stoplight/spectral-cli/package.json')), 'dist/index.js');
   const args = [cli, 'lint', OPENAPI_FILE, '--ruleset', join(__dirname, 'spectral.yaml'), '--format', 'json', '--quiet', '--fail-severity', 'error'];
   // Exit code 1 means "found errors"; the results say which.
-  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
-    if (error.code === 1 && error.stdout) return { stdout: error.stdout };
-    throw new Error(`spectral did not run: ${error.stderr ?? String(error)}`);
-  });
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: { code?: number; stdout?: string; stderr?: string }) => {
+      if (error.code === 1 && error.stdout) return { stdout: error.stdout };
+      throw new Error(`spectral did not run: ${error.stderr ?? String(error)}`);
+    },
+  );
   return JSON.parse(stdout) as SpectralResult[];
 }
 
@@ -78,7 +80,7 @@ const operationsOf = (document: Json): [string, Json][] =>
       .map(([method, operation]) => [`${method} ${path}`, operation] as [string, Json]),
   );
 
-describe('OpenAPI lint - docs/openapi.json passes Spectral\'s OpenAPI rules, with tags, descriptions and stable operation ids', () => {
+describe("OpenAPI lint - docs/openapi.json passes Spectral's OpenAPI rules, with tags, descriptions and stable operation ids", () => {
   const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
 
   it('has no Spectral error (spectral:oas: examples valid against their schemas, operation ids unique, tags defined, …)', async () => {
@@ -90,7 +92,8 @@ describe('OpenAPI lint - docs/openapi.json passes Spectral\'s OpenAPI rules, wit
   it('groups every operation under one declared tag, and describes every tag', () => {
     const declared = (document.tags as { name: string; description?: string }[]).map((tag) => tag.name);
     expect(declared).toEqual(Object.keys(API_TAGS));
-    for (const tag of document.tags as { name: string; description?: string }[]) expect({ tag: tag.name, described: (tag.description ?? '').length > 50 }).toEqual({ tag: tag.name, described: true });
+    for (const tag of document.tags as { name: string; description?: string }[])
+      expect({ tag: tag.name, described: (tag.description ?? '').length > 50 }).toEqual({ tag: tag.name, described: true });
     const used = new Set<string>();
     for (const [route, operation] of operationsOf(document)) {
       expect({ route, tags: operation.tags?.length, declared: declared.includes(operation.tags?.[0]) }).toEqual({ route, tags: 1, declared: true });
@@ -100,11 +103,13 @@ describe('OpenAPI lint - docs/openapi.json passes Spectral\'s OpenAPI rules, wit
   });
 
   it('describes every operation: what it does, what it needs, its notable errors', () => {
-    const short = operationsOf(document).filter(([, operation]) => (operation.description ?? '').length < 80).map(([route]) => route);
+    const short = operationsOf(document)
+      .filter(([, operation]) => (operation.description ?? '').length < 80)
+      .map(([route]) => route);
     expect(short).toEqual([]);
   });
 
-  it('names every operation with the operationId integrators\' generated clients rely on', () => {
+  it("names every operation with the operationId integrators' generated clients rely on", () => {
     expect(Object.fromEntries(operationsOf(document).map(([route, operation]) => [route, operation.operationId]))).toEqual(OPERATION_IDS);
   });
 
@@ -117,9 +122,13 @@ describe('OpenAPI lint - docs/openapi.json passes Spectral\'s OpenAPI rules, wit
 
   it('documents webhook deliveries in the served reference: payload schema with examples, headers, retries, verification', () => {
     const webhooks = (document.tags as { name: string; description: string }[]).find((tag) => tag.name === 'Webhooks')!.description;
-    for (const text of ['WebhookEvent', 'x-service-signature', 'webhook-signature', 'retried 1 minute', 'crypto.timingSafeEqual']) expect(webhooks).toContain(text);
+    for (const text of ['WebhookEvent', 'x-service-signature', 'webhook-signature', 'retried 1 minute', 'crypto.timingSafeEqual'])
+      expect(webhooks).toContain(text);
     expect(document.components.schemas.WebhookEvent.example).toMatchObject({ event: 'offramp.completed' });
-    expect(document.components.examples.OfframpFailedEvent.value).toMatchObject({ event: 'offramp.failed', data: { errorMessage: expect.any(String), failureReason: expect.any(String) } });
+    expect(document.components.examples.OfframpFailedEvent.value).toMatchObject({
+      event: 'offramp.failed',
+      data: { errorMessage: expect.any(String), failureReason: expect.any(String) },
+    });
     expect(document['x-webhooks'].transactionEvent.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEvent' });
   });
 });

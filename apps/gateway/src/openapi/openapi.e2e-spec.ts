@@ -158,7 +158,9 @@ describe('OpenAPI document - generated from the code, covering every route, sche
 
   it('documents every route the gateway serves, and only those', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
-      Object.keys(operations as object).filter((method) => method !== 'servers').map((method) => `${method} ${path}`),
+      Object.keys(operations as object)
+        .filter((method) => method !== 'servers')
+        .map((method) => `${method} ${path}`),
     );
     const expected = [...ROUTES.map(([method, path]) => `${method} ${path}`), 'get /health/live', 'get /health/ready', 'get /metrics'];
     expect(documented.sort()).toEqual(expected.sort());
@@ -198,7 +200,11 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     let deliveryId = '';
     const calls: [string, string, () => Promise<{ status: number; body: Json }>][] = [
       ['post', '/onramp/quote', () => api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })],
-      ['post', '/offramp/quote', () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' })],
+      [
+        'post',
+        '/offramp/quote',
+        () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDT', bankCode: '058', accountNumber: account, chain: 'bsc' }),
+      ],
       ['post', '/swap/quote', () => api.post('/swap/quote', { fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'BNB', amount: '250' })],
       [
         'post',
@@ -228,13 +234,22 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       ['get', '/wallets', () => api.get('/wallets')],
       ['get', '/wallets/{walletId}', () => api.get(`/wallets/${walletId}`)],
       ['post', '/sandbox/wallets/{walletId}/fund', () => api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '5' })],
-      ['post', '/sandbox/faucet', () => api.post('/sandbox/faucet', { chain: 'base', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tokenSymbol: 'USDC', amount: '5' })],
+      [
+        'post',
+        '/sandbox/faucet',
+        () => api.post('/sandbox/faucet', { chain: 'base', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tokenSymbol: 'USDC', amount: '5' }),
+      ],
       [
         'post',
         '/offramp/initiate',
         async () => {
-          const quote = (await api.post('/offramp/quote', { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body.data;
-          const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', reference: 'docs' });
+          const quote = (await api.post('/offramp/quote', { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: account, chain: 'base' })).body
+            .data;
+          const started = await api.post('/offramp/initiate', {
+            quoteId: quote.quoteId,
+            sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+            reference: 'docs',
+          });
           transactionId = started.body.data?.transactionId;
           return started;
         },
@@ -268,8 +283,15 @@ describe('OpenAPI document - generated from the code, covering every route, sche
         'post',
         '/transfer/initiate',
         async () => {
-          const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '2', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }))
-            .body.data;
+          const quote = (
+            await api.post('/transfer/quote', {
+              fromChain: 'base',
+              toChain: 'arbitrum',
+              token: 'USDC',
+              amount: '2',
+              destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+            })
+          ).body.data;
           const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId });
           transferId = started.body.data?.id;
           return started;

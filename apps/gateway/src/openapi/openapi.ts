@@ -38,7 +38,9 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   document.components = { ...document.components, schemas, examples };
   // Probes and metrics are served at the root, not under the /v1 server, and need no key.
   for (const [path, item] of Object.entries(document.paths)) {
-    const operations = Object.values(item).filter((operation): operation is { tags?: string[]; security?: unknown[] } => typeof operation === 'object' && operation !== null && 'responses' in operation);
+    const operations = Object.values(item).filter(
+      (operation): operation is { tags?: string[]; security?: unknown[] } => typeof operation === 'object' && operation !== null && 'responses' in operation,
+    );
     if (!operations.some((operation) => operation.tags?.includes('Operations'))) continue;
     for (const operation of operations) operation.security = [];
     document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };

@@ -19,19 +19,18 @@ export const API_TAGS = {
   Swaps:
     `Exchange tokens from a managed wallet on one chain or across ${spelled(PRIMARY_CHAINS, 'and')}, along the quoted route (DEX swaps and a bridge), each swap bounded by the quote's slippage. ` +
     'A failure unwinds what ran and gives the wallet back everything.',
-  Transfers:
-    `Move tokens from a managed wallet on ${spelled(PRIMARY_CHAINS)} to an address on any supported chain, optionally converting them there (bridge plus swap).`,
+  Transfers: `Move tokens from a managed wallet on ${spelled(PRIMARY_CHAINS)} to an address on any supported chain, optionally converting them there (bridge plus swap).`,
   Transactions:
     'Every transaction of your API key (its organization and environment), of every type: the list with its filters, and one by id. ' +
-    'The list follows the services\' event streams within milliseconds; the per-type endpoints (`GET /offramp/{transactionId}`, …) read the owning service directly.',
+    "The list follows the services' event streams within milliseconds; the per-type endpoints (`GET /offramp/{transactionId}`, …) read the owning service directly.",
   Wallets: `Managed wallets: gas-sponsored smart accounts on ${spelled(PRIMARY_CHAINS, 'and')}, each with a fixed address and its balances (\`available\`, and \`held\` for transactions in flight).`,
   Banks: 'Nigerian banks with their codes, and bank account verification: the CBN NUBAN check digit first, then the bank directory resolves the account name.',
   Chains: 'The supported chains and their tokens, with contract addresses and decimals: the allowed values of the swap and transfer token fields.',
   Webhooks: WEBHOOKS_DESCRIPTION,
   Sandbox:
-    'Test keys only (`service_test_…`; a live key gets NOT_FOUND): play the outside world. Fund a managed wallet, make a non-custodial off-ramp\'s deposit arrive, pay an on-ramp\'s virtual account. ' +
+    "Test keys only (`service_test_…`; a live key gets NOT_FOUND): play the outside world. Fund a managed wallet, make a non-custodial off-ramp's deposit arrive, pay an on-ramp's virtual account. " +
     'Magic values make things fail: an account number whose first nine digits are `999999999` does not verify, `888888888` verifies but its payout is rejected; ' +
-    'a payment or a deposit of another amount than asked is given back. Ramps, swaps and transfers on the local test chains run on chain, where no amount is magic: trade on their pools to move the price past a swap\'s tolerance, ' +
+    "a payment or a deposit of another amount than asked is given back. Ramps, swaps and transfers on the local test chains run on chain, where no amount is magic: trade on their pools to move the price past a swap's tolerance, " +
     'and hold the bridge relayer (`POST /sandbox/relayer`) to have a bridge deposit refunded after its deadline. Everything taken is given back before the transaction fails.',
   Operations:
     'For the cluster, not for integrators: liveness, readiness and Prometheus metrics. Served by every service at the root (not under `/v1`), without an API key, ' +

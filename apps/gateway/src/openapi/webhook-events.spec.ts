@@ -21,7 +21,8 @@ function snippetVerifies(rawBody: Buffer, headers: Record<string, string>, secre
   return run(require, secret, rawBody, { headers }) as boolean;
 }
 
-const documentedFields = (): string[] => (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, WebhookEventDataSchema.prototype) as string[]).map((name) => name.slice(1));
+const documentedFields = (): string[] =>
+  (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, WebhookEventDataSchema.prototype) as string[]).map((name) => name.slice(1));
 
 describe('Webhooks reference - the served description of deliveries', () => {
   const rawBody = Buffer.from(JSON.stringify(OFFRAMP_COMPLETED_EVENT));
@@ -30,16 +31,26 @@ describe('Webhooks reference - the served description of deliveries', () => {
     const sent = deliveryHeaders({ deliveryId: 'dlv_1', eventId: 'evt', attempt: 1, now: new Date(), rawBody: '{}', secret: EXAMPLE_WEBHOOK_SECRET });
     expect(DELIVERY_HEADERS.map((header) => header.name)).toEqual(Object.keys(sent));
     expect(DELIVERY_HEADERS.map((header) => header.name)).toEqual(
-      expect.arrayContaining(['x-service-signature', 'x-service-event-id', 'x-service-delivery-attempt', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
+      expect.arrayContaining([
+        'x-service-signature',
+        'x-service-event-id',
+        'x-service-delivery-attempt',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]),
     );
-    for (const header of DELIVERY_HEADERS) expect({ header: header.name, described: header.description.length > 20 }).toEqual({ header: header.name, described: true });
+    for (const header of DELIVERY_HEADERS)
+      expect({ header: header.name, described: header.description.length > 20 }).toEqual({ header: header.name, described: true });
   });
 
   it('gives header examples that are the real signatures of the completed example, a test vector for receivers', () => {
     const example = Object.fromEntries(DELIVERY_HEADERS.map((header) => [header.name, header.example]));
     expect(example['x-service-signature']).toBe(hexSignature(rawBody, EXAMPLE_WEBHOOK_SECRET));
     expect(example['webhook-timestamp']).toBe(String(Date.parse(OFFRAMP_COMPLETED_EVENT.timestamp) / 1000));
-    expect(example['webhook-signature']).toBe(standardWebhooksSignature(example['webhook-id']!, Number(example['webhook-timestamp']), rawBody, EXAMPLE_WEBHOOK_SECRET));
+    expect(example['webhook-signature']).toBe(
+      standardWebhooksSignature(example['webhook-id']!, Number(example['webhook-timestamp']), rawBody, EXAMPLE_WEBHOOK_SECRET),
+    );
     expect(example['x-service-event-id']).toBe(OFFRAMP_COMPLETED_EVENT.data.metadata.eventId);
   });
 
@@ -63,8 +74,16 @@ describe('Webhooks reference - the served description of deliveries', () => {
   it('agrees with docs/api/webhooks.md, the integrator reference, on the facts, the snippet and the test vector', () => {
     const page = readFileSync(join(__dirname, '../../../../docs/api/webhooks.md'), 'utf8');
     const prose = page.replace(/\s+/g, ' ');
-    for (const fact of [`retried ${RETRY_SCHEDULE} after the failed attempt`, '2xx answer within 30 seconds', 'deduplicate by `data.transactionId` plus `event` (or by `x-service-event-id`)']) {
-      expect({ fact, page: prose.includes(fact), reference: WEBHOOKS_DESCRIPTION.replace(/\s+/g, ' ').includes(fact) }).toEqual({ fact, page: true, reference: true });
+    for (const fact of [
+      `retried ${RETRY_SCHEDULE} after the failed attempt`,
+      '2xx answer within 30 seconds',
+      'deduplicate by `data.transactionId` plus `event` (or by `x-service-event-id`)',
+    ]) {
+      expect({ fact, page: prose.includes(fact), reference: WEBHOOKS_DESCRIPTION.replace(/\s+/g, ' ').includes(fact) }).toEqual({
+        fact,
+        page: true,
+        reference: true,
+      });
     }
     for (const header of DELIVERY_HEADERS) {
       expect(page).toContain(`| \`${header.name}\` | ${header.description} |`);
@@ -87,7 +106,12 @@ describe('Webhooks reference - the served description of deliveries', () => {
       reference: 'payout-7781',
       walletId: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
       fees: { platformFee: '20.00', providerFee: '199.25', totalFee: '239.25', swapFee: '20.00' },
-      ramp: { fiatAmount: '149250.00', fiatCurrency: 'NGN', bankAccount: { bankName: 'Guaranty Trust Bank', accountNumber: '8888888880', accountName: 'NGOZI OKONKWO' }, payoutAmount: '149010.75' },
+      ramp: {
+        fiatAmount: '149250.00',
+        fiatCurrency: 'NGN',
+        bankAccount: { bankName: 'Guaranty Trust Bank', accountNumber: '8888888880', accountName: 'NGOZI OKONKWO' },
+        payoutAmount: '149010.75',
+      },
       errorMessage: 'The bank payout was rejected',
       createdAt: '2026-11-23T10:00:00.000Z',
       updatedAt: '2026-11-23T10:00:24.000Z',
@@ -95,6 +119,7 @@ describe('Webhooks reference - the served description of deliveries', () => {
     const sent = integrationEventOf(view, 'offramp.failed', 'evt-1', view.updatedAt)!;
     const documented = documentedFields();
     expect(Object.keys(sent.data).filter((field) => !documented.includes(field))).toEqual([]);
-    for (const example of [OFFRAMP_COMPLETED_EVENT, OFFRAMP_FAILED_EVENT]) expect(Object.keys(example.data).filter((field) => !documented.includes(field))).toEqual([]);
+    for (const example of [OFFRAMP_COMPLETED_EVENT, OFFRAMP_FAILED_EVENT])
+      expect(Object.keys(example.data).filter((field) => !documented.includes(field))).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ import { deliveryHeaders, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '@ramp/webhooks';
 
 @ApiSchema({ name: 'WebhookEventMetadata' })
 export class WebhookEventMetadataSchema {
-  @ApiProperty({ description: 'The event\'s id, also sent as `x-service-event-id`: the same for every webhook and on every attempt.', example: '3433cb0e-1369-4c96-b823-2d9e6e99388c' })
+  @ApiProperty({
+    description: "The event's id, also sent as `x-service-event-id`: the same for every webhook and on every attempt.",
+    example: '3433cb0e-1369-4c96-b823-2d9e6e99388c',
+  })
   eventId!: string;
 }
 
@@ -21,22 +24,32 @@ export class WebhookEventDataSchema {
   @ApiProperty({ description: 'The crypto amount (for swaps and transfers: the source side).', example: '100' }) amount!: string;
   @ApiProperty({ description: 'For swaps and transfers: the source token.', example: 'USDC' }) tokenSymbol!: string;
   @ApiProperty({ description: 'For swaps and transfers: the source chain.', example: 'base' }) chain!: string;
-  @ApiPropertyOptional({ description: 'The latest on-chain hash of the transaction, once there is one.', example: '0xd5fe3d774d59b2bbfea67d095d6b0a0b8b87ded76e86c482d1abc239478ee96d' })
+  @ApiPropertyOptional({
+    description: 'The latest on-chain hash of the transaction, once there is one.',
+    example: '0xd5fe3d774d59b2bbfea67d095d6b0a0b8b87ded76e86c482d1abc239478ee96d',
+  })
   transactionHash?: string;
   @ApiPropertyOptional({ description: 'On-ramps and off-ramps: the NGN amount.', example: '149250.00' }) fiatAmount?: string;
   @ApiPropertyOptional({ description: 'On-ramps and off-ramps.', example: 'NGN' }) fiatCurrency?: string;
   @ApiPropertyOptional({ description: 'Off-ramps: the NGN the bank account receives (fiatAmount less the fees).', example: '149010.75' }) payoutAmount?: string;
   @ApiPropertyOptional({ description: 'The managed wallet, when one was used.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId?: string;
   @ApiProperty({ type: WebhookEventMetadataSchema }) metadata!: WebhookEventMetadataSchema;
-  @ApiPropertyOptional({ description: 'Failed events: what happened, for people.', example: 'The bank payout was rejected: the beneficiary bank rejected the credit (sandbox magic account)' })
+  @ApiPropertyOptional({
+    description: 'Failed events: what happened, for people.',
+    example: 'The bank payout was rejected: the beneficiary bank rejected the credit (sandbox magic account)',
+  })
   errorMessage?: string;
-  @ApiPropertyOptional({ description: 'Failed events: a stable name of the cause, for programs to branch on (for example PAYOUT_REJECTED, SLIPPAGE_EXCEEDED).', example: 'PAYOUT_REJECTED' })
+  @ApiPropertyOptional({
+    description: 'Failed events: a stable name of the cause, for programs to branch on (for example PAYOUT_REJECTED, SLIPPAGE_EXCEEDED).',
+    example: 'PAYOUT_REJECTED',
+  })
   failureReason?: string;
 }
 
 @ApiSchema({
   name: 'WebhookEvent',
-  description: 'The body of a webhook delivery and of a per-transaction callback: one event of a transaction that ended (see the Webhooks tag for headers, signatures and retries).',
+  description:
+    'The body of a webhook delivery and of a per-transaction callback: one event of a transaction that ended (see the Webhooks tag for headers, signatures and retries).',
 })
 export class WebhookEventSchema {
   @ApiProperty({ enum: INTEGRATION_EVENT_NAMES }) event!: string;
@@ -46,7 +59,7 @@ export class WebhookEventSchema {
 
 @ApiSchema({ name: 'WalletWebhookEventMetadata' })
 export class WalletWebhookEventMetadataSchema {
-  @ApiProperty({ description: 'The event\'s id, also sent as `x-service-event-id`.', example: '5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21' }) eventId!: string;
+  @ApiProperty({ description: "The event's id, also sent as `x-service-event-id`.", example: '5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21' }) eventId!: string;
   @ApiProperty({ description: 'The deposit: `<environment>:<chain>:<transaction hash>:<log index>`.', example: 'test:base:0x8f2a…:3' }) depositId!: string;
 }
 
@@ -57,7 +70,11 @@ export class WalletWebhookEventDataSchema {
   @ApiProperty({ description: "The wallet's address, where the deposit had arrived.", example: '0x4bD3a0A1bF8F6D1B8c4F0E3a2E6a5f8C7b9D0e1F' }) address!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
   @ApiProperty({ description: 'What had been credited, and is taken back.', example: '250' }) amount!: string;
-  @ApiProperty({ description: 'The deposit\'s transaction, which the chain no longer holds.', example: '0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f' }) transactionHash!: string;
+  @ApiProperty({
+    description: "The deposit's transaction, which the chain no longer holds.",
+    example: '0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f',
+  })
+  transactionHash!: string;
   @ApiProperty({ description: 'Who had sent it.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) from!: string;
   @ApiProperty({ description: 'The block it had been in.', example: '18231044' }) blockNumber!: string;
   @ApiProperty({ type: WalletWebhookEventMetadataSchema }) metadata!: WalletWebhookEventMetadataSchema;
@@ -66,7 +83,7 @@ export class WalletWebhookEventDataSchema {
 @ApiSchema({
   name: 'WalletWebhookEvent',
   description:
-    'A managed wallet\'s event, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning): `wallet.deposit_reversed` when a reorganisation of the chain removed a deposit already credited to the wallet. Its credit is taken back from the available balance; what the wallet no longer held is recorded as owed to the platform (the balance never goes below zero). If the chain takes the same transfer back in, it is credited again.',
+    "A managed wallet's event, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning): `wallet.deposit_reversed` when a reorganisation of the chain removed a deposit already credited to the wallet. Its credit is taken back from the available balance; what the wallet no longer held is recorded as owed to the platform (the balance never goes below zero). If the chain takes the same transfer back in, it is credited again.",
 })
 export class WalletWebhookEventSchema {
   @ApiProperty({ enum: WALLET_EVENT_NAMES }) event!: string;
@@ -150,9 +167,9 @@ const EXAMPLE_HEADERS = deliveryHeaders({
 const HEADER_VALUES: Record<string, string> = {
   'x-service-signature':
     "Lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook's `whsec_` secret as written (a per-transaction callback: the API secret, `service_secret_…`, of the key that initiated the transaction).",
-  'x-service-event-id': 'The event\'s id (`data.metadata.eventId`): the same for every webhook and on every attempt.',
+  'x-service-event-id': "The event's id (`data.metadata.eventId`): the same for every webhook and on every attempt.",
   'x-service-delivery-attempt': `1 for the first attempt, up to ${MAX_ATTEMPTS}.`,
-  'webhook-id': 'Standard Webhooks: the delivery\'s id (`dlv_…`), the same on every attempt.',
+  'webhook-id': "Standard Webhooks: the delivery's id (`dlv_…`), the same on every attempt.",
   'webhook-timestamp': 'Standard Webhooks: when this attempt was sent, in Unix seconds; refuse replays older than a few minutes.',
   'webhook-signature':
     "Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the bytes the secret's base64 part decodes to (a callback: the API secret's UTF-8 bytes), so the `standardwebhooks` libraries verify it as is.",
@@ -186,7 +203,7 @@ export const WEBHOOKS_DESCRIPTION = [
   'Register an HTTPS URL for a list of event names (or `*`) with `POST /webhooks`; at most 10 per API key. Each event is then POSTed to it as JSON',
   '(`Content-Type: application/json`), the **WebhookEvent** schema (under Schemas below): `{ event, timestamp, data }`. Events: ' +
     `${INTEGRATION_EVENT_NAMES.map((name) => `\`${name}\``).join(', ')}. ` +
-    'A `callbackUrl` given at initiation receives that transaction\'s events in the same way, signed with the API secret of the key that initiated it.',
+    "A `callbackUrl` given at initiation receives that transaction's events in the same way, signed with the API secret of the key that initiated it.",
   '',
   '`data` holds `transactionId`, `reference`, `type`, `status`, `amount`, `tokenSymbol`, `chain` (for swaps and transfers: the source side), `transactionHash`,',
   '`fiatAmount` and `fiatCurrency` (ramps), `payoutAmount` (off-ramps), `walletId`, and `metadata.eventId`; failed events add `errorMessage` (for people)',
@@ -254,7 +271,14 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
         tags: ['Webhooks'],
         summary: 'A transaction ended: the event POSTed to your webhook URL or callbackUrl',
         description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
-        parameters: DELIVERY_HEADERS.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' }, example: header.example })),
+        parameters: DELIVERY_HEADERS.map((header) => ({
+          name: header.name,
+          in: 'header',
+          required: true,
+          description: header.description,
+          schema: { type: 'string' },
+          example: header.example,
+        })),
         requestBody: {
           required: true,
           content: {
@@ -272,10 +296,22 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
         tags: ['Webhooks'],
         summary: "A managed wallet's event (a deposit's credit taken back): POSTed to your webhook URL",
         description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
-        parameters: DELIVERY_HEADERS.map((header) => ({ name: header.name, in: 'header', required: true, description: header.description, schema: { type: 'string' }, example: header.example })),
+        parameters: DELIVERY_HEADERS.map((header) => ({
+          name: header.name,
+          in: 'header',
+          required: true,
+          description: header.description,
+          schema: { type: 'string' },
+          example: header.example,
+        })),
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/WalletWebhookEvent' }, examples: { reversed: { $ref: '#/components/examples/WalletDepositReversedEvent' } } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/WalletWebhookEvent' },
+              examples: { reversed: { $ref: '#/components/examples/WalletDepositReversedEvent' } },
+            },
+          },
         },
         responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
       },

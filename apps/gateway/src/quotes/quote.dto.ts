@@ -16,7 +16,7 @@ export class OnrampQuoteRequest {
 }
 
 export class OfframpQuoteRequest {
-  @ApiProperty({ description: 'Crypto to sell, a decimal string with at most the token\'s decimals.', example: '100' })
+  @ApiProperty({ description: "Crypto to sell, a decimal string with at most the token's decimals.", example: '100' })
   @RequiredString(60)
   amount!: string;
   @ApiProperty({ enum: OFFRAMP_TOKENS, example: 'USDC' })
@@ -52,13 +52,17 @@ export class TransferQuoteRequest {
   @ApiPropertyOptional({ description: 'Destination token when it differs from token (bridge plus swap).', example: 'ETH' })
   @OptionalString(20)
   toToken?: string;
-  @ApiPropertyOptional({ description: 'Recipient on the destination chain; required when the chains differ.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  @ApiPropertyOptional({
+    description: 'Recipient on the destination chain; required when the chains differ.',
+    example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  })
   @OptionalString(100)
   destinationAddress?: string;
 }
 
 export class RampFeesSchema {
-  @ApiProperty({ example: '199.25', description: 'Bank-side charges: processing fee (0.1%, capped at 200 NGN) plus stamp duty (50 NGN from 10,000 NGN).' }) providerFee!: string;
+  @ApiProperty({ example: '199.25', description: 'Bank-side charges: processing fee (0.1%, capped at 200 NGN) plus stamp duty (50 NGN from 10,000 NGN).' })
+  providerFee!: string;
   @ApiProperty({ example: '20.00' }) platformFee!: string;
   @ApiProperty({ example: '20.00', description: '20 NGN when the token is not CNGN, else 0.00.' }) swapFee!: string;
   @ApiProperty({ example: '239.25' }) totalFee!: string;
@@ -95,7 +99,7 @@ export class OfframpQuoteSchema {
   @ApiProperty({ example: '100' }) cryptoAmount!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
   @ApiProperty({ example: 'base' }) chain!: string;
-  @ApiProperty({ example: '149250.00', description: 'The crypto\'s value at the rate, before fees.' }) fiatAmount!: string;
+  @ApiProperty({ example: '149250.00', description: "The crypto's value at the rate, before fees." }) fiatAmount!: string;
   @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
   @ApiProperty({ example: '1492.5', description: 'NGN per token.' }) rate!: string;
   @ApiProperty({ type: RampFeesSchema }) fees!: RampFeesSchema;

@@ -122,14 +122,27 @@ describe('quotes - every endpoint through HTTP', () => {
     expect(again.body.data.accountName).toBe(verified.body.data.accountName);
     const chains = await api.get('/transfer/chains');
     expect(chains.status).toBe(200);
-    expect(chains.body.data.map((chain: { chain: string }) => chain.chain).sort()).toEqual(['arbitrum', 'avalanche', 'base', 'bsc', 'ethereum', 'polygon', 'solana']);
+    expect(chains.body.data.map((chain: { chain: string }) => chain.chain).sort()).toEqual([
+      'arbitrum',
+      'avalanche',
+      'base',
+      'bsc',
+      'ethereum',
+      'polygon',
+      'solana',
+    ]);
     const base = chains.body.data.find((chain: { chain: string }) => chain.chain === 'base');
     // A test key sees the test chain (Base Sepolia's id, on the local node) with the platform's test tokens.
     expect(base).toMatchObject({ chainId: 84532, type: 'primary', settlement: 'onchain' });
     // Its transactions are on the local node alone: no public explorer is offered for them; a rail keeps the registry's.
     expect(base).not.toHaveProperty('explorerUrl');
-    expect(chains.body.data.find((chain: { chain: string }) => chain.chain === 'solana')).toMatchObject({ settlement: 'simulated', explorerUrl: 'https://solscan.io' });
-    expect(base.tokens).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', decimals: 6, contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })]));
+    expect(chains.body.data.find((chain: { chain: string }) => chain.chain === 'solana')).toMatchObject({
+      settlement: 'simulated',
+      explorerUrl: 'https://solscan.io',
+    });
+    expect(base.tokens).toEqual(
+      expect.arrayContaining([expect.objectContaining({ symbol: 'USDC', decimals: 6, contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })]),
+    );
     expect(base.tokens.find((token: { symbol: string }) => token.symbol === 'USDC').contractAddress).not.toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
   });
 
@@ -146,7 +159,12 @@ describe('quotes - every endpoint through HTTP', () => {
     ['/offramp/quote', 'chain not base or bsc', { ...offramp, chain: 'ethereum' }, 'chain'],
     ['/offramp/quote', 'unknown chain', { ...offramp, chain: 'mars' }, 'chain'],
     ['/offramp/quote', '9-digit account', { ...offramp, accountNumber: '012345678' }, 'accountNumber'],
-    ['/offramp/quote', 'wrong check digit', { ...offramp, accountNumber: `${offramp.accountNumber.slice(0, 9)}${(Number(offramp.accountNumber[9]) + 1) % 10}` }, 'accountNumber'],
+    [
+      '/offramp/quote',
+      'wrong check digit',
+      { ...offramp, accountNumber: `${offramp.accountNumber.slice(0, 9)}${(Number(offramp.accountNumber[9]) + 1) % 10}` },
+      'accountNumber',
+    ],
     ['/offramp/quote', 'unknown bank', { ...offramp, bankCode: '999' }, 'bankCode'],
     ['/offramp/quote', 'below the minimum', { ...offramp, amount: '0.5' }, 'amount'],
     ['/onramp/quote', 'kobo beyond 2 places', { amount: '5000.001', tokenSymbol: 'USDC', chain: 'base' }, 'amount'],
@@ -154,10 +172,25 @@ describe('quotes - every endpoint through HTTP', () => {
     ['/swap/quote', 'same token on the same chain', { fromToken: 'USDC', toToken: 'USDC', amount: '10', fromChain: 'base', toChain: 'base' }, 'toToken'],
     ['/swap/quote', 'slippage too high', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base', slippage: 75 }, 'slippage'],
     ['/swap/quote', 'slippage as text', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base', slippage: 'lots' }, 'slippage'],
-    ['/transfer/quote', 'source chain not primary', { fromChain: 'ethereum', toChain: 'base', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }, 'fromChain'],
+    [
+      '/transfer/quote',
+      'source chain not primary',
+      { fromChain: 'ethereum', toChain: 'base', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      'fromChain',
+    ],
     ['/transfer/quote', 'no destination across chains', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10' }, 'destinationAddress'],
-    ['/transfer/quote', 'bad EVM checksum', { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' }, 'destinationAddress'],
-    ['/transfer/quote', 'EVM address to Solana', { fromChain: 'base', toChain: 'solana', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }, 'destinationAddress'],
+    [
+      '/transfer/quote',
+      'bad EVM checksum',
+      { fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD' },
+      'destinationAddress',
+    ],
+    [
+      '/transfer/quote',
+      'EVM address to Solana',
+      { fromChain: 'base', toChain: 'solana', token: 'USDC', amount: '10', destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      'destinationAddress',
+    ],
     ['/onramp/banks/verify', 'letters in the account', { bankCode: '058', accountNumber: '01234ABCDE' }, 'accountNumber'],
   ];
 

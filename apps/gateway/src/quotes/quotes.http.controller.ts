@@ -50,7 +50,7 @@ export class QuotesHttpController {
       'Valid for 5 minutes and usable once, by POST /offramp/initiate. Verifies the bank account (NUBAN check digit, then the bank directory) and returns the account name. Fees: platform 20 NGN; ' +
       'processing 0.1% of fiatAmount capped at 200 NGN; stamp duty 50 NGN from 10,000 NGN; swap 20 NGN when the token is not CNGN. ' +
       'providerFee is processing plus stamp duty; the bank account receives payoutAmount = fiatAmount - totalFee. ' +
-      'INVALID_REQUEST names the field: an amount outside the token\'s limits, an unknown bank, an account number whose check digit is wrong or that the bank does not have.',
+      "INVALID_REQUEST names the field: an amount outside the token's limits, an unknown bank, an account number whose check digit is wrong or that the bank does not have.",
     status: 200,
     data: OfframpQuoteSchema,
     errors: QUOTE_ERRORS,

@@ -11,13 +11,16 @@ export class TransferInitiateRequest {
   @ApiProperty({ description: 'A quote of yours of this kind that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
-  @ApiProperty({ description: 'The managed wallet to debit: on the quote\'s fromChain, holding at least its fromAmount.', example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiProperty({
+    description: "The managed wallet to debit: on the quote's fromChain, holding at least its fromAmount.",
+    example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  })
   @RequiredString(40)
   walletId!: string;
   @ApiPropertyOptional({ description: 'Your reference, echoed back (at most 100 characters).', example: 'treasury-88' })
   @OptionalString(100)
   reference?: string;
-  @ApiPropertyOptional({ description: 'Receives this transaction\'s events, signed with your API secret.', example: 'https://example.com/hooks/ramp' })
+  @ApiPropertyOptional({ description: "Receives this transaction's events, signed with your API secret.", example: 'https://example.com/hooks/ramp' })
   @OptionalString(2048)
   callbackUrl?: string;
 }
@@ -25,7 +28,7 @@ export class TransferInitiateRequest {
 export class SwapInitiateRequest extends TransferInitiateRequest {
   @ApiPropertyOptional({
     description:
-      'Where the proceeds go, valid for the quote\'s toChain (EVM: EIP-55 checksummed or lowercase hex). Required for a cross-chain swap; on one chain the proceeds go back into the wallet when it is absent.',
+      "Where the proceeds go, valid for the quote's toChain (EVM: EIP-55 checksummed or lowercase hex). Required for a cross-chain swap; on one chain the proceeds go back into the wallet when it is absent.",
     example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   })
   @OptionalString(100)
@@ -49,7 +52,7 @@ export class SwapsHttpController {
     summary: 'Execute a swap quote from a managed wallet, on one chain or across chains',
     description:
       'Holds fromAmount of fromToken in the wallet (before answering), then runs the quoted route leg by leg: a DEX swap on one chain; or a source swap, a bridge and a destination swap, each when needed. ' +
-      'Each swap reverts if it would give less than the quote\'s slippage allows. Answers 201 with the pending Transaction; `route.steps` shows each leg with its status and hash. ' +
+      "Each swap reverts if it would give less than the quote's slippage allows. Answers 201 with the pending Transaction; `route.steps` shows each leg with its status and hash. " +
       FAILURES,
     status: 201,
     data: InitiatedTransactionSchema,
@@ -67,8 +70,8 @@ export class SwapsHttpController {
     tag: 'Swaps',
     summary: 'A swap transaction',
     description:
-      'Read from the swap-transfer service itself, so current at once: `status`, `swap` with the amounts (quoted while pending, delivered once completed), `route.steps` with each leg\'s status and hash, and `errorMessage` when failed. ' +
-      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+      "Read from the swap-transfer service itself, so current at once: `status`, `swap` with the amounts (quoted while pending, delivered once completed), `route.steps` with each leg's status and hash, and `errorMessage` when failed. " +
+      "NOT_FOUND for an unknown id, another API key's transaction, or one of another type.",
     status: 200,
     data: TransactionSchema,
     errors: ['NOT_FOUND'],
@@ -83,7 +86,7 @@ export class SwapsHttpController {
     tag: 'Transfers',
     summary: 'Execute a transfer quote: move tokens from a managed wallet to another chain, optionally converting them there',
     description:
-      'Holds fromAmount of the token in the wallet (before answering), bridges it to the quote\'s destinationAddress on toChain and, with a toToken, swaps it there (at most 0.5% below the quoted toAmount). Answers 201 with the pending Transaction. ' +
+      "Holds fromAmount of the token in the wallet (before answering), bridges it to the quote's destinationAddress on toChain and, with a toToken, swaps it there (at most 0.5% below the quoted toAmount). Answers 201 with the pending Transaction. " +
       FAILURES,
     status: 201,
     data: InitiatedTransactionSchema,
@@ -101,8 +104,8 @@ export class SwapsHttpController {
     tag: 'Transfers',
     summary: 'A cross-chain transfer',
     description:
-      'Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg\'s status and hash, and `errorMessage` when failed. ' +
-      'NOT_FOUND for an unknown id, another API key\'s transaction, or one of another type.',
+      "Read from the swap-transfer service itself, so current at once: `status`, `transfer` with the chains, destination and amounts, `route.steps` with each leg's status and hash, and `errorMessage` when failed. " +
+      "NOT_FOUND for an unknown id, another API key's transaction, or one of another type.",
     status: 200,
     data: TransactionSchema,
     errors: ['NOT_FOUND'],

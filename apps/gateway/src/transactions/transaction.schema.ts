@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FAILURE_REASON_NAMES, FAILURE_REASONS, FIAT_CURRENCY, RAMP_HASH_STEPS, ROUTE_STEP_KINDS, ROUTE_STEP_STATUSES, SETTLEMENTS, TRANSACTION_STATUSES, TRANSACTION_TYPES, type FailureReason } from '@ramp/contracts';
+import {
+  FAILURE_REASON_NAMES,
+  FAILURE_REASONS,
+  FIAT_CURRENCY,
+  RAMP_HASH_STEPS,
+  ROUTE_STEP_KINDS,
+  ROUTE_STEP_STATUSES,
+  SETTLEMENTS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  type FailureReason,
+} from '@ramp/contracts';
 import { catalogue } from '../openapi/envelopes';
 
 export class PaymentInstructionsSchema {
@@ -22,13 +33,15 @@ export class RampDetailsSchema {
   @ApiProperty({ example: '149250.00' }) fiatAmount!: string;
   @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
   @ApiProperty({ type: BankAccountSchema }) bankAccount!: BankAccountSchema;
-  @ApiPropertyOptional({ description: 'Extra, off-ramps: the NGN the bank account receives (`fiatAmount` less `fees.totalFee`).', example: '149010.75' }) payoutAmount?: string;
+  @ApiPropertyOptional({ description: 'Extra, off-ramps: the NGN the bank account receives (`fiatAmount` less `fees.totalFee`).', example: '149010.75' })
+  payoutAmount?: string;
   @ApiPropertyOptional({ description: 'Extra: the quoted rate, NGN per token.', example: '1492.5' }) rate?: string;
 }
 
 export class TransactionFeesSchema {
   @ApiProperty({ description: 'Ramps: NGN. Swaps and transfers: in the source token.', example: '20.00' }) platformFee!: string;
-  @ApiProperty({ description: 'Ramps: processing plus stamp duty, NGN. Swaps and transfers: the bridge fee, in the source token.', example: '199.25' }) providerFee!: string;
+  @ApiProperty({ description: 'Ramps: processing plus stamp duty, NGN. Swaps and transfers: the bridge fee, in the source token.', example: '199.25' })
+  providerFee!: string;
   @ApiProperty({ example: '239.25' }) totalFee!: string;
   @ApiPropertyOptional({ description: 'Ramps with a token other than CNGN.', example: '20.00' }) swapFee?: string;
   @ApiPropertyOptional({ description: 'Swaps and transfers: the bridge fee (0 on one chain), in the source token.', example: '0.5' }) bridgeFee?: string;
@@ -42,7 +55,7 @@ export class SwapDetailsSchema {
   @ApiProperty({ description: 'What the swap gives: quoted while pending, delivered once completed.', example: '0.03115625' }) toAmount!: string;
   @ApiPropertyOptional({ example: 'base' }) fromChain?: string;
   @ApiPropertyOptional({ example: 'base' }) toChain?: string;
-  @ApiPropertyOptional({ description: 'Extra: the least the swap may give (the quote\'s slippage).', example: '0.031' }) minimumToAmount?: string;
+  @ApiPropertyOptional({ description: "Extra: the least the swap may give (the quote's slippage).", example: '0.031' }) minimumToAmount?: string;
   @ApiPropertyOptional({ description: 'Extra: the slippage tolerance in percent.', example: 0.5 }) slippage?: number;
 }
 
@@ -68,20 +81,30 @@ export class RouteStepSchema {
   @ApiProperty({ description: 'Expected until the step has run, then what it gave.', example: '0.03115625' }) amountOut!: string;
   @ApiProperty({ enum: ROUTE_STEP_STATUSES }) status!: string;
   @ApiPropertyOptional({ type: String, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
-  @ApiPropertyOptional({ type: String, description: 'When a failure unwound the step: the hash that gave its funds back.', example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a' }) reversalHash?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'When a failure unwound the step: the hash that gave its funds back.',
+    example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a',
+  })
+  reversalHash?: string;
   @ApiProperty({
     enum: SETTLEMENTS,
     description:
-      '`onchain`: the step\'s hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` and bridges between chains with a `bridge` in the chains list; a bridge step\'s hash is its fill, on the destination chain); `simulated`: a sandbox rail\'s (routes through a chain without a node, or bridging a native coin).',
+      "`onchain`: the step's hashes are transactions on their chain (test keys: a route of swaps on chains with a `dex` and bridges between chains with a `bridge` in the chains list; a bridge step's hash is its fill, on the destination chain); `simulated`: a sandbox rail's (routes through a chain without a node, or bridging a native coin).",
   })
   settlement!: string;
 }
 
 export class RampHashSchema {
-  @ApiProperty({ enum: RAMP_HASH_STEPS, description: 'What the hash is: an off-ramp\'s deposit, swap, settlement (the CNGN to the off-ramp provider) or refund; an on-ramp\'s mint, swap or delivery.' })
+  @ApiProperty({
+    enum: RAMP_HASH_STEPS,
+    description:
+      "What the hash is: an off-ramp's deposit, swap, settlement (the CNGN to the off-ramp provider) or refund; an on-ramp's mint, swap or delivery.",
+  })
   step!: string;
   @ApiProperty({ example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string;
-  @ApiProperty({ enum: SETTLEMENTS, description: '`onchain`: a transaction on the chain (look it up there); `simulated`: a sandbox rail\'s hash, on no chain.' }) settlement!: string;
+  @ApiProperty({ enum: SETTLEMENTS, description: "`onchain`: a transaction on the chain (look it up there); `simulated`: a sandbox rail's hash, on no chain." })
+  settlement!: string;
 }
 
 export class RouteSchema {
@@ -95,24 +118,51 @@ export class TransactionSchema {
   @ApiProperty({ example: 'base' }) chain!: string;
   @ApiProperty({ example: '100' }) amount!: string;
   @ApiProperty({ example: 'USDC' }) tokenSymbol!: string;
-  @ApiPropertyOptional({ type: String, description: 'The latest on-chain hash of the transaction; absent before the first.', example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'The latest on-chain hash of the transaction; absent before the first.',
+    example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8',
+  })
+  transactionHash?: string;
   @ApiPropertyOptional({ type: String, example: 'payout-7781' }) reference?: string;
   @ApiPropertyOptional({ type: String, example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId?: string;
   @ApiProperty({ type: TransactionFeesSchema }) fees!: TransactionFeesSchema;
   @ApiPropertyOptional({ type: RampDetailsSchema }) ramp?: RampDetailsSchema;
   @ApiPropertyOptional({ type: SwapDetailsSchema, description: 'Swaps.' }) swap?: SwapDetailsSchema;
   @ApiPropertyOptional({ type: TransferDetailsSchema, description: 'Cross-chain transfers.' }) transfer?: TransferDetailsSchema;
-  @ApiPropertyOptional({ type: RouteSchema, description: 'Extra, swaps and transfers: each step of the route with its own status and hash.' }) route?: RouteSchema;
-  @ApiPropertyOptional({ type: PaymentInstructionsSchema, description: 'Extra, on-ramps: the virtual account to pay the NGN into.' }) paymentInstructions?: PaymentInstructionsSchema;
-  @ApiPropertyOptional({ type: String, description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) destinationAddress?: string;
-  @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto goes.', example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984' }) depositAddress?: string;
-  @ApiPropertyOptional({ type: String, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' }) depositExpiresAt?: string;
-  @ApiPropertyOptional({ type: String, description: 'Extra, non-custodial off-ramps: where the crypto comes from.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }) sourceAddress?: string;
-  @ApiPropertyOptional({ type: [RampHashSchema], description: 'Extra, on-ramps and off-ramps: every hash so far, in order, with what it is and whether it is a transaction on its chain.' })
+  @ApiPropertyOptional({ type: RouteSchema, description: 'Extra, swaps and transfers: each step of the route with its own status and hash.' })
+  route?: RouteSchema;
+  @ApiPropertyOptional({ type: PaymentInstructionsSchema, description: 'Extra, on-ramps: the virtual account to pay the NGN into.' })
+  paymentInstructions?: PaymentInstructionsSchema;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Extra, on-ramps, swaps and transfers: where the crypto goes.',
+    example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  })
+  destinationAddress?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Extra, non-custodial off-ramps: where the crypto goes.',
+    example: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984',
+  })
+  depositAddress?: string;
+  @ApiPropertyOptional({ type: String, description: 'Extra: until when the deposit address waits.', format: 'date-time', example: '2026-11-23T10:05:00.000Z' })
+  depositExpiresAt?: string;
+  @ApiPropertyOptional({
+    type: String,
+    description: 'Extra, non-custodial off-ramps: where the crypto comes from.',
+    example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  })
+  sourceAddress?: string;
+  @ApiPropertyOptional({
+    type: [RampHashSchema],
+    description: 'Extra, on-ramps and off-ramps: every hash so far, in order, with what it is and whether it is a transaction on its chain.',
+  })
   hashes?: RampHashSchema[];
   @ApiPropertyOptional({
     type: String,
-    description: 'Extra, non-custodial off-ramps: the deposit\'s transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).',
+    description:
+      "Extra, non-custodial off-ramps: the deposit's transaction on its chain, once received (on a chain with `settlement: onchain`, look it up there).",
     example: '0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8',
   })
   depositTransactionHash?: string;
@@ -122,15 +172,23 @@ export class TransactionSchema {
     example: '0x9a8b7c6d5e4f30211223344556677889900aabbccddeeff00112233445566778',
   })
   refundTransactionHash?: string;
-  @ApiPropertyOptional({ description: 'Present when status is failed: what happened, for people, and that what was taken was given back.', example: 'The bank payout was rejected: the beneficiary bank rejected the credit' }) errorMessage?: string;
-  @ApiPropertyOptional({ enum: FAILURE_REASON_NAMES, description: `Present when status is failed: why, for programs to branch on.\n\n${catalogue(FAILURE_REASONS)}`, example: 'PAYOUT_REJECTED' }) failureReason?: FailureReason;
+  @ApiPropertyOptional({
+    description: 'Present when status is failed: what happened, for people, and that what was taken was given back.',
+    example: 'The bank payout was rejected: the beneficiary bank rejected the credit',
+  })
+  errorMessage?: string;
+  @ApiPropertyOptional({
+    enum: FAILURE_REASON_NAMES,
+    description: `Present when status is failed: why, for programs to branch on.\n\n${catalogue(FAILURE_REASONS)}`,
+    example: 'PAYOUT_REJECTED',
+  })
+  failureReason?: FailureReason;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-23T10:02:41.000Z' }) updatedAt!: string;
 }
 
-
 /** What the on-ramp, swap and transfer initiations answer: the pending Transaction, with its id as `transactionId` too. */
 export class InitiatedTransactionSchema extends TransactionSchema {
-  @ApiProperty({ description: 'The new transaction\'s id (the same as `id`), as every initiation answers it.', example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
+  @ApiProperty({ description: "The new transaction's id (the same as `id`), as every initiation answers it.", example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   transactionId!: string;
 }

@@ -29,7 +29,7 @@ export class TransactionsHttpController {
     tag: 'Transactions',
     summary: 'Your transactions of every type, newest first',
     description:
-      'Newest first (by createdAt, then id), filtered by any of type, status, chain, walletId and a createdAt range (from, to: inclusive). It follows the services\' event streams, so a transaction appears within milliseconds of its change. ' +
+      "Newest first (by createdAt, then id), filtered by any of type, status, chain, walletId and a createdAt range (from, to: inclusive). It follows the services' event streams, so a transaction appears within milliseconds of its change. " +
       'A list envelope: `data` and `meta` (page, limit, total, totalPages). An unknown or invalid filter is INVALID_REQUEST naming it.',
     status: 200,
     data: [TransactionSchema],
@@ -47,7 +47,8 @@ export class TransactionsHttpController {
     operationId: 'getTransaction',
     tag: 'Transactions',
     summary: 'One transaction of any type',
-    description: 'From the read model of every transaction (it follows the services within milliseconds; the per-type endpoints read the owning service directly). NOT_FOUND for an unknown id or another API key\'s transaction.',
+    description:
+      "From the read model of every transaction (it follows the services within milliseconds; the per-type endpoints read the owning service directly). NOT_FOUND for an unknown id or another API key's transaction.",
     status: 200,
     data: TransactionSchema,
     errors: ['NOT_FOUND'],

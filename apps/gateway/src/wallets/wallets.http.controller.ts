@@ -14,8 +14,8 @@ export class WalletCreateRequest {
 }
 
 export class WalletFundRequest {
-  @ApiProperty({ description: 'A token of the wallet\'s chain.', example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
-  @ApiProperty({ description: 'A positive decimal string with at most the token\'s decimals.', example: '250' }) @RequiredString(60) amount!: string;
+  @ApiProperty({ description: "A token of the wallet's chain.", example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
+  @ApiProperty({ description: "A positive decimal string with at most the token's decimals.", example: '250' }) @RequiredString(60) amount!: string;
 }
 
 export class WalletBalanceSchema {
@@ -27,16 +27,19 @@ export class WalletBalanceSchema {
 export class WalletSchema {
   @ApiProperty({ example: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) walletId!: string;
   @ApiProperty({ enum: PRIMARY_CHAINS }) chain!: string;
-  @ApiProperty({ description: 'The smart account\'s address (EIP-55), the same for the wallet\'s whole life.', example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+  @ApiProperty({
+    description: "The smart account's address (EIP-55), the same for the wallet's whole life.",
+    example: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  })
   address!: string;
   @ApiPropertyOptional({ type: String, example: 'Treasury' }) label?: string;
-  @ApiProperty({ type: [WalletBalanceSchema], description: 'Every token of the wallet\'s chain.' }) balances!: WalletBalanceSchema[];
+  @ApiProperty({ type: [WalletBalanceSchema], description: "Every token of the wallet's chain." }) balances!: WalletBalanceSchema[];
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) createdAt!: string;
 }
 
 export class WalletFundSchema extends WalletSchema {
   @ApiPropertyOptional({
-    description: 'The faucet\'s transfer to the wallet\'s address, on the wallet\'s test chain (absent for a chain without a node, which is credited directly).',
+    description: "The faucet's transfer to the wallet's address, on the wallet's test chain (absent for a chain without a node, which is credited directly).",
     example: '0x4f1e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8',
   })
   transactionHash?: string;
@@ -77,7 +80,8 @@ export class WalletsHttpController {
     operationId: 'listWallets',
     tag: 'Wallets',
     summary: 'List your managed wallets, newest first',
-    description: 'The wallets of your API key with their balances, in the list envelope (`data` and `meta`). INVALID_REQUEST names a page or limit out of range, or a parameter it does not take.',
+    description:
+      'The wallets of your API key with their balances, in the list envelope (`data` and `meta`). INVALID_REQUEST names a page or limit out of range, or a parameter it does not take.',
     status: 200,
     data: [WalletSchema],
     errors: ['INVALID_REQUEST'],
@@ -93,7 +97,8 @@ export class WalletsHttpController {
     operationId: 'getWallet',
     tag: 'Wallets',
     summary: 'A managed wallet with its balances',
-    description: 'Every token of the wallet\'s chain with `available` (spendable) and `held` (reserved for transactions in flight). NOT_FOUND for an unknown id or another API key\'s wallet.',
+    description:
+      "Every token of the wallet's chain with `available` (spendable) and `held` (reserved for transactions in flight). NOT_FOUND for an unknown id or another API key's wallet.",
     status: 200,
     data: WalletSchema,
     errors: ['NOT_FOUND'],
@@ -107,10 +112,10 @@ export class WalletsHttpController {
   @ApiEndpoint({
     operationId: 'sandboxFundWallet',
     tag: 'Sandbox',
-    summary: 'Sandbox: fund a managed wallet from the test chain\'s faucet',
+    summary: "Sandbox: fund a managed wallet from the test chain's faucet",
     description:
-      'Test keys only (a live key gets NOT_FOUND). The test chain\'s faucet sends `amount` of `tokenSymbol` to the wallet\'s `address` (a real transfer), and this answers once the deposit is credited: the wallet with its balances and the transfer\'s `transactionHash`. ' +
-      'The flows that debit a wallet (custodial off-ramps, swaps, transfers) can then be tried. INVALID_REQUEST names the field: a token the wallet\'s chain does not have, an amount with more decimals than the token, or above the faucet\'s limit (AMOUNT_TOO_LARGE). NOT_FOUND: an unknown wallet. ' +
+      "Test keys only (a live key gets NOT_FOUND). The test chain's faucet sends `amount` of `tokenSymbol` to the wallet's `address` (a real transfer), and this answers once the deposit is credited: the wallet with its balances and the transfer's `transactionHash`. " +
+      "The flows that debit a wallet (custodial off-ramps, swaps, transfers) can then be tried. INVALID_REQUEST names the field: a token the wallet's chain does not have, an amount with more decimals than the token, or above the faucet's limit (AMOUNT_TOO_LARGE). NOT_FOUND: an unknown wallet. " +
       'SERVICE_UNAVAILABLE: the chain did not credit the transfer in time (it may still: read the wallet).',
     status: 200,
     data: WalletFundSchema,
@@ -124,6 +129,12 @@ export class WalletsHttpController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     sandboxOnly(request.ctx.key?.tenant.environment);
-    await this.forwarder.post(WalletFund.contract, request, reply, { walletId, ...body }, { status: 200, needsProviders: false, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS });
+    await this.forwarder.post(
+      WalletFund.contract,
+      request,
+      reply,
+      { walletId, ...body },
+      { status: 200, needsProviders: false, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS },
+    );
   }
 }

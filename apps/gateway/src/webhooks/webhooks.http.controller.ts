@@ -1,7 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES, WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest } from '@ramp/contracts';
+import {
+  DELIVERY_STATUSES,
+  WEBHOOK_EVENT_NAMES,
+  WebhookCreate,
+  WebhookDelete,
+  WebhookDeliveries,
+  WebhookList,
+  WebhookRetry,
+  WebhookTest,
+} from '@ramp/contracts';
 import { BodyPipe, NoFieldsRequest, OptionalString, queryParameters, RequiredString, RequiredStringArray } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
@@ -33,7 +42,7 @@ export class WebhookSchema {
 
 export class WebhookCreatedSchema extends WebhookSchema {
   @ApiProperty({
-    description: 'Signs this webhook\'s deliveries (x-service-signature, webhook-signature). Returned only here: store it.',
+    description: "Signs this webhook's deliveries (x-service-signature, webhook-signature). Returned only here: store it.",
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/0Bc4Mr7j8c=',
   })
   secret!: string;
@@ -60,11 +69,11 @@ export class DeliverySchema {
   @ApiPropertyOptional({ type: String, example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId?: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status!: string;
   @ApiProperty({ type: [DeliveryAttemptSchema] }) attempts!: DeliveryAttemptSchema[];
-  @ApiPropertyOptional({ type: String, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' }) nextAttemptAt?: string;
+  @ApiPropertyOptional({ type: String, description: 'When the next attempt is due (pending only).', example: '2026-11-23T10:01:01.000Z' })
+  nextAttemptAt?: string;
   @ApiProperty({ example: '2026-11-23T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-23T10:00:01.000Z' }) updatedAt!: string;
 }
-
 
 /** Webhooks are not provider calls: live keys may manage them before live mode is enabled. */
 const READ: ForwardOptions = { status: 200, needsProviders: false };
@@ -95,7 +104,8 @@ export class WebhooksHttpController {
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List your webhooks (never their secrets)',
-    description: 'Every webhook of your API key (keys of one organization and environment share them), without secrets: a lost secret means deleting the webhook and registering it again.',
+    description:
+      'Every webhook of your API key (keys of one organization and environment share them), without secrets: a lost secret means deleting the webhook and registering it again.',
     status: 200,
     data: [WebhookSchema],
     errors: [],
@@ -111,7 +121,8 @@ export class WebhooksHttpController {
     operationId: 'deleteWebhook',
     tag: 'Webhooks',
     summary: 'Delete a webhook',
-    description: 'It receives nothing more: its pending deliveries are cancelled (one already being sent may still arrive). Answers `{ id, deleted: true }`. NOT_FOUND for an unknown, deleted or another API key\'s webhook.',
+    description:
+      "It receives nothing more: its pending deliveries are cancelled (one already being sent may still arrive). Answers `{ id, deleted: true }`. NOT_FOUND for an unknown, deleted or another API key's webhook.",
     status: 200,
     data: WebhookDeletedSchema,
     errors: ['NOT_FOUND'],
@@ -128,9 +139,9 @@ export class WebhooksHttpController {
   @ApiEndpoint({
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
-    summary: 'List a webhook\'s deliveries with every attempt, newest first',
+    summary: "List a webhook's deliveries with every attempt, newest first",
     description:
-      'Each delivery with its status (pending, succeeded, failed, cancelled), every attempt (when, the answer\'s status code, duration, error) and when the next attempt is due, optionally filtered by `status`. ' +
+      "Each delivery with its status (pending, succeeded, failed, cancelled), every attempt (when, the answer's status code, duration, error) and when the next attempt is due, optionally filtered by `status`. " +
       'INVALID_REQUEST names an invalid filter, page or limit; NOT_FOUND: an unknown webhook.',
     status: 200,
     data: [DeliverySchema],
@@ -179,7 +190,12 @@ export class WebhooksHttpController {
     errors: ['INVALID_REQUEST', 'NOT_FOUND'],
     idempotent: true,
   })
-  async test(@Param('webhookId') webhookId: string, @Body(BodyPipe) _body: NoFieldsRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async test(
+    @Param('webhookId') webhookId: string,
+    @Body(BodyPipe) _body: NoFieldsRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     await this.forwarder.post(WebhookTest.contract, request, reply, { webhookId }, { status: 201, needsProviders: false });
   }
 }

@@ -1,14 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { assetOf, chainAccount, chargedAccount, custodyDrift, depositsAccount, gasAccount, move, uncoveredLiabilities, type Drift, type Leg, type Liability } from '@ramp/bookkeeping';
-import { ChainHoldings, platformTenant, type DepositCredited, type DepositReversed, type Environment, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
+import {
+  assetOf,
+  chainAccount,
+  chargedAccount,
+  custodyDrift,
+  depositsAccount,
+  gasAccount,
+  move,
+  uncoveredLiabilities,
+  type Drift,
+  type Leg,
+  type Liability,
+} from '@ramp/bookkeeping';
+import {
+  ChainHoldings,
+  platformTenant,
+  type DepositCredited,
+  type DepositReversed,
+  type Environment,
+  type SendFinished,
+  type TreasuryOpened,
+} from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { Journal } from '../journal/journal';
 import { DepositBooks } from './deposit-books';
-
 
 export interface Reconciliation {
   environment: Environment;
@@ -46,7 +65,9 @@ export class ChainBooks {
   /** A hot wallet's holdings when the chain service began watching it: the treasury's opening balance. */
   async bookOpening(tx: Sql, opened: TreasuryOpened): Promise<boolean> {
     const { environment, chain } = opened;
-    const legs = opened.holdings.flatMap((holding) => move(chainAccount(environment, chain), depositsAccount('treasury', environment, chain), assetOf(chain, holding.tokenSymbol), holding.amount));
+    const legs = opened.holdings.flatMap((holding) =>
+      move(chainAccount(environment, chain), depositsAccount('treasury', environment, chain), assetOf(chain, holding.tokenSymbol), holding.amount),
+    );
     if (legs.length === 0) return false;
     return this.journal.post(tx, `opening:${environment}-${chain}:${opened.blockNumber}`, 'treasury-opening', legs);
   }
@@ -59,9 +80,17 @@ export class ChainBooks {
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
     const { environment, chain } = send;
     const legs: Leg[] = [];
-    if (dec(send.gasCost).gt(0)) legs.push(...move(gasAccount(environment, chain), chainAccount(environment, chain), assetOf(chain, send.nativeSymbol), send.gasCost));
+    if (dec(send.gasCost).gt(0))
+      legs.push(...move(gasAccount(environment, chain), chainAccount(environment, chain), assetOf(chain, send.nativeSymbol), send.gasCost));
     if (send.transfer) {
-      legs.push(...move(chargedAccount(send.transfer.account, environment, chain), chainAccount(environment, chain), assetOf(chain, send.transfer.tokenSymbol), send.transfer.amount));
+      legs.push(
+        ...move(
+          chargedAccount(send.transfer.account, environment, chain),
+          chainAccount(environment, chain),
+          assetOf(chain, send.transfer.tokenSymbol),
+          send.transfer.amount,
+        ),
+      );
     }
     if (send.swap) {
       // What went into the pools left the chain's holdings; what came out joined them when it was paid to the hot wallet.
@@ -76,7 +105,11 @@ export class ChainBooks {
       const { bridge } = send;
       const charged = chargedAccount(bridge.account, environment, chain);
       const asset = assetOf(chain, bridge.tokenSymbol);
-      legs.push(...(bridge.direction === 'out' ? move(charged, chainAccount(environment, chain), asset, bridge.amount) : move(chainAccount(environment, chain), charged, asset, bridge.amount)));
+      legs.push(
+        ...(bridge.direction === 'out'
+          ? move(charged, chainAccount(environment, chain), asset, bridge.amount)
+          : move(chainAccount(environment, chain), charged, asset, bridge.amount)),
+      );
     }
     if (legs.length === 0) return false;
     return this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs);
@@ -107,7 +140,14 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     [environment],
   );
   const configured = new Set(chains.map((held) => held.chain));
-  const liabilities: Liability[] = rows.filter((row) => configured.has(row.chain)).map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
+  const liabilities: Liability[] = rows
+    .filter((row) => configured.has(row.chain))
+    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
   const holdings = chains.flatMap((held) => held.holdings.map((holding) => ({ chain: held.chain, ...holding })));
-  return { environment, chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })), drifts, uncovered: uncoveredLiabilities(liabilities, holdings) };
+  return {
+    environment,
+    chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })),
+    drifts,
+    uncovered: uncoveredLiabilities(liabilities, holdings),
+  };
 }

@@ -1,6 +1,14 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { CHAIN_EVENT_TYPES, chainEvents, everyEventOf, type DepositCredited, type DepositReversed, type SendFinished, type TreasuryOpened } from '@ramp/contracts';
+import {
+  CHAIN_EVENT_TYPES,
+  chainEvents,
+  everyEventOf,
+  type DepositCredited,
+  type DepositReversed,
+  type SendFinished,
+  type TreasuryOpened,
+} from '@ramp/contracts';
 import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
 import { ChainBooks } from './chain-books';

@@ -43,7 +43,10 @@ export class DepositBooks {
       }
       return this.journal.post(tx, `deposit:${deposit.depositId}`, 'deposit', move(chain, owner.account, owner.asset, amount));
     }
-    const { rows } = await tx.query<{ shortfall: string }>(`select shortfall::text from ledger.deposit_reversals where deposit_id = $1 and credit = $2`, [deposit.depositId, credit - 1]);
+    const { rows } = await tx.query<{ shortfall: string }>(`select shortfall::text from ledger.deposit_reversals where deposit_id = $1 and credit = $2`, [
+      deposit.depositId,
+      credit - 1,
+    ]);
     const shortfall = dec(rows[0]?.shortfall ?? '0');
     const legs: Leg[] = [];
     if (shortfall.gt(0)) legs.push(...move(chain, reorgLossAccount(deposit.environment, deposit.chain), owner.asset, shortfall));
@@ -80,7 +83,16 @@ export class DepositBooks {
    */
   async bookOfframpEvent(tx: Sql, event: { type: string; data: unknown }): Promise<boolean> {
     if (event.type !== 'offramp.deposit_reversed' && event.type !== 'offramp.deposit_restored') return false;
-    const data = event.data as { depositId: string; credit: number; environment: string; chain: string; tokenSymbol: string; amount: string; afterPayout?: boolean; refunded?: boolean };
+    const data = event.data as {
+      depositId: string;
+      credit: number;
+      environment: string;
+      chain: string;
+      tokenSymbol: string;
+      amount: string;
+      afterPayout?: boolean;
+      refunded?: boolean;
+    };
     const loss = reorgLossAccount(data.environment, data.chain);
     const deposits = depositsAccount('offramp', data.environment, data.chain);
     const asset = assetOf(data.chain, data.tokenSymbol);
@@ -104,15 +116,22 @@ export class DepositBooks {
       const kind = /^([a-z]+):/.exec(deposit.owner)?.[1];
       return kind ? { account: depositsAccount(kind, deposit.environment, deposit.chain), asset } : undefined;
     }
-    const { rows } = await tx.query<{ chain: 'base' | 'bsc' }>(`select chain from ledger.wallets where id = $1 and environment = $2`, [walletId, deposit.environment]);
-    if (!rows[0] || rows[0].chain !== deposit.chain) throw new Error(`deposit ${deposit.depositId} names wallet ${walletId}, which is not on ${deposit.environment} ${deposit.chain}`);
+    const { rows } = await tx.query<{ chain: 'base' | 'bsc' }>(`select chain from ledger.wallets where id = $1 and environment = $2`, [
+      walletId,
+      deposit.environment,
+    ]);
+    if (!rows[0] || rows[0].chain !== deposit.chain)
+      throw new Error(`deposit ${deposit.depositId} names wallet ${walletId}, which is not on ${deposit.environment} ${deposit.chain}`);
     parseToken(rows[0].chain, deposit.tokenSymbol, 'tokenSymbol');
     return { account: walletAccount(walletId), asset, walletId };
   }
 
   /** What an account holds of an asset, its balance row locked until the transaction ends (a reversal takes from it). */
   private async available(tx: Sql, account: string, asset: string): Promise<Decimal> {
-    const { rows } = await tx.query<{ amount: string }>(`select amount::text from ledger.balances where account = $1 and asset = $2 for update`, [account, asset]);
+    const { rows } = await tx.query<{ amount: string }>(`select amount::text from ledger.balances where account = $1 and asset = $2 for update`, [
+      account,
+      asset,
+    ]);
     return dec(rows[0]?.amount ?? '0');
   }
 }

@@ -38,14 +38,22 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     this.intervalMs = config.int('chainReconcileIntervalMs', 0);
     this.pauseFraction = config.string('chainDriftPauseFraction');
     this.pauseRounds = config.int('chainDriftPauseRounds', 1);
-    metrics.sampled('ramp_ledger_chain_drift_assets', 'Tokens whose on-chain holdings differ from the books at the last reconciliation (0: every chain reconciles).', async () => {
-      if (this.drifting === undefined) throw new Error('not reconciled yet');
-      return this.drifting;
-    });
-    metrics.sampled('ramp_ledger_uncovered_liabilities', "Tokens whose customers' wallet balances exceed what the platform holds of them on their chain, at the last reconciliation.", async () => {
-      if (this.uncovered === undefined) throw new Error('not reconciled yet');
-      return this.uncovered;
-    });
+    metrics.sampled(
+      'ramp_ledger_chain_drift_assets',
+      'Tokens whose on-chain holdings differ from the books at the last reconciliation (0: every chain reconciles).',
+      async () => {
+        if (this.drifting === undefined) throw new Error('not reconciled yet');
+        return this.drifting;
+      },
+    );
+    metrics.sampled(
+      'ramp_ledger_uncovered_liabilities',
+      "Tokens whose customers' wallet balances exceed what the platform holds of them on their chain, at the last reconciliation.",
+      async () => {
+        if (this.uncovered === undefined) throw new Error('not reconciled yet');
+        return this.uncovered;
+      },
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -74,7 +82,8 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         drifting += drifts.length;
         uncovered += reconciliation.uncovered.length;
         if (drifts.length > 0) this.logger.warn({ environment, drifts }, 'the books of a chain differ from the chain');
-        if (reconciliation.uncovered.length > 0) this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
+        if (reconciliation.uncovered.length > 0)
+          this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
         await this.pauseDrifting(reconciliation);
       }
       this.drifting = drifting;
@@ -104,7 +113,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       } else if (rounds === 0 && this.paused.has(id)) {
         await this.rpc.call(ChainSendsPause.contract, tenant, { environment, chain, paused: false });
         this.paused.delete(id);
-        this.logger.warn({ environment, chain }, "a chain reconciles again: its outbound sends resume");
+        this.logger.warn({ environment, chain }, 'a chain reconciles again: its outbound sends resume');
       }
     }
   }

@@ -30,7 +30,11 @@ async function main(): Promise<void> {
         await nc.drain();
       }
     }
-    const ok = report.unbalancedAssets.length === 0 && report.driftedBalances.length === 0 && report.negative.length === 0 && chains.every((chain) => chain.drifts.length === 0 && chain.uncovered.length === 0);
+    const ok =
+      report.unbalancedAssets.length === 0 &&
+      report.driftedBalances.length === 0 &&
+      report.negative.length === 0 &&
+      chains.every((chain) => chain.drifts.length === 0 && chain.uncovered.length === 0);
     process.stdout.write(`${JSON.stringify({ ok, ...report, chains }, null, 2)}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
       const consumer = await js.consumers.get(stream, { opt_start_seq: fromSequence });
       let applied = 0;
       const batchSize = 1000;
-      for (let next = fromSequence; next <= toSequence; ) {
+      for (let next = fromSequence; next <= toSequence;) {
         const events: StoredEvent[] = [];
         const messages = await consumer.fetch({ max_messages: Math.min(batchSize, toSequence - next + 1), expires: 5000 });
         for await (const message of messages) {

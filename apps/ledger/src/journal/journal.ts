@@ -34,7 +34,11 @@ export class Journal {
           change.asset,
           mayGoNegative(change.account),
         ]);
-        await tx.query(`update ledger.balances set amount = amount + $3::numeric where account = $1 and asset = $2`, [change.account, change.asset, change.amount]);
+        await tx.query(`update ledger.balances set amount = amount + $3::numeric where account = $1 and asset = $2`, [
+          change.account,
+          change.asset,
+          change.amount,
+        ]);
       } catch (error) {
         if ((error as { constraint?: string }).constraint === 'balance_not_negative') throw new InsufficientFunds(`${change.account} ${change.asset}`);
         throw error;
@@ -62,7 +66,9 @@ export class Journal {
    * The books' self-check: postings sum to zero per asset, every balance equals the sum of its account's postings,
    * and no wallet, held or revenue balance, nor any account of customers' deposits (an off-ramp's), is negative. Empty arrays mean the books are right.
    */
-  async check(db: Sql): Promise<{ unbalancedAssets: Imbalance[]; driftedBalances: { account: string; asset: string }[]; negative: { account: string; asset: string }[] }> {
+  async check(
+    db: Sql,
+  ): Promise<{ unbalancedAssets: Imbalance[]; driftedBalances: { account: string; asset: string }[]; negative: { account: string; asset: string }[] }> {
     const unbalanced = await db.query<{ asset: string; sum: string }>(
       `select asset, sum(amount)::text as sum from ledger.postings group by asset having sum(amount) <> 0`,
     );

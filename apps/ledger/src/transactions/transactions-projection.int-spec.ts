@@ -39,7 +39,16 @@ describe('transactions projection - concurrent writers never move a row backward
       causationId: id,
       actor: 'system:test',
       tenant: { organizationId: 'org_projection', environment: 'test', keyId: 'key_projection' },
-      view: { id, type: 'offramp', status, chain: 'base', amount: '10', tokenSymbol: 'USDC', createdAt: '2026-11-26T10:00:00.000Z', updatedAt: `2026-11-26T10:00:0${version}.000Z` },
+      view: {
+        id,
+        type: 'offramp',
+        status,
+        chain: 'base',
+        amount: '10',
+        tokenSymbol: 'USDC',
+        createdAt: '2026-11-26T10:00:00.000Z',
+        updatedAt: `2026-11-26T10:00:0${version}.000Z`,
+      },
     } as StoredEvent['metadata'],
   });
   const inTransaction = async (client: PoolClient, work: () => Promise<unknown>) => {

@@ -37,7 +37,20 @@ export async function projectTransactionEvents(tx: Sql, events: StoredEvent[], t
   if (changed.size === 0) return 0;
   const values: unknown[] = [];
   const tuples = [...changed.values()].map(({ projected: { version, view }, tenant }) => {
-    const row = [view.id, tenant.organizationId, tenant.environment, generationOf(tenant), view.type, view.status, view.chain, view.walletId ?? null, view.createdAt, view.updatedAt, version, JSON.stringify(view)];
+    const row = [
+      view.id,
+      tenant.organizationId,
+      tenant.environment,
+      generationOf(tenant),
+      view.type,
+      view.status,
+      view.chain,
+      view.walletId ?? null,
+      view.createdAt,
+      view.updatedAt,
+      version,
+      JSON.stringify(view),
+    ];
     values.push(...row);
     const base = values.length - row.length;
     return `(${row.map((_, i) => `$${base + i + 1}`).join(', ')})`;

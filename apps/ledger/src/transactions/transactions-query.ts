@@ -26,7 +26,8 @@ export class TransactionsQuery {
     if (request.type !== undefined) add('type =', oneOf(request.type, 'type', TYPES));
     if (request.status !== undefined) add('status =', oneOf(request.status, 'status', STATUSES));
     if (request.chain !== undefined) {
-      if (!isChainName(request.chain)) throw invalidField('chain', 'must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana', 'UNSUPPORTED_CHAIN');
+      if (!isChainName(request.chain))
+        throw invalidField('chain', 'must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana', 'UNSUPPORTED_CHAIN');
       add('chain =', request.chain);
     }
     if (request.walletId !== undefined) {

@@ -23,7 +23,8 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '1000' });
     // The sandbox bank rejects payouts to accounts of the serial 888888888: that off-ramp fails.
     const offramp = async (amount: string, serial = '012345678') => {
-      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' })).body.data;
+      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' }))
+        .body.data;
       return (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId })).body.data.transactionId as string;
     };
     ids['completedOfframp'] = await offramp('10');
@@ -31,7 +32,9 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     const onrampQuote = (await api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
     ids['pendingOnramp'] = (await api.post('/onramp/initiate', { quoteId: onrampQuote.quoteId, walletId })).body.data.id;
     const bscQuote = (await api.post('/onramp/quote', { amount: '20000', tokenSymbol: 'CNGN', chain: 'bsc' })).body.data;
-    ids['bscOnramp'] = (await api.post('/onramp/initiate', { quoteId: bscQuote.quoteId, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })).body.data.id;
+    ids['bscOnramp'] = (
+      await api.post('/onramp/initiate', { quoteId: bscQuote.quoteId, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })
+    ).body.data.id;
 
     // The read model follows the event streams: wait until it shows every transaction in its final state.
     const expected: Record<string, string> = { completedOfframp: 'completed', failedOfframp: 'failed', pendingOnramp: 'pending', bscOnramp: 'pending' };
@@ -57,7 +60,7 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     return response.body;
   };
 
-  it('lists the tenant\'s transactions newest first in the list envelope, equal to each type\'s own endpoint', async () => {
+  it("lists the tenant's transactions newest first in the list envelope, equal to each type's own endpoint", async () => {
     const body = await listed('');
     expect(body.success).toBe(true);
     expect(body.data.map((t: any) => t.id)).toEqual([ids['bscOnramp'], ids['pendingOnramp'], ids['failedOfframp'], ids['completedOfframp']]);
@@ -99,7 +102,7 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     }
   });
 
-  it('hides other tenants\' transactions', async () => {
+  it("hides other tenants' transactions", async () => {
     const stranger = api.withKey((await createKey()).apiKey);
     expect((await stranger.get('/transactions')).body.meta.total).toBe(0);
     expectError(await stranger.get(`/transactions/${ids['completedOfframp']}`), 404, 'NOT_FOUND');
@@ -107,7 +110,8 @@ describe('transactions read model - GET /transactions and its filters, and a reb
   });
 
   it('rebuilds the read model from the event streams into exactly the live one', async () => {
-    const snapshot = async () => (await pool.query(`select id, organization_id, environment, generation, stream_version, status, view from ledger.transactions order by id`)).rows;
+    const snapshot = async () =>
+      (await pool.query(`select id, organization_id, environment, generation, stream_version, status, view from ledger.transactions order by id`)).rows;
     const live = await snapshot();
     const report = await rebuildTransactions();
     expect(report).toMatchObject({ projection: 'transactions', transactions: live.length });

@@ -60,8 +60,6 @@ const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,40}$/;
 /** The account the sandbox funds wallets from (the outside world, so it may go negative). */
 export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
 
-
-
 /** Managed wallets, their balances and holds, over the double-entry journal. */
 @Injectable()
 export class WalletService {
@@ -79,13 +77,23 @@ export class WalletService {
    */
   async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS) as PrimaryChainName;
-    if (request.label !== undefined && (typeof request.label !== 'string' || request.label.length > 100)) throw invalidField('label', 'must be a string of at most 100 characters');
+    if (request.label !== undefined && (typeof request.label !== 'string' || request.label.length > 100))
+      throw invalidField('label', 'must be a string of at most 100 characters');
     const id = newId('wal');
     const onchain = await this.depositAddress(tenant, chain, id);
     const { rows } = await this.pool.query<WalletRow>(
       `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at, onchain) values ($1, $2, $3, $4, $5, $6, $7, now(), $8)
        returning ${WALLET_COLUMNS}`,
-      [id, tenant.organizationId, tenant.environment, generationOf(tenant), chain, onchain ?? smartAccountAddress(chain, id), (request.label as string | undefined) ?? null, onchain !== undefined],
+      [
+        id,
+        tenant.organizationId,
+        tenant.environment,
+        generationOf(tenant),
+        chain,
+        onchain ?? smartAccountAddress(chain, id),
+        (request.label as string | undefined) ?? null,
+        onchain !== undefined,
+      ],
     );
     return this.view(this.pool, rows[0]!);
   }
@@ -103,11 +111,10 @@ export class WalletService {
   async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {
     const page = parsePage(request);
     const [{ rows: counted }, { rows }] = await Promise.all([
-      this.pool.query<{ total: number }>(`select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3`, [
-        tenant.organizationId,
-        tenant.environment,
-        generationOf(tenant),
-      ]),
+      this.pool.query<{ total: number }>(
+        `select count(*)::int as total from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3`,
+        [tenant.organizationId, tenant.environment, generationOf(tenant)],
+      ),
       this.pool.query<WalletRow>(
         `select ${WALLET_COLUMNS} from ledger.wallets where organization_id = $1 and environment = $2 and generation = $3
           order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
@@ -133,11 +140,20 @@ export class WalletService {
     const token = this.tokenOf(wallet.chain, request.tokenSymbol);
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (wallet.onchain && isDust(token.symbol, amount.toFixed())) {
-      throw new AppError('AMOUNT_TOO_SMALL', `amount: below ${DUST_MINIMUMS[token.symbol]} ${token.symbol}, the smallest deposit the platform credits (a smaller one is dust, kept and never credited)`, 'amount');
+      throw new AppError(
+        'AMOUNT_TOO_SMALL',
+        `amount: below ${DUST_MINIMUMS[token.symbol]} ${token.symbol}, the smallest deposit the platform credits (a smaller one is dust, kept and never credited)`,
+        'amount',
+      );
     }
     if (!wallet.onchain) {
       await withTransaction(this.pool, (tx) =>
-        this.journal.post(tx, `fund:${newId('evt')}`, 'sandbox-fund', move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+        this.journal.post(
+          tx,
+          `fund:${newId('evt')}`,
+          'sandbox-fund',
+          move(SANDBOX_FUNDING, walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount),
+        ),
       );
       return this.view(this.pool, wallet);
     }
@@ -148,7 +164,11 @@ export class WalletService {
       { timeoutMs: FAUCET_TIMEOUT_MS },
     );
     const credited = await this.waits.until(
-      async () => ((await this.pool.query(`select 1 from ledger.chain_deposits where transaction_hash = $1 and wallet_id = $2`, [sent.transactionHash, wallet.id])).rowCount ? true : undefined),
+      async () =>
+        (await this.pool.query(`select 1 from ledger.chain_deposits where transaction_hash = $1 and wallet_id = $2`, [sent.transactionHash, wallet.id]))
+          .rowCount
+          ? true
+          : undefined,
       FUND_CREDIT_WAIT_MS,
     );
     if (!credited) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which is not credited yet: GET the wallet in a moment`);
@@ -162,7 +182,12 @@ export class WalletService {
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (!ACCOUNT_NAME.test(request.source)) throw invalidField('source', 'must be an external account name');
     const applied = await withTransaction(this.pool, (tx) =>
-      this.journal.post(tx, `credit:${request.entryId}`, 'credit', move(externalAccount(request.source), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount)),
+      this.journal.post(
+        tx,
+        `credit:${request.entryId}`,
+        'credit',
+        move(externalAccount(request.source), walletAccount(wallet.id), assetOf(wallet.chain, token.symbol), amount),
+      ),
     );
     return { entryId: request.entryId, applied };
   }
@@ -222,12 +247,16 @@ export class WalletService {
         if (hold.status !== wanted) throw new AppError('TRANSACTION_STATE_CONFLICT', `Hold ${hold.id} is already ${hold.status}`);
         return this.holdView(hold);
       }
-      const legs = request.outcome === 'capture' ? this.captureLegs(hold, request) : move(heldAccount(hold.wallet_id), walletAccount(hold.wallet_id), hold.asset, hold.amount);
+      const legs =
+        request.outcome === 'capture'
+          ? this.captureLegs(hold, request)
+          : move(heldAccount(hold.wallet_id), walletAccount(hold.wallet_id), hold.asset, hold.amount);
       await this.journal.post(tx, `${request.outcome}:${hold.id}`, request.outcome, legs);
-      const { rows } = await tx.query<HoldRow>(
-        `update ledger.holds set status = $2, destination = $3, settled_at = now() where id = $1 returning *`,
-        [hold.id, wanted, request.outcome === 'capture' ? (request.destination ?? 'unspecified') : null],
-      );
+      const { rows } = await tx.query<HoldRow>(`update ledger.holds set status = $2, destination = $3, settled_at = now() where id = $1 returning *`, [
+        hold.id,
+        wanted,
+        request.outcome === 'capture' ? (request.destination ?? 'unspecified') : null,
+      ]);
       return this.holdView(rows[0]!);
     });
   }
@@ -296,7 +325,10 @@ export class WalletService {
 
   /** Wallets with their balances, read for all of them in one query. */
   private async views(db: Sql, rows: WalletRow[]): Promise<WalletView[]> {
-    const balances = await this.journal.balances(db, rows.flatMap((row) => [walletAccount(row.id), heldAccount(row.id)]));
+    const balances = await this.journal.balances(
+      db,
+      rows.flatMap((row) => [walletAccount(row.id), heldAccount(row.id)]),
+    );
     return rows.map((row) => {
       const available = balances.get(walletAccount(row.id));
       const held = balances.get(heldAccount(row.id));
@@ -313,5 +345,4 @@ export class WalletService {
       };
     });
   }
-
 }

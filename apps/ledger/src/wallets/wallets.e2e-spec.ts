@@ -6,8 +6,6 @@ import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, type TestKey, rpcFailure } from '@ramp/testing';
 import { Journal } from '../journal/journal';
 
-
-
 describe('wallets and the ledger - through HTTP and the holds other services use', () => {
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
@@ -60,7 +58,7 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     expectError(await api.post('/wallets', { chain: 'base', colour: 'red' }), 400, 'INVALID_REQUEST', 'colour');
   });
 
-  it('lists the tenant\'s wallets newest first and hides other tenants\' wallets', async () => {
+  it("lists the tenant's wallets newest first and hides other tenants' wallets", async () => {
     const first = await newWallet();
     const second = await newWallet();
     const page = (await api.get('/wallets?limit=2')).body;
@@ -98,7 +96,9 @@ describe('wallets and the ledger - through HTTP and the holds other services use
   it('holds funds for a transaction, refuses an overdraft with the available balance, and is idempotent by hold id', async () => {
     const wallet = await newWallet();
     await fund(wallet.walletId, 'USDC', '100');
-    const overdraft = await rpcFailure(rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '100.01' }));
+    const overdraft = await rpcFailure(
+      rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '100.01' }),
+    );
     expect(overdraft.code).toBe('INVALID_REQUEST');
     expect(overdraft.field).toBe('amount');
     expect(overdraft.message).toContain('100 USDC');
@@ -107,7 +107,9 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     const hold = await rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '40' });
     expect(hold).toMatchObject({ holdId, status: 'held', amount: '40', chain: 'base', tokenSymbol: 'USDC' });
     expect(await rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '40' })).toEqual(hold);
-    expect((await rpcFailure(rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '41' }))).code).toBe('CONFLICT');
+    expect((await rpcFailure(rpc.call(HoldPlace.contract, tenant, { holdId, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '41' }))).code).toBe(
+      'CONFLICT',
+    );
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '60', held: '40' });
 
     // Released: back to the wallet, once.
@@ -123,7 +125,9 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'USDC')).toMatchObject({ available: '70', held: '0' });
 
     const stranger = { ...tenant, organizationId: 'org_someone_else' };
-    expect((await rpcFailure(rpc.call(HoldPlace.contract, stranger, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '1' }))).code).toBe('NOT_FOUND');
+    expect(
+      (await rpcFailure(rpc.call(HoldPlace.contract, stranger, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '1' }))).code,
+    ).toBe('NOT_FOUND');
     expect((await rpcFailure(rpc.call(HoldSettle.contract, stranger, { holdId: paid, outcome: 'release' }))).code).toBe('NOT_FOUND');
   });
 
@@ -133,10 +137,35 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     const swap = newId('txn');
     await rpc.call(HoldPlace.contract, tenant, { holdId: swap, walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '50' });
     // A fee not smaller than the hold, a credit of a token the chain lacks, or too many decimals: refused, nothing moved.
-    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'capture', destination: 'route-execution', fee: { amount: '50', account: 'swap-fees' } }))).code).toBe('INVALID_REQUEST');
-    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'capture', credit: { tokenSymbol: 'BNB', amount: '1', source: 'route-execution' } }))).code).toBe('INVALID_REQUEST');
-    expect((await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'release', fee: { amount: '1', account: 'swap-fees' } }))).code).toBe('INVALID_REQUEST');
-    const settle = { holdId: swap, outcome: 'capture' as const, destination: 'route-execution', fee: { amount: '0.15', account: 'swap-fees' }, credit: { tokenSymbol: 'ETH', amount: '0.015578125', source: 'route-execution' } };
+    expect(
+      (
+        await rpcFailure(
+          rpc.call(HoldSettle.contract, tenant, {
+            holdId: swap,
+            outcome: 'capture',
+            destination: 'route-execution',
+            fee: { amount: '50', account: 'swap-fees' },
+          }),
+        )
+      ).code,
+    ).toBe('INVALID_REQUEST');
+    expect(
+      (
+        await rpcFailure(
+          rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'capture', credit: { tokenSymbol: 'BNB', amount: '1', source: 'route-execution' } }),
+        )
+      ).code,
+    ).toBe('INVALID_REQUEST');
+    expect(
+      (await rpcFailure(rpc.call(HoldSettle.contract, tenant, { holdId: swap, outcome: 'release', fee: { amount: '1', account: 'swap-fees' } }))).code,
+    ).toBe('INVALID_REQUEST');
+    const settle = {
+      holdId: swap,
+      outcome: 'capture' as const,
+      destination: 'route-execution',
+      fee: { amount: '0.15', account: 'swap-fees' },
+      credit: { tokenSymbol: 'ETH', amount: '0.015578125', source: 'route-execution' },
+    };
     expect((await rpc.call(HoldSettle.contract, tenant, settle)).status).toBe('captured');
     expect((await rpc.call(HoldSettle.contract, tenant, settle)).status).toBe('captured');
     const after = (await api.get(`/wallets/${wallet.walletId}`)).body.data;
@@ -167,7 +196,9 @@ describe('wallets and the ledger - through HTTP and the holds other services use
     const wallet = await newWallet();
     await fund(wallet.walletId, 'USDC', '100');
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, () => rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '10' })),
+      Array.from({ length: 30 }, () =>
+        rpc.call(HoldPlace.contract, tenant, { holdId: newId('txn'), walletId: wallet.walletId, tokenSymbol: 'USDC', amount: '10' }),
+      ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
     for (const result of results) if (result.status === 'rejected') expect((result.reason as AppError).code).toBe('INVALID_REQUEST');

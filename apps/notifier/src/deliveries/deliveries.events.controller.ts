@@ -27,7 +27,12 @@ export class DeliveriesEventsController {
   ) {}
 
   // The cost of an event is its commit: events waiting together are recorded in one transaction.
-  @JetStreamEventPattern<IncomingEvent>(everyEventOf(integrationEvents), { durable: DELIVERIES_CONSUMER, ackWaitMs: 10_000, batchSize: 50, decode: decodeIntegrationMessage })
+  @JetStreamEventPattern<IncomingEvent>(everyEventOf(integrationEvents), {
+    durable: DELIVERIES_CONSUMER,
+    ackWaitMs: 10_000,
+    batchSize: 50,
+    decode: decodeIntegrationMessage,
+  })
   async record(@Payload() event: IncomingEvent, @Ctx() context: JetStreamContext): Promise<void> {
     const deliveries = await this.store.recordEvent(context.tx, withAllowedCallback(event, this.allowed), new Date());
     this.logger.debug({ event: event.type, deliveries }, 'deliveries recorded');

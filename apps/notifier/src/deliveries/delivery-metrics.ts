@@ -38,14 +38,12 @@ export class DeliveryMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    metrics.sampled(
-      'ramp_webhook_deliveries_due',
-      'Pending deliveries whose next attempt is due now (a growing figure: the notifier is behind).',
-      async () => {
-        const { rows } = await pool.query<{ due: number }>(`select count(*)::int as due from notifier.deliveries where status = 'pending' and next_attempt_at <= now()`);
-        return rows[0]?.due ?? 0;
-      },
-    );
+    metrics.sampled('ramp_webhook_deliveries_due', 'Pending deliveries whose next attempt is due now (a growing figure: the notifier is behind).', async () => {
+      const { rows } = await pool.query<{ due: number }>(
+        `select count(*)::int as due from notifier.deliveries where status = 'pending' and next_attempt_at <= now()`,
+      );
+      return rows[0]?.due ?? 0;
+    });
   }
 
   /** Records an attempt and, when it ended the delivery, the delivery's outcome. */

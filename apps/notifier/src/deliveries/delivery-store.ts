@@ -205,7 +205,14 @@ export class DeliveryStore {
     });
   }
 
-  private readonly finished: { delivery: ClaimedDelivery; attempt: AttemptRecord; outcome: AttemptOutcome; now: Date; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private readonly finished: {
+    delivery: ClaimedDelivery;
+    attempt: AttemptRecord;
+    outcome: AttemptOutcome;
+    now: Date;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   private flushScheduled = false;
 
   private async flush(): Promise<void> {

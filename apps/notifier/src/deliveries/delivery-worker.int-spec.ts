@@ -50,26 +50,44 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
 
   const worker = (clock: Clock) => new DeliveryWorker(workerOptions(clock));
   const workerOptions = (clock: Clock) => ({
-      store,
-      sender,
-      secrets: new SigningSecrets(box, async () => {
-        throw new Error('no callbacks here');
-      }),
-      clock,
-      concurrency: 50,
-      leaseMs: 45_000,
-      pollMs: 50,
-      waker: new Waker(),
-      logger: { warn: () => undefined, error: () => undefined },
+    store,
+    sender,
+    secrets: new SigningSecrets(box, async () => {
+      throw new Error('no callbacks here');
+    }),
+    clock,
+    concurrency: 50,
+    leaseMs: 45_000,
+    pollMs: 50,
+    waker: new Waker(),
+    logger: { warn: () => undefined, error: () => undefined },
   });
 
   const event = async (webhookPath: string, at: Date, count = 1): Promise<string[]> => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const eventId = crypto.randomUUID();
-      const body = JSON.stringify({ event: 'offramp.completed', timestamp: at.toISOString(), data: { transactionId: `txn_${webhookPath}_${i}`, metadata: { eventId } } });
+      const body = JSON.stringify({
+        event: 'offramp.completed',
+        timestamp: at.toISOString(),
+        data: { transactionId: `txn_${webhookPath}_${i}`, metadata: { eventId } },
+      });
       await withTransaction(pool, (tx) =>
-        store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
+        store.recordEvent(
+          tx,
+          {
+            eventId,
+            type: 'offramp.completed',
+            body,
+            transactionId: null,
+            organizationId: tenant.organizationId,
+            environment: 'test',
+            generation: 0,
+            keyId: null,
+            callbackUrl: null,
+          },
+          at,
+        ),
       );
       ids.push(eventId);
     }
@@ -95,7 +113,13 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 10 });
     store = new DeliveryStore(pool);
     registry = new WebhookRegistry(pool, box, allowed, dns);
-    sender = new HttpsSender({ allowed, extraCa: readFileSync(certificates.caFile, 'utf8'), timeoutMs: 5000, maxSocketsPerHost: 20, resolve: (host, callback) => dns.lookup(host, callback) });
+    sender = new HttpsSender({
+      allowed,
+      extraCa: readFileSync(certificates.caFile, 'utf8'),
+      timeoutMs: 5000,
+      maxSocketsPerHost: 20,
+      resolve: (host, callback) => dns.lookup(host, callback),
+    });
   });
 
   beforeEach(async () => {
@@ -140,9 +164,10 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
 
     const row = await pool.query(`select status, attempts, next_attempt_at from notifier.deliveries where organization_id = $1`, [tenant.organizationId]);
     expect(row.rows).toEqual([{ status: 'failed', attempts: 6, next_attempt_at: null }]);
-    const recorded = await pool.query(`select attempt, status_code, error from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1 order by attempt`, [
-      tenant.organizationId,
-    ]);
+    const recorded = await pool.query(
+      `select attempt, status_code, error from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1 order by attempt`,
+      [tenant.organizationId],
+    );
     expect(recorded.rows.map((r) => [r.attempt, r.status_code, r.error])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 500, 'HTTP 500: not now']));
   });
 
@@ -161,7 +186,9 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     clock.set(start + 48 * HOUR);
     expect(await run.runDue()).toBe(0);
     expect(receiver.on('/flaky').map((delivery) => delivery.status)).toEqual([500, 500, 200]);
-    const row = await pool.query(`select status, attempts from notifier.deliveries where organization_id = $1 and status <> 'cancelled'`, [tenant.organizationId]);
+    const row = await pool.query(`select status, attempts from notifier.deliveries where organization_id = $1 and status <> 'cancelled'`, [
+      tenant.organizationId,
+    ]);
     expect(row.rows).toEqual([{ status: 'succeeded', attempts: 3 }]);
   });
 
@@ -189,9 +216,27 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
       const at = new Date();
       for (let i = 0; i < 12; i++) {
         const eventId = crypto.randomUUID();
-        const body = JSON.stringify({ event: 'offramp.completed', timestamp: at.toISOString(), data: { transactionId: `txn_slow_${i}`, metadata: { eventId } } });
+        const body = JSON.stringify({
+          event: 'offramp.completed',
+          timestamp: at.toISOString(),
+          data: { transactionId: `txn_slow_${i}`, metadata: { eventId } },
+        });
         await withTransaction(pool, (tx) =>
-          store.recordEvent(tx, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: slow.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
+          store.recordEvent(
+            tx,
+            {
+              eventId,
+              type: 'offramp.completed',
+              body,
+              transactionId: null,
+              organizationId: slow.organizationId,
+              environment: 'test',
+              generation: 0,
+              keyId: null,
+              callbackUrl: null,
+            },
+            at,
+          ),
         );
       }
       // The other tenant's come due after all of the slow one's.
@@ -199,10 +244,18 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
       await event('/fair', new Date(at.getTime() + 1), 3);
       running = new DeliveryWorker({ ...workerOptions(systemClock), concurrency: 6, perTenantConcurrency: 3 });
       running.start();
-      await eventually(async () => receiver.on('/fair').length, (n) => n === 3, 20_000, 20);
+      await eventually(
+        async () => receiver.on('/fair').length,
+        (n) => n === 3,
+        20_000,
+        20,
+      );
       // Sent while the slow tenant's three attempts still hang, none of them over: the other slots were free for it.
       expect(held.length).toBeLessThanOrEqual(3);
-      const finished = await pool.query(`select count(*)::int as n from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1`, [slow.organizationId]);
+      const finished = await pool.query(
+        `select count(*)::int as n from notifier.delivery_attempts a join notifier.deliveries d on d.id = a.delivery_id where d.organization_id = $1`,
+        [slow.organizationId],
+      );
       expect(finished.rows[0].n).toBe(0);
     } finally {
       await running?.stop();
@@ -231,10 +284,28 @@ describe('delivery worker - the retry schedule on a controllable clock, leases a
     try {
       await client.query('begin');
       const eventId = crypto.randomUUID();
-      const body = JSON.stringify({ event: 'offramp.completed', timestamp: new Date().toISOString(), data: { transactionId: 'txn_race', metadata: { eventId } } });
+      const body = JSON.stringify({
+        event: 'offramp.completed',
+        timestamp: new Date().toISOString(),
+        data: { transactionId: 'txn_race', metadata: { eventId } },
+      });
       const at = new Date();
       expect(
-        await store.recordEvent(client, { eventId, type: 'offramp.completed', body, transactionId: null, organizationId: tenant.organizationId, environment: 'test', generation: 0, keyId: null, callbackUrl: null }, at),
+        await store.recordEvent(
+          client,
+          {
+            eventId,
+            type: 'offramp.completed',
+            body,
+            transactionId: null,
+            organizationId: tenant.organizationId,
+            environment: 'test',
+            generation: 0,
+            keyId: null,
+            callbackUrl: null,
+          },
+          at,
+        ),
       ).toBe(1);
       // The consumer's transaction is still open when the integrator deletes the webhook.
       let deleted = false;

@@ -117,7 +117,6 @@ export class DeliveryWorker {
     }
   }
 
-
   private launch(delivery: ClaimedDelivery): void {
     const tenant = tenantOf(delivery);
     this.inFlight += 1;
@@ -126,7 +125,9 @@ export class DeliveryWorker {
     const cap = this.options.perTenantConcurrency;
     if (cap !== undefined && count >= cap) this.capped.add(tenant);
     const sending: Promise<void> = this.deliver(delivery)
-      .catch((error: unknown) => this.options.logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it is sent again when its lease ends'))
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt could not be recorded; it is sent again when its lease ends'),
+      )
       .finally(() => {
         this.inFlight -= 1;
         const left = (this.inFlightOf.get(tenant) ?? 1) - 1;
@@ -167,7 +168,12 @@ export class DeliveryWorker {
     const result = await sender.send(delivery.targetUrl, delivery.body, headers);
     const finishedAt = clock.now();
     const outcome = afterAttempt(attempt, isDelivered(result.statusCode), finishedAt, delivery.maxAttempts);
-    await store.finish(delivery, { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error }, outcome, finishedAt);
+    await store.finish(
+      delivery,
+      { attempt, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error },
+      outcome,
+      finishedAt,
+    );
     this.options.metrics?.attempted(delivery, result, outcome);
   }
 }

@@ -45,7 +45,14 @@ describe('HTTPS sender - TLS, timeouts, redirects, capped answers and the SSRF g
   });
 
   const sender = (options: Partial<ConstructorParameters<typeof HttpsSender>[0]> = {}) =>
-    new HttpsSender({ allowed: new AllowedHosts(['localhost']), extraCa: ca, timeoutMs: 1000, maxSocketsPerHost: 4, resolve: (host, callback) => dns.lookup(host, callback), ...options });
+    new HttpsSender({
+      allowed: new AllowedHosts(['localhost']),
+      extraCa: ca,
+      timeoutMs: 1000,
+      maxSocketsPerHost: 4,
+      resolve: (host, callback) => dns.lookup(host, callback),
+      ...options,
+    });
 
   it('delivers to a receiver whose certificate the extra CA vouches for', async () => {
     const s = sender();
@@ -92,7 +99,15 @@ describe('HTTPS sender - TLS, timeouts, redirects, capped answers and the SSRF g
       allowed: new AllowedHosts([]),
       resolve: (hostname, callback) => {
         resolved += 1;
-        callback(null, hostname === 'rebound.example.com' ? [{ address: '8.8.8.8', family: 4 }, { address: '127.0.0.1', family: 4 }] : [{ address: '10.0.0.7', family: 4 }]);
+        callback(
+          null,
+          hostname === 'rebound.example.com'
+            ? [
+                { address: '8.8.8.8', family: 4 },
+                { address: '127.0.0.1', family: 4 },
+              ]
+            : [{ address: '10.0.0.7', family: 4 }],
+        );
       },
     });
     const before = requests;
@@ -100,7 +115,9 @@ describe('HTTPS sender - TLS, timeouts, redirects, capped answers and the SSRF g
       statusCode: null,
       error: 'refused: rebound.example.com resolves to a loopback address (127.0.0.1)',
     });
-    expect(await s.send(`https://intranet.example.com:${port}/ok`, '{}', {})).toMatchObject({ error: 'refused: intranet.example.com resolves to a private address (10.0.0.7)' });
+    expect(await s.send(`https://intranet.example.com:${port}/ok`, '{}', {})).toMatchObject({
+      error: 'refused: intranet.example.com resolves to a private address (10.0.0.7)',
+    });
     // IP literals open sockets without a lookup, so they are checked before connecting.
     expect(await s.send(`https://127.0.0.1:${port}/ok`, '{}', {})).toMatchObject({ error: 'refused: 127.0.0.1 is a loopback address' });
     expect(await s.send(`https://[::ffff:7f00:1]:${port}/ok`, '{}', {})).toMatchObject({ error: 'refused: ::ffff:7f00:1 is a loopback address' });

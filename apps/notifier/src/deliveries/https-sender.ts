@@ -134,7 +134,10 @@ export class HttpsSender {
         if (error) return callback(error);
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
         if (!allowed.has(hostname)) {
-          const reason = forbiddenResolution(hostname, addresses.map((entry) => entry.address));
+          const reason = forbiddenResolution(
+            hostname,
+            addresses.map((entry) => entry.address),
+          );
           if (reason) return callback(new ForbiddenTarget(`refused: ${reason}`));
         }
         if (options.all) return callback(null, addresses);

@@ -27,7 +27,10 @@ export function decodeIntegrationMessage(message: JsMsg): IncomingEvent {
     keyId: headers?.get(INTEGRATION_HEADERS.keyId) || null,
     callbackUrl: headers?.get(INTEGRATION_HEADERS.callbackUrl) || null,
     createdAt: typeof payload.timestamp === 'string' ? payload.timestamp : undefined,
-    metadata: { correlationId: headers?.get(INTEGRATION_HEADERS.correlationId) || undefined, requestId: headers?.get(INTEGRATION_HEADERS.requestId) || undefined },
+    metadata: {
+      correlationId: headers?.get(INTEGRATION_HEADERS.correlationId) || undefined,
+      requestId: headers?.get(INTEGRATION_HEADERS.requestId) || undefined,
+    },
   };
 }
 

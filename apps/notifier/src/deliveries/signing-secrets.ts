@@ -36,7 +36,8 @@ export class SigningSecrets {
     try {
       sealed = await this.fetchSealedApiSecret({ organizationId: delivery.organizationId, environment: delivery.environment, keyId });
     } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') throw new SecretMissing(`the initiating key ${keyId} no longer exists, so the callback cannot be signed`);
+      if (error instanceof AppError && error.code === 'NOT_FOUND')
+        throw new SecretMissing(`the initiating key ${keyId} no longer exists, so the callback cannot be signed`);
       throw error;
     }
     if (this.apiSecrets.size > 10_000) this.apiSecrets.clear();

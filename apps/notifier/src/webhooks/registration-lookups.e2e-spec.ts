@@ -16,7 +16,11 @@ describe('webhook registration - lookups in flight per tenant', () => {
     silent = createSocket('udp4');
     silent.on('message', () => undefined);
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
-    services = await startServices(['notifier', 'gateway'], { WEBHOOK_DNS_SERVERS: `127.0.0.1:${silent.address().port}`, WEBHOOK_DNS_TIMEOUT_MS: '1500', WEBHOOK_DNS_TRIES: '1' });
+    services = await startServices(['notifier', 'gateway'], {
+      WEBHOOK_DNS_SERVERS: `127.0.0.1:${silent.address().port}`,
+      WEBHOOK_DNS_TIMEOUT_MS: '1500',
+      WEBHOOK_DNS_TRIES: '1',
+    });
     url = `${services.get('gateway')!.url}/v1`;
   }, 60_000);
 

@@ -32,7 +32,10 @@ describe('TargetDns - webhook hosts resolved by c-ares, with a timeout of its ow
     const dns = new TargetDns({ timeoutMs: 500, tries: 1, servers: [`127.0.0.1:${portOf(answering)}`] });
     expect(await dns.resolve('hook.example.com')).toEqual([{ address: '93.184.216.34', family: 4 }]);
     await expect(dns.resolve('missing.example.com')).rejects.toMatchObject({ code: 'ENOTFOUND' });
-    expect(await dns.resolve('localhost')).toEqual([{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+    expect(await dns.resolve('localhost')).toEqual([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
     expect(await dns.resolve('198.51.100.4')).toEqual([{ address: '198.51.100.4', family: 4 }]);
     expect(await dns.resolve('[2001:db8::1]')).toEqual([{ address: '2001:db8::1', family: 6 }]);
     // The registration's guard on top of it: a public address passes, a missing name is refused.

@@ -36,14 +36,21 @@ export class TargetDns {
     const name = host.replace(/^\[|\]$/g, '').toLowerCase();
     const literal = isIP(name);
     if (literal) return [{ address: name, family: literal as 4 | 6 }];
-    if (name === 'localhost' || name.endsWith('.localhost')) return [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+    if (name === 'localhost' || name.endsWith('.localhost'))
+      return [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
     const [v4, v6] = await Promise.allSettled([this.resolver.resolve4(name), this.resolver.resolve6(name)]);
     const addresses: TargetAddress[] = [
       ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 as const })) : []),
       ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 as const })) : []),
     ];
     if (addresses.length > 0) return addresses;
-    throw mostTelling([v4, v6].flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as NodeJS.ErrnoException] : [])), name);
+    throw mostTelling(
+      [v4, v6].flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as NodeJS.ErrnoException] : [])),
+      name,
+    );
   }
 
   /** The same, in the callback shape of dns.lookup's `all: true` (for a socket's `lookup` option). */
@@ -70,5 +77,7 @@ function mostTelling(errors: NodeJS.ErrnoException[], name: string): NodeJS.Errn
   if (codes.includes('ENOTFOUND') || (codes.length > 0 && codes.every((code) => code === 'ENODATA'))) {
     return Object.assign(new Error(`${name} does not resolve`), { code: 'ENOTFOUND', hostname: name });
   }
-  return errors.find((error) => error.code !== 'ENODATA' && error.code !== 'ENOTFOUND') ?? Object.assign(new Error(`${name} did not resolve`), { code: 'ETIMEOUT' });
+  return (
+    errors.find((error) => error.code !== 'ENODATA' && error.code !== 'ENOTFOUND') ?? Object.assign(new Error(`${name} did not resolve`), { code: 'ETIMEOUT' })
+  );
 }

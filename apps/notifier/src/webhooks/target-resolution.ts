@@ -17,7 +17,9 @@ export async function checkWebhookUrl(raw: string, allowed: AllowedHosts, dns: P
   const host = check.url.hostname;
   let addresses: string[];
   try {
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS).unref(),
+    );
     addresses = (await Promise.race([dns.resolve(host), timeout])).map((entry) => entry.address);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,19 @@
 import type { Pool } from 'pg';
-import { AppError, DELIVERY_STATUSES, generationOf, invalidField, isIdOf, newId, pageMeta, parsePage, type DeliveryView, type Tenant, type WebhookCreate, type WebhookDeliveries, type WebhookView } from '@ramp/contracts';
+import {
+  AppError,
+  DELIVERY_STATUSES,
+  generationOf,
+  invalidField,
+  isIdOf,
+  newId,
+  pageMeta,
+  parsePage,
+  type DeliveryView,
+  type Tenant,
+  type WebhookCreate,
+  type WebhookDeliveries,
+  type WebhookView,
+} from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { SecretBox } from '@ramp/keys';
 import { MAX_ATTEMPTS, MAX_WEBHOOKS_PER_TENANT, newWebhookSecret, parseEventSelection, TEST_EVENT_NAME, type AllowedHosts } from '@ramp/webhooks';
@@ -79,7 +93,8 @@ export class WebhookRegistry {
     const selection = parseEventSelection(request.events);
     if (!selection.ok) throw invalidField('events', selection.message);
     const description = request.description === undefined || request.description === null ? null : request.description;
-    if (description !== null && (typeof description !== 'string' || description.length > 500)) throw invalidField('description', 'must be a string of at most 500 characters');
+    if (description !== null && (typeof description !== 'string' || description.length > 500))
+      throw invalidField('description', 'must be a string of at most 500 characters');
     const secret = newWebhookSecret();
     const row = await withTransaction(this.pool, async (tx) => {
       // One registration at a time per tenant, so that the limit holds under concurrent requests.
@@ -101,7 +116,10 @@ export class WebhookRegistry {
     const key = `${tenant.organizationId}:${tenant.environment}`;
     const inFlight = this.lookups.get(key) ?? 0;
     if (inFlight >= MAX_LOOKUPS_PER_TENANT) {
-      throw new AppError('RATE_LIMIT_EXCEEDED', `${MAX_LOOKUPS_PER_TENANT} webhook registrations of this organization are still resolving their hosts; try again in a few seconds`);
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `${MAX_LOOKUPS_PER_TENANT} webhook registrations of this organization are still resolving their hosts; try again in a few seconds`,
+      );
     }
     this.lookups.set(key, inFlight + 1);
     try {
@@ -140,7 +158,10 @@ export class WebhookRegistry {
         [this.webhookId(webhookId), tenant.organizationId, tenant.environment, generationOf(tenant)],
       );
       if (deleted.rowCount !== 1) throw this.webhookNotFound(webhookId);
-      await tx.query(`update notifier.deliveries set status = 'cancelled', next_attempt_at = null, updated_at = now() where webhook_id = $1 and status = 'pending'`, [webhookId]);
+      await tx.query(
+        `update notifier.deliveries set status = 'cancelled', next_attempt_at = null, updated_at = now() where webhook_id = $1 and status = 'pending'`,
+        [webhookId],
+      );
     });
     return { id: webhookId, deleted: true };
   }
@@ -149,7 +170,8 @@ export class WebhookRegistry {
     const webhookId = await this.ownWebhook(tenant, request.webhookId);
     const page = parsePage(request);
     const status = request.status === undefined || request.status === '' ? null : request.status;
-    if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status)) throw invalidField('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
+    if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status))
+      throw invalidField('status', `must be one of ${DELIVERY_STATUSES.join(', ')}`);
     const [rows, total] = await Promise.all([
       this.pool.query<DeliveryRow>(
         `select ${DELIVERY_COLUMNS} from notifier.deliveries d
@@ -157,7 +179,10 @@ export class WebhookRegistry {
           order by d.created_at desc, d.id desc limit $3 offset $4`,
         [webhookId, status, page.limit, page.offset],
       ),
-      this.pool.query<{ n: number }>(`select count(*)::int as n from notifier.deliveries where webhook_id = $1 and ($2::text is null or status = $2)`, [webhookId, status]),
+      this.pool.query<{ n: number }>(`select count(*)::int as n from notifier.deliveries where webhook_id = $1 and ($2::text is null or status = $2)`, [
+        webhookId,
+        status,
+      ]),
     ]);
     return { data: rows.rows.map(deliveryView), meta: pageMeta(page, total.rows[0]?.n ?? 0) };
   }
@@ -233,5 +258,9 @@ export class WebhookRegistry {
 }
 
 function limitReached(): AppError {
-  return invalidField('url', `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`, 'WEBHOOK_LIMIT_REACHED');
+  return invalidField(
+    'url',
+    `at most ${MAX_WEBHOOKS_PER_TENANT} webhooks can be registered; delete one first (DELETE /webhooks/{webhookId})`,
+    'WEBHOOK_LIMIT_REACHED',
+  );
 }

@@ -105,7 +105,9 @@ describe('webhooks - registration, signed deliveries and callbacks to a real HTT
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
       secrets.set('/idem', first.body.data.secret);
-      const stored = await pool.query(`select response_body::text as body from gateway.idempotency_keys where response_body::text like $1`, [`%${first.body.data.id}%`]);
+      const stored = await pool.query(`select response_body::text as body from gateway.idempotency_keys where response_body::text like $1`, [
+        `%${first.body.data.id}%`,
+      ]);
       expect(stored.rows).toHaveLength(1);
       expect(stored.rows[0].body).not.toContain(first.body.data.secret);
       expect(stored.rows[0].body).not.toContain('whsec_');
@@ -133,7 +135,9 @@ describe('webhooks - registration, signed deliveries and callbacks to a real HTT
 
     it('names WEBHOOK_ALLOW_HOSTS when it refuses a local host in development, and not for a metadata address', async () => {
       const local = await api.post('/webhooks', { url: 'https://127.0.0.1:4443/hook', events: ['*'] });
-      expect(local.body.error.message).toBe('url: must not target a loopback address (127.0.0.1); to reach 127.0.0.1 while testing locally, start the platform with WEBHOOK_ALLOW_HOSTS=127.0.0.1');
+      expect(local.body.error.message).toBe(
+        'url: must not target a loopback address (127.0.0.1); to reach 127.0.0.1 while testing locally, start the platform with WEBHOOK_ALLOW_HOSTS=127.0.0.1',
+      );
       const metadata = await api.post('/webhooks', { url: 'https://169.254.169.254/latest/meta-data', events: ['*'] });
       expect(metadata.body.error.message).not.toContain('WEBHOOK_ALLOW_HOSTS');
     });
@@ -302,17 +306,26 @@ describe('webhooks - registration, signed deliveries and callbacks to a real HTT
       const doomed = await register('/doomed', ['*'], tenant);
       failing.add('/doomed');
       const test = await tenant.post(`/webhooks/${doomed.id}/test`, {});
-      await eventually(async () => receiver.on('/doomed').length, (count) => count === 1);
+      await eventually(
+        async () => receiver.on('/doomed').length,
+        (count) => count === 1,
+      );
       expect((await tenant.delete(`/webhooks/${doomed.id}`)).status).toBe(200);
       const row = await pool.query(`select status from notifier.deliveries where id = $1`, [test.body.data.id]);
       expect(row.rows[0].status).toBe('cancelled');
       const transactionId = await offramp(tenant, GTB);
-      await eventually(async () => receiver.on('/all').filter((d) => d.body?.data?.transactionId === transactionId).length, (count) => count === 1, 30_000);
+      await eventually(
+        async () => receiver.on('/all').filter((d) => d.body?.data?.transactionId === transactionId).length,
+        (count) => count === 1,
+        30_000,
+      );
       expect(receiver.on('/doomed')).toHaveLength(1);
     });
 
     it('a database dump holds no plaintext secret: webhook secrets and API secrets are sealed', async () => {
-      const dump = execFileSync('pg_dump', ['--data-only', '--schema=notifier', '--schema=gateway', process.env.DATABASE_URL!], { maxBuffer: 256 * 1024 * 1024 }).toString();
+      const dump = execFileSync('pg_dump', ['--data-only', '--schema=notifier', '--schema=gateway', process.env.DATABASE_URL!], {
+        maxBuffer: 256 * 1024 * 1024,
+      }).toString();
       expect(dump).toContain(everything.id);
       expect(dump).toContain(key.keyId);
       for (const secret of [...secrets.values(), key.apiSecret]) {

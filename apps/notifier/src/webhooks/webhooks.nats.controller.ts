@@ -1,5 +1,15 @@
 import { Controller, Inject } from '@nestjs/common';
-import { WebhookCreate, WebhookDelete, WebhookDeliveries, WebhookList, WebhookRetry, WebhookTest, type DeliveryView, type Tenant, type WebhookView } from '@ramp/contracts';
+import {
+  WebhookCreate,
+  WebhookDelete,
+  WebhookDeliveries,
+  WebhookList,
+  WebhookRetry,
+  WebhookTest,
+  type DeliveryView,
+  type Tenant,
+  type WebhookView,
+} from '@ramp/contracts';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { WebhookRegistry } from './webhook-registry';
 

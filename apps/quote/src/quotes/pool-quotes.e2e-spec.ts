@@ -24,7 +24,8 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
   let chains: Record<string, any>;
-  const token = (chain: string, symbol: string): Address => getAddress(chains[chain].tokens.find((candidate: any) => candidate.symbol === symbol).contractAddress);
+  const token = (chain: string, symbol: string): Address =>
+    getAddress(chains[chain].tokens.find((candidate: any) => candidate.symbol === symbol).contractAddress);
 
   beforeAll(async () => {
     await Promise.all(nodes.map((node) => node.start()));
@@ -39,7 +40,9 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
       // The default, whatever the run sets for the suites that share chains.
       POOL_PRICE_TOLERANCE_PERCENT: '10',
     });
-    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Pool quotes ${Date.now()}`, '--env', 'test'], { DATABASE_URL: databaseUrl });
+    const key = await runCompiled('dist/apps/gateway/src/cli/keys.js', ['create', '--org', `Pool quotes ${Date.now()}`, '--env', 'test'], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(key.code).toBe(0);
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, JSON.parse(key.stdout).apiKey);
     chains = Object.fromEntries((await api.get('/transfer/chains')).body.data.map((chain: any) => [chain.chain, chain]));
@@ -58,7 +61,12 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
   const routerOut = async (from: string, to: string, amount: string, fromDecimals: number) => {
     const wrapped = (symbol: string) => (symbol === 'ETH' ? getAddress(chains.base.dex.wrappedNative) : token('base', symbol));
     const path = from === 'USDC' || to === 'USDC' ? [wrapped(from), wrapped(to)] : [wrapped(from), token('base', 'USDC'), wrapped(to)];
-    const amounts = await client.readContract({ address: chains.base.dex.router, abi: UniswapV2Router02.abi, functionName: 'getAmountsOut', args: [parseUnits(amount, fromDecimals), path] });
+    const amounts = await client.readContract({
+      address: chains.base.dex.router,
+      abi: UniswapV2Router02.abi,
+      functionName: 'getAmountsOut',
+      args: [parseUnits(amount, fromDecimals), path],
+    });
     return amounts[amounts.length - 1]!;
   };
   const swapQuote = async (fromToken: string, toToken: string, amount: string) => {
@@ -82,7 +90,12 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     // 1,000 USDC less 0.3% is 997 USDC into the CNGN/USDC pool (1,500 NGN to the dollar, less the pool's 0.3%): near it,
     // within what the ramps and trades of the suites before this one moved the shared pool.
     expect(parseUnits(quote.toAmount, 6)).toBe(await routerOut('USDC', 'CNGN', '997', 6));
-    expect(dec(quote.toAmount).sub(dec(997 * 1500).mul('0.997')).abs().lessThan(dec(997 * 1500).mul('0.01'))).toBe(true);
+    expect(
+      dec(quote.toAmount)
+        .sub(dec(997 * 1500).mul('0.997'))
+        .abs()
+        .lessThan(dec(997 * 1500).mul('0.01')),
+    ).toBe(true);
   });
 
   it('shows the price impact of a large trade in toAmount and rate', async () => {
@@ -91,7 +104,13 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     const large = await swapQuote('USDC', 'ETH', '50000');
     expect(dec(large.rate).lessThan(dec(small.rate).mul('0.98'))).toBe(true);
     expect(dec(large.rate).greaterThan(dec(small.rate).mul('0.97'))).toBe(true);
-    expect(dec(large.toAmount).lessThan(dec(50000 * 0.997).div(3200).mul('0.98'))).toBe(true);
+    expect(
+      dec(large.toAmount).lessThan(
+        dec(50000 * 0.997)
+          .div(3200)
+          .mul('0.98'),
+      ),
+    ).toBe(true);
   });
 
   it("moves with the pool: after anyone's trade, the next quote gives less; a pool moved far from the market quotes nothing until it is back", async () => {
@@ -130,8 +149,15 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
     expect(dec(restored.toAmount).sub(before.toAmount).abs().lessThan(dec(before.toAmount).mul('0.005'))).toBe(true);
   });
 
-  it('prices a transfer with a destination swap on the destination chain\'s pool', async () => {
-    const quoted = await api.post('/transfer/quote', { fromChain: 'bsc', toChain: 'base', token: 'USDC', toToken: 'CNGN', amount: '100', destinationAddress: '0x000000000000000000000000000000000000dEaD' });
+  it("prices a transfer with a destination swap on the destination chain's pool", async () => {
+    const quoted = await api.post('/transfer/quote', {
+      fromChain: 'bsc',
+      toChain: 'base',
+      token: 'USDC',
+      toToken: 'CNGN',
+      amount: '100',
+      destinationAddress: '0x000000000000000000000000000000000000dEaD',
+    });
     expect(quoted.status).toBe(200);
     const { fromAmount, fees, toAmount } = quoted.body.data;
     // What the bridge carries (the amount less the fees) goes through base's CNGN/USDC pool.
@@ -140,7 +166,9 @@ describe('pool-priced quotes - swaps and transfers quoted from the real pools of
   });
 
   it("prices a ramp's swap leg on the pools: an off-ramp's Naira is what the crypto buys of CNGN, an on-ramp's crypto what the Naira after fees buys", async () => {
-    const offramp = (await api.post('/offramp/quote', { amount: '0.5', tokenSymbol: 'ETH', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })).body.data;
+    const offramp = (
+      await api.post('/offramp/quote', { amount: '0.5', tokenSymbol: 'ETH', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })
+    ).body.data;
     expect(offramp.fiatAmount).toBeDefined();
     // 0.5 ETH through ETH/USDC then USDC/CNGN, cut down to the kobo.
     const cngn = await routerOut('ETH', 'CNGN', '0.5', 18);

@@ -127,7 +127,11 @@ export class QuotePricer {
       toChain,
       slippage: slippagePercent.toNumber(),
       isCrossChain: crossChain,
-      route: { steps: route.steps, estimatedTime: formatDuration(route.estimatedSeconds), providers: await this.providers(tenant, route.legs, route.providers) },
+      route: {
+        steps: route.steps,
+        estimatedTime: formatDuration(route.estimatedSeconds),
+        providers: await this.providers(tenant, route.legs, route.providers),
+      },
     };
   }
 
@@ -180,7 +184,10 @@ export class QuotePricer {
     const worst = deviations.sort((a, b) => b.deviation.comparedTo(a.deviation))[0];
     if (worst && worst.deviation.gt(this.poolTolerance)) {
       const percent = worst.deviation.mul(100).toDecimalPlaces(1).toFixed();
-      throw new AppError('PRICE_DEVIATION', `The ${worst.token} pool on ${worst.chain} is priced ${percent}% away from the market (more than ${this.poolTolerance.mul(100).toFixed()}%): no quote is given from it; ask again in a moment`);
+      throw new AppError(
+        'PRICE_DEVIATION',
+        `The ${worst.token} pool on ${worst.chain} is priced ${percent}% away from the market (more than ${this.poolTolerance.mul(100).toFixed()}%): no quote is given from it; ask again in a moment`,
+      );
     }
   }
 
@@ -188,8 +195,15 @@ export class QuotePricer {
   private async deviationsOf(chain: string, chainPools: HubPools): Promise<PoolDeviation[]> {
     const symbols = [chainPools.hub, ...chainPools.pools.map((pool) => pool.token)];
     const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await this.prices.usdPrice(symbol)] as const)));
-    const everyPool = chainPools.pools.filter((pool) => pool.token !== chainPools.hub).map((pool) => ({ kind: 'swap' as const, chain, fromToken: chainPools.hub, toToken: pool.token }));
-    return poolDeviations(everyPool, new Map([[chain, chainPools]]), (symbol, on) => tokenDecimals(symbol, on), (symbol) => usd.get(symbol)!);
+    const everyPool = chainPools.pools
+      .filter((pool) => pool.token !== chainPools.hub)
+      .map((pool) => ({ kind: 'swap' as const, chain, fromToken: chainPools.hub, toToken: pool.token }));
+    return poolDeviations(
+      everyPool,
+      new Map([[chain, chainPools]]),
+      (symbol, on) => tokenDecimals(symbol, on),
+      (symbol) => usd.get(symbol)!,
+    );
   }
 
   /**
@@ -207,7 +221,8 @@ export class QuotePricer {
     const from = parseToken(fromChain, request.token, 'token');
     const toSymbol = request.toToken ?? from.symbol;
     const to = request.toToken === undefined ? findToken(toChain, from.symbol) : parseToken(toChain, request.toToken, 'toToken');
-    if (!to) throw invalidField('toToken', `${from.symbol} is not available on ${toChain}; name a toToken that is (see GET /transfer/chains)`, 'UNSUPPORTED_TOKEN');
+    if (!to)
+      throw invalidField('toToken', `${from.symbol} is not available on ${toChain}; name a toToken that is (see GET /transfer/chains)`, 'UNSUPPORTED_TOKEN');
     const crossChain = fromChain !== toChain;
     if (!crossChain && to.symbol === from.symbol) throw invalidField('toChain', 'must differ from fromChain, or toToken from token');
     let destinationAddress: string | null = null;
@@ -249,6 +264,14 @@ export class QuotePricer {
   private async bridgeName(tenant: Tenant, legs: readonly RouteLegSpec[], routed: string): Promise<string> {
     const index = legs.findIndex((leg) => leg.kind === 'bridge');
     if (index < 0) return routed;
-    return (await this.providers(tenant, legs, legs.map((leg) => leg.provider)))[index] ?? routed;
+    return (
+      (
+        await this.providers(
+          tenant,
+          legs,
+          legs.map((leg) => leg.provider),
+        )
+      )[index] ?? routed
+    );
   }
 }

@@ -5,7 +5,6 @@ import { startServices, stopAll, type ServiceProcess, rpcFailure } from '@ramp/t
 
 const tenant = (organizationId: string): Tenant => ({ organizationId, environment: 'test', keyId: 'key_test' });
 
-
 describe('quote service - quotes are stored, scoped to a tenant, expire and are used once', () => {
   let services: Map<string, ServiceProcess>;
   let nc: NatsConnection;
@@ -57,7 +56,7 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
     expect(again).toEqual(first);
   });
 
-  it('hides another tenant\'s quote and refuses the wrong kind', async () => {
+  it("hides another tenant's quote and refuses the wrong kind", async () => {
     const quote = await onrampQuote();
     expect((await rpcFailure(rpc.call(QuoteConsume.contract, bob, { quoteId: quote.quoteId, kind: 'onramp', consumer: 'x' }))).code).toBe('NOT_FOUND');
     const wrongKind = await rpcFailure(rpc.call(QuoteConsume.contract, alice, { quoteId: quote.quoteId, kind: 'offramp', consumer: 'x' }));
@@ -75,7 +74,9 @@ describe('quote service - quotes are stored, scoped to a tenant, expire and are 
   });
 
   it('answers a typed error for invalid input over NATS, never an internal error', async () => {
-    const error = await rpcFailure(rpc.call(OfframpQuote.contract, alice, { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '1', chain: 'base' }));
+    const error = await rpcFailure(
+      rpc.call(OfframpQuote.contract, alice, { amount: '1', tokenSymbol: 'USDC', bankCode: '058', accountNumber: '1', chain: 'base' }),
+    );
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.field).toBe('accountNumber');
   });

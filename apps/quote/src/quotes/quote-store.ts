@@ -41,7 +41,17 @@ export class QuoteStore {
     const quoteId = newId('qt', now.getTime());
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
     const response = { quoteId, ...priced, expiresAt: expiresAt.toISOString() };
-    await this.inserts.add([quoteId, tenant.organizationId, tenant.environment, generationOf(tenant), kind, JSON.stringify(request), JSON.stringify(response), now, expiresAt]);
+    await this.inserts.add([
+      quoteId,
+      tenant.organizationId,
+      tenant.environment,
+      generationOf(tenant),
+      kind,
+      JSON.stringify(request),
+      JSON.stringify(response),
+      now,
+      expiresAt,
+    ]);
     return response;
   }
 
@@ -89,7 +99,11 @@ export class QuoteStore {
       .findOne(QuoteSchema, { id: request.quoteId, organizationId: tenant.organizationId, environment: tenant.environment, generation: generationOf(tenant) });
     if (!quote) throw new AppError('QUOTE_NOT_FOUND', `Quote ${request.quoteId} was not found`);
     if (quote.kind !== request.kind) {
-      throw new AppError('QUOTE_KIND_MISMATCH', `quoteId: ${quote.id} is ${KIND_NAMES[quote.kind]} quote; this needs ${KIND_NAMES[request.kind]} quote`, 'quoteId');
+      throw new AppError(
+        'QUOTE_KIND_MISMATCH',
+        `quoteId: ${quote.id} is ${KIND_NAMES[quote.kind]} quote; this needs ${KIND_NAMES[request.kind]} quote`,
+        'quoteId',
+      );
     }
     if (quote.consumedAt && quote.consumedBy === request.consumer) return this.consumed(request, quote.response, quote.consumedAt);
     if (quote.consumedAt) throw new AppError('QUOTE_ALREADY_USED', `Quote ${quote.id} has already been used; request a new quote`);

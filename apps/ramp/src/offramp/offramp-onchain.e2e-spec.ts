@@ -28,7 +28,8 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50', SANDBOX_DEPOSIT_WINDOW_SECONDS: '6' });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
-    tokenAddress = (symbol: string) => getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === symbol).contractAddress);
+    tokenAddress = (symbol: string) =>
+      getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === symbol).contractAddress);
     usdc = tokenAddress('USDC');
     cngn = tokenAddress('CNGN');
   }, 60_000);
@@ -53,7 +54,9 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     const swap = await receiptOf(swapHash);
     expect(swap.status).toBe('success');
     expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).length).toBeGreaterThan(0);
-    const cngnIn = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs }).filter((log) => getAddress(log.address) === cngn).at(-1)!;
+    const cngnIn = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs })
+      .filter((log) => getAddress(log.address) === cngn)
+      .at(-1)!;
     expect(dec(cngnIn.args.value.toString()).div(1e6).gte(dec(quote.fiatAmount).mul('0.99'))).toBe(true);
     const settlement = await receiptOf(settlementHash);
     expect(settlement.status).toBe('success');
@@ -74,7 +77,8 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     return { address: account.address, pay };
   }
 
-  const quoteOf = async (amount: string, tokenSymbol = 'USDC') => (await api.post('/offramp/quote', { amount, tokenSymbol, bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
+  const quoteOf = async (amount: string, tokenSymbol = 'USDC') =>
+    (await api.post('/offramp/quote', { amount, tokenSymbol, bankCode: '058', accountNumber: GTB, chain: 'base' })).body.data;
   const initiate = async (amount: string, sourceAddress: string) => {
     const quote = await quoteOf(amount);
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress });
@@ -82,7 +86,13 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     return { ...started.body.data, quote } as { transactionId: string; depositAddress: Address; quote: any };
   };
   const settled = async (transactionId: string) =>
-    (await eventually(() => api.get(`/offramp/${transactionId}`), (response) => response.body.data.status !== 'pending', 30_000)).body.data;
+    (
+      await eventually(
+        () => api.get(`/offramp/${transactionId}`),
+        (response) => response.body.data.status !== 'pending',
+        30_000,
+      )
+    ).body.data;
 
   it("an outside wallet's transfer of the quoted amount to the deposit address completes the off-ramp, with the deposit's real hash", async () => {
     const user = await endUser('100');
@@ -100,7 +110,10 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     ]);
     await expectOnChain(done, started.quote);
     // Swept to the hot wallet: the address holds nothing, and is now the forwarder.
-    await eventually(() => usdcOf(started.depositAddress), (left) => left === 0n);
+    await eventually(
+      () => usdcOf(started.depositAddress),
+      (left) => left === 0n,
+    );
     expect(await client.getCode({ address: started.depositAddress })).toMatch(/^0x[0-9a-f]+/);
     expect(await usdcOf(user.address)).toBe(parseUnits('40', 6));
   }, 60_000);
@@ -142,7 +155,11 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
     // 50 CNGN (about three US cents) where 0.001 cbBTC was quoted: worth nothing like it, and never 50 cbBTC back.
     const wrong = await user.send(cngn, depositAddress, parseUnits('50', 6));
-    await eventually(() => balanceOf(cngn, user.address), (balance) => balance === parseUnits('100', 6), 30_000);
+    await eventually(
+      () => balanceOf(cngn, user.address),
+      (balance) => balance === parseUnits('100', 6),
+      30_000,
+    );
     expect(await balanceOf(cbbtc, user.address)).toBe(parseUnits('0.01', 8));
     const waiting = (await api.get(`/offramp/${transactionId}`)).body.data;
     expect(waiting.status).toBe('pending');
@@ -167,11 +184,15 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     const failed = await settled(transactionId);
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_EXPIRED' });
     expect(failed).not.toHaveProperty('depositTransactionHash');
-    await eventually(() => balanceOf(usdt, user.address), (balance) => balance === parseUnits('40', 6), 30_000);
+    await eventually(
+      () => balanceOf(usdt, user.address),
+      (balance) => balance === parseUnits('40', 6),
+      30_000,
+    );
     expect(await usdcOf(user.address)).toBe(0n);
   }, 90_000);
 
-  it('dust (below the token\'s minimum) funds nothing and is not moved: recorded and kept as the platform\'s, where it arrived', async () => {
+  it("dust (below the token's minimum) funds nothing and is not moved: recorded and kept as the platform's, where it arrived", async () => {
     const user = await endUser('1');
     const started = await initiate('30', user.address);
     await user.pay(started.depositAddress, '0.005');
@@ -190,10 +211,19 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     const expired = await settled(started.transactionId);
     expect(expired).toMatchObject({ status: 'failed', failureReason: 'DEPOSIT_EXPIRED' });
     const late = await user.pay(started.depositAddress, '25');
-    const refunded = (await eventually(() => api.get(`/offramp/${started.transactionId}`), (response) => response.body.data.refundTransactionHash !== undefined, 30_000)).body.data;
+    const refunded = (
+      await eventually(
+        () => api.get(`/offramp/${started.transactionId}`),
+        (response) => response.body.data.refundTransactionHash !== undefined,
+        30_000,
+      )
+    ).body.data;
     expect(refunded).toMatchObject({ status: 'failed', depositTransactionHash: late });
     expect((await receiptOf(refunded.refundTransactionHash)).status).toBe('success');
-    await eventually(() => usdcOf(user.address), (balance) => balance === parseUnits('100', 6));
+    await eventually(
+      () => usdcOf(user.address),
+      (balance) => balance === parseUnits('100', 6),
+    );
   }, 60_000);
 
   it('the sandbox deposit is a real transfer from the faucet, recorded like any other', async () => {

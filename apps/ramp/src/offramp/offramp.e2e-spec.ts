@@ -2,7 +2,6 @@ import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, eventually } from '@ramp/testing';
 
-
 const GTB = makeNuban('058', '012345678');
 const REJECTING = makeNuban('058', '888888888');
 
@@ -39,7 +38,12 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
   const balance = async (walletId: string, symbol: string) =>
     (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === symbol);
   const settled = async (transactionId: string, client = api) =>
-    (await eventually(() => client.get(`/offramp/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
+    (
+      await eventually(
+        () => client.get(`/offramp/${transactionId}`),
+        (response) => response.status !== 200 || response.body.data.status !== 'pending',
+      )
+    ).body.data;
 
   const booksBalance = async () => {
     const unbalanced = await pool.query(`select asset from ledger.postings group by asset having sum(amount) <> 0`);
@@ -69,7 +73,11 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
       reference: 'order-42',
       walletId,
       fees: { platformFee: q.fees.platformFee, providerFee: q.fees.providerFee, totalFee: q.fees.totalFee },
-      ramp: { fiatAmount: q.fiatAmount, fiatCurrency: 'NGN', bankAccount: { bankName: q.bankAccount.bankName, accountNumber: GTB, accountName: q.bankAccount.accountName } },
+      ramp: {
+        fiatAmount: q.fiatAmount,
+        fiatCurrency: 'NGN',
+        bankAccount: { bankName: q.bankAccount.bankName, accountNumber: GTB, accountName: q.bankAccount.accountName },
+      },
     });
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done).not.toHaveProperty('errorMessage');
@@ -122,8 +130,18 @@ describe('off-ramp - custodial and non-custodial, through HTTP, with the ledger 
     const q = await quote('10');
     expectError(await api.post('/offramp/initiate', {}), 400, 'INVALID_REQUEST', 'quoteId');
     expectError(await api.post('/offramp/initiate', { quoteId: q.quoteId }), 400, 'INVALID_REQUEST', 'walletId');
-    expectError(await api.post('/offramp/initiate', { quoteId: q.quoteId, walletId, sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }), 400, 'INVALID_REQUEST', 'walletId');
-    expectError(await api.post('/offramp/initiate', { quoteId: q.quoteId, sourceAddress: '0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }), 400, 'INVALID_REQUEST', 'sourceAddress');
+    expectError(
+      await api.post('/offramp/initiate', { quoteId: q.quoteId, walletId, sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }),
+      400,
+      'INVALID_REQUEST',
+      'walletId',
+    );
+    expectError(
+      await api.post('/offramp/initiate', { quoteId: q.quoteId, sourceAddress: '0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed' }),
+      400,
+      'INVALID_REQUEST',
+      'sourceAddress',
+    );
     expectError(await api.post('/offramp/initiate', { quoteId: q.quoteId, walletId, callbackUrl: 'ftp://example.com' }), 400, 'INVALID_REQUEST', 'callbackUrl');
     expectError(await api.post('/offramp/initiate', { quoteId: 'qt_nope', walletId }), 404, 'NOT_FOUND');
     const onramp = (await api.post('/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' })).body.data;

@@ -8,7 +8,11 @@ export class OfframpNatsController {
   constructor(@Inject(OfframpService) private readonly offramps: OfframpService) {}
 
   @Handles(OfframpInitiate.contract)
-  async initiate(@RequestData() request: OfframpInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<OfframpInitiate.Response> {
+  async initiate(
+    @RequestData() request: OfframpInitiate.Request,
+    @CallerTenant() tenant: Tenant,
+    @RequestId() requestId: string | undefined,
+  ): Promise<OfframpInitiate.Response> {
     return this.offramps.initiate(tenant, request, requestId);
   }
 

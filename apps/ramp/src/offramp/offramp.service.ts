@@ -3,12 +3,31 @@ import { smartAccountAddress } from '@ramp/bookkeeping';
 import { tokenDecimals } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import { RecordedWaits } from '@ramp/database';
-import { AppError, DepositAddressWatch, FaucetSend, sandboxOnly, type DepositCredited, type DepositReversed, type OfframpInitiate, type Tenant } from '@ramp/contracts';
+import {
+  AppError,
+  DepositAddressWatch,
+  FaucetSend,
+  sandboxOnly,
+  type DepositCredited,
+  type DepositReversed,
+  type OfframpInitiate,
+  type Tenant,
+} from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type WithInitiation } from '@ramp/process-kit';
 import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
-import { isRecordedDeposit, nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState, type OfframpStep, type RampSettlement } from '@ramp/ramping';
+import {
+  isRecordedDeposit,
+  nextOfframpStep,
+  offrampDecider,
+  offrampView,
+  type OfframpCommand,
+  type OfframpEvent,
+  type OfframpState,
+  type OfframpStep,
+  type RampSettlement,
+} from '@ramp/ramping';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { OfframpSteps } from './offramp.steps';
@@ -18,7 +37,6 @@ export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
 /** How long the sandbox deposit waits for the faucet's transfer to reach the off-ramp (it answers once it has). */
 const SANDBOX_DEPOSIT_WAIT_MS = 25_000;
 const FAUCET_TIMEOUT_MS = 20_000;
-
 
 /** The off-ramp use cases: initiation, reads, the sandbox deposit, and each step of the process (OfframpSteps). */
 @Injectable()
@@ -163,7 +181,14 @@ export class OfframpService {
       state = await this.process.apply(
         transactionId,
         tenant,
-        { type: 'recordDepositReversed', depositId: reversed.depositId, transactionHash: reversed.transactionHash, credit: reversed.credit, refunded: reversed.refunded, at: new Date().toISOString() },
+        {
+          type: 'recordDepositReversed',
+          depositId: reversed.depositId,
+          transactionHash: reversed.transactionHash,
+          credit: reversed.credit,
+          refunded: reversed.refunded,
+          at: new Date().toISOString(),
+        },
         { causationId, actor: 'system:chain' },
       );
     } catch (error) {
@@ -213,8 +238,12 @@ export class OfframpService {
         { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
         { timeoutMs: FAUCET_TIMEOUT_MS },
       );
-      const recorded = await this.waits.until(async () => ((await this.process.ownedBy(tenant, transactionId)).deposit?.transactionHash === sent.transactionHash ? true : undefined), SANDBOX_DEPOSIT_WAIT_MS);
-      if (!recorded) throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
+      const recorded = await this.waits.until(
+        async () => ((await this.process.ownedBy(tenant, transactionId)).deposit?.transactionHash === sent.transactionHash ? true : undefined),
+        SANDBOX_DEPOSIT_WAIT_MS,
+      );
+      if (!recorded)
+        throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
     }
     return this.get(tenant, transactionId);
   }

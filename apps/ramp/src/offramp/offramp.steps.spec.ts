@@ -31,7 +31,10 @@ class LedgerOfHolds {
   }
 
   held(walletId: string): string {
-    return [...this.holds.values()].filter((hold) => hold.walletId === walletId && hold.status === 'held').reduce((sum, hold) => sum.add(hold.amount), dec(0)).toFixed();
+    return [...this.holds.values()]
+      .filter((hold) => hold.walletId === walletId && hold.status === 'held')
+      .reduce((sum, hold) => sum.add(hold.amount), dec(0))
+      .toFixed();
   }
 
   async call(contract: RpcContract<unknown, unknown>, _tenant: Tenant, data: unknown): Promise<unknown> {
@@ -50,7 +53,8 @@ class LedgerOfHolds {
     if (!existing) {
       const key = `${walletId}:${tokenSymbol}`;
       const available = this.available.get(key) ?? '0';
-      if (dec(available).lt(amount)) throw new AppError('INSUFFICIENT_BALANCE', `amount: exceeds the wallet's available balance of ${available} ${tokenSymbol}`, 'amount');
+      if (dec(available).lt(amount))
+        throw new AppError('INSUFFICIENT_BALANCE', `amount: exceeds the wallet's available balance of ${available} ${tokenSymbol}`, 'amount');
       this.available.set(key, dec(available).sub(amount).toFixed());
       this.holds.set(holdId, { walletId, tokenSymbol, amount, status: 'held' });
     }
@@ -64,7 +68,12 @@ class LedgerOfHolds {
     if (hold.status === 'held') {
       if (outcome === 'release') {
         const key = `${hold.walletId}:${hold.tokenSymbol}`;
-        this.available.set(key, dec(this.available.get(key) ?? '0').add(hold.amount).toFixed());
+        this.available.set(
+          key,
+          dec(this.available.get(key) ?? '0')
+            .add(hold.amount)
+            .toFixed(),
+        );
       }
       hold.status = outcome === 'release' ? 'released' : 'captured';
     }
@@ -96,7 +105,13 @@ const initiated: OfframpEvent = {
 describe('off-ramp steps - a hold placement that raced a failure leaves the wallet as it was', () => {
   it('a custodial off-ramp whose first placement is still in flight when a second one is refused ends failed, the wallet whole', async () => {
     const ledger = new LedgerOfHolds();
-    const steps = new OfframpSteps({} as OfframpRails, new LedgerSteps(ledger as never), { call: () => Promise.reject(new Error('no chain in this test')) }, {} as ChainLegs, 0);
+    const steps = new OfframpSteps(
+      {} as OfframpRails,
+      new LedgerSteps(ledger as never),
+      { call: () => Promise.reject(new Error('no chain in this test')) },
+      {} as ChainLegs,
+      0,
+    );
     let state: OfframpState = evolveOfframp(initialOfframpState, initiated);
     const record = (command: OfframpCommand) => {
       state = decideOfframp(command, state).reduce(evolveOfframp, state);

@@ -61,10 +61,22 @@ export class OfframpSteps {
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
         // so the step is tried again later and logged for an operator, as a refund that cannot be sent is.
         const settled = state.initiated.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
-        if (settled && !settled.ok) throw new Error(`the CNGN of ${transactionId} could not be sent to the off-ramp provider: ${settled.reason}; an operator must look`);
-        const payout = await this.rails.payout({ transactionId, bankCode: quote.bankAccount.bankCode, accountNumber: quote.bankAccount.accountNumber, amount: quote.payoutAmount });
+        if (settled && !settled.ok)
+          throw new Error(`the CNGN of ${transactionId} could not be sent to the off-ramp provider: ${settled.reason}; an operator must look`);
+        const payout = await this.rails.payout({
+          transactionId,
+          bankCode: quote.bankAccount.bankCode,
+          accountNumber: quote.bankAccount.accountNumber,
+          amount: quote.payoutAmount,
+        });
         return payout.ok
-          ? { type: 'recordPayout', ok: true, transactionHash: settled?.transactionHash ?? payout.transactionHash, payoutReference: payout.payoutReference, at: at() }
+          ? {
+              type: 'recordPayout',
+              ok: true,
+              transactionHash: settled?.transactionHash ?? payout.transactionHash,
+              payoutReference: payout.payoutReference,
+              at: at(),
+            }
           : { type: 'recordPayout', ok: false, reason: payout.reason, at: at() };
       }
       case 'captureHold':
@@ -93,7 +105,12 @@ export class OfframpSteps {
           if (!refund.ok) throw new Error(`the refund of ${transactionId} failed on chain: ${refund.reason}; an operator must look`);
           return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
         }
-        const refund = await this.rails.refundDeposit({ transactionId, to: refundAddressOf(state), amount: state.deposit!.amount, tokenSymbol: quote.tokenSymbol });
+        const refund = await this.rails.refundDeposit({
+          transactionId,
+          to: refundAddressOf(state),
+          amount: state.deposit!.amount,
+          tokenSymbol: quote.tokenSymbol,
+        });
         return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
       }
       case 'fail':
@@ -123,7 +140,9 @@ export class OfframpSteps {
       organizationId: tenant.organizationId,
     });
     const at = new Date().toISOString();
-    return swap.ok ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at } : { type: 'recordSwap', ok: false, reason: swap.reason, at };
+    return swap.ok
+      ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at }
+      : { type: 'recordSwap', ok: false, reason: swap.reason, at };
   }
 
   /**

@@ -39,7 +39,13 @@ describe('on-ramp - mint, swap and delivery on a real chain', () => {
     const started = await api.post('/onramp/initiate', { quoteId: quote.quoteId, ...to });
     expect(started.status).toBe(201);
     expect((await api.post(`/sandbox/onramp/${started.body.data.id}/pay`, {})).status).toBe(200);
-    const done = (await eventually(() => api.get(`/onramp/${started.body.data.id}`), (response) => response.body.data.status !== 'pending', 30_000)).body.data;
+    const done = (
+      await eventually(
+        () => api.get(`/onramp/${started.body.data.id}`),
+        (response) => response.body.data.status !== 'pending',
+        30_000,
+      )
+    ).body.data;
     return { quote, done };
   };
 
@@ -87,7 +93,9 @@ describe('on-ramp - mint, swap and delivery on a real chain', () => {
     expect(getAddress(delivered!.args.from)).toBe(hotWallet);
     expect(getAddress(delivered!.args.to)).toBe(address);
     expect(done.transactionHash).toBe(hashOf(done, 'delivery'));
-    expect(await client.readContract({ address: tokenOf('USDT'), abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(parseUnits(quote.cryptoAmount, 6));
+    expect(await client.readContract({ address: tokenOf('USDT'), abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(
+      parseUnits(quote.cryptoAmount, 6),
+    );
   }, 60_000);
 
   it('CNGN to an address needs no swap: minted into the treasury, then transferred', async () => {
@@ -96,7 +104,9 @@ describe('on-ramp - mint, swap and delivery on a real chain', () => {
     expect(done.status).toBe('completed');
     expect(done.hashes.map(({ step }: any) => step)).toEqual(['mint', 'delivery']);
     await expectMint(done, quote);
-    expect(await client.readContract({ address: tokenOf('CNGN'), abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(parseUnits(quote.cryptoAmount, 6));
+    expect(await client.readContract({ address: tokenOf('CNGN'), abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(
+      parseUnits(quote.cryptoAmount, 6),
+    );
   }, 60_000);
 
   it('a pool moved past the tolerance after the quote: the swap reverts, the Naira is refunded, nothing is credited', async () => {
@@ -108,7 +118,13 @@ describe('on-ramp - mint, swap and delivery on a real chain', () => {
     try {
       const started = await api.post('/onramp/initiate', { quoteId: quote.quoteId, walletId });
       expect((await api.post(`/sandbox/onramp/${started.body.data.id}/pay`, {})).status).toBe(200);
-      const failed = (await eventually(() => api.get(`/onramp/${started.body.data.id}`), (response) => response.body.data.status !== 'pending', 30_000)).body.data;
+      const failed = (
+        await eventually(
+          () => api.get(`/onramp/${started.body.data.id}`),
+          (response) => response.body.data.status !== 'pending',
+          30_000,
+        )
+      ).body.data;
       expect(failed).toMatchObject({ status: 'failed', failureReason: 'SWAP_FAILED' });
       expect(failed.errorMessage).toMatch(/swap from CNGN failed/);
       expect(failed.hashes.map(({ step }: any) => step)).toEqual(['mint']);

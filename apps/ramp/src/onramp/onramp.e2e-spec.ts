@@ -1,7 +1,6 @@
 import { Pool } from 'pg';
 import { ApiClient, createKey, expectError, startServices, stopAll, type ServiceProcess, eventually } from '@ramp/testing';
 
-
 describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP', () => {
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
@@ -28,8 +27,12 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
   const balance = async (walletId: string, symbol: string) =>
     (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === symbol);
   const settled = async (transactionId: string) =>
-    (await eventually(() => api.get(`/onramp/${transactionId}`), (response) => response.status !== 200 || response.body.data.status !== 'pending')).body.data;
-
+    (
+      await eventually(
+        () => api.get(`/onramp/${transactionId}`),
+        (response) => response.status !== 200 || response.body.data.status !== 'pending',
+      )
+    ).body.data;
 
   it('to a managed wallet: answers payment instructions, then credits the quoted tokens once the NGN arrives', async () => {
     const walletId = await newWallet();
@@ -37,7 +40,15 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
     const started = await api.post('/onramp/initiate', { quoteId: q.quoteId, walletId, reference: 'topup-1' });
     expect(started.status).toBe(201);
     const pending = started.body.data;
-    expect(pending).toMatchObject({ type: 'onramp', status: 'pending', amount: q.cryptoAmount, tokenSymbol: 'USDC', walletId, reference: 'topup-1', ramp: { fiatAmount: q.fiatAmount, fiatCurrency: 'NGN' } });
+    expect(pending).toMatchObject({
+      type: 'onramp',
+      status: 'pending',
+      amount: q.cryptoAmount,
+      tokenSymbol: 'USDC',
+      walletId,
+      reference: 'topup-1',
+      ramp: { fiatAmount: q.fiatAmount, fiatCurrency: 'NGN' },
+    });
     expect(pending.paymentInstructions).toMatchObject({ bankName: 'Wema Bank', amount: q.fiatAmount, accountNumber: expect.stringMatching(/^\d{10}$/) });
     expect(Date.parse(pending.paymentInstructions.expiresAt)).toBeGreaterThan(Date.now());
 
@@ -78,7 +89,12 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
     const walletId = await newWallet();
     const q = await quote('50000');
     expectError(await api.post('/onramp/initiate', { quoteId: q.quoteId }), 400, 'INVALID_REQUEST', 'walletId');
-    expectError(await api.post('/onramp/initiate', { quoteId: q.quoteId, destinationAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }), 400, 'INVALID_REQUEST', 'destinationAddress');
+    expectError(
+      await api.post('/onramp/initiate', { quoteId: q.quoteId, destinationAddress: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' }),
+      400,
+      'INVALID_REQUEST',
+      'destinationAddress',
+    );
     const stranger = await createKey();
     const theirs = (await api.withKey(stranger.apiKey).post('/wallets', { chain: 'base' })).body.data.walletId;
     expectError(await api.post('/onramp/initiate', { quoteId: q.quoteId, walletId: theirs }), 404, 'NOT_FOUND');

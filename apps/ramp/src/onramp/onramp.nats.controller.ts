@@ -8,7 +8,11 @@ export class OnrampNatsController {
   constructor(@Inject(OnrampService) private readonly onramps: OnrampService) {}
 
   @Handles(OnrampInitiate.contract)
-  async initiate(@RequestData() request: OnrampInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<OnrampInitiate.Response> {
+  async initiate(
+    @RequestData() request: OnrampInitiate.Request,
+    @CallerTenant() tenant: Tenant,
+    @RequestId() requestId: string | undefined,
+  ): Promise<OnrampInitiate.Response> {
     return (await this.onramps.initiate(tenant, request as unknown as Record<string, unknown>, requestId)) as unknown as OnrampInitiate.Response;
   }
 

@@ -4,7 +4,16 @@ import { sandboxOnly, type Tenant } from '@ramp/contracts';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
-import { nextOnrampStep, onrampDecider, onrampView, type OnrampCommand, type OnrampEvent, type OnrampState, type OnrampStep, type RampSettlement } from '@ramp/ramping';
+import {
+  nextOnrampStep,
+  onrampDecider,
+  onrampView,
+  type OnrampCommand,
+  type OnrampEvent,
+  type OnrampState,
+  type OnrampStep,
+  type RampSettlement,
+} from '@ramp/ramping';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
 import { OnrampSteps } from './onramp.steps';
 

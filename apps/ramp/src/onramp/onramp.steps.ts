@@ -29,15 +29,32 @@ export class OnrampSteps {
       case 'mintCngn': {
         const amount = cngnToMint(quote);
         const mint = onchain
-          ? { amount, ...(await this.chain.restock({ environment: tenant.environment, chain: quote.chain, key: `onramp:${transactionId}:mint`, tokenSymbol: 'CNGN', amount })) }
+          ? {
+              amount,
+              ...(await this.chain.restock({
+                environment: tenant.environment,
+                chain: quote.chain,
+                key: `onramp:${transactionId}:mint`,
+                tokenSymbol: 'CNGN',
+                amount,
+              })),
+            }
           : await this.rails.mintCngn({ transactionId, ngnAmount: amount });
         return { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
       }
       case 'swapFromCngn': {
         const swap = onchain
           ? await this.swapOnChain(transactionId, state, tenant)
-          : await this.rails.swapFromCngn({ transactionId, tokenSymbol: quote.tokenSymbol, cngnAmount: state.mint!.amount, expectedAmount: quote.cryptoAmount, ngnAmount: quote.fiatAmount });
-        return swap.ok ? { type: 'recordSwap', ok: true, amount: swap.amount, transactionHash: swap.transactionHash, at: at() } : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
+          : await this.rails.swapFromCngn({
+              transactionId,
+              tokenSymbol: quote.tokenSymbol,
+              cngnAmount: state.mint!.amount,
+              expectedAmount: quote.cryptoAmount,
+              ngnAmount: quote.fiatAmount,
+            });
+        return swap.ok
+          ? { type: 'recordSwap', ok: true, amount: swap.amount, transactionHash: swap.transactionHash, at: at() }
+          : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'deliver': {
         // The quoted amount, whatever the swap gave within its tolerance: the treasury keeps or makes up the difference.
@@ -47,12 +64,28 @@ export class OnrampSteps {
           return { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
         }
         if (onchain) {
-          const sent = await this.chain.transfer({ environment: tenant.environment, chain: quote.chain, key: `${transactionId}:deliver`, to: destinationAddress!, tokenSymbol: quote.tokenSymbol, amount, account: ONRAMP_LIQUIDITY, paysOut: transactionId, organizationId: tenant.organizationId });
+          const sent = await this.chain.transfer({
+            environment: tenant.environment,
+            chain: quote.chain,
+            key: `${transactionId}:deliver`,
+            to: destinationAddress!,
+            tokenSymbol: quote.tokenSymbol,
+            amount,
+            account: ONRAMP_LIQUIDITY,
+            paysOut: transactionId,
+            organizationId: tenant.organizationId,
+          });
           // The Naira was turned into the token already: a delivery that fails is an operator's to resend, never a refund.
           if (!sent.ok) throw new Error(`the delivery of ${transactionId} failed on chain: ${sent.reason}; an operator must look`);
           return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
         }
-        const sent = await this.rails.sendToAddress({ transactionId, chain: quote.chain, tokenSymbol: quote.tokenSymbol, amount, address: destinationAddress! });
+        const sent = await this.rails.sendToAddress({
+          transactionId,
+          chain: quote.chain,
+          tokenSymbol: quote.tokenSymbol,
+          amount,
+          address: destinationAddress!,
+        });
         return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
       }
       case 'refundPayment': {
@@ -70,7 +103,11 @@ export class OnrampSteps {
    * The treasury's swap of the minted CNGN to the bought token through the pools, into the hot wallet: at least the
    * quoted amount less the tolerance (RAMP_SWAP_TOLERANCE), or it reverts and the Naira is refunded.
    */
-  private async swapOnChain(transactionId: string, state: WithInitiation<OnrampState>, tenant: Tenant): Promise<{ ok: true; amount: string; transactionHash: string } | { ok: false; reason: string }> {
+  private async swapOnChain(
+    transactionId: string,
+    state: WithInitiation<OnrampState>,
+    tenant: Tenant,
+  ): Promise<{ ok: true; amount: string; transactionHash: string } | { ok: false; reason: string }> {
     const { quote } = state.initiated;
     const swap = await this.chain.swap({
       environment: tenant.environment,

@@ -21,8 +21,10 @@ export class RampChainEventsController {
 
   @JetStreamEventPattern(everyEventOf(chainEvents), { durable: 'ramp_chain_deposits' })
   async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
-    if (event.type === CHAIN_EVENT_TYPES.depositCredited) await this.offramps.recordChainDeposit(event.data as DepositCredited, event.metadata.tenant, event.eventId);
-    else if (event.type === CHAIN_EVENT_TYPES.depositReversed) await this.offramps.recordChainReversal(event.data as DepositReversed, event.metadata.tenant, event.eventId);
+    if (event.type === CHAIN_EVENT_TYPES.depositCredited)
+      await this.offramps.recordChainDeposit(event.data as DepositCredited, event.metadata.tenant, event.eventId);
+    else if (event.type === CHAIN_EVENT_TYPES.depositReversed)
+      await this.offramps.recordChainReversal(event.data as DepositReversed, event.metadata.tenant, event.eventId);
     else if (event.type === CHAIN_EVENT_TYPES.sendFinished) await this.wakes.onSendFinished(context.tx, event.data as SendFinished);
   }
 }

@@ -26,7 +26,8 @@ describe('integration events - offramp.completed and offramp.failed, once each, 
     await api.post(`/sandbox/wallets/${walletId}/fund`, { tokenSymbol: 'USDC', amount: '100' });
     // The sandbox bank rejects payouts to accounts of the serial 888888888: the off-ramp fails after its swap.
     const start = async (amount: string, serial = '012345678') => {
-      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' })).body.data;
+      const quote = (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', serial), chain: 'base' }))
+        .body.data;
       return (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId, reference: `ref-${amount}` })).body.data.transactionId as string;
     };
     const completed = await start('10');
@@ -42,7 +43,17 @@ describe('integration events - offramp.completed and offramp.failed, once each, 
     const done = events.find((event) => event.event === 'offramp.completed')!;
     expect(done).toMatchObject({
       event: 'offramp.completed',
-      data: { transactionId: completed, reference: 'ref-10', type: 'offramp', status: 'completed', amount: '10', tokenSymbol: 'USDC', chain: 'base', fiatCurrency: 'NGN', walletId },
+      data: {
+        transactionId: completed,
+        reference: 'ref-10',
+        type: 'offramp',
+        status: 'completed',
+        amount: '10',
+        tokenSymbol: 'USDC',
+        chain: 'base',
+        fiatCurrency: 'NGN',
+        walletId,
+      },
     });
     expect(done.data.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Date.parse(done.timestamp)).not.toBeNaN();

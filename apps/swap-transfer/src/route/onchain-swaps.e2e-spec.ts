@@ -1,5 +1,18 @@
 import { Pool } from 'pg';
-import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, getAddress, http, maxUint256, parseEventLogs, parseGwei, parseUnits, type Address, type Hex } from 'viem';
+import {
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  http,
+  maxUint256,
+  parseEventLogs,
+  parseGwei,
+  parseUnits,
+  type Address,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Config } from '@ramp/config';
 import { HdCustody, resolveChains, UniswapV2Pair, UniswapV2Router02 } from '@ramp/evm';
@@ -26,7 +39,9 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     const chain = (await api.get('/transfer/chains')).body.data.find((candidate: any) => candidate.chain === 'base');
     dex = { router: getAddress(chain.dex.router), wrappedNative: getAddress(chain.dex.wrappedNative) };
-    tokens = Object.fromEntries(chain.tokens.filter((token: any) => token.symbol !== 'ETH').map((token: any) => [token.symbol, getAddress(token.contractAddress)]));
+    tokens = Object.fromEntries(
+      chain.tokens.filter((token: any) => token.symbol !== 'ETH').map((token: any) => [token.symbol, getAddress(token.contractAddress)]),
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -46,7 +61,14 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
     return wallet;
   };
   const swapQuote = async (fromToken: string, toToken: string, amount: string, slippage?: number) => {
-    const quote = await api.post('/swap/quote', { fromToken, toToken, amount, fromChain: 'base', toChain: 'base', ...(slippage !== undefined && { slippage }) });
+    const quote = await api.post('/swap/quote', {
+      fromToken,
+      toToken,
+      amount,
+      fromChain: 'base',
+      toChain: 'base',
+      ...(slippage !== undefined && { slippage }),
+    });
     expect(quote.status).toBe(200);
     return quote.body.data;
   };
@@ -64,11 +86,17 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
   /** The swap's send in the chain service's queue, once signed (its hash known). */
   const signedSwap = (id: string) =>
     eventually(
-      async () => (await pool.query<{ tx_hash: string | null; status: string }>(`select tx_hash, status from chain.chain_sends where idempotency_key = $1`, [`swap:${id}:leg:0`])).rows[0],
+      async () =>
+        (
+          await pool.query<{ tx_hash: string | null; status: string }>(`select tx_hash, status from chain.chain_sends where idempotency_key = $1`, [
+            `swap:${id}:leg:0`,
+          ])
+        ).rows[0],
       (row) => row?.tx_hash != null,
       20_000,
     );
-  const swapEvents = async (hash: Hex) => parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: (await client.getTransactionReceipt({ hash })).logs });
+  const swapEvents = async (hash: Hex) =>
+    parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: (await client.getTransactionReceipt({ hash })).logs });
 
   it("a swap's hash is the router's transaction on chain: its Swap event gives the hot wallet what the wallet is credited, at least the minimum; the books equal the chain", async () => {
     const wallet = await fundedWallet('500');
@@ -117,7 +145,9 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
   it('a transfer on one chain with a toToken is a swap on the pools paying the destination address', async () => {
     const wallet = await fundedWallet('100');
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
-    const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'base', token: 'USDC', toToken: 'CNGN', amount: '50', destinationAddress: recipient })).body.data;
+    const quote = (
+      await api.post('/transfer/quote', { fromChain: 'base', toChain: 'base', token: 'USDC', toToken: 'CNGN', amount: '50', destinationAddress: recipient })
+    ).body.data;
     const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
     expect(started.status).toBe(201);
     const view = await eventually(
@@ -143,7 +173,8 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
     const quote = await swapQuote('USDC', 'ETH', '1000', 0.5);
     // What the wallet's address still holds is swept in before the swap (its sweep is scheduled a moment after the credit).
     const at = await client.getBlockNumber({ cacheTime: 0 });
-    const usdcAt = (holder: Address) => client.readContract({ address: tokens.USDC!, abi: erc20Abi, functionName: 'balanceOf', args: [holder], blockNumber: at });
+    const usdcAt = (holder: Address) =>
+      client.readContract({ address: tokens.USDC!, abi: erc20Abi, functionName: 'balanceOf', args: [holder], blockNumber: at });
     const hotUsdcBefore = (await usdcAt(hotWallet)) + (await usdcAt(wallet.address));
 
     // Blocks wait until the trade is in the pool of pending transactions beside the swap, paying more to go first.
@@ -209,7 +240,9 @@ describe('swaps on chain - through the pools of the local chain, from the hot wa
     const sends = (await pool.query(`select status, tx_hash from chain.chain_sends where idempotency_key like $1`, [`swap:${id}:%`])).rows;
     expect(sends).toEqual([{ status: 'confirmed', tx_hash: view.route.steps[0].transactionHash }]);
     const [swap] = await swapEvents(view.route.steps[0].transactionHash);
-    expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'ETH').available).toBe(formatUnits(swap!.args.amount0Out + swap!.args.amount1Out, 18));
+    expect(balanceOf((await api.get(`/wallets/${wallet.walletId}`)).body.data, 'ETH').available).toBe(
+      formatUnits(swap!.args.amount0Out + swap!.args.amount1Out, 18),
+    );
     expect((await ledgerCheck()).ok).toBe(true);
   }, 120_000);
 });

@@ -23,7 +23,10 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
   let nc: NatsConnection;
 
   beforeAll(async () => {
-    services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], { SANDBOX_STEP_DELAY_MS: '50', CHAIN_BRIDGE_FILL_SECONDS: String(FILL_SECONDS) });
+    services = await startServices(['quote', 'ledger', 'swap-transfer', 'gateway'], {
+      SANDBOX_STEP_DELAY_MS: '50',
+      CHAIN_BRIDGE_FILL_SECONDS: String(FILL_SECONDS),
+    });
     api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
     pool = new Pool({ connectionString: process.env.DATABASE_URL });
     nc = await connect({ servers: process.env.NATS_URL ?? '127.0.0.1:4222' });
@@ -44,7 +47,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     return created.body.data.walletId as string;
   };
   const balances = async (walletId: string): Promise<Record<string, { available: string; held: string }>> =>
-    Object.fromEntries((await api.get(`/wallets/${walletId}`)).body.data.balances.map((entry: any) => [entry.tokenSymbol, { available: entry.available, held: entry.held }]));
+    Object.fromEntries(
+      (await api.get(`/wallets/${walletId}`)).body.data.balances.map((entry: any) => [entry.tokenSymbol, { available: entry.available, held: entry.held }]),
+    );
   const swapQuote = async (body: Record<string, unknown>) => {
     const response = await api.post('/swap/quote', body);
     expect(response.status).toBe(200);
@@ -56,7 +61,13 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     return response.body.data;
   };
   const settled = async (type: 'swap' | 'transfer', id: string, ms?: number) =>
-    (await eventually(() => api.get(`/${type}/${id}`), (response) => response.status !== 200 || response.body.data.status !== 'pending', ms)).body.data;
+    (
+      await eventually(
+        () => api.get(`/${type}/${id}`),
+        (response) => response.status !== 200 || response.body.data.status !== 'pending',
+        ms,
+      )
+    ).body.data;
   /** With the sandbox's relayer switch held for this suite's organization: its bridge deposits are refunded after their deadline. */
   const withRelayerHeld = async <T>(run: () => Promise<T>): Promise<T> => {
     expect((await api.post('/sandbox/relayer', { paused: true })).body.data).toEqual({ paused: true });
@@ -77,7 +88,15 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     const quote = await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '100', fromChain: 'base', toChain: 'base' });
     const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, reference: 'swap-1' });
     expect(started.status).toBe(201);
-    expect(started.body.data).toMatchObject({ type: 'swap', status: 'pending', chain: 'base', amount: '100', tokenSymbol: 'USDC', reference: 'swap-1', walletId });
+    expect(started.body.data).toMatchObject({
+      type: 'swap',
+      status: 'pending',
+      chain: 'base',
+      amount: '100',
+      tokenSymbol: 'USDC',
+      reference: 'swap-1',
+      walletId,
+    });
     expect(started.body.data.id).toMatch(/^txn_[0-9A-Z]{26}$/);
     expect(started.body.data.transactionId).toBe(started.body.data.id); // one shape for every initiation
     // Debited through the ledger before the answer: the 100 USDC are held at once.
@@ -92,7 +111,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     });
     // On the local chain's pools, from the hot wallet: nobody traded since the quote, so it gives the quote to the wei.
     expect(quote.route.providers).toEqual(['Uniswap V2']);
-    expect(done.route.steps).toEqual([expect.objectContaining({ step: 1, kind: 'swap', provider: 'Uniswap V2', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount })]);
+    expect(done.route.steps).toEqual([
+      expect.objectContaining({ step: 1, kind: 'swap', provider: 'Uniswap V2', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount }),
+    ]);
     expect(done.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(done.transactionHash).toBe(done.route.steps[0].transactionHash);
     expect(done).not.toHaveProperty('errorMessage');
@@ -104,33 +125,48 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     await booksBalance();
 
     // In the read model too, with the type filter, and the detail by id.
-    const listed = await eventually(() => api.get(`/transactions?type=swap&walletId=${walletId}`), (response) => response.body.data?.[0]?.status === 'completed');
+    const listed = await eventually(
+      () => api.get(`/transactions?type=swap&walletId=${walletId}`),
+      (response) => response.body.data?.[0]?.status === 'completed',
+    );
     expect(listed.body.meta.total).toBe(1);
     expect(listed.body.data[0]).toMatchObject({ id: done.id, type: 'swap', swap: done.swap, transactionHash: done.transactionHash });
     expect((await api.get(`/transactions/${done.id}`)).body.data).toMatchObject({ id: done.id, type: 'swap', status: 'completed' });
   });
 
-  it('cross-chain swap on chain: source swap on base\'s pools, the intent bridge filled on bsc, destination swap on bsc\'s pools, each hash on its chain', async () => {
+  it("cross-chain swap on chain: source swap on base's pools, the intent bridge filled on bsc, destination swap on bsc's pools, each hash on its chain", async () => {
     const walletId = await wallet('base', { cbBTC: '0.01' });
     const quote = await swapQuote({ fromToken: 'cbBTC', toToken: 'BNB', amount: '0.002', fromChain: 'base', toChain: 'bsc', slippage: 1 });
     expect(quote.isCrossChain).toBe(true);
     // Across chains the proceeds need an address on the destination chain; the refusal leaves the quote unused.
     expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId }), 400, 'INVALID_REQUEST', 'destinationAddress');
-    expectError(await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: SOLANA_RECIPIENT }), 400, 'INVALID_REQUEST', 'destinationAddress');
+    expectError(
+      await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: SOLANA_RECIPIENT }),
+      400,
+      'INVALID_REQUEST',
+      'destinationAddress',
+    );
     const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT.toLowerCase() });
     expect(started.status).toBe(201);
 
     const done = await settled('swap', started.body.data.id);
     expect(done.status).toBe('completed');
     expect(quote.route.providers).toEqual(['Uniswap V2', 'Ramp Intents', 'Uniswap V2']);
-    expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.settlement, step.fromChain, step.toChain, step.fromToken, step.toToken, step.status])).toEqual([
+    expect(
+      done.route.steps.map((step: any) => [step.kind, step.provider, step.settlement, step.fromChain, step.toChain, step.fromToken, step.toToken, step.status]),
+    ).toEqual([
       ['swap', 'Uniswap V2', 'onchain', 'base', 'base', 'cbBTC', 'USDC', 'completed'],
       ['bridge', 'Ramp Intents', 'onchain', 'base', 'bsc', 'USDC', 'USDC', 'completed'],
       ['swap', 'Uniswap V2', 'onchain', 'bsc', 'bsc', 'USDC', 'BNB', 'completed'],
     ]);
     expect(new Set(done.route.steps.map((step: any) => step.transactionHash)).size).toBe(3);
     // Each hash is a successful transaction on its chain: the bridge's is the fill, on bsc.
-    for (const [step, chain] of [[0, 'base'], [1, 'bsc'], [2, 'bsc']] as const) expect((await receiptOn(chain, done.route.steps[step].transactionHash)).status).toBe('success');
+    for (const [step, chain] of [
+      [0, 'base'],
+      [1, 'bsc'],
+      [2, 'bsc'],
+    ] as const)
+      expect((await receiptOn(chain, done.route.steps[step].transactionHash)).status).toBe('success');
     expect(done.route.steps[1].amountIn).toBe(done.route.steps[0].amountOut);
     expect(done.swap).toMatchObject({ toAmount: quote.toAmount, fromChain: 'base', toChain: 'bsc' });
     expect(done.destinationAddress).toBe(RECIPIENT.toLowerCase());
@@ -149,7 +185,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     const failed = await settled('swap', (await api.post('/swap/initiate', { quoteId: tight.quoteId, walletId })).body.data.id);
     await trader.restore();
     expect(failed.status).toBe('failed');
-    expect(failed.errorMessage).toMatch(/^Slippage exceeded: .* would give [\d.]+ ETH, less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/);
+    expect(failed.errorMessage).toMatch(
+      /^Slippage exceeded: .* would give [\d.]+ ETH, less than the minimum of .* ETH that the 0\.5% slippage tolerance allows/,
+    );
     expect(failed.route.steps[0]).toMatchObject({ status: 'failed', settlement: 'onchain' });
     expect(failed.route.steps[0]).not.toHaveProperty('transactionHash');
     expect(failed).toMatchObject({ failureReason: 'SLIPPAGE_EXCEEDED' });
@@ -170,9 +208,13 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
   it('bridge failure after a source swap (the relayer held, the deposit refunded after its deadline): the swap is unwound on chain, the wallet gets its whole amount back', async () => {
     const walletId = await wallet('bsc', { BNB: '50' });
     const quote = await swapQuote({ fromToken: 'BNB', toToken: 'cbBTC', amount: '2', fromChain: 'bsc', toChain: 'base' });
-    const failed = await withRelayerHeld(async () => settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT })).body.data.id, UNFILLED_MS));
+    const failed = await withRelayerHeld(async () =>
+      settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: RECIPIENT })).body.data.id, UNFILLED_MS),
+    );
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'BRIDGE_FAILED' });
-    expect(failed.errorMessage).toMatch(/^The Ramp Intents bridge of USDC from bsc to base failed: the relayer did not fill the deposit on base before its deadline .*; it was refunded on bsc/);
+    expect(failed.errorMessage).toMatch(
+      /^The Ramp Intents bridge of USDC from bsc to base failed: the relayer did not fill the deposit on base before its deadline .*; it was refunded on bsc/,
+    );
     expect(failed.route.steps.map((step: any) => step.status)).toEqual(['reversed', 'failed', 'skipped']);
     // The source swap's way back is a swap on bsc's pools; the failed bridge shows its refund, on bsc.
     expect((await receiptOn('bsc', failed.route.steps[0].reversalHash)).status).toBe('success');
@@ -206,15 +248,21 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect(ends.find((end) => end.status === 'failed')!.errorMessage).toMatch(/^The wallet could not be debited: .*available balance of 50 USDC/);
     expect((await balances(walletId)).USDC).toEqual({ available: '50', held: '0' });
     const holds = await pool.query(`select status, count(*)::int as n from ledger.holds where wallet_id = $1 group by status order by status`, [walletId]);
-    expect(holds.rows).toEqual([{ status: 'captured', n: 1 }, { status: 'released', n: 1 }]);
+    expect(holds.rows).toEqual([
+      { status: 'captured', n: 1 },
+      { status: 'released', n: 1 },
+    ]);
     await booksBalance();
   });
 
-  it('credits the wallet when a same-chain swap names the wallet\'s own address', async () => {
+  it("credits the wallet when a same-chain swap names the wallet's own address", async () => {
     const walletId = await wallet('base', { USDC: '100' });
     const address = (await api.get(`/wallets/${walletId}`)).body.data.address as string;
     const quote = await swapQuote({ fromToken: 'USDC', toToken: 'USDT', amount: '50', fromChain: 'base', toChain: 'base' });
-    const done = await settled('swap', (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: address.toLowerCase() })).body.data.id);
+    const done = await settled(
+      'swap',
+      (await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId, destinationAddress: address.toLowerCase() })).body.data.id,
+    );
     expect(done.status).toBe('completed');
     expect((await balances(walletId)).USDT).toEqual({ available: quote.toAmount, held: '0' });
   });
@@ -266,7 +314,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     });
     expect(done).not.toHaveProperty('swap');
     expect(quote.route.bridge).toBe('Ramp Intents');
-    expect(done.route.steps).toEqual([expect.objectContaining({ kind: 'bridge', provider: 'Ramp Intents', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount })]);
+    expect(done.route.steps).toEqual([
+      expect.objectContaining({ kind: 'bridge', provider: 'Ramp Intents', settlement: 'onchain', status: 'completed', amountOut: quote.toAmount }),
+    ]);
     // The fill is arbitrum's transaction, paying the address what the quote said.
     const fill = await receiptOn('arbitrum', done.route.steps[0].transactionHash);
     expect(fill.status).toBe('success');
@@ -274,15 +324,28 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect(paid).toEqual([expect.objectContaining({ to: RECIPIENT, value: parseUnits(quote.toAmount, 6) })]);
     expect((await balances(walletId)).USDC).toEqual({ available: '100', held: '0' });
     await booksBalance();
-    const listed = await eventually(() => api.get(`/transactions?type=transfer&walletId=${walletId}&status=completed`), (response) => response.body.meta?.total === 1);
+    const listed = await eventually(
+      () => api.get(`/transactions?type=transfer&walletId=${walletId}&status=completed`),
+      (response) => response.body.meta?.total === 1,
+    );
     expect(listed.body.data[0]).toMatchObject({ id: done.id, transfer: done.transfer });
   });
 
   it('transfer with toToken: bridge, then a swap on the destination chain (Solana: a base58 signature)', async () => {
     const walletId = await wallet('bsc', { USDT: '100' });
-    const quote = await transferQuote({ fromChain: 'bsc', toChain: 'solana', token: 'USDT', toToken: 'SOL', amount: '50', destinationAddress: SOLANA_RECIPIENT });
+    const quote = await transferQuote({
+      fromChain: 'bsc',
+      toChain: 'solana',
+      token: 'USDT',
+      toToken: 'SOL',
+      amount: '50',
+      destinationAddress: SOLANA_RECIPIENT,
+    });
     const done = await settled('transfer', (await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId })).body.data.id);
-    expect(done).toMatchObject({ status: 'completed', transfer: { toChain: 'solana', destinationAddress: SOLANA_RECIPIENT, toToken: 'SOL', toAmount: quote.toAmount } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      transfer: { toChain: 'solana', destinationAddress: SOLANA_RECIPIENT, toToken: 'SOL', toAmount: quote.toAmount },
+    });
     expect(done.route.steps.map((step: any) => [step.kind, step.provider, step.status])).toEqual([
       ['bridge', 'Mayan', 'completed'],
       ['swap', 'Jupiter', 'completed'],
@@ -291,7 +354,7 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect((await balances(walletId)).USDT).toEqual({ available: '50', held: '0' });
   });
 
-  it('transfer whose destination swap slips (a trade on bsc\'s pool after the quote): the bridge is undone on chain and the wallet refunded; an unfilled bridge refunds too', async () => {
+  it("transfer whose destination swap slips (a trade on bsc's pool after the quote): the bridge is undone on chain and the wallet refunded; an unfilled bridge refunds too", async () => {
     const walletId = await wallet('base', { USDC: '100' });
     const trader = await poolTrader(api, 'bsc', rpcUrlOf('bsc'), 'BNB', '20000');
     const slipping = await transferQuote({ fromChain: 'base', toChain: 'bsc', token: 'USDC', toToken: 'BNB', amount: '12.34', destinationAddress: RECIPIENT });
@@ -312,7 +375,9 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
     expect((await receiptOn('base', slipped.route.steps[0].reversalHash)).status).toBe('success');
 
     const bridging = await transferQuote({ fromChain: 'base', toChain: 'arbitrum', token: 'USDC', amount: '44.44', destinationAddress: RECIPIENT });
-    const unbridged = await withRelayerHeld(async () => settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id, UNFILLED_MS));
+    const unbridged = await withRelayerHeld(async () =>
+      settled('transfer', (await api.post('/transfer/initiate', { quoteId: bridging.quoteId, walletId })).body.data.id, UNFILLED_MS),
+    );
     expect(unbridged).toMatchObject({ status: 'failed', failureReason: 'BRIDGE_FAILED' });
     expect(unbridged.errorMessage).toMatch(/^The Ramp Intents bridge of USDC from base to arbitrum failed: the relayer did not fill .*refunded on base/);
     const refund = await receiptOn('base', unbridged.route.steps[0].transactionHash);
@@ -322,7 +387,10 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
 
     // Each terminal event once on the integration stream, with the webhook payload.
     const ids = [slipped.id, unbridged.id];
-    const events = await eventually(() => integrationEventsFor(nc, ids), (found) => found.length >= 2);
+    const events = await eventually(
+      () => integrationEventsFor(nc, ids),
+      (found) => found.length >= 2,
+    );
     expect(events.map((event) => event.event)).toEqual(['transfer.failed', 'transfer.failed']);
     expect(events.find((event) => event.data.transactionId === unbridged.id)!.data).toMatchObject({
       type: 'transfer',
@@ -337,13 +405,20 @@ describe('swaps and transfers - through HTTP, with the wallet and the books chec
 
   it('publishes swap.completed and transfer.completed once each with the spec payload', async () => {
     const walletId = await wallet('base', { USDC: '100' });
-    const swapped = await api.post('/swap/initiate', { quoteId: (await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).quoteId, walletId, reference: 'r-swap' });
+    const swapped = await api.post('/swap/initiate', {
+      quoteId: (await swapQuote({ fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).quoteId,
+      walletId,
+      reference: 'r-swap',
+    });
     const moved = await api.post('/transfer/initiate', {
       quoteId: (await transferQuote({ fromChain: 'base', toChain: 'polygon', token: 'USDC', amount: '10', destinationAddress: RECIPIENT })).quoteId,
       walletId,
     });
     const ids = [swapped.body.data.id, moved.body.data.id];
-    const events = await eventually(() => integrationEventsFor(nc, ids), (found) => found.length >= 2);
+    const events = await eventually(
+      () => integrationEventsFor(nc, ids),
+      (found) => found.length >= 2,
+    );
     expect(events.map((event) => event.event).sort()).toEqual(['swap.completed', 'transfer.completed']);
     expect(events.find((event) => event.event === 'swap.completed')).toMatchObject({
       data: { transactionId: ids[0], reference: 'r-swap', type: 'swap', status: 'completed', amount: '10', tokenSymbol: 'USDC', chain: 'base', walletId },

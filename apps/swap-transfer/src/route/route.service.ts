@@ -98,7 +98,13 @@ export class RouteService {
    * Initiates a swap or transfer along the route `routeOf` finds for its quote, each leg planned at the feed's prices
    * (the last delivers the quote's own figures), and where each runs decided once, here (settleLegs).
    */
-  private async initiate<K extends RouteKind>(kind: K, tenant: Tenant, request: Record<string, unknown>, requestId: string | undefined, routeOf: (preparation: Preparation<K>) => Promise<Route>) {
+  private async initiate<K extends RouteKind>(
+    kind: K,
+    tenant: Tenant,
+    request: Record<string, unknown>,
+    requestId: string | undefined,
+    routeOf: (preparation: Preparation<K>) => Promise<Route>,
+  ) {
     const { state } = await this.initiation.initiateFromQuote({
       kind,
       tenant,
@@ -107,12 +113,25 @@ export class RouteService {
       process: this.processes[kind],
       prepare: async (preparation): Promise<RouteInitiated> => {
         const { order, destination, legs } = await routeOf(preparation);
-        const usdPrices = Object.fromEntries(await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)));
+        const usdPrices = Object.fromEntries(
+          await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)),
+        );
         const { transactionId, request: initiation, at } = preparation;
         // Swaps on chains with the platform's pools run there, for test keys (settleLegs); the rest on the sandbox's rails.
         const venues = tenant.environment === 'test' ? await this.chainLegs.venues(tenant.environment) : NO_VENUES;
         const plan = settleLegs(planOrder(order, legs, usdPrices), venues);
-        return { transactionId, kind, tenant, walletId: initiation.walletId!, order, legs: plan, destination, reference: initiation.reference, callbackUrl: initiation.callbackUrl, at: at.toISOString() };
+        return {
+          transactionId,
+          kind,
+          tenant,
+          walletId: initiation.walletId!,
+          order,
+          legs: plan,
+          destination,
+          reference: initiation.reference,
+          callbackUrl: initiation.callbackUrl,
+          at: at.toISOString(),
+        };
       },
     });
     return initiationOf(routeView(state));

@@ -1,7 +1,7 @@
 import { reverseMinimum } from './route.steps';
 
 describe('route steps - the way back of a swap leg never goes without a minimum', () => {
-  it('asks at least what the leg put in, less the tolerance, to the token\'s decimals (rounded down)', () => {
+  it("asks at least what the leg put in, less the tolerance, to the token's decimals (rounded down)", () => {
     expect(reverseMinimum('100', '0.03', 6)).toBe('97');
     expect(reverseMinimum('12.345678', '0.03', 6)).toBe('11.975307');
     expect(reverseMinimum('0.000000000000000123', '0.02', 18)).toBe('0.00000000000000012');

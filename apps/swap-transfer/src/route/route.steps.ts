@@ -56,12 +56,40 @@ export class RouteSteps {
             // A bridge carries what came in: after a swap that gave less, it may no longer reach the leg's minimum
             // (the quote's, on a last leg). Refused before anything is deposited, as a swap's pool would refuse it.
             if (dec(leg.amountOut).lt(leg.minimumOut)) {
-              return recordLeg(step.index, { ok: false, reason: `the bridge would deliver ${leg.amountOut} ${leg.toToken}, below the minimum ${leg.minimumOut}`, wouldGive: leg.amountOut });
+              return recordLeg(step.index, {
+                ok: false,
+                reason: `the bridge would deliver ${leg.amountOut} ${leg.toToken}, below the minimum ${leg.minimumOut}`,
+                wouldGive: leg.amountOut,
+              });
             }
-            const bridge = { environment: tenant.environment, fromChain: leg.fromChain, toChain: leg.toChain, key, token: leg.fromToken, amountIn: leg.amountIn, amountOut: leg.amountOut, account: ROUTE_EXECUTION, paysOut: transactionId };
-            return recordLeg(step.index, await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }));
+            const bridge = {
+              environment: tenant.environment,
+              fromChain: leg.fromChain,
+              toChain: leg.toChain,
+              key,
+              token: leg.fromToken,
+              amountIn: leg.amountIn,
+              amountOut: leg.amountOut,
+              account: ROUTE_EXECUTION,
+              paysOut: transactionId,
+            };
+            return recordLeg(
+              step.index,
+              await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }),
+            );
           }
-          const swap = { environment: tenant.environment, chain: leg.fromChain, key, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, minimumOut: leg.minimumOut, account: ROUTE_EXECUTION, paysOut: transactionId, organizationId: tenant.organizationId };
+          const swap = {
+            environment: tenant.environment,
+            chain: leg.fromChain,
+            key,
+            fromToken: leg.fromToken,
+            toToken: leg.toToken,
+            amountIn: leg.amountIn,
+            minimumOut: leg.minimumOut,
+            account: ROUTE_EXECUTION,
+            paysOut: transactionId,
+            organizationId: tenant.organizationId,
+          };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
         // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
@@ -70,7 +98,14 @@ export class RouteSteps {
         const common = { order: context, index: step.index, provider: leg.provider, minimumOut: leg.minimumOut, recipient };
         const result =
           leg.kind === 'swap'
-            ? await this.rails.swap({ ...common, chain: leg.fromChain, fromToken: leg.fromToken, toToken: leg.toToken, amountIn: leg.amountIn, expectedOut: leg.amountOut })
+            ? await this.rails.swap({
+                ...common,
+                chain: leg.fromChain,
+                fromToken: leg.fromToken,
+                toToken: leg.toToken,
+                amountIn: leg.amountIn,
+                expectedOut: leg.amountOut,
+              })
             : await this.rails.bridge({ ...common, fromChain: leg.fromChain, toChain: leg.toChain, token: leg.fromToken, amount: leg.amountIn });
         return recordLeg(step.index, result);
       }
@@ -103,19 +138,41 @@ export class RouteSteps {
             account: ROUTE_EXECUTION,
             paysOut: transactionId,
           });
-          return { type: 'recordReversal', index: step.index, transactionHash: back.ok ? back.transactionHash : (back.transactionHash ?? executed.transactionHash), at: at() };
+          return {
+            type: 'recordReversal',
+            index: step.index,
+            transactionHash: back.ok ? back.transactionHash : (back.transactionHash ?? executed.transactionHash),
+            at: at(),
+          };
         }
         if (leg.settlement === 'onchain') {
           // Swapped back on the same pools into the hot wallet: the hold is released whole, and what the round trip cost
           // stays in the books of route-execution there. Never without a minimum (a front-runner would take the rest):
           // first what the leg put in less REVERSE_TOLERANCE; if the pools moved further, once more at what they would
           // give now (the failed attempt says) less 2%; then an operator's.
-          const back = { environment: tenant.environment, chain: leg.fromChain, fromToken: leg.toToken, toToken: leg.fromToken, amountIn: state.executed[step.index]!.amountOut, account: ROUTE_EXECUTION, paysOut: transactionId };
+          const back = {
+            environment: tenant.environment,
+            chain: leg.fromChain,
+            fromToken: leg.toToken,
+            toToken: leg.fromToken,
+            amountIn: state.executed[step.index]!.amountOut,
+            account: ROUTE_EXECUTION,
+            paysOut: transactionId,
+          };
           const decimals = tokenDecimals(leg.fromToken, leg.fromChain, leg.fromChain);
-          const first = await this.chainLegs.swap({ ...back, key: `${transactionId}:reverse:${step.index}`, minimumOut: reverseMinimum(leg.amountIn, REVERSE_TOLERANCE, decimals) });
-          const done = first.ok || first.wouldGive === undefined || !dec(first.wouldGive).gt(0)
-            ? first
-            : await this.chainLegs.swap({ ...back, key: `${transactionId}:reverse:${step.index}:market`, minimumOut: reverseMinimum(first.wouldGive, '0.02', decimals) });
+          const first = await this.chainLegs.swap({
+            ...back,
+            key: `${transactionId}:reverse:${step.index}`,
+            minimumOut: reverseMinimum(leg.amountIn, REVERSE_TOLERANCE, decimals),
+          });
+          const done =
+            first.ok || first.wouldGive === undefined || !dec(first.wouldGive).gt(0)
+              ? first
+              : await this.chainLegs.swap({
+                  ...back,
+                  key: `${transactionId}:reverse:${step.index}:market`,
+                  minimumOut: reverseMinimum(first.wouldGive, '0.02', decimals),
+                });
           if (!done.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${done.reason}; an operator must look`);
           return { type: 'recordReversal', index: step.index, transactionHash: done.transactionHash, at: at() };
         }
@@ -165,6 +222,13 @@ function recordLeg(index: number, result: LegResult): RouteCommand {
   const at = new Date().toISOString();
   return result.ok
     ? { type: 'recordLeg', index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at }
-    : { type: 'recordLeg', index, ok: false, reason: result.reason, wouldGive: result.wouldGive, ...(result.transactionHash !== undefined && { transactionHash: result.transactionHash }), at };
+    : {
+        type: 'recordLeg',
+        index,
+        ok: false,
+        reason: result.reason,
+        wouldGive: result.wouldGive,
+        ...(result.transactionHash !== undefined && { transactionHash: result.transactionHash }),
+        at,
+      };
 }
-

@@ -8,7 +8,11 @@ export class SwapNatsController {
   constructor(@Inject(RouteService) private readonly routes: RouteService) {}
 
   @Handles(SwapInitiate.contract)
-  async initiate(@RequestData() request: SwapInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<InitiatedTransaction> {
+  async initiate(
+    @RequestData() request: SwapInitiate.Request,
+    @CallerTenant() tenant: Tenant,
+    @RequestId() requestId: string | undefined,
+  ): Promise<InitiatedTransaction> {
     return (await this.routes.initiateSwap(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
   }
 }

@@ -8,7 +8,11 @@ export class TransferNatsController {
   constructor(@Inject(RouteService) private readonly routes: RouteService) {}
 
   @Handles(TransferInitiate.contract)
-  async initiate(@RequestData() request: TransferInitiate.Request, @CallerTenant() tenant: Tenant, @RequestId() requestId: string | undefined): Promise<InitiatedTransaction> {
+  async initiate(
+    @RequestData() request: TransferInitiate.Request,
+    @CallerTenant() tenant: Tenant,
+    @RequestId() requestId: string | undefined,
+  ): Promise<InitiatedTransaction> {
     return (await this.routes.initiateTransfer(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
   }
 }

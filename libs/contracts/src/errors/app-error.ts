@@ -54,5 +54,6 @@ export function invalidField(field: string, rule: string, reason: ErrorReason = 
  * request's own where it names one) is `test`. A missing one is not a test key either.
  */
 export function sandboxOnly(...environments: (string | undefined)[]): void {
-  if (environments.length === 0 || environments.some((environment) => environment !== 'test')) throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
+  if (environments.length === 0 || environments.some((environment) => environment !== 'test'))
+    throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
 }

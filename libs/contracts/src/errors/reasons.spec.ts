@@ -12,9 +12,28 @@ describe('error reasons - one catalogue, each reason under one code', () => {
   });
 
   it('has the reasons integrators branch on', () => {
-    const required = ['QUOTE_EXPIRED', 'QUOTE_ALREADY_USED', 'QUOTE_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'INVALID_CHECK_DIGIT', 'ACCOUNT_NOT_FOUND', 'WALLET_NOT_FOUND', 'CHAIN_MISMATCH', 'AMOUNT_TOO_SMALL', 'AMOUNT_TOO_LARGE', 'UNSUPPORTED_TOKEN', 'IDEMPOTENCY_KEY_REUSED', 'WEBHOOK_LIMIT_REACHED', 'WEBHOOK_TARGET_REFUSED', 'IP_NOT_ALLOWED', 'LIVE_MODE_DISABLED'];
+    const required = [
+      'QUOTE_EXPIRED',
+      'QUOTE_ALREADY_USED',
+      'QUOTE_NOT_FOUND',
+      'INSUFFICIENT_BALANCE',
+      'INVALID_CHECK_DIGIT',
+      'ACCOUNT_NOT_FOUND',
+      'WALLET_NOT_FOUND',
+      'CHAIN_MISMATCH',
+      'AMOUNT_TOO_SMALL',
+      'AMOUNT_TOO_LARGE',
+      'UNSUPPORTED_TOKEN',
+      'IDEMPOTENCY_KEY_REUSED',
+      'WEBHOOK_LIMIT_REACHED',
+      'WEBHOOK_TARGET_REFUSED',
+      'IP_NOT_ALLOWED',
+      'LIVE_MODE_DISABLED',
+    ];
     expect(ERROR_REASON_NAMES).toEqual(expect.arrayContaining(required));
-    expect(FAILURE_REASON_NAMES).toEqual(expect.arrayContaining(['PAYOUT_REJECTED', 'SLIPPAGE_EXCEEDED', 'DEPOSIT_EXPIRED', 'DEPOSIT_AMOUNT_MISMATCH', 'BRIDGE_FAILED']));
+    expect(FAILURE_REASON_NAMES).toEqual(
+      expect.arrayContaining(['PAYOUT_REJECTED', 'SLIPPAGE_EXCEEDED', 'DEPOSIT_EXPIRED', 'DEPOSIT_AMOUNT_MISMATCH', 'BRIDGE_FAILED']),
+    );
   });
 
   it('gives every code a generic reason of that code, for errors nothing more precise is known of', () => {
@@ -25,7 +44,10 @@ describe('error reasons - one catalogue, each reason under one code', () => {
     const error = invalidField('quoteId', 'the quote expired', 'QUOTE_EXPIRED');
     expect(error.toBody()).toEqual({ code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', message: 'quoteId: the quote expired', field: 'quoteId' });
     expect(AppError.fromBody(error.toBody())).toMatchObject({ code: 'INVALID_REQUEST', reason: 'QUOTE_EXPIRED', field: 'quoteId' });
-    expect(AppError.fromBody({ code: 'CONFLICT', reason: 'FROM_THE_FUTURE', message: 'x' })).toMatchObject({ code: 'CONFLICT', reason: 'TRANSACTION_STATE_CONFLICT' });
+    expect(AppError.fromBody({ code: 'CONFLICT', reason: 'FROM_THE_FUTURE', message: 'x' })).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'TRANSACTION_STATE_CONFLICT',
+    });
     // A reason that does not belong to the code is not believed.
     expect(AppError.fromBody({ code: 'NOT_FOUND', reason: 'QUOTE_EXPIRED', message: 'x' })).toMatchObject({ code: 'NOT_FOUND', reason: 'RESOURCE_NOT_FOUND' });
     expect(HTTP_STATUS_OF[new AppError('RATE_LIMIT_EXCEEDED', 'slow down').code]).toBe(429);

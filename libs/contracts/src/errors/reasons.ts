@@ -8,11 +8,20 @@ import type { ErrorCode } from './codes';
  */
 export const ERROR_REASONS = {
   // INVALID_REQUEST (400; 413 for BODY_TOO_LARGE)
-  INVALID_FIELD: { code: 'INVALID_REQUEST', description: 'A field, parameter or header is missing or breaks a rule; `error.field` names it and the message states the rule.' },
-  MALFORMED_REQUEST: { code: 'INVALID_REQUEST', description: 'The request cannot be read: the body is not a JSON object, the content type is not JSON, or the path or HTTP is malformed.' },
+  INVALID_FIELD: {
+    code: 'INVALID_REQUEST',
+    description: 'A field, parameter or header is missing or breaks a rule; `error.field` names it and the message states the rule.',
+  },
+  MALFORMED_REQUEST: {
+    code: 'INVALID_REQUEST',
+    description: 'The request cannot be read: the body is not a JSON object, the content type is not JSON, or the path or HTTP is malformed.',
+  },
   BODY_TOO_LARGE: { code: 'INVALID_REQUEST', description: 'The body is larger than the accepted limit (HTTP 413).' },
   UNKNOWN_BANK: { code: 'INVALID_REQUEST', description: '`bankCode` is not a Nigerian bank of GET /onramp/banks.' },
-  INVALID_CHECK_DIGIT: { code: 'INVALID_REQUEST', description: '`accountNumber` fails the CBN NUBAN check digit for the bank: a typo, or the account is at another bank.' },
+  INVALID_CHECK_DIGIT: {
+    code: 'INVALID_REQUEST',
+    description: '`accountNumber` fails the CBN NUBAN check digit for the bank: a typo, or the account is at another bank.',
+  },
   ACCOUNT_NOT_FOUND: { code: 'INVALID_REQUEST', description: 'The bank has no account with this number.' },
   AMOUNT_TOO_SMALL: { code: 'INVALID_REQUEST', description: "The amount is below the token's minimum, or too small to pay its fees." },
   AMOUNT_TOO_LARGE: { code: 'INVALID_REQUEST', description: "The amount is above the token's maximum." },
@@ -25,7 +34,11 @@ export const ERROR_REASONS = {
   QUOTE_EXPIRED: { code: 'INVALID_REQUEST', description: 'The quote has expired (quotes live 5 minutes): request a new one.' },
   QUOTE_KIND_MISMATCH: { code: 'INVALID_REQUEST', description: 'The quote is of another kind (an off-ramp quote given to a swap, say).' },
   WEBHOOK_LIMIT_REACHED: { code: 'INVALID_REQUEST', description: 'The tenant has 10 webhooks already: delete one first.' },
-  WEBHOOK_TARGET_REFUSED: { code: 'INVALID_REQUEST', description: 'The webhook or callback URL is refused: not https, credentials or a fragment in it, a name that does not resolve, or a private, loopback or internal address.' },
+  WEBHOOK_TARGET_REFUSED: {
+    code: 'INVALID_REQUEST',
+    description:
+      'The webhook or callback URL is refused: not https, credentials or a fragment in it, a name that does not resolve, or a private, loopback or internal address.',
+  },
   // UNAUTHORIZED (401)
   API_KEY_MISSING: { code: 'UNAUTHORIZED', description: 'No `x-api-key` header.' },
   API_KEY_INVALID: { code: 'UNAUTHORIZED', description: 'The API key is unknown or revoked.' },
@@ -45,14 +58,30 @@ export const ERROR_REASONS = {
   // CONFLICT (409)
   QUOTE_ALREADY_USED: { code: 'CONFLICT', description: 'The quote was used by another initiation: quotes are single-use.' },
   IDEMPOTENCY_KEY_REUSED: { code: 'CONFLICT', description: 'The Idempotency-Key was used with another request: use a new key for a new request.' },
-  IDEMPOTENCY_KEY_IN_PROGRESS: { code: 'CONFLICT', description: 'A request with this Idempotency-Key is still running or its outcome is unknown: look the result up, or retry in a minute.' },
-  TRANSACTION_STATE_CONFLICT: { code: 'CONFLICT', description: 'The transaction is past the point where this can happen, or was changed concurrently: read it and retry if it still applies.' },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    code: 'CONFLICT',
+    description: 'A request with this Idempotency-Key is still running or its outcome is unknown: look the result up, or retry in a minute.',
+  },
+  TRANSACTION_STATE_CONFLICT: {
+    code: 'CONFLICT',
+    description: 'The transaction is past the point where this can happen, or was changed concurrently: read it and retry if it still applies.',
+  },
   // RATE_LIMITED (429)
   RATE_LIMIT_EXCEEDED: { code: 'RATE_LIMITED', description: 'Too many requests: wait the seconds of Retry-After.' },
   // INTERNAL_ERROR (500) and SERVICE_UNAVAILABLE (503)
-  INTERNAL_ERROR: { code: 'INTERNAL_ERROR', description: 'An unexpected fault, logged: retry with the same Idempotency-Key, quoting x-request-id to support if it persists.' },
-  SERVICE_UNAVAILABLE: { code: 'SERVICE_UNAVAILABLE', description: 'A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).' },
-  PRICE_DEVIATION: { code: 'SERVICE_UNAVAILABLE', description: 'A pool the trade would go through is priced too far from the market (someone just moved it): no quote is given from it; ask again in a moment.' },
+  INTERNAL_ERROR: {
+    code: 'INTERNAL_ERROR',
+    description: 'An unexpected fault, logged: retry with the same Idempotency-Key, quoting x-request-id to support if it persists.',
+  },
+  SERVICE_UNAVAILABLE: {
+    code: 'SERVICE_UNAVAILABLE',
+    description: 'A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).',
+  },
+  PRICE_DEVIATION: {
+    code: 'SERVICE_UNAVAILABLE',
+    description:
+      'A pool the trade would go through is priced too far from the market (someone just moved it): no quote is given from it; ask again in a moment.',
+  },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;
@@ -80,7 +109,7 @@ export function isErrorReason(value: unknown): value is ErrorReason {
  * stable names to branch on, like `error.reason`.
  */
 export const FAILURE_REASONS = {
-  INSUFFICIENT_BALANCE: "The wallet could not be debited: its available balance no longer covered the amount when the transaction started.",
+  INSUFFICIENT_BALANCE: 'The wallet could not be debited: its available balance no longer covered the amount when the transaction started.',
   DEPOSIT_EXPIRED: 'No deposit reached the deposit address before it expired.',
   DEPOSIT_AMOUNT_MISMATCH: 'The deposit was not the quoted amount; it is sent back to the sender.',
   DEPOSIT_REVERSED: 'A reorganisation of the chain removed the deposit before the payout: it never arrived, so nothing is paid and nothing is sent back.',
@@ -89,7 +118,7 @@ export const FAILURE_REASONS = {
   SWAP_FAILED: 'A swap found no route or liquidity and did not run; what was taken is given back.',
   SLIPPAGE_EXCEEDED: 'The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.',
   BRIDGE_FAILED: 'The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.',
-  PAYOUT_REJECTED: "The beneficiary bank rejected the NGN payout; the tokens are given back.",
+  PAYOUT_REJECTED: 'The beneficiary bank rejected the NGN payout; the tokens are given back.',
   TRANSACTION_FAILED: 'Any other failure; `errorMessage` says what happened.',
 } as const;
 

@@ -27,7 +27,9 @@ export function swapTransferEvents(namespace = ''): EventStreamName {
 
 /** The chain service's events: `events.chain.<type>`, e.g. `events.chain.deposit.credited` (CHAIN_EVENT_TYPES). */
 export function chainEvents(namespace = ''): EventStreamName {
-  return namespace ? { stream: `CHAIN_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.events.chain` } : { stream: 'CHAIN_EVENTS', subjectPrefix: 'events.chain' };
+  return namespace
+    ? { stream: `CHAIN_EVENTS_${namespace.toUpperCase()}`, subjectPrefix: `${namespace}.events.chain` }
+    : { stream: 'CHAIN_EVENTS', subjectPrefix: 'events.chain' };
 }
 
 /** Every service stream that carries transactions' events, for the read models that follow them all. */

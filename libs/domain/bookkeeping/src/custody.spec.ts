@@ -7,7 +7,11 @@ describe('custody - the books of what the platform holds on a chain, against the
     expect(chainAccount('test', 'base')).toBe('external:chain-test-base');
     expect(depositsAccount('offramp', 'live', 'bsc')).toBe('external:offramp-deposits-live-bsc');
     // A deposit to a wallet moves from the chain account: its balance goes to minus what is held.
-    expect(move(chainAccount('test', 'base'), 'wallet:wal_1', assetOf('base', 'USDC'), '5')[0]).toEqual({ account: 'external:chain-test-base', asset: 'base:USDC', amount: '-5' });
+    expect(move(chainAccount('test', 'base'), 'wallet:wal_1', assetOf('base', 'USDC'), '5')[0]).toEqual({
+      account: 'external:chain-test-base',
+      asset: 'base:USDC',
+      amount: '-5',
+    });
   });
 
   it('finds nothing when the chain holds exactly what the books say, to the base unit', () => {
@@ -44,7 +48,13 @@ describe('custody - the books of what the platform holds on a chain, against the
 });
 
 describe('reconciliation - which drifts pause a chain, and which balances the chain does not back', () => {
-  const drift = (tokenSymbol: string, books: string, onchain: string) => ({ chain: 'base', tokenSymbol, books, onchain, drift: dec(onchain).sub(books).toFixed() });
+  const drift = (tokenSymbol: string, books: string, onchain: string) => ({
+    chain: 'base',
+    tokenSymbol,
+    books,
+    onchain,
+    drift: dec(onchain).sub(books).toFixed(),
+  });
 
   it('a drift of a share of the holdings is significant; the gas of a re-mined send is not', () => {
     const gas = drift('ETH', '99.998258526714454298', '99.99828715945087776');

@@ -45,7 +45,10 @@ export interface Drift {
  * returned, to the base unit (decimal strings, no rounding).
  */
 export function custodyDrift(chain: string, balances: ReadonlyMap<string, string>, holdings: readonly { tokenSymbol: string; amount: string }[]): Drift[] {
-  const symbols = new Set([...holdings.map((holding) => holding.tokenSymbol), ...[...balances.keys()].filter((asset) => asset.startsWith(`${chain}:`)).map((asset) => asset.slice(chain.length + 1))]);
+  const symbols = new Set([
+    ...holdings.map((holding) => holding.tokenSymbol),
+    ...[...balances.keys()].filter((asset) => asset.startsWith(`${chain}:`)).map((asset) => asset.slice(chain.length + 1)),
+  ]);
   const drifts: Drift[] = [];
   for (const tokenSymbol of [...symbols].sort()) {
     const books = dec(balances.get(assetOf(chain, tokenSymbol)) ?? '0').neg();
@@ -62,7 +65,11 @@ export function custodyDrift(chain: string, balances: ReadonlyMap<string, string
  */
 export function significantDrifts(drifts: readonly Drift[], fraction: string): Drift[] {
   const share = dec(fraction);
-  return drifts.filter((drift) => dec(drift.drift).abs().gt(Decimal.max(dec(drift.books).abs(), dec(drift.onchain).abs()).mul(share)));
+  return drifts.filter((drift) =>
+    dec(drift.drift)
+      .abs()
+      .gt(Decimal.max(dec(drift.books).abs(), dec(drift.onchain).abs()).mul(share)),
+  );
 }
 
 /** What the platform owes its customers of one token on one chain (their wallets' balances, held ones included). */
@@ -76,8 +83,14 @@ export interface Liability {
  * The tokens whose customers' balances exceed what the platform holds of them on their chain: each customer's balance
  * must be backed by the chain, whatever else the books say (per-account invariant of the reconciliation).
  */
-export function uncoveredLiabilities(liabilities: readonly Liability[], holdings: readonly { chain: string; tokenSymbol: string; amount: string }[]): (Liability & { held: string })[] {
+export function uncoveredLiabilities(
+  liabilities: readonly Liability[],
+  holdings: readonly { chain: string; tokenSymbol: string; amount: string }[],
+): (Liability & { held: string })[] {
   return liabilities
-    .map((liability) => ({ ...liability, held: holdings.find((holding) => holding.chain === liability.chain && holding.tokenSymbol === liability.tokenSymbol)?.amount ?? '0' }))
+    .map((liability) => ({
+      ...liability,
+      held: holdings.find((holding) => holding.chain === liability.chain && holding.tokenSymbol === liability.tokenSymbol)?.amount ?? '0',
+    }))
     .filter((entry) => dec(entry.owed).gt(dec(entry.held)));
 }

@@ -63,7 +63,9 @@ describe('smart-account addresses', () => {
     const zero = new Uint8Array(32);
     expect(create2Address('0x0000000000000000000000000000000000000000', zero, keccak_256(hexToBytes('00')))).toBe('0x4D1A2e2bB4F88F0250f26Ffff098B0b30B26BF38');
     const salt = hexToBytes('00000000000000000000000000000000000000000000000000000000cafebabe');
-    expect(create2Address('0x00000000000000000000000000000000deadbeef', salt, keccak_256(hexToBytes('deadbeef')))).toBe('0x60f3f640a8508fC6a86d45DF051962668E1e8AC7');
+    expect(create2Address('0x00000000000000000000000000000000deadbeef', salt, keccak_256(hexToBytes('deadbeef')))).toBe(
+      '0x60f3f640a8508fC6a86d45DF051962668E1e8AC7',
+    );
   });
 
   it('gives each wallet a stable, checksummed address of its own on its chain', () => {

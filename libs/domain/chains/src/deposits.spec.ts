@@ -23,16 +23,52 @@ describe('deposits - fork point', () => {
   ]);
 
   it('is undefined when the recorded blocks are still the chain', () => {
-    expect(forkPoint(recorded, new Map([[10n, '0xA'], [11n, '0xb'], [12n, '0xc']]))).toBeUndefined();
+    expect(
+      forkPoint(
+        recorded,
+        new Map([
+          [10n, '0xA'],
+          [11n, '0xb'],
+          [12n, '0xc'],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   it('is the lowest block that changed, above the highest that did not', () => {
-    expect(forkPoint(recorded, new Map([[10n, '0xa'], [11n, '0xB2'], [12n, '0xc2']]))).toBe(11n);
-    expect(forkPoint(recorded, new Map([[10n, '0xa'], [11n, '0xb'], [12n, undefined]]))).toBe(12n);
+    expect(
+      forkPoint(
+        recorded,
+        new Map([
+          [10n, '0xa'],
+          [11n, '0xB2'],
+          [12n, '0xc2'],
+        ]),
+      ),
+    ).toBe(11n);
+    expect(
+      forkPoint(
+        recorded,
+        new Map([
+          [10n, '0xa'],
+          [11n, '0xb'],
+          [12n, undefined],
+        ]),
+      ),
+    ).toBe(12n);
   });
 
   it('is the oldest recorded block when everything recorded changed', () => {
-    expect(forkPoint(recorded, new Map([[10n, '0x1'], [11n, '0x2'], [12n, '0x3']]))).toBe(10n);
+    expect(
+      forkPoint(
+        recorded,
+        new Map([
+          [10n, '0x1'],
+          [11n, '0x2'],
+          [12n, '0x3'],
+        ]),
+      ),
+    ).toBe(10n);
   });
 });
 

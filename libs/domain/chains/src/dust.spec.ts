@@ -1,7 +1,7 @@
 import { DUST_MINIMUMS, isDust, parseDepositMinimums } from './dust';
 
 describe('dust - deposits too small to act on', () => {
-  it('is below the token\'s minimum, and nothing at or above it', () => {
+  it("is below the token's minimum, and nothing at or above it", () => {
     expect(isDust('USDC', '0.009999')).toBe(true);
     expect(isDust('USDC', '0.01')).toBe(false);
     expect(isDust('CNGN', '5')).toBe(true);
@@ -10,7 +10,7 @@ describe('dust - deposits too small to act on', () => {
     expect(isDust('ETH', '0.25')).toBe(false);
   });
 
-  it('takes the settings\' minimums over the defaults, and a token without a minimum is never dust', () => {
+  it("takes the settings' minimums over the defaults, and a token without a minimum is never dust", () => {
     expect(isDust('CNGN', '5', { ...DUST_MINIMUMS, CNGN: '1' })).toBe(false);
     expect(isDust('POL', '0.000000000000000001')).toBe(false);
   });

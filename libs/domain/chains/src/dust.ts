@@ -23,7 +23,8 @@ export function parseDepositMinimums(raw: unknown, setting = 'DEPOSIT_MINIMUMS')
   if (raw === undefined) return {};
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${setting} must be an object of token symbols`);
   for (const [symbol, minimum] of Object.entries(raw)) {
-    if (typeof minimum !== 'string' || !/^\d+(\.\d+)?$/.test(minimum)) throw new Error(`${setting}.${symbol} must be a decimal string, got ${JSON.stringify(minimum)}`);
+    if (typeof minimum !== 'string' || !/^\d+(\.\d+)?$/.test(minimum))
+      throw new Error(`${setting}.${symbol} must be a decimal string, got ${JSON.stringify(minimum)}`);
   }
   return raw as Record<string, string>;
 }

@@ -12,7 +12,10 @@ describe('fees - replacing a stuck transaction', () => {
   });
 
   it('keeps the max fee at least the priority fee', () => {
-    expect(replacementFees({ maxFeePerGas: 100n, maxPriorityFeePerGas: 100n }, { maxFeePerGas: 1n, maxPriorityFeePerGas: 900n }, 10_000n)).toEqual({ maxFeePerGas: 900n, maxPriorityFeePerGas: 900n });
+    expect(replacementFees({ maxFeePerGas: 100n, maxPriorityFeePerGas: 100n }, { maxFeePerGas: 1n, maxPriorityFeePerGas: 900n }, 10_000n)).toEqual({
+      maxFeePerGas: 900n,
+      maxPriorityFeePerGas: 900n,
+    });
   });
 
   it('gives nothing above the cap: the transaction is left as it is', () => {

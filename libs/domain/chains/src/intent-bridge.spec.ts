@@ -20,7 +20,9 @@ describe('intent bridge rules', () => {
     // Refunds that failed: the route fails, the customer is made whole while an operator recovers the pool.
     expect(bridgeOutcome('stuck', false)).toBe('failed');
     expect([bridgeOutcome('refunded', false), bridgeOutcome('failed', false)]).toEqual(['refunded', 'failed']);
-    expect((['depositing', 'deposited', 'filling', 'unfilled', 'refunding'] as const).map((status) => bridgeOutcome(status, false))).toEqual(Array(5).fill('pending'));
+    expect((['depositing', 'deposited', 'filling', 'unfilled', 'refunding'] as const).map((status) => bridgeOutcome(status, false))).toEqual(
+      Array(5).fill('pending'),
+    );
   });
 
   it('finds the refund sent last: none before the first, the one under way, or the one that failed last', () => {

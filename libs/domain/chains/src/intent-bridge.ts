@@ -7,7 +7,8 @@
 /** The sends of a bridge: the deposit and the repayment or refund on the source chain, the fill on the destination. */
 export type BridgeRole = 'deposit' | 'fill' | 'settle' | 'refund';
 
-export type BridgeStatus = 'depositing' | 'deposited' | 'filling' | 'filled' | 'unfilled' | 'settling' | 'settled' | 'refunding' | 'refunded' | 'failed' | 'stuck';
+export type BridgeStatus =
+  'depositing' | 'deposited' | 'filling' | 'filled' | 'unfilled' | 'settling' | 'settled' | 'refunding' | 'refunded' | 'failed' | 'stuck';
 
 /** What a bridge's caller is told (ChainBridge.Response). */
 export type BridgeOutcome = 'pending' | 'filled' | 'refunded' | 'failed';
@@ -55,7 +56,10 @@ export function latestRefund(status: BridgeStatus, failedRefunds: number): numbe
  * and the refund come back (`amountIn`), a fill leaves (`amountOut`) unless it pays the hot wallet itself (the next
  * leg's input), which moves nothing.
  */
-export function bridgeMovement(role: BridgeRole, bridge: { amountIn: string; amountOut: string; fillsHotWallet: boolean }): { amount: string; direction: 'in' | 'out' } | undefined {
+export function bridgeMovement(
+  role: BridgeRole,
+  bridge: { amountIn: string; amountOut: string; fillsHotWallet: boolean },
+): { amount: string; direction: 'in' | 'out' } | undefined {
   if (role === 'fill') return bridge.fillsHotWallet ? undefined : { amount: bridge.amountOut, direction: 'out' };
   return { amount: bridge.amountIn, direction: role === 'deposit' ? 'out' : 'in' };
 }

@@ -3,9 +3,15 @@ import { outflowRefusal, parseOutflowLimits } from './outflow-limits';
 describe('outflow limits - what may leave a hot wallet for the outside', () => {
   it('takes positive decimal strings under the three kinds, and names the setting, chain, token and kind of anything else', () => {
     expect(parseOutflowLimits(undefined)).toEqual({});
-    expect(parseOutflowLimits({ 'live-base': { USDC: { perSend: '50000', perHour: '500000.5' } } })).toEqual({ 'live-base': { USDC: { perSend: '50000', perHour: '500000.5' } } });
-    expect(() => parseOutflowLimits({ 'live-base': { USDC: { perSend: 50000 } } })).toThrow('CHAIN_OUTFLOW_LIMITS.live-base.USDC.perSend must be a positive decimal string, got 50000');
-    expect(() => parseOutflowLimits({ 'live-base': { USDC: { perSend: '1,000' } } })).toThrow('CHAIN_OUTFLOW_LIMITS.live-base.USDC.perSend must be a positive decimal string');
+    expect(parseOutflowLimits({ 'live-base': { USDC: { perSend: '50000', perHour: '500000.5' } } })).toEqual({
+      'live-base': { USDC: { perSend: '50000', perHour: '500000.5' } },
+    });
+    expect(() => parseOutflowLimits({ 'live-base': { USDC: { perSend: 50000 } } })).toThrow(
+      'CHAIN_OUTFLOW_LIMITS.live-base.USDC.perSend must be a positive decimal string, got 50000',
+    );
+    expect(() => parseOutflowLimits({ 'live-base': { USDC: { perSend: '1,000' } } })).toThrow(
+      'CHAIN_OUTFLOW_LIMITS.live-base.USDC.perSend must be a positive decimal string',
+    );
     expect(() => parseOutflowLimits({ 'live-base': { USDC: { perHour: '0' } } })).toThrow('perHour must be a positive decimal string');
     expect(() => parseOutflowLimits({ 'live-base': { USDC: { perDay: '10' } } })).toThrow('CHAIN_OUTFLOW_LIMITS.live-base.USDC.perDay is not a limit');
     expect(() => parseOutflowLimits({ 'live-base': ['USDC'] })).toThrow('CHAIN_OUTFLOW_LIMITS.live-base must be an object of token symbols');

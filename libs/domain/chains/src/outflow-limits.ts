@@ -33,7 +33,8 @@ export function parseOutflowLimits(raw: unknown, setting = 'CHAIN_OUTFLOW_LIMITS
       const parsed: OutflowLimit = {};
       for (const [kind, value] of Object.entries(limit)) {
         if (!LIMIT_KINDS.includes(kind as keyof OutflowLimit)) throw problem(`${chain}.${symbol}.${kind}`, `is not a limit (${LIMIT_KINDS.join(', ')})`);
-        if (typeof value !== 'string' || !DECIMAL.test(value) || dec(value).lte(0)) throw problem(`${chain}.${symbol}.${kind}`, `must be a positive decimal string, got ${JSON.stringify(value)}`);
+        if (typeof value !== 'string' || !DECIMAL.test(value) || dec(value).lte(0))
+          throw problem(`${chain}.${symbol}.${kind}`, `must be a positive decimal string, got ${JSON.stringify(value)}`);
         parsed[kind as keyof OutflowLimit] = value;
       }
       limits[chain]![symbol] = parsed;
@@ -50,7 +51,11 @@ export function outflowRefusal(limit: OutflowLimit, amount: string, lastHour: { 
   const value = dec(amount);
   if (limit.perSend !== undefined && value.gt(limit.perSend)) return 'perSend';
   if (limit.perHour !== undefined && dec(lastHour.chain).add(value).gt(limit.perHour)) return 'perHour';
-  if (limit.perOrganizationPerHour !== undefined && lastHour.organization !== undefined && dec(lastHour.organization).add(value).gt(limit.perOrganizationPerHour)) {
+  if (
+    limit.perOrganizationPerHour !== undefined &&
+    lastHour.organization !== undefined &&
+    dec(lastHour.organization).add(value).gt(limit.perOrganizationPerHour)
+  ) {
     return 'perOrganizationPerHour';
   }
   return undefined;

@@ -30,9 +30,7 @@ describe('parseChain', () => {
   });
 
   it('lists all seven chains when all are allowed', () => {
-    expect(rejectionOf(() => parseChain('tron', 'toChain')).message).toBe(
-      'toChain: must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana',
-    );
+    expect(rejectionOf(() => parseChain('tron', 'toChain')).message).toBe('toChain: must be one of base, bsc, ethereum, polygon, arbitrum, avalanche, solana');
   });
 });
 
@@ -47,9 +45,7 @@ describe('parseToken', () => {
       field: 'toToken',
       message: 'toToken: BNB is not available on base; see GET /transfer/chains',
     });
-    expect(rejectionOf(() => parseToken('base', 'usdc', 'tokenSymbol')).message).toBe(
-      'tokenSymbol: usdc is not available on base; see GET /transfer/chains',
-    );
+    expect(rejectionOf(() => parseToken('base', 'usdc', 'tokenSymbol')).message).toBe('tokenSymbol: usdc is not available on base; see GET /transfer/chains');
   });
 
   it('echoes at most 20 characters of an unknown symbol', () => {
@@ -67,12 +63,8 @@ describe('parseToken', () => {
 
 describe('parseAddress', () => {
   it('returns a valid address unchanged', () => {
-    expect(parseAddress('base', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'destinationAddress')).toBe(
-      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-    );
-    expect(parseAddress('solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'destinationAddress')).toBe(
-      'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-    );
+    expect(parseAddress('base', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', 'destinationAddress')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+    expect(parseAddress('solana', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'destinationAddress')).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
   });
 
   it.each([

@@ -56,9 +56,7 @@ function describeChain(row: ChainRow): ChainDescriptor {
       contractAddress: t.address,
       decimals: t.decimals,
       chain: row.chain,
-      logoUrl: t.native
-        ? `${TRUSTWALLET_LOGOS}/${row.logoFolder}/info/logo.png`
-        : `${TRUSTWALLET_LOGOS}/${row.logoFolder}/assets/${t.address}/logo.png`,
+      logoUrl: t.native ? `${TRUSTWALLET_LOGOS}/${row.logoFolder}/info/logo.png` : `${TRUSTWALLET_LOGOS}/${row.logoFolder}/assets/${t.address}/logo.png`,
     }),
   );
   return Object.freeze({

@@ -7,7 +7,11 @@ const baseSepolia: ChainNetwork = {
   chainId: 84532,
   confirmations: 1,
   hotWallet: '0x0000000000000000000000000000000000000001',
-  contracts: { tokens: { USDC: '0x00000000000000000000000000000000000000aA', CNGN: '0x00000000000000000000000000000000000000bB' }, wrappedNative: '0x2', forwarderFactory: '0x3' },
+  contracts: {
+    tokens: { USDC: '0x00000000000000000000000000000000000000aA', CNGN: '0x00000000000000000000000000000000000000bB' },
+    wrappedNative: '0x2',
+    forwarderFactory: '0x3',
+  },
   faucet: true,
 };
 
@@ -29,7 +33,9 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
   });
 
   it("a chain with the platform's intent pool shows the bridge's name and pool", () => {
-    const base = chainsOf([{ ...baseSepolia, contracts: { ...baseSepolia.contracts, bridge: { name: 'Ramp Intents', pool: '0x7' } } }]).find((chain) => chain.chain === 'base')!;
+    const base = chainsOf([{ ...baseSepolia, contracts: { ...baseSepolia.contracts, bridge: { name: 'Ramp Intents', pool: '0x7' } } }]).find(
+      (chain) => chain.chain === 'base',
+    )!;
     expect(base.bridge).toEqual({ name: 'Ramp Intents', pool: '0x7' });
     expect(chainsOf([baseSepolia]).find((chain) => chain.chain === 'base')!.bridge).toBeUndefined();
   });

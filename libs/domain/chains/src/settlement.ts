@@ -19,12 +19,19 @@ export function chainsOf(networks: readonly ChainNetwork[]): ChainList.Response 
       ...(!network.faucet && { explorerUrl }),
       tokens: tokens.map((token) => ({
         ...token,
-        contractAddress: token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),
+        contractAddress:
+          token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),
       })),
       settlement: 'onchain' as const,
       confirmations: network.confirmations,
       ...(network.contracts.dex && {
-        dex: { name: network.contracts.dex.name, router: network.contracts.dex.router, factory: network.contracts.dex.factory, hub: network.contracts.dex.hub, wrappedNative: network.contracts.wrappedNative },
+        dex: {
+          name: network.contracts.dex.name,
+          router: network.contracts.dex.router,
+          factory: network.contracts.dex.factory,
+          hub: network.contracts.dex.hub,
+          wrappedNative: network.contracts.wrappedNative,
+        },
       }),
       ...(network.contracts.bridge && { bridge: { name: network.contracts.bridge.name, pool: network.contracts.bridge.pool } }),
     };

@@ -74,7 +74,7 @@ describe('amountThroughPools - a route priced on the pools it runs on', () => {
   const decimals = (symbol: string, chain: string) => ({ USDC: chain === 'bsc' ? 18 : 6, CNGN: 6, ETH: 18 })[symbol as 'USDC']!;
   const onBase = new Map([['base', pools]]);
 
-  it('given a swap on a chain with pools, then what the pools give, in the token\'s decimals', () => {
+  it("given a swap on a chain with pools, then what the pools give, in the token's decimals", () => {
     const out = amountThroughPools(dec('999'), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], onBase, decimals)!;
     expect(out.toFixed()).toBe(fromBaseUnits(poolAmountOut(999n * USDC, 2_000_000n * USDC, 625n * WEI), 18));
   });
@@ -106,7 +106,10 @@ describe('priceSwap on the pools - price impact in toAmount and rate', () => {
       crossChain: false,
       slippagePercent: dec('0.5'),
       schedule: DEFAULT_SWAP_FEES,
-      market: (net) => amountThroughPools(net, [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], new Map([['base', pools]]), (symbol) => (symbol === 'ETH' ? 18 : 6)),
+      market: (net) =>
+        amountThroughPools(net, [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH' }], new Map([['base', pools]]), (symbol) =>
+          symbol === 'ETH' ? 18 : 6,
+        ),
     });
 
   it('given a small swap, then the sandbox price within the pool fee, and the rate is what it got', () => {
@@ -124,7 +127,18 @@ describe('priceSwap on the pools - price impact in toAmount and rate', () => {
   });
 
   it('given a market that cannot price it, then the USD prices', () => {
-    const quote = priceSwap({ fromAmount: dec('250'), fromDecimals: 6, toDecimals: 18, fromUsd: dec('1'), toUsd: dec('3200'), ngnPerUsd: dec('1500'), crossChain: false, slippagePercent: dec('0.5'), schedule: DEFAULT_SWAP_FEES, market: () => undefined });
+    const quote = priceSwap({
+      fromAmount: dec('250'),
+      fromDecimals: 6,
+      toDecimals: 18,
+      fromUsd: dec('1'),
+      toUsd: dec('3200'),
+      ngnPerUsd: dec('1500'),
+      crossChain: false,
+      slippagePercent: dec('0.5'),
+      schedule: DEFAULT_SWAP_FEES,
+      market: () => undefined,
+    });
     expect(quote.toAmount).toBe('0.077890625');
   });
 });

@@ -58,7 +58,8 @@ export function hubAmountsOut(pools: HubPools, from: string, to: string, amountI
 }
 
 /** A hop of a route, as far as its price goes: a swap on one chain's pools, or a bridge that carries the amount as is. */
-export type MarketLeg = { kind: 'swap'; chain: string; fromToken: string; toToken: string } | { kind: 'bridge'; fromChain: string; toChain: string; token: string };
+export type MarketLeg =
+  { kind: 'swap'; chain: string; fromToken: string; toToken: string } | { kind: 'bridge'; fromChain: string; toChain: string; token: string };
 
 /**
  * What `amountIn` of the first leg's token becomes at the end of `legs`: each swap through its chain's hub pools (cut

@@ -64,12 +64,28 @@ describe('priceOfframp', () => {
 
   it('prices from the market when it can say (the pools): fiatAmount is what the crypto buys there, the rate what it got', () => {
     const market = (amount: any) => amount.mul('1494.123456789');
-    const quote = priceOfframp({ cryptoAmount: dec('100'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1492.5'), schedule: DEFAULT_OFFRAMP_FEES, market });
+    const quote = priceOfframp({
+      cryptoAmount: dec('100'),
+      tokenSymbol: 'USDC',
+      tokenDecimals: 6,
+      rate: dec('1492.5'),
+      schedule: DEFAULT_OFFRAMP_FEES,
+      market,
+    });
     expect(quote.fiatAmount).toBe('149412.34');
     expect(quote.rate).toBe(formatRate(dec('149412.34').div(100)));
     expect(quote.payoutAmount).toBe(formatNgnDown(dec('149412.34').sub(quote.fees.totalFee)));
     // A market that cannot say leaves the rate to price it.
-    expect(priceOfframp({ cryptoAmount: dec('100'), tokenSymbol: 'USDC', tokenDecimals: 6, rate: dec('1492.5'), schedule: DEFAULT_OFFRAMP_FEES, market: () => undefined }).fiatAmount).toBe('149250.00');
+    expect(
+      priceOfframp({
+        cryptoAmount: dec('100'),
+        tokenSymbol: 'USDC',
+        tokenDecimals: 6,
+        rate: dec('1492.5'),
+        schedule: DEFAULT_OFFRAMP_FEES,
+        market: () => undefined,
+      }).fiatAmount,
+    ).toBe('149250.00');
   });
 
   it('refuses an amount whose fees exceed its value', () => {

@@ -1,5 +1,16 @@
 import type { OfframpQuote } from '@ramp/contracts';
-import { decideOfframp, evolveOfframp, initialOfframpState, isRecordedDeposit, nextOfframpStep, offrampView, refundAddressOf, type OfframpCommand, type OfframpEvent, type OfframpState } from './index';
+import {
+  decideOfframp,
+  evolveOfframp,
+  initialOfframpState,
+  isRecordedDeposit,
+  nextOfframpStep,
+  offrampView,
+  refundAddressOf,
+  type OfframpCommand,
+  type OfframpEvent,
+  type OfframpState,
+} from './index';
 
 const at = '2026-11-22T10:00:00.000Z';
 const quote = (tokenSymbol = 'USDC', cryptoAmount = '100'): OfframpQuote.Response => ({
@@ -58,52 +69,84 @@ const swapped: OfframpEvent = { type: 'offramp.swapped', data: { cngnAmount: '14
 const paid: OfframpEvent = { type: 'offramp.paid_out', data: { transactionHash: '0xsend', payoutReference: 'NIP-1', at } };
 
 describe('off-ramp, custodial', () => {
-  it('starts by holding the wallet\'s tokens', () => {
-    given([]).when({ type: 'initiate', data: initiated(true).data as never }).then([{ type: 'offramp.initiated' }], 'placeHold');
+  it("starts by holding the wallet's tokens", () => {
+    given([])
+      .when({ type: 'initiate', data: initiated(true).data as never })
+      .then([{ type: 'offramp.initiated' }], 'placeHold');
   });
 
   it('initiating twice (a retried request) records it once', () => {
-    given([initiated(true)]).when({ type: 'initiate', data: initiated(true).data as never }).then([]);
+    given([initiated(true)])
+      .when({ type: 'initiate', data: initiated(true).data as never })
+      .then([]);
   });
 
   it('swaps to CNGN after the hold unless the token is CNGN, then pays out', () => {
-    given([initiated(true)]).when({ type: 'recordFundsHeld', at }).then([{ type: 'offramp.funds_held' }], 'swapToCngn');
-    given([initiated(true, 'CNGN')]).when({ type: 'recordFundsHeld', at }).then([{ type: 'offramp.funds_held' }], 'payout');
-    given([initiated(true), held]).when({ type: 'recordSwap', ok: true, cngnAmount: '149250.00', transactionHash: '0xswap', at }).then([{ type: 'offramp.swapped' }], 'payout');
+    given([initiated(true)])
+      .when({ type: 'recordFundsHeld', at })
+      .then([{ type: 'offramp.funds_held' }], 'swapToCngn');
+    given([initiated(true, 'CNGN')])
+      .when({ type: 'recordFundsHeld', at })
+      .then([{ type: 'offramp.funds_held' }], 'payout');
+    given([initiated(true), held])
+      .when({ type: 'recordSwap', ok: true, cngnAmount: '149250.00', transactionHash: '0xswap', at })
+      .then([{ type: 'offramp.swapped' }], 'payout');
   });
 
   it('captures the hold after the payout, then completes', () => {
-    given([initiated(true), held, swapped]).when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at }).then([{ type: 'offramp.paid_out' }], 'captureHold');
-    given([initiated(true), held, swapped, paid]).when({ type: 'complete', at }).then([{ type: 'offramp.completed' }], 'none');
+    given([initiated(true), held, swapped])
+      .when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at })
+      .then([{ type: 'offramp.paid_out' }], 'captureHold');
+    given([initiated(true), held, swapped, paid])
+      .when({ type: 'complete', at })
+      .then([{ type: 'offramp.completed' }], 'none');
   });
 
   it('releases the hold when the swap fails, and only then fails with the reason', () => {
-    given([initiated(true), held]).when({ type: 'recordSwap', ok: false, reason: 'slippage', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+    given([initiated(true), held])
+      .when({ type: 'recordSwap', ok: false, reason: 'slippage', at })
+      .then([{ type: 'offramp.failing' }], 'releaseHold');
     const failing: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'The swap to CNGN failed: slippage', failureReason: 'SWAP_FAILED', at } };
-    given([initiated(true), held, failing]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).then([]);
-    given([initiated(true), held, failing]).when({ type: 'recordFundsReleased', at }).then([{ type: 'offramp.funds_released' }], 'fail');
+    given([initiated(true), held, failing])
+      .when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at })
+      .then([]);
+    given([initiated(true), held, failing])
+      .when({ type: 'recordFundsReleased', at })
+      .then([{ type: 'offramp.funds_released' }], 'fail');
     given([initiated(true), held, failing, { type: 'offramp.funds_released', data: { at } }])
       .when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at })
       .then([{ type: 'offramp.failed', data: { errorMessage: 'The swap to CNGN failed: slippage', failureReason: 'SWAP_FAILED', at } }], 'none');
   });
 
   it('releases the hold even when its placement was refused, so that a placement still in flight takes nothing, then fails', () => {
-    given([initiated(true)]).when({ type: 'fail', reason: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+    given([initiated(true)])
+      .when({ type: 'fail', reason: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at })
+      .then([{ type: 'offramp.failing' }], 'releaseHold');
     const refused: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at } };
-    given([initiated(true), refused]).when({ type: 'recordFundsReleased', at }).then([{ type: 'offramp.funds_released' }], 'fail');
+    given([initiated(true), refused])
+      .when({ type: 'recordFundsReleased', at })
+      .then([{ type: 'offramp.funds_released' }], 'fail');
     given([initiated(true), refused, { type: 'offramp.funds_released', data: { at } }])
       .when({ type: 'fail', reason: 'again', failureReason: 'TRANSACTION_FAILED', at })
       .then([{ type: 'offramp.failed', data: { errorMessage: 'Insufficient balance', failureReason: 'INSUFFICIENT_BALANCE', at } }], 'none');
   });
 
   it('releases the hold when the payout is rejected', () => {
-    given([initiated(true), held, swapped]).when({ type: 'recordPayout', ok: false, reason: 'account closed', at }).then([{ type: 'offramp.failing' }], 'releaseHold');
+    given([initiated(true), held, swapped])
+      .when({ type: 'recordPayout', ok: false, reason: 'account closed', at })
+      .then([{ type: 'offramp.failing' }], 'releaseHold');
   });
 
   it('cannot fail once the NGN is paid out, and ignores late duplicates of finished steps', () => {
-    given([initiated(true), held, swapped, paid]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).thenRefused('CONFLICT');
-    given([initiated(true), held, swapped]).when({ type: 'recordSwap', ok: true, cngnAmount: '1', transactionHash: '0x', at }).then([]);
-    given([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }]).when({ type: 'recordPayout', ok: false, reason: 'x', at }).then([]);
+    given([initiated(true), held, swapped, paid])
+      .when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at })
+      .thenRefused('CONFLICT');
+    given([initiated(true), held, swapped])
+      .when({ type: 'recordSwap', ok: true, cngnAmount: '1', transactionHash: '0x', at })
+      .then([]);
+    given([initiated(true), held, swapped, paid, { type: 'offramp.completed', data: { at } }])
+      .when({ type: 'recordPayout', ok: false, reason: 'x', at })
+      .then([]);
   });
 
   it('refuses commands for a transaction that does not exist', () => {
@@ -117,9 +160,13 @@ describe('off-ramp, non-custodial', () => {
   });
 
   it('continues as custodial once the quoted amount arrives, and completes without a hold to capture', () => {
-    given([initiated(false)]).when({ type: 'recordDeposit', amount: '100.0', transactionHash: '0xdep', at }).then([{ type: 'offramp.deposit_received' }], 'swapToCngn');
+    given([initiated(false)])
+      .when({ type: 'recordDeposit', amount: '100.0', transactionHash: '0xdep', at })
+      .then([{ type: 'offramp.deposit_received' }], 'swapToCngn');
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
-    given([initiated(false), deposit, swapped]).when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at }).then([{ type: 'offramp.paid_out' }], 'complete');
+    given([initiated(false), deposit, swapped])
+      .when({ type: 'recordPayout', ok: true, transactionHash: '0xsend', payoutReference: 'NIP-1', at })
+      .then([{ type: 'offramp.paid_out' }], 'complete');
   });
 
   it('returns a deposit of the wrong amount to its sender, then fails', () => {
@@ -130,11 +177,16 @@ describe('off-ramp, non-custodial', () => {
 
   it('takes no deposit of another token, whatever its amount: the off-ramp goes on waiting for its own', () => {
     const other = { type: 'recordDeposit', amount: '100', transactionHash: '0xcngn', tokenSymbol: 'CNGN', depositId: 'test:base:0xcngn:0', at } as const;
-    given([initiated(false)]).when(other).then([]);
+    given([initiated(false)])
+      .when(other)
+      .then([]);
     expect(nextOfframpStep(fold([initiated(false)])).kind).toBe('awaitDeposit');
     given([initiated(false)])
       .when({ type: 'recordDeposit', amount: '100', transactionHash: '0xusdc', tokenSymbol: 'USDC', depositId: 'test:base:0xusdc:3', at })
-      .then([{ type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xusdc', tokenSymbol: 'USDC', depositId: 'test:base:0xusdc:3', at } }], 'swapToCngn');
+      .then(
+        [{ type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xusdc', tokenSymbol: 'USDC', depositId: 'test:base:0xusdc:3', at } }],
+        'swapToCngn',
+      );
     const expired: OfframpEvent[] = [
       initiated(false),
       { type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
@@ -144,34 +196,63 @@ describe('off-ramp, non-custodial', () => {
   });
 
   describe('a deposit a reorganisation removed', () => {
-    const received: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } };
+    const received: OfframpEvent = {
+      type: 'offramp.deposit_received',
+      data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at },
+    };
     const reversal = { type: 'recordDepositReversed', depositId: 'test:base:0xdep:1', transactionHash: '0xdep', credit: 0, refunded: false, at } as const;
-    const back = { type: 'recordDeposit', amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', credit: 1, at } as const;
+    const back = {
+      type: 'recordDeposit',
+      amount: '100',
+      transactionHash: '0xdep',
+      tokenSymbol: 'USDC',
+      depositId: 'test:base:0xdep:1',
+      credit: 1,
+      at,
+    } as const;
     const movement = { depositId: 'test:base:0xdep:1', credit: 0, environment: 'test' as const, chain: 'base', tokenSymbol: 'USDC', amount: '100' };
 
     it('before the payout: fails the off-ramp with DEPOSIT_REVERSED and sends nothing back (it never arrived)', () => {
       given([initiated(false), received, swapped])
         .when(reversal)
-        .then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } }, { type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'DEPOSIT_REVERSED' }) }], 'fail');
+        .then(
+          [
+            { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } },
+            { type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'DEPOSIT_REVERSED' }) },
+          ],
+          'fail',
+        );
     });
 
     it('after the payout: the off-ramp stays completed, flagged with the loss, and the deposit back on chain recovers it', () => {
       const done: OfframpEvent[] = [initiated(false), received, swapped, paid, { type: 'offramp.completed', data: { at } }];
-      given(done).when(reversal).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: true, refunded: false, at } }], 'none');
+      given(done)
+        .when(reversal)
+        .then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: true, refunded: false, at } }], 'none');
       const flagged = [...done, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: true, refunded: false, at } } as OfframpEvent];
       expect(fold(flagged).status).toBe('completed');
       given(flagged).when(reversal).then([]);
-      given(flagged).when(back).then([{ type: 'offramp.deposit_restored', data: { ...movement, credit: 1, at } }], 'none');
+      given(flagged)
+        .when(back)
+        .then([{ type: 'offramp.deposit_restored', data: { ...movement, credit: 1, at } }], 'none');
     });
 
     it('a failed off-ramp whose deposit was reversed before its refund sends nothing; back on chain, it is refunded like a late deposit', () => {
-      const failing: OfframpEvent[] = [initiated(false), received, { type: 'offramp.failing', data: { errorMessage: 'swap failed', failureReason: 'SWAP_FAILED', at } }];
+      const failing: OfframpEvent[] = [
+        initiated(false),
+        received,
+        { type: 'offramp.failing', data: { errorMessage: 'swap failed', failureReason: 'SWAP_FAILED', at } },
+      ];
       expect(nextOfframpStep(fold(failing)).kind).toBe('refundDeposit');
-      given(failing).when(reversal).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } }], 'fail');
+      given(failing)
+        .when(reversal)
+        .then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } }], 'fail');
       const reversed = [...failing, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: false, at } } as OfframpEvent];
       const failed = [...reversed, { type: 'offramp.failed', data: { errorMessage: 'swap failed', failureReason: 'SWAP_FAILED', at } } as OfframpEvent];
       expect(nextOfframpStep(fold(failed)).kind).toBe('none');
-      given(failed).when(back).then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
+      given(failed)
+        .when(back)
+        .then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
     });
 
     it('one refunded before its reversal: the refund was the loss (booked by the ledger), and nothing more is sent when it comes back', () => {
@@ -182,19 +263,28 @@ describe('off-ramp, non-custodial', () => {
         { type: 'offramp.deposit_refunded', data: { transactionHash: '0xback', at } },
         { type: 'offramp.failed', data: { errorMessage: 'mismatch', failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } },
       ];
-      given(refunded).when({ ...reversal, refunded: true }).then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: true, at } }], 'none');
+      given(refunded)
+        .when({ ...reversal, refunded: true })
+        .then([{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: true, at } }], 'none');
       const reversed = [...refunded, { type: 'offramp.deposit_reversed', data: { ...movement, afterPayout: false, refunded: true, at } } as OfframpEvent];
       given(reversed).when(back).then([]);
     });
 
     it('another deposit than its own, reversed, changes nothing here', () => {
-      given([initiated(false), received]).when({ ...reversal, depositId: 'test:base:0xother:0', transactionHash: '0xother' }).then([]);
-      given([initiated(false)]).when(reversal).then([]);
+      given([initiated(false), received])
+        .when({ ...reversal, depositId: 'test:base:0xother:0', transactionHash: '0xother' })
+        .then([]);
+      given([initiated(false)])
+        .when(reversal)
+        .then([]);
     });
   });
 
   it('knows its deposit by its id: another log of the same transaction is another deposit', () => {
-    const state = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } }]);
+    const state = fold([
+      initiated(false),
+      { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', tokenSymbol: 'USDC', depositId: 'test:base:0xdep:1', at } },
+    ]);
     expect(isRecordedDeposit(state, { depositId: 'test:base:0xdep:1', transactionHash: '0xdep' })).toBe(true);
     expect(isRecordedDeposit(state, { depositId: 'test:base:0xdep:2', transactionHash: '0xdep' })).toBe(false);
     // Recorded before deposits had ids: by its hash.
@@ -203,15 +293,21 @@ describe('off-ramp, non-custodial', () => {
   });
 
   it('fails when no deposit came before expiry, and still returns one that comes later', () => {
-    given([initiated(false)]).when({ type: 'expireDeposit', at }).then([{ type: 'offramp.failing' }], 'fail');
+    given([initiated(false)])
+      .when({ type: 'expireDeposit', at })
+      .then([{ type: 'offramp.failing' }], 'fail');
     const failed: OfframpEvent[] = [
       initiated(false),
       { type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
       { type: 'offramp.failed', data: { errorMessage: 'No deposit was received before the deposit address expired', at } },
     ];
-    given(failed).when({ type: 'recordDeposit', amount: '100', transactionHash: '0xlate', at }).then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
+    given(failed)
+      .when({ type: 'recordDeposit', amount: '100', transactionHash: '0xlate', at })
+      .then([{ type: 'offramp.deposit_received' }], 'refundDeposit');
     const late: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xlate', at } };
-    given([...failed, late]).when({ type: 'recordDepositRefunded', transactionHash: '0xback', at }).then([{ type: 'offramp.deposit_refunded' }], 'none');
+    given([...failed, late])
+      .when({ type: 'recordDepositRefunded', transactionHash: '0xback', at })
+      .then([{ type: 'offramp.deposit_refunded' }], 'none');
   });
 
   it("refunds to the deposit's sender on chain, or to the declared source address when it shows none (a mint, a simulated deposit)", () => {
@@ -219,16 +315,23 @@ describe('off-ramp, non-custodial', () => {
     const events = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', from: sender, at }, fold([initiated(false)]));
     expect(events[0]).toEqual({ type: 'offramp.deposit_received', data: { amount: '99', transactionHash: '0xdep', from: sender, at } });
     expect(refundAddressOf(fold([initiated(false), ...events]))).toBe(sender);
-    const minted = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', from: '0x0000000000000000000000000000000000000000', at }, fold([initiated(false)]));
+    const minted = decideOfframp(
+      { type: 'recordDeposit', amount: '99', transactionHash: '0xdep', from: '0x0000000000000000000000000000000000000000', at },
+      fold([initiated(false)]),
+    );
     expect(refundAddressOf(fold([initiated(false), ...minted]))).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
     const simulated = decideOfframp({ type: 'recordDeposit', amount: '99', transactionHash: '0xdep', at }, fold([initiated(false)]));
     expect(simulated[0]!.data).not.toHaveProperty('from');
     expect(refundAddressOf(fold([initiated(false), ...simulated]))).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   });
 
-  it('lists its hashes in order, the on-chain deposit and refund apart from the sandbox rails\' swap and settlement', () => {
+  it("lists its hashes in order, the on-chain deposit and refund apart from the sandbox rails' swap and settlement", () => {
     const sender = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-    const onchain = fold([initiated(false), { type: 'offramp.deposit_received', data: { amount: '99', transactionHash: '0xdep', from: sender, at } }, { type: 'offramp.deposit_refunded', data: { transactionHash: '0xback', at } }]);
+    const onchain = fold([
+      initiated(false),
+      { type: 'offramp.deposit_received', data: { amount: '99', transactionHash: '0xdep', from: sender, at } },
+      { type: 'offramp.deposit_refunded', data: { transactionHash: '0xback', at } },
+    ]);
     expect(offrampView(onchain).hashes).toEqual([
       { step: 'deposit', transactionHash: '0xdep', settlement: 'onchain' },
       { step: 'refund', transactionHash: '0xback', settlement: 'onchain' },
@@ -263,7 +366,9 @@ describe('off-ramp, non-custodial', () => {
 
   it('ignores an expiry after the deposit arrived', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
-    given([initiated(false), deposit]).when({ type: 'expireDeposit', at }).then([]);
+    given([initiated(false), deposit])
+      .when({ type: 'expireDeposit', at })
+      .then([]);
   });
 });
 
@@ -280,10 +385,16 @@ describe('the Transaction view', () => {
       reference: 'order-1',
       walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
       fees: { platformFee: '20.00', providerFee: '199.25', totalFee: '239.25' },
-      ramp: { fiatAmount: '149250.00', fiatCurrency: 'NGN', bankAccount: { bankName: 'Guaranty Trust Bank', accountNumber: '0123456789', accountName: 'ADA OBI' } },
+      ramp: {
+        fiatAmount: '149250.00',
+        fiatCurrency: 'NGN',
+        bankAccount: { bankName: 'Guaranty Trust Bank', accountNumber: '0123456789', accountName: 'ADA OBI' },
+      },
     });
     expect(pending).not.toHaveProperty('errorMessage');
-    const failed = offrampView(fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]));
+    const failed = offrampView(
+      fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]),
+    );
     expect(failed).toMatchObject({ status: 'failed', errorMessage: 'nope' });
     expect(offrampView(fold([initiated(true), held, swapped, paid])).transactionHash).toBe('0xsend');
   });
@@ -314,10 +425,22 @@ describe('integration events', () => {
       },
     });
     const failing: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED', at } };
-    const failed = offrampView(fold([initiated(true), failing, { type: 'offramp.failed', data: { errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED', at } }]));
-    expect(integrationEventOf(failed, 'offramp.failed', 'evt-2', at)?.data).toMatchObject({ status: 'failed', errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED' });
+    const failed = offrampView(
+      fold([
+        initiated(true),
+        failing,
+        { type: 'offramp.failed', data: { errorMessage: 'The bank payout was rejected: no', failureReason: 'PAYOUT_REJECTED', at } },
+      ]),
+    );
+    expect(integrationEventOf(failed, 'offramp.failed', 'evt-2', at)?.data).toMatchObject({
+      status: 'failed',
+      errorMessage: 'The bank payout was rejected: no',
+      failureReason: 'PAYOUT_REJECTED',
+    });
     // Recorded before failure reasons existed: a failure all the same, with the generic reason.
-    const legacy = offrampView(fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]));
+    const legacy = offrampView(
+      fold([initiated(true), { type: 'offramp.failing', data: { errorMessage: 'nope', at } }, { type: 'offramp.failed', data: { errorMessage: 'nope', at } }]),
+    );
     expect(integrationEventOf(legacy, 'offramp.failed', 'evt-5', at)?.data).toMatchObject({ errorMessage: 'nope', failureReason: 'TRANSACTION_FAILED' });
     expect(integrationEventOf(done, 'offramp.paid_out', 'evt-3', at)).toBeUndefined();
     expect(integrationEventOf(done, 'onramp.completed', 'evt-4', at)).toBeUndefined();

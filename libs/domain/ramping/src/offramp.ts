@@ -123,7 +123,13 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.deposit_received':
       return {
         ...next,
-        deposit: withoutAbsent({ amount: event.data.amount, transactionHash: event.data.transactionHash, from: event.data.from, tokenSymbol: event.data.tokenSymbol, depositId: event.data.depositId }),
+        deposit: withoutAbsent({
+          amount: event.data.amount,
+          transactionHash: event.data.transactionHash,
+          from: event.data.from,
+          tokenSymbol: event.data.tokenSymbol,
+          depositId: event.data.depositId,
+        }),
         depositReversal: undefined,
       };
     case 'offramp.deposit_reversed':
@@ -226,7 +232,8 @@ function refuse(message: string): never {
 export function decideOfframp(command: OfframpCommand, state: OfframpState): OfframpEvent[] {
   if (command.type === 'initiate') {
     if (state.exists) return [];
-    if (!command.data.walletId === !command.data.sourceAddress) throw new AppError('INVALID_FIELD', 'walletId: give either walletId or sourceAddress', 'walletId');
+    if (!command.data.walletId === !command.data.sourceAddress)
+      throw new AppError('INVALID_FIELD', 'walletId: give either walletId or sourceAddress', 'walletId');
     return [{ type: 'offramp.initiated', data: command.data }];
   }
   if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
@@ -255,13 +262,22 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: depositData(command) }];
       const expected = state.initiated!.quote.cryptoAmount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
-        events.push({ type: 'offramp.failing', data: { errorMessage: `The deposit was ${command.amount} ${state.initiated!.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`, failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } });
+        events.push({
+          type: 'offramp.failing',
+          data: {
+            errorMessage: `The deposit was ${command.amount} ${state.initiated!.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`,
+            failureReason: 'DEPOSIT_AMOUNT_MISMATCH',
+            at,
+          },
+        });
       }
       return events;
     }
     case 'expireDeposit':
       if (isCustodial(state) || state.deposit || state.failing !== undefined) return [];
-      return [{ type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', failureReason: 'DEPOSIT_EXPIRED', at } }];
+      return [
+        { type: 'offramp.failing', data: { errorMessage: 'No deposit was received before the deposit address expired', failureReason: 'DEPOSIT_EXPIRED', at } },
+      ];
     case 'recordSwap':
       if (state.swap || step.kind !== 'swapToCngn') return [];
       return command.ok
@@ -273,13 +289,18 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
         ? [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }]
         : [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
     case 'fail':
-      if (state.failing !== undefined) return step.kind === 'fail' ? [{ type: 'offramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }] : [];
+      if (state.failing !== undefined)
+        return step.kind === 'fail'
+          ? [{ type: 'offramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }]
+          : [];
       if (state.payout) refuse('The NGN was paid out: the off-ramp can no longer fail');
       return [{ type: 'offramp.failing', data: { errorMessage: command.reason, failureReason: command.failureReason, at } }];
     case 'recordFundsReleased':
       return state.fundsReleased || step.kind !== 'releaseHold' ? [] : [{ type: 'offramp.funds_released', data: { at } }];
     case 'recordDepositRefunded':
-      return state.depositRefund !== undefined || step.kind !== 'refundDeposit' ? [] : [{ type: 'offramp.deposit_refunded', data: { transactionHash: command.transactionHash, at } }];
+      return state.depositRefund !== undefined || step.kind !== 'refundDeposit'
+        ? []
+        : [{ type: 'offramp.deposit_refunded', data: { transactionHash: command.transactionHash, at } }];
     case 'complete':
       return step.kind === 'complete' || step.kind === 'captureHold' ? [{ type: 'offramp.completed', data: { at } }] : [];
   }
@@ -301,7 +322,11 @@ function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositR
   if (state.status === 'pending' && !afterPayout && !refunded && state.failing === undefined) {
     events.push({
       type: 'offramp.failing',
-      data: { errorMessage: `A reorganisation of ${quote.chain} removed the deposit ${state.deposit.transactionHash}: it never arrived, so nothing is paid out`, failureReason: 'DEPOSIT_REVERSED', at: command.at },
+      data: {
+        errorMessage: `A reorganisation of ${quote.chain} removed the deposit ${state.deposit.transactionHash}: it never arrived, so nothing is paid out`,
+        failureReason: 'DEPOSIT_REVERSED',
+        at: command.at,
+      },
     });
   }
   return events;
@@ -316,7 +341,12 @@ function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDepos
   const reversal = state.depositReversal!;
   if (reversal.afterPayout) {
     const { quote, tenant } = state.initiated!;
-    return [{ type: 'offramp.deposit_restored', data: { ...depositMovement(state, command.depositId!, command.credit ?? reversal.credit + 1, tenant.environment, quote.chain), at: command.at } }];
+    return [
+      {
+        type: 'offramp.deposit_restored',
+        data: { ...depositMovement(state, command.depositId!, command.credit ?? reversal.credit + 1, tenant.environment, quote.chain), at: command.at },
+      },
+    ];
   }
   if (reversal.refunded) return [];
   return [{ type: 'offramp.deposit_received', data: depositData(command) }];

@@ -22,7 +22,14 @@ const initiated = (toWallet: boolean, tokenSymbol = 'USDC'): OnrampEvent => ({
     quote: quote(tokenSymbol),
     walletId: toWallet ? 'wal_01M82JKS0653T6WKTARA9RFX7D' : null,
     destinationAddress: toWallet ? null : '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-    virtualAccount: { bankName: 'Wema Bank', bankCode: '035', accountNumber: '0123456789', accountName: 'RAMP CHECKOUT', amount: '50000', expiresAt: '2026-11-22T10:30:00.000Z' },
+    virtualAccount: {
+      bankName: 'Wema Bank',
+      bankCode: '035',
+      accountNumber: '0123456789',
+      accountName: 'RAMP CHECKOUT',
+      amount: '50000',
+      expiresAt: '2026-11-22T10:30:00.000Z',
+    },
     reference: null,
     callbackUrl: null,
     at,
@@ -50,39 +57,65 @@ describe('on-ramp', () => {
   });
 
   it('mints CNGN for the payment, swaps it unless CNGN was bought, delivers and completes', () => {
-    given([initiated(true)]).when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at }).then(['onramp.payment_received'], 'mintCngn');
-    given([initiated(true), paid]).when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }).then(['onramp.cngn_minted'], 'swapFromCngn');
-    given([initiated(true, 'CNGN'), paid]).when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }).then(['onramp.cngn_minted'], 'deliver');
-    given([initiated(true), paid, minted]).when({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }).then(['onramp.swapped'], 'deliver');
-    given([initiated(true, 'CNGN'), paid, minted]).when({ type: 'recordDelivery', transactionHash: '0xsend', at }).then(['onramp.delivered', 'onramp.completed'], 'none');
+    given([initiated(true)])
+      .when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at })
+      .then(['onramp.payment_received'], 'mintCngn');
+    given([initiated(true), paid])
+      .when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at })
+      .then(['onramp.cngn_minted'], 'swapFromCngn');
+    given([initiated(true, 'CNGN'), paid])
+      .when({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at })
+      .then(['onramp.cngn_minted'], 'deliver');
+    given([initiated(true), paid, minted])
+      .when({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at })
+      .then(['onramp.swapped'], 'deliver');
+    given([initiated(true, 'CNGN'), paid, minted])
+      .when({ type: 'recordDelivery', transactionHash: '0xsend', at })
+      .then(['onramp.delivered', 'onramp.completed'], 'none');
   });
 
   it('refunds a payment of the wrong amount, then fails', () => {
-    given([initiated(true)]).when({ type: 'recordPayment', amount: '40000', payerReference: 'NIP2', at }).then(['onramp.payment_received', 'onramp.failing'], 'refundPayment');
+    given([initiated(true)])
+      .when({ type: 'recordPayment', amount: '40000', payerReference: 'NIP2', at })
+      .then(['onramp.payment_received', 'onramp.failing'], 'refundPayment');
     const failing: OnrampEvent = { type: 'onramp.failing', data: { errorMessage: 'wrong amount', at } };
-    given([initiated(true), paid, failing]).when({ type: 'recordRefund', refundReference: 'R1', at }).then(['onramp.payment_refunded'], 'fail');
-    given([initiated(true), paid, failing, { type: 'onramp.payment_refunded', data: { refundReference: 'R1', at } }]).when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }).then(['onramp.failed'], 'none');
+    given([initiated(true), paid, failing])
+      .when({ type: 'recordRefund', refundReference: 'R1', at })
+      .then(['onramp.payment_refunded'], 'fail');
+    given([initiated(true), paid, failing, { type: 'onramp.payment_refunded', data: { refundReference: 'R1', at } }])
+      .when({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at })
+      .then(['onramp.failed'], 'none');
   });
 
   it('refunds the payment when the swap fails', () => {
-    given([initiated(true), paid, minted]).when({ type: 'recordSwap', ok: false, reason: 'no liquidity', at }).then(['onramp.failing'], 'refundPayment');
+    given([initiated(true), paid, minted])
+      .when({ type: 'recordSwap', ok: false, reason: 'no liquidity', at })
+      .then(['onramp.failing'], 'refundPayment');
   });
 
   it('fails when nothing was paid before expiry, and refunds a payment that comes later', () => {
-    given([initiated(false)]).when({ type: 'expirePayment', at }).then(['onramp.failing'], 'fail');
+    given([initiated(false)])
+      .when({ type: 'expirePayment', at })
+      .then(['onramp.failing'], 'fail');
     const failed: OnrampEvent[] = [
       initiated(false),
       { type: 'onramp.failing', data: { errorMessage: 'expired', at } },
       { type: 'onramp.failed', data: { errorMessage: 'expired', at } },
     ];
     given(failed).when({ type: 'recordPayment', amount: '50000', payerReference: 'NIP3', at }).then(['onramp.payment_received'], 'refundPayment');
-    given([initiated(false), paid]).when({ type: 'expirePayment', at }).then([]);
+    given([initiated(false), paid])
+      .when({ type: 'expirePayment', at })
+      .then([]);
   });
 
   it('ignores replays and refuses to fail after delivery', () => {
-    given([initiated(true), paid]).when({ type: 'recordPayment', amount: '50000', payerReference: 'NIP1', at }).then([]);
+    given([initiated(true), paid])
+      .when({ type: 'recordPayment', amount: '50000', payerReference: 'NIP1', at })
+      .then([]);
     const delivered: OnrampEvent[] = [initiated(true, 'CNGN'), paid, minted, { type: 'onramp.delivered', data: { transactionHash: '0xsend', at } }];
-    expect(() => decideOnramp({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }, delivered.reduce(evolveOnramp, initialOnrampState))).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+    expect(() =>
+      decideOnramp({ type: 'fail', reason: 'x', failureReason: 'TRANSACTION_FAILED', at }, delivered.reduce(evolveOnramp, initialOnrampState)),
+    ).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
   });
 
   it('shows the payment instructions and the ramp object in the Transaction', () => {
@@ -95,7 +128,7 @@ describe('on-ramp', () => {
 describe('ONRAMP_KIND: the on-ramp as the ramp service shows it at each version of its stream', () => {
   const envelope = (version: number, event: OnrampEvent) => ({ streamVersion: version, ...event });
 
-  it('folds the stream up to the version asked for, with the on-ramp\'s own rules', () => {
+  it("folds the stream up to the version asked for, with the on-ramp's own rules", () => {
     const events = [envelope(1, initiated(true)), envelope(2, paid), envelope(3, minted)];
     expect(viewAtVersion(RAMP_KINDS, events, 1)).toEqual(onrampView(evolveOnramp(initialOnrampState, initiated(true))));
     expect(viewAtVersion(RAMP_KINDS, events, 3)).toEqual(onrampView([initiated(true), paid, minted].reduce(evolveOnramp, initialOnrampState)));

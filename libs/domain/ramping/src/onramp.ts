@@ -120,7 +120,8 @@ export function nextOnrampStep(state: OnrampState): OnrampStep {
 export function decideOnramp(command: OnrampCommand, state: OnrampState): OnrampEvent[] {
   if (command.type === 'initiate') {
     if (state.exists) return [];
-    if (!command.data.walletId === !command.data.destinationAddress) throw new AppError('INVALID_FIELD', 'walletId: give either walletId or destinationAddress', 'walletId');
+    if (!command.data.walletId === !command.data.destinationAddress)
+      throw new AppError('INVALID_FIELD', 'walletId: give either walletId or destinationAddress', 'walletId');
     return [{ type: 'onramp.initiated', data: command.data }];
   }
   if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
@@ -130,7 +131,8 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     if (command.type === 'recordPayment' && !state.payment && state.status === 'failed') {
       return [{ type: 'onramp.payment_received', data: { amount: command.amount, payerReference: command.payerReference, at } }];
     }
-    if (command.type === 'recordRefund' && step.kind === 'refundPayment') return [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }];
+    if (command.type === 'recordRefund' && step.kind === 'refundPayment')
+      return [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }];
     return [];
   }
   switch (command.type) {
@@ -139,13 +141,22 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
       const events: OnrampEvent[] = [{ type: 'onramp.payment_received', data: { amount: command.amount, payerReference: command.payerReference, at } }];
       const expected = state.initiated!.virtualAccount.amount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
-        events.push({ type: 'onramp.failing', data: { errorMessage: `The payment was ${command.amount} NGN, not the expected ${expected}; it is refunded to the payer`, failureReason: 'PAYMENT_AMOUNT_MISMATCH', at } });
+        events.push({
+          type: 'onramp.failing',
+          data: {
+            errorMessage: `The payment was ${command.amount} NGN, not the expected ${expected}; it is refunded to the payer`,
+            failureReason: 'PAYMENT_AMOUNT_MISMATCH',
+            at,
+          },
+        });
       }
       return events;
     }
     case 'expirePayment':
       if (state.payment || state.failing !== undefined) return [];
-      return [{ type: 'onramp.failing', data: { errorMessage: 'No payment was received before the virtual account expired', failureReason: 'PAYMENT_EXPIRED', at } }];
+      return [
+        { type: 'onramp.failing', data: { errorMessage: 'No payment was received before the virtual account expired', failureReason: 'PAYMENT_EXPIRED', at } },
+      ];
     case 'recordMint':
       return step.kind === 'mintCngn' ? [{ type: 'onramp.cngn_minted', data: { amount: command.amount, transactionHash: command.transactionHash, at } }] : [];
     case 'recordSwap':
@@ -154,12 +165,20 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
         ? [{ type: 'onramp.swapped', data: { amount: command.amount, transactionHash: command.transactionHash, at } }]
         : [{ type: 'onramp.failing', data: { errorMessage: `The swap from CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
     case 'recordDelivery':
-      return step.kind === 'deliver' ? [{ type: 'onramp.delivered', data: { transactionHash: command.transactionHash, at } }, { type: 'onramp.completed', data: { at } }] : [];
+      return step.kind === 'deliver'
+        ? [
+            { type: 'onramp.delivered', data: { transactionHash: command.transactionHash, at } },
+            { type: 'onramp.completed', data: { at } },
+          ]
+        : [];
     case 'recordRefund':
       return step.kind === 'refundPayment' ? [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }] : [];
     case 'fail':
       if (state.delivery) throw new AppError('TRANSACTION_STATE_CONFLICT', 'The crypto was delivered: the on-ramp can no longer fail');
-      if (state.failing !== undefined) return step.kind === 'fail' ? [{ type: 'onramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }] : [];
+      if (state.failing !== undefined)
+        return step.kind === 'fail'
+          ? [{ type: 'onramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }]
+          : [];
       return [{ type: 'onramp.failing', data: { errorMessage: command.reason, failureReason: command.failureReason, at } }];
   }
 }

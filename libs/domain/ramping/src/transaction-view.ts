@@ -56,7 +56,12 @@ export function onrampView(state: OnrampState): TransactionView {
     ramp: {
       fiatAmount: quote.fiatAmount,
       fiatCurrency: 'NGN',
-      bankAccount: { bankName: virtualAccount.bankName, accountNumber: virtualAccount.accountNumber, accountName: virtualAccount.accountName, bankCode: virtualAccount.bankCode },
+      bankAccount: {
+        bankName: virtualAccount.bankName,
+        accountNumber: virtualAccount.accountNumber,
+        accountName: virtualAccount.accountName,
+        bankCode: virtualAccount.bankCode,
+      },
       rate: quote.rate,
     },
     paymentInstructions: virtualAccount,

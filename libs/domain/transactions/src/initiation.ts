@@ -71,8 +71,16 @@ interface WalletRule {
 }
 
 const WALLET_RULES: Record<QuoteKind, WalletRule> = {
-  onramp: { address: 'destinationAddress', both: 'give walletId (a managed wallet) or destinationAddress, not both', neither: 'is required unless destinationAddress is given' },
-  offramp: { address: 'sourceAddress', both: 'give walletId (custodial) or sourceAddress (non-custodial), not both', neither: 'is required unless sourceAddress is given (non-custodial)' },
+  onramp: {
+    address: 'destinationAddress',
+    both: 'give walletId (a managed wallet) or destinationAddress, not both',
+    neither: 'is required unless destinationAddress is given',
+  },
+  offramp: {
+    address: 'sourceAddress',
+    both: 'give walletId (custodial) or sourceAddress (non-custodial), not both',
+    neither: 'is required unless sourceAddress is given (non-custodial)',
+  },
   swap: { address: 'destinationAddress', neither: 'is required: the managed wallet the swap is paid from' },
   transfer: { neither: 'is required: the managed wallet the transfer is paid from' },
 };

@@ -33,7 +33,7 @@ describe('transactions read model - applies the view each event carries, in stre
     expect(projectEvent(undefined, initiated)).toEqual({ kind: 'applied', projected: { version: 1, view: view('pending', '2026-11-22T10:00:00.000Z') } });
   });
 
-  it('given a row, when each next event arrives, then its view replaces the row\'s', () => {
+  it("given a row, when each next event arrives, then its view replaces the row's", () => {
     let projected: ProjectedTransaction | undefined;
     for (const next of [initiated, held, completed]) {
       const outcome = projectEvent(projected, next);

@@ -1,4 +1,13 @@
-import type { FailureReason, FiatCurrency, RampHashStep, RouteStepKind, RouteStepStatus, Settlement, TransactionStatus, TransactionType } from '@ramp/contracts';
+import type {
+  FailureReason,
+  FiatCurrency,
+  RampHashStep,
+  RouteStepKind,
+  RouteStepStatus,
+  Settlement,
+  TransactionStatus,
+  TransactionType,
+} from '@ramp/contracts';
 
 /** A virtual account to pay an on-ramp's NGN into. */
 export interface VirtualAccount {
@@ -61,7 +70,16 @@ export interface TransactionView {
     payoutAmount?: string;
     rate?: string;
   };
-  swap?: { fromToken: string; toToken: string; fromAmount: string; toAmount: string; fromChain?: string; toChain?: string; minimumToAmount?: string; slippage?: number };
+  swap?: {
+    fromToken: string;
+    toToken: string;
+    fromAmount: string;
+    toAmount: string;
+    fromChain?: string;
+    toChain?: string;
+    minimumToAmount?: string;
+    slippage?: number;
+  };
   transfer?: { fromChain: string; toChain: string; destinationAddress: string; fromToken?: string; toToken?: string; fromAmount?: string; toAmount?: string };
   /** Extra, swaps and transfers: each step of the route with its own status and hash. */
   route?: { steps: RouteStepView[] };

@@ -40,12 +40,19 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2a00:1450:4009:81f::200e'])(
-    '%s is a public address',
-    (address) => {
-      expect(forbiddenAddressReason(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2a00:1450:4009:81f::200e',
+  ])('%s is a public address', (address) => {
+    expect(forbiddenAddressReason(address)).toBeUndefined();
+  });
 });
 
 describe('parseIPv6', () => {

@@ -145,6 +145,7 @@ export function forbiddenAddressReason(address: string): string | undefined {
 export function forbiddenHostNameReason(hostname: string): string | undefined {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return 'a loopback host name';
-  if (name === 'metadata' || name === 'metadata.google.internal' || name === 'instance-data' || name.endsWith('.internal')) return 'a cloud metadata or internal host name';
+  if (name === 'metadata' || name === 'metadata.google.internal' || name === 'instance-data' || name.endsWith('.internal'))
+    return 'a cloud metadata or internal host name';
   return undefined;
 }

@@ -41,7 +41,10 @@ describe('event selection', () => {
     [undefined, 'must be an array of event names or "*"'],
     ['*', 'must be an array of event names or "*"'],
     [[], 'must name at least one event (or "*" for all)'],
-    [['offramp.done'], '[0] "offramp.done" is not an event; use one of onramp.completed, onramp.failed, offramp.completed, offramp.failed, swap.completed, swap.failed, transfer.completed, transfer.failed, wallet.deposit_reversed or "*"'],
+    [
+      ['offramp.done'],
+      '[0] "offramp.done" is not an event; use one of onramp.completed, onramp.failed, offramp.completed, offramp.failed, swap.completed, swap.failed, transfer.completed, transfer.failed, wallet.deposit_reversed or "*"',
+    ],
     [['swap.failed', 3], '[1] must be a string'],
     [['webhook.test'], expect.stringContaining('"webhook.test" is not an event')],
   ])('refuses %j', (value, message) => {

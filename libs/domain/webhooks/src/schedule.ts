@@ -18,4 +18,5 @@ export function afterAttempt(attempt: number, succeeded: boolean, finishedAt: Da
 }
 
 /** Whether a receiver's HTTP status counts as delivered (2xx; redirects are not followed and count as failures). */
-export const isDelivered = (statusCode: number | null | undefined): boolean => statusCode !== null && statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+export const isDelivered = (statusCode: number | null | undefined): boolean =>
+  statusCode !== null && statusCode !== undefined && statusCode >= 200 && statusCode < 300;

@@ -25,7 +25,11 @@ export class AllowedHosts {
   }
 
   static normalize(host: string): string {
-    return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    return host
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
   }
 
   has(host: string): boolean {

@@ -38,7 +38,7 @@ export const SETTINGS = {
     env: 'DB_POOL_MAX',
     default: '20',
     description:
-      'Most PostgreSQL connections of a service replica: its one pool, shared by MikroORM and the plain SQL (event log, journal, jobs, projections), beside a dedicated connection or two for LISTEN and the relay\'s leader lock. 20 is what its two former pools of 10 held. At least 2 (migrations take a lock on one connection and run on another).',
+      "Most PostgreSQL connections of a service replica: its one pool, shared by MikroORM and the plain SQL (event log, journal, jobs, projections), beside a dedicated connection or two for LISTEN and the relay's leader lock. 20 is what its two former pools of 10 held. At least 2 (migrations take a lock on one connection and run on another).",
     services: ALL,
   },
   natsUrl: { env: 'NATS_URL', default: 'nats://127.0.0.1:4222', description: 'NATS server(s), comma separated. JetStream must be enabled.', services: ALL },
@@ -56,7 +56,12 @@ export const SETTINGS = {
       'Copies of each JetStream stream a service creates (events, integration events, dead letters) and of its durable consumers: 3 on a three-node cluster (production: losing a server loses nothing), 1 on a single server. Changed on a running stream at the next start; at most the number of servers.',
     services: ['ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'],
   },
-  natsPassword: { env: 'NATS_PASSWORD', default: '', description: "NATS_USER's password (a secret: the server reads the same value as `NATS_PASSWORD_<SERVICE>`).", services: ALL },
+  natsPassword: {
+    env: 'NATS_PASSWORD',
+    default: '',
+    description: "NATS_USER's password (a secret: the server reads the same value as `NATS_PASSWORD_<SERVICE>`).",
+    services: ALL,
+  },
   redisUrl: { env: 'REDIS_URL', default: 'redis://127.0.0.1:6379', description: 'Redis for rate limits.', services: ['gateway'] },
   logLevel: { env: 'LOG_LEVEL', default: 'info', description: 'pino log level: fatal, error, warn, info, debug, trace, silent.', services: ALL },
   secretsEncryptionKey: {
@@ -72,13 +77,14 @@ export const SETTINGS = {
     env: 'OPS_PORT',
     default: '0',
     description:
-      "Gateway: a port of its own for /health/live, /health/ready and /metrics (9090 in the manifests). Set, PORT answers those ROUTE_NOT_FOUND, so the API port can be left to the ingress controller (the only trusted proxy) and the probes and Prometheus reach OPS_PORT alone: a pod let in to scrape can then not talk to the API as if it were the proxy. 0: served on PORT (local use).",
+      'Gateway: a port of its own for /health/live, /health/ready and /metrics (9090 in the manifests). Set, PORT answers those ROUTE_NOT_FOUND, so the API port can be left to the ingress controller (the only trusted proxy) and the probes and Prometheus reach OPS_PORT alone: a pod let in to scrape can then not talk to the API as if it were the proxy. 0: served on PORT (local use).',
     services: ['gateway'],
   },
   healthPort: {
     env: 'HEALTH_PORT',
     default: '0',
-    description: 'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105, chain 3106).',
+    description:
+      'Port of a back-end service for /health/live, /health/ready and /metrics (0: the service default: quote 3101, ramp 3102, swap-transfer 3103, ledger 3104, notifier 3105, chain 3106).',
     services: ['quote', 'ramp', 'swap-transfer', 'ledger', 'notifier', 'chain'],
   },
   allowInsecureHttp: {
@@ -96,17 +102,22 @@ export const SETTINGS = {
   rpcTimeoutMs: {
     env: 'RPC_TIMEOUT_MS',
     default: '5000',
-    description: 'How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another\'s).',
+    description: "How long the gateway waits for a service reply before answering SERVICE_UNAVAILABLE (and a service for another's).",
     services: ['gateway', 'quote', 'ramp', 'swap-transfer', 'ledger', 'notifier'],
   },
   keyCacheTtlMs: {
     env: 'KEY_CACHE_TTL_MS',
     default: '60000',
     description:
-      'How long the gateway keeps a recognised API key in memory. Revocations empty every replica\'s cache at once (PostgreSQL LISTEN/NOTIFY); this is only a backstop. 0 turns the cache off.',
+      "How long the gateway keeps a recognised API key in memory. Revocations empty every replica's cache at once (PostgreSQL LISTEN/NOTIFY); this is only a backstop. 0 turns the cache off.",
     services: ['gateway'],
   },
-  bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', default: '65536', description: 'Largest accepted request body; larger ones are refused with 413.', services: ['gateway'] },
+  bodyLimitBytes: {
+    env: 'BODY_LIMIT_BYTES',
+    default: '65536',
+    description: 'Largest accepted request body; larger ones are refused with 413.',
+    services: ['gateway'],
+  },
   anonymousPerMinute: {
     env: 'ANONYMOUS_RATE_PER_MINUTE',
     default: '60',
@@ -130,20 +141,28 @@ export const SETTINGS = {
   quoteRetentionDays: {
     env: 'QUOTE_RETENTION_DAYS',
     default: '7',
-    description: 'Days a quote is kept after it expires (used or not); an initiation naming a pruned quote is answered NOT_FOUND. Transactions keep their own copy of their quote.',
+    description:
+      'Days a quote is kept after it expires (used or not); an initiation naming a pruned quote is answered NOT_FOUND. Transactions keep their own copy of their quote.',
     services: ['quote'],
   },
   deliveryRetentionDays: {
     env: 'DELIVERY_RETENTION_DAYS',
     default: '30',
-    description: 'Days a finished webhook delivery (succeeded, failed or cancelled) and its attempts are kept after its last change: the deliveries list and its retry show them until then. Pending deliveries are never pruned.',
+    description:
+      'Days a finished webhook delivery (succeeded, failed or cancelled) and its attempts are kept after its last change: the deliveries list and its retry show them until then. Pending deliveries are never pruned.',
     services: ['notifier'],
   },
-  idempotencyTtlHours: { env: 'IDEMPOTENCY_TTL_HOURS', default: '24', description: 'How long a stored Idempotency-Key response is replayed.', services: ['gateway'] },
+  idempotencyTtlHours: {
+    env: 'IDEMPOTENCY_TTL_HOURS',
+    default: '24',
+    description: 'How long a stored Idempotency-Key response is replayed.',
+    services: ['gateway'],
+  },
   liveProvidersEnabled: {
     env: 'LIVE_PROVIDERS_ENABLED',
     default: '',
-    description: 'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN) on every route that needs a provider.',
+    description:
+      'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN) on every route that needs a provider.',
     services: ['gateway'],
   },
   quoteTtlSeconds: { env: 'QUOTE_TTL_SECONDS', default: '300', description: 'Lifetime of every quote kind (the spec: 5 minutes).', services: ['quote'] },
@@ -156,7 +175,8 @@ export const SETTINGS = {
   offrampFees: {
     env: 'OFFRAMP_FEES',
     default: '',
-    description: 'JSON overriding the off-ramp fee schedule, e.g. {"platformFee":"20","processingRate":"0.001","processingCap":"200","stampDuty":"50","stampDutyThreshold":"10000","swapFee":"20"}.',
+    description:
+      'JSON overriding the off-ramp fee schedule, e.g. {"platformFee":"20","processingRate":"0.001","processingCap":"200","stampDuty":"50","stampDutyThreshold":"10000","swapFee":"20"}.',
     services: ['quote'],
   },
   onrampFees: { env: 'ONRAMP_FEES', default: '', description: 'JSON overriding the on-ramp fee schedule (same fields as OFFRAMP_FEES).', services: ['quote'] },
@@ -176,7 +196,8 @@ export const SETTINGS = {
   jobLeaseMs: {
     env: 'JOB_LEASE_MS',
     default: '30000',
-    description: 'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
+    description:
+      'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
     services: ['ramp', 'swap-transfer'],
   },
   jobConcurrency: {
@@ -189,13 +210,14 @@ export const SETTINGS = {
   sandboxStepDelayMs: {
     env: 'SANDBOX_STEP_DELAY_MS',
     default: '2000',
-    description: 'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, each leg of a swap or transfer, ...). 0 runs them back to back.',
+    description:
+      'How long each sandbox provider step of a transaction takes (swap to CNGN, payout, each leg of a swap or transfer, ...). 0 runs them back to back.',
     services: ['ramp', 'swap-transfer'],
   },
   sandboxDepositWindowSeconds: {
     env: 'SANDBOX_DEPOSIT_WINDOW_SECONDS',
     default: '1800',
-    description: 'How long a non-custodial off-ramp\'s deposit address waits for the crypto before the off-ramp fails.',
+    description: "How long a non-custodial off-ramp's deposit address waits for the crypto before the off-ramp fails.",
     services: ['ramp'],
   },
   amountLimits: {
@@ -237,11 +259,17 @@ export const SETTINGS = {
       'How long one DNS query for a webhook or callback host may wait (c-ares, on the event loop: never the thread pool); it is sent WEBHOOK_DNS_TRIES times before the name counts as unresolved (a registration then goes through, checked again at each delivery; a delivery attempt fails and is retried later).',
     services: ['notifier'],
   },
-  webhookDnsTries: { env: 'WEBHOOK_DNS_TRIES', default: '2', description: 'How many times a DNS query for a webhook host is sent before it fails (see WEBHOOK_DNS_TIMEOUT_MS).', services: ['notifier'] },
+  webhookDnsTries: {
+    env: 'WEBHOOK_DNS_TRIES',
+    default: '2',
+    description: 'How many times a DNS query for a webhook host is sent before it fails (see WEBHOOK_DNS_TIMEOUT_MS).',
+    services: ['notifier'],
+  },
   webhookDnsServers: {
     env: 'WEBHOOK_DNS_SERVERS',
     default: '',
-    description: 'Comma-separated nameservers (host or host:port) for webhook and callback hosts; empty: the system\'s (/etc/resolv.conf). localhost names always resolve to loopback, without a query.',
+    description:
+      "Comma-separated nameservers (host or host:port) for webhook and callback hosts; empty: the system's (/etc/resolv.conf). localhost names always resolve to loopback, without a query.",
     services: ['notifier'],
   },
   webhookConcurrency: {
@@ -267,14 +295,14 @@ export const SETTINGS = {
   chainPollMs: {
     env: 'CHAIN_POLL_MS',
     default: '250',
-    description: 'Pause between two passes of a chain\'s watcher and send queues, on the replica that runs the chain.',
+    description: "Pause between two passes of a chain's watcher and send queues, on the replica that runs the chain.",
     services: ['chain'],
   },
   poolPriceTolerancePercent: {
     env: 'POOL_PRICE_TOLERANCE_PERCENT',
     default: '10',
     description:
-      "How far (in percent) a pool a quote would swap through may be priced from the price feed: a pool further away (someone just moved it, or drained it) refuses the quote with 503 PRICE_DEVIATION instead of promising its price, and the quote can be asked again once the pool is back.",
+      'How far (in percent) a pool a quote would swap through may be priced from the price feed: a pool further away (someone just moved it, or drained it) refuses the quote with 503 PRICE_DEVIATION instead of promising its price, and the quote can be asked again once the pool is back.',
     services: ['quote'],
   },
   chainPoolsMaxAgeMs: {
@@ -313,7 +341,7 @@ export const SETTINGS = {
     env: 'DEPOSIT_MINIMUMS',
     default: '',
     description:
-      'JSON of the smallest deposit acted on, per token symbol, over the defaults (USDC and USDT 0.01, CNGN 10, ETH 0.000003, BNB 0.00002, cbBTC 0.0000001): a deposit below it is dust, recorded and booked as the platform\'s (external:dust-…), never credited, swept or refunded, since moving it would cost more gas than it is worth.',
+      "JSON of the smallest deposit acted on, per token symbol, over the defaults (USDC and USDT 0.01, CNGN 10, ETH 0.000003, BNB 0.00002, cbBTC 0.0000001): a deposit below it is dust, recorded and booked as the platform's (external:dust-…), never credited, swept or refunded, since moving it would cost more gas than it is worth.",
     services: ['chain'],
   },
   chainSweepDelayMs: {
@@ -340,7 +368,8 @@ export const SETTINGS = {
   chainDriftPauseRounds: {
     env: 'CHAIN_DRIFT_PAUSE_ROUNDS',
     default: '3',
-    description: 'Reconciliations in a row a chain must drift beyond CHAIN_DRIFT_PAUSE_FRACTION before its outbound sends are paused (a deposit or a send on its way shows for one).',
+    description:
+      'Reconciliations in a row a chain must drift beyond CHAIN_DRIFT_PAUSE_FRACTION before its outbound sends are paused (a deposit or a send on its way shows for one).',
     services: ['ledger'],
   },
   custodySeed: {

@@ -3,8 +3,7 @@ import { GroupWriter } from './group-writer';
 /** A write whose completion the test controls, recording what each call carried. */
 function controlledWrite() {
   const calls: { items: number[]; finish: (error?: Error) => void }[] = [];
-  const write = (items: number[]) =>
-    new Promise<void>((resolve, reject) => calls.push({ items, finish: (error) => (error ? reject(error) : resolve()) }));
+  const write = (items: number[]) => new Promise<void>((resolve, reject) => calls.push({ items, finish: (error) => (error ? reject(error) : resolve()) }));
   return { calls, write };
 }
 

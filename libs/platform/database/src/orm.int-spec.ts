@@ -114,7 +114,9 @@ describe('database - MikroORM and plain SQL on one pool', () => {
     });
     await expect(transaction).rejects.toThrow();
     for (let i = 0; i < options.poolMax + 1; i++) await save(note(`recovered-${i}`));
-    const { rows } = await database.pool.query<{ n: number }>(`select count(*)::int as n from ${schema}.notes where id like 'recovered-%' or id = 'after-drop'`);
+    const { rows } = await database.pool.query<{ n: number }>(
+      `select count(*)::int as n from ${schema}.notes where id like 'recovered-%' or id = 'after-drop'`,
+    );
     expect(rows[0]!.n).toBe(options.poolMax + 1);
   });
 
@@ -122,7 +124,9 @@ describe('database - MikroORM and plain SQL on one pool', () => {
     const setting = (tx: Sql) => tx.query<{ synchronous_commit: string }>('show synchronous_commit');
     const unsynced = await withTransaction(database.pool, async (tx) => (await setting(tx)).rows[0]!.synchronous_commit, { synchronousCommit: false });
     expect(unsynced).toBe('off');
-    const after = await Promise.all(Array.from({ length: options.poolMax }, () => withTransaction(database.pool, async (tx) => (await setting(tx)).rows[0]!.synchronous_commit)));
+    const after = await Promise.all(
+      Array.from({ length: options.poolMax }, () => withTransaction(database.pool, async (tx) => (await setting(tx)).rows[0]!.synchronous_commit)),
+    );
     expect(after).toEqual(Array.from({ length: options.poolMax }, () => 'on'));
   });
 

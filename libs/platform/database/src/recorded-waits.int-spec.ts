@@ -18,7 +18,10 @@ describe('RecordedWaits - waiting for a write another process signals', () => {
   });
 
   const recorded = (key: string) => async () => ((await pool.query(`select key from ${channel} where key = $1`, [key])).rowCount ? key : undefined);
-  const write = (key: string, notify: boolean) => pool.query(notify ? `with written as (insert into ${channel} values ($1)) select pg_notify('${channel}', '')` : `insert into ${channel} values ($1)`, [key]);
+  const write = (key: string, notify: boolean) =>
+    pool.query(notify ? `with written as (insert into ${channel} values ($1)) select pg_notify('${channel}', '')` : `insert into ${channel} values ($1)`, [
+      key,
+    ]);
 
   it('finds a write at its NOTIFY, not at a later look: the fallback is longer than the wait', async () => {
     const waits = new RecordedWaits({ databaseUrl: DATABASE_URL, applicationName: 'waits-test', channel, logger, fallbackLookMs: 60_000 });

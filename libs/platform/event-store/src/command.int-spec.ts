@@ -22,7 +22,7 @@ const counter: Decider<number, { by: number; max?: number; times?: number }, Cou
   },
 };
 
-describe('event store - commands decided on a stream\'s state and appended at the version they read', () => {
+describe("event store - commands decided on a stream's state and appended at the version they read", () => {
   const schema = `cmd_test_${Date.now().toString(36)}`;
   const log = new EventLog(schema);
   let pool: Pool;
@@ -39,7 +39,9 @@ describe('event store - commands decided on a stream\'s state and appended at th
 
   it('decides 20 concurrent commands on fresh state each time, retrying conflicts, so none is lost', async () => {
     const streamId = `counter-${randomUUID()}`;
-    await Promise.all(Array.from({ length: 20 }, () => handleCommand(pool, log, { streamId, decider: counter, command: { by: 1 }, metadata, maxAttempts: 50 })));
+    await Promise.all(
+      Array.from({ length: 20 }, () => handleCommand(pool, log, { streamId, decider: counter, command: { by: 1 }, metadata, maxAttempts: 50 })),
+    );
     const events = await log.readStream(pool, streamId);
     expect(events.map((event) => event.streamVersion)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });

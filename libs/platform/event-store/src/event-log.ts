@@ -44,7 +44,13 @@ export class EventLog {
    * transaction and then fails with {@link StreamVersionConflict} (which aborts the caller's transaction).
    * `metadata` is one for every event, or one per event (in the order of `events`).
    */
-  async append(tx: Sql, streamId: string, expectedVersion: number, events: readonly NewEvent[], metadata: EventMetadata | readonly EventMetadata[]): Promise<StoredEvent[]> {
+  async append(
+    tx: Sql,
+    streamId: string,
+    expectedVersion: number,
+    events: readonly NewEvent[],
+    metadata: EventMetadata | readonly EventMetadata[],
+  ): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
     const metadataOf = (i: number): EventMetadata => (isPerEvent(metadata) ? metadata[i]! : metadata);
     const values: unknown[] = [];
@@ -65,9 +71,7 @@ export class EventLog {
       // One statement: the insert and the wake-up of the relay (NOTIFY is sent at commit), so an append outside a
       // transaction is a single round trip and still atomic.
       ({ rows } = await tx.query<EventRow>(
-        notify
-          ? `with appended as (${insert}), notified as (select pg_notify($${values.length}, '')) select appended.* from appended, notified`
-          : insert,
+        notify ? `with appended as (${insert}), notified as (select pg_notify($${values.length}, '')) select appended.* from appended, notified` : insert,
         values,
       ));
     } catch (error) {

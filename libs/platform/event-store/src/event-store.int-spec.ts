@@ -24,7 +24,6 @@ async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): 
   }
 }
 
-
 describe('event store - the log, commands and the relay on real PostgreSQL and JetStream', () => {
   const schema = `es_test_${Date.now().toString(36)}`;
   const log = new EventLog(schema);
@@ -53,10 +52,16 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
 
   it('appends at an expected version and reads a stream back in order', async () => {
     const streamId = `s-${randomUUID()}`;
-    const appended = await log.append(pool, streamId, 0, [
-      { type: 'a', data: { n: 1 } },
-      { type: 'b', data: { n: 2 } },
-    ], metadata);
+    const appended = await log.append(
+      pool,
+      streamId,
+      0,
+      [
+        { type: 'a', data: { n: 1 } },
+        { type: 'b', data: { n: 2 } },
+      ],
+      metadata,
+    );
     expect(appended.map((event) => event.streamVersion)).toEqual([1, 2]);
     const read = await log.readStream(pool, streamId);
     expect(read.map((event) => [event.type, event.data, event.metadata.correlationId])).toEqual([
@@ -68,7 +73,9 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
 
   it('lets exactly one of two concurrent appends at the same version win', async () => {
     const streamId = `s-${randomUUID()}`;
-    const results = await Promise.allSettled([1, 2].map((n) => withTransaction(pool, (tx) => log.append(tx, streamId, 0, [{ type: 'x', data: { n } }], metadata))));
+    const results = await Promise.allSettled(
+      [1, 2].map((n) => withTransaction(pool, (tx) => log.append(tx, streamId, 0, [{ type: 'x', data: { n } }], metadata))),
+    );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect((results.find((result) => result.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(StreamVersionConflict);
   });
@@ -150,7 +157,8 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
       await slow.query('begin');
       const late = await log.append(slow, `relay-${randomUUID()}`, 0, [{ type: 'late', data: {} }], metadata);
       const written: string[] = [];
-      for (let i = 0; i < 50; i++) written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
+      for (let i = 0; i < 50; i++)
+        written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
       await slow.query('commit');
       slow.release();
       written.push(late[0]!.eventId);
@@ -158,7 +166,8 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
       // The leader goes away mid-way; the other replica takes over from the checkpoint.
       const leader = relays.find((relay) => relay.isLeader)!;
       await leader.stop();
-      for (let i = 0; i < 50; i++) written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
+      for (let i = 0; i < 50; i++)
+        written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
       const follower = relays.find((relay) => relay !== leader)!;
       await until(() => follower.isLeader);
 
@@ -177,7 +186,13 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     await drain.stop();
 
     // No relay runs: what is appended now waits.
-    await log.append(pool, `backlog-${randomUUID()}`, 0, Array.from({ length: 7 }, (_, i) => ({ type: 'waiting', data: { i } })), metadata);
+    await log.append(
+      pool,
+      `backlog-${randomUUID()}`,
+      0,
+      Array.from({ length: 7 }, (_, i) => ({ type: 'waiting', data: { i } })),
+      metadata,
+    );
     await log.append(pool, `backlog-${randomUUID()}`, 0, [{ type: 'waiting', data: {} }], metadata);
     await new Promise((wait) => setTimeout(wait, 1100));
     const waiting = await log.relayBacklog(pool);

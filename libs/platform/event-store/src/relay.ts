@@ -57,7 +57,11 @@ export class Relay {
     this.loop = this.run();
     const { metrics, log } = this.options;
     // Only the leader reports the backlog (a follower's read gives nothing), so the series comes from one replica.
-    metrics?.metrics.watchRelay(log.schema, async () => (this.leading ? log.relayBacklog(metrics.pool) : undefined), () => this.leading);
+    metrics?.metrics.watchRelay(
+      log.schema,
+      async () => (this.leading ? log.relayBacklog(metrics.pool) : undefined),
+      () => this.leading,
+    );
   }
 
   async stop(): Promise<void> {
@@ -98,7 +102,14 @@ export class Relay {
       this.wakeAll();
     });
     // Wait to lead: try the lock every poll interval.
-    if (!(await leader.waitToLead(pollMs, (ms) => this.sleep(ms), () => this.stopped))) return;
+    if (
+      !(await leader.waitToLead(
+        pollMs,
+        (ms) => this.sleep(ms),
+        () => this.stopped,
+      ))
+    )
+      return;
     this.leading = true;
     await client.query(`listen ${this.options.log.channel}`);
     this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
@@ -132,10 +143,10 @@ export class Relay {
       }),
     );
     const last = EventLog.checkpointOf(events[events.length - 1]!);
-    await client.query(`update ${schemaName(this.options.log.schema)}.relay_checkpoint set transaction_id = $1, global_position = $2, updated_at = now() where id = 1`, [
-      last.transactionId,
-      last.globalPosition,
-    ]);
+    await client.query(
+      `update ${schemaName(this.options.log.schema)}.relay_checkpoint set transaction_id = $1, global_position = $2, updated_at = now() where id = 1`,
+      [last.transactionId, last.globalPosition],
+    );
     return events.length;
   }
 
@@ -155,5 +166,4 @@ export class Relay {
   private wakeAll(): void {
     this.waker.wakeAll();
   }
-
 }

@@ -1,7 +1,7 @@
 import { LOCAL_TEST_CHAINS, resolveChains } from './chain-settings';
 
 describe('chain settings - per environment, local nodes by default, any RPC endpoint by configuration', () => {
-  it('gives the local test chains with no configuration, each with its public test network\'s chain id', () => {
+  it("gives the local test chains with no configuration, each with its public test network's chain id", () => {
     expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => [chain.chain, chain.chainId, chain.rpcUrl, chain.localPort])).toEqual([
       ['base', 84532, 'http://127.0.0.1:8545', 8545],
       ['bsc', 97, 'http://127.0.0.1:8546', 8546],
@@ -19,16 +19,30 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
 
   it('turns a chain off with null, and takes a new chain only with every field', () => {
     expect(resolveChains('test', { bsc: null, arbitrum: null }, 'TEST_CHAINS').map((chain) => chain.chain)).toEqual(['base']);
-    expect(resolveChains('live', { base: { chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" } }, 'LIVE_CHAINS')).toEqual([
+    expect(
+      resolveChains(
+        'live',
+        { base: { chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, hotWalletPath: "m/44'/60'/1'/0/0" } },
+        'LIVE_CHAINS',
+      ),
+    ).toEqual([
       { chain: 'base', chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, finality: 'finalized', hotWalletPath: "m/44'/60'/1'/0/0" },
     ]);
-    expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.chainId must be a whole number');
+    expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.chainId must be a whole number',
+    );
   });
 
   it('names the variable, the chain and the field of a malformed value', () => {
-    expect(() => resolveChains('test', { base: { rpcUrl: 'localhost:8545' } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.rpcUrl must be an http(s) or ws(s) URL');
-    expect(() => resolveChains('test', { base: { confirmations: 0 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.confirmations must be a whole number from 1 to 1000, got 0');
-    expect(() => resolveChains('test', { base: { hotWalletPath: 'm/0' } }, 'TEST_CHAINS')).toThrow("TEST_CHAINS.base.hotWalletPath: not a BIP-44 EVM derivation path");
+    expect(() => resolveChains('test', { base: { rpcUrl: 'localhost:8545' } }, 'TEST_CHAINS')).toThrow(
+      'TEST_CHAINS.base.rpcUrl must be an http(s) or ws(s) URL',
+    );
+    expect(() => resolveChains('test', { base: { confirmations: 0 } }, 'TEST_CHAINS')).toThrow(
+      'TEST_CHAINS.base.confirmations must be a whole number from 1 to 1000, got 0',
+    );
+    expect(() => resolveChains('test', { base: { hotWalletPath: 'm/0' } }, 'TEST_CHAINS')).toThrow(
+      'TEST_CHAINS.base.hotWalletPath: not a BIP-44 EVM derivation path',
+    );
     expect(() => resolveChains('test', { base: 'http://x' as never }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base must be an object or null');
     expect(() => resolveChains('test', { bsc: { chainId: 84532 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS: chain id 84532 is given to two chains');
   });
@@ -37,10 +51,19 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0" };
     expect(resolveChains('live', { base: live }, 'LIVE_CHAINS')[0]).toMatchObject({ confirmations: 1, finality: 'finalized' });
     expect(resolveChains('live', { base: { ...live, finality: 'safe' } }, 'LIVE_CHAINS')[0]).toMatchObject({ finality: 'safe' });
-    expect(resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 20 } }, 'LIVE_CHAINS')[0]).toMatchObject({ finality: 'depth', confirmations: 20 });
-    expect(() => resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 1 } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.confirmations must be at least 12 for a live chain counting by depth alone');
-    expect(() => resolveChains('live', { base: { ...live, finality: 'depth' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.confirmations must be a whole number');
-    expect(() => resolveChains('live', { base: { ...live, finality: 'latest' } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.finality must be one of depth, safe, finalized');
+    expect(resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 20 } }, 'LIVE_CHAINS')[0]).toMatchObject({
+      finality: 'depth',
+      confirmations: 20,
+    });
+    expect(() => resolveChains('live', { base: { ...live, finality: 'depth', confirmations: 1 } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.confirmations must be at least 12 for a live chain counting by depth alone',
+    );
+    expect(() => resolveChains('live', { base: { ...live, finality: 'depth' } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.confirmations must be a whole number',
+    );
+    expect(() => resolveChains('live', { base: { ...live, finality: 'latest' } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.finality must be one of depth, safe, finalized',
+    );
     // Test chains count by depth: a local node mines a block per transaction.
     expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => chain.finality)).toEqual(['depth', 'depth', 'depth']);
   });

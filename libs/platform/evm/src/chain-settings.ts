@@ -36,7 +36,11 @@ export const LIVE_MIN_CONFIRMATIONS = 12;
  * test tokens and sends test coins (its own send queue); the deployer deploys the platform's contracts and tops the hot
  * wallets' gas up. Two accounts, so that a deployment (which sends directly) never races the faucet's queued nonces.
  */
-export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({ mnemonic: 'test test test test test test test test test test test junk', faucetIndex: 0, deployerIndex: 1 });
+export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({
+  mnemonic: 'test test test test test test test test test test test junk',
+  faucetIndex: 0,
+  deployerIndex: 1,
+});
 
 /**
  * The test chains with no configuration: local anvil nodes with the chain ids of the public test networks they stand
@@ -46,9 +50,33 @@ export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({ mnemonic: 'test test test te
  * reorganisations and block times are tested on nodes of their own (evm.int-spec.ts).
  */
 export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
-  { chain: 'base', chainId: 84532, rpcUrl: 'http://127.0.0.1:8545', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/1'/0/0"), localPort: 8545 },
-  { chain: 'bsc', chainId: 97, rpcUrl: 'http://127.0.0.1:8546', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/2'/0/0"), localPort: 8546 },
-  { chain: 'arbitrum', chainId: 421614, rpcUrl: 'http://127.0.0.1:8547', confirmations: 1, finality: 'depth', hotWalletPath: evmPath("m/44'/60'/3'/0/0"), localPort: 8547 },
+  {
+    chain: 'base',
+    chainId: 84532,
+    rpcUrl: 'http://127.0.0.1:8545',
+    confirmations: 1,
+    finality: 'depth',
+    hotWalletPath: evmPath("m/44'/60'/1'/0/0"),
+    localPort: 8545,
+  },
+  {
+    chain: 'bsc',
+    chainId: 97,
+    rpcUrl: 'http://127.0.0.1:8546',
+    confirmations: 1,
+    finality: 'depth',
+    hotWalletPath: evmPath("m/44'/60'/2'/0/0"),
+    localPort: 8546,
+  },
+  {
+    chain: 'arbitrum',
+    chainId: 421614,
+    rpcUrl: 'http://127.0.0.1:8547',
+    confirmations: 1,
+    finality: 'depth',
+    hotWalletPath: evmPath("m/44'/60'/3'/0/0"),
+    localPort: 8547,
+  },
 ]);
 
 type Override = Partial<Record<keyof ChainSettings, unknown>> | null;
@@ -88,17 +116,22 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
   // A live chain counts at its finality unless told otherwise, never at its first block.
   const finality = raw['finality'] ?? (environment === 'live' ? 'finalized' : 'depth');
   const confirmations = raw['confirmations'] ?? (environment === 'live' && finality !== 'depth' ? 1 : undefined);
-  if (!(FINALITIES as readonly unknown[]).includes(finality)) throw new ChainSettingsError(`${where}.finality must be one of ${FINALITIES.join(', ')}, got ${JSON.stringify(finality)}`);
+  if (!(FINALITIES as readonly unknown[]).includes(finality))
+    throw new ChainSettingsError(`${where}.finality must be one of ${FINALITIES.join(', ')}, got ${JSON.stringify(finality)}`);
   const positive = (value: unknown, field: string, max: number) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) throw new ChainSettingsError(`${where}.${field} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max)
+      throw new ChainSettingsError(`${where}.${field} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`);
     return value;
   };
   const id = positive(chainId, 'chainId', 2 ** 53 - 1);
   const depth = positive(confirmations, 'confirmations', 1000);
   if (environment === 'live' && finality === 'depth' && depth < LIVE_MIN_CONFIRMATIONS) {
-    throw new ChainSettingsError(`${where}.confirmations must be at least ${LIVE_MIN_CONFIRMATIONS} for a live chain counting by depth alone (or set finality to safe or finalized), got ${depth}`);
+    throw new ChainSettingsError(
+      `${where}.confirmations must be at least ${LIVE_MIN_CONFIRMATIONS} for a live chain counting by depth alone (or set finality to safe or finalized), got ${depth}`,
+    );
   }
-  if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(rpcUrl)) throw new ChainSettingsError(`${where}.rpcUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(rpcUrl)}`);
+  if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(rpcUrl))
+    throw new ChainSettingsError(`${where}.rpcUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(rpcUrl)}`);
   if (typeof hotWalletPath !== 'string') throw new ChainSettingsError(`${where}.hotWalletPath must be a BIP-44 path such as m/44'/60'/1'/0/0`);
   let path: EvmPath;
   try {

@@ -26,7 +26,9 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC) })).toThrow('CUSTODY_SEED is the development seed');
     expect(() => HdCustody.forEnvironments({ ...settings, testSeed: box.seal(live) })).toThrow('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed');
     expect(() => HdCustody.forEnvironments({ ...settings, testSeed: '', production: true })).toThrow('TEST_CUSTODY_SEED is required in production');
-    expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC.replace('glare', 'glass')) })).toThrow('CUSTODY_SEED is not a BIP-39 mnemonic: its checksum does not match');
+    expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC.replace('glare', 'glass')) })).toThrow(
+      'CUSTODY_SEED is not a BIP-39 mnemonic: its checksum does not match',
+    );
   });
 
   it('refuses a seed sealed with another key', () => {

@@ -102,15 +102,18 @@ export class HdCustody {
   }): { test: HdCustody; live: HdCustody | undefined } {
     const { box, production, testPaths, livePaths } = settings;
     if (settings.testSeed === '' && production && testPaths.length > 0) {
-      throw new Error('TEST_CUSTODY_SEED is required in production: the test chains\' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)');
+      throw new Error("TEST_CUSTODY_SEED is required in production: the test chains' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)");
     }
     const testMnemonic = settings.testSeed ? openMnemonic(settings.testSeed, box, 'TEST_CUSTODY_SEED') : DEVELOPMENT_MNEMONIC;
     const test = new HdCustody(testMnemonic);
     if (livePaths.length === 0) return { test, live: undefined };
-    if (!settings.liveSeed) throw new Error('CUSTODY_SEED is required when LIVE_CHAINS is set: the live chains\' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)');
+    if (!settings.liveSeed)
+      throw new Error("CUSTODY_SEED is required when LIVE_CHAINS is set: the live chains' master seed sealed with CUSTODY_SEALING_KEY (npm run custody:seal)");
     const liveMnemonic = openMnemonic(settings.liveSeed, box, 'CUSTODY_SEED');
-    if (liveMnemonic === DEVELOPMENT_MNEMONIC) throw new Error('CUSTODY_SEED is the development seed, which anyone can read: live chains need a seed of their own');
-    if (liveMnemonic === testMnemonic) throw new Error('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed: test and live keys must come from different seeds');
+    if (liveMnemonic === DEVELOPMENT_MNEMONIC)
+      throw new Error('CUSTODY_SEED is the development seed, which anyone can read: live chains need a seed of their own');
+    if (liveMnemonic === testMnemonic)
+      throw new Error('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed: test and live keys must come from different seeds');
     const live = new HdCustody(liveMnemonic);
     const testAddresses = new Set(testPaths.map((path) => test.signer(path).address));
     const shared = livePaths.find((path) => testAddresses.has(live.signer(path).address));

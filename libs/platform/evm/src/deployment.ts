@@ -1,4 +1,15 @@
-import { concat, encodeDeployData, getContractAddress, keccak256, toHex, type Account, type Address, type Hex, type PublicClient, type WalletClient } from 'viem';
+import {
+  concat,
+  encodeDeployData,
+  getContractAddress,
+  keccak256,
+  toHex,
+  type Account,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
 import { dec, ROUND_DOWN, toBaseUnits } from '@ramp/money';
 import { CNGN_SYMBOL, SANDBOX_NGN_PER_USD, SANDBOX_USD_PRICES } from '@ramp/providers';
@@ -50,7 +61,11 @@ interface Planned {
 }
 
 function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all: Planned[] } {
-  const at = (name: string, initCode: Hex): Planned => ({ name, initCode, address: getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode }) });
+  const at = (name: string, initCode: Hex): Planned => ({
+    name,
+    initCode,
+    address: getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode }),
+  });
   // What the provider receives at deployment: each pool's side of the token, and every pool's side of the hub.
   const supply = (symbol: string) =>
     symbol === spec.pools.hub
@@ -59,13 +74,26 @@ function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all:
   const tokens = spec.tokens.map((token) =>
     at(
       token.symbol,
-      encodeDeployData({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: [token.name, token.symbol, token.decimals, spec.faucet, spec.pools.provider, supply(token.symbol)] }),
+      encodeDeployData({
+        abi: TestToken.abi,
+        bytecode: TestToken.bytecode,
+        args: [token.name, token.symbol, token.decimals, spec.faucet, spec.pools.provider, supply(token.symbol)],
+      }),
     ),
   );
-  const wrapped = at(spec.wrappedNative.symbol, encodeDeployData({ abi: WrappedNative.abi, bytecode: WrappedNative.bytecode, args: [spec.wrappedNative.name, spec.wrappedNative.symbol] }));
-  const forwarders = at('ForwarderFactory', encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [spec.hotWallet, spec.hotWallet] }));
+  const wrapped = at(
+    spec.wrappedNative.symbol,
+    encodeDeployData({ abi: WrappedNative.abi, bytecode: WrappedNative.bytecode, args: [spec.wrappedNative.name, spec.wrappedNative.symbol] }),
+  );
+  const forwarders = at(
+    'ForwarderFactory',
+    encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [spec.hotWallet, spec.hotWallet] }),
+  );
   const factory = at('UniswapV2Factory', encodeDeployData({ abi: UniswapV2Factory.abi, bytecode: UniswapV2Factory.bytecode, args: [spec.pools.provider] }));
-  const router = at('UniswapV2Router02', encodeDeployData({ abi: UniswapV2Router02.abi, bytecode: UniswapV2Router02.bytecode, args: [factory.address, wrapped.address] }));
+  const router = at(
+    'UniswapV2Router02',
+    encodeDeployData({ abi: UniswapV2Router02.abi, bytecode: UniswapV2Router02.bytecode, args: [factory.address, wrapped.address] }),
+  );
   const intents = at('IntentPool', encodeDeployData({ abi: IntentPool.abi, bytecode: IntentPool.bytecode, args: [spec.hotWallet] }));
   const tokenAddresses: Record<string, Address> = Object.fromEntries(tokens.map((token) => [token.name, token.address]));
   const pooled: Record<string, Address> = { ...tokenAddresses, [spec.wrappedNative.native]: wrapped.address };
@@ -103,7 +131,11 @@ export function poolsOf(chain: ChainDescriptor, provider: Address, depthUsd = LO
   if (!hubToken) throw new Error(`${chain.chain} has no ${hub}: no hub for its pools`);
   const pools = chain.tokens
     .filter((token) => token.symbol !== hub)
-    .map((token) => ({ token: token.symbol, tokenUnits: unitsWorth(depthUsd, token.symbol, token.decimals), hubUnits: unitsWorth(depthUsd, hub, hubToken.decimals) }));
+    .map((token) => ({
+      token: token.symbol,
+      tokenUnits: unitsWorth(depthUsd, token.symbol, token.decimals),
+      hubUnits: unitsWorth(depthUsd, hub, hubToken.decimals),
+    }));
   return { provider, hub, pools };
 }
 

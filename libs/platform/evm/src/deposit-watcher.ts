@@ -147,7 +147,11 @@ export class DepositWatcher {
   }
 
   async watch(db: Sql, address: Address, owner: string): Promise<void> {
-    await db.query(`insert into ${this.s}.chain_watched (chain, address, owner) values ($1, $2, $3) on conflict do nothing`, [this.options.chain, address.toLowerCase(), owner]);
+    await db.query(`insert into ${this.s}.chain_watched (chain, address, owner) values ($1, $2, $3) on conflict do nothing`, [
+      this.options.chain,
+      address.toLowerCase(),
+      owner,
+    ]);
   }
 
   async deposits(address?: Address): Promise<Deposit[]> {
@@ -160,7 +164,9 @@ export class DepositWatcher {
 
   /** The last block scanned (undefined before the first tick). */
   async checkpoint(): Promise<bigint | undefined> {
-    const { rows } = await this.options.pool.query<{ block_number: string }>(`select block_number from ${this.s}.chain_checkpoints where chain = $1`, [this.options.chain]);
+    const { rows } = await this.options.pool.query<{ block_number: string }>(`select block_number from ${this.s}.chain_checkpoints where chain = $1`, [
+      this.options.chain,
+    ]);
     return rows[0] ? BigInt(rows[0].block_number) : undefined;
   }
 
@@ -171,7 +177,10 @@ export class DepositWatcher {
     const recorded = await this.checkpoint();
     let from: bigint = recorded ?? (this.options.startBlock ?? head + 1n) - 1n;
     if (recorded === undefined) {
-      await this.options.pool.query(`insert into ${this.s}.chain_checkpoints (chain, block_number) values ($1, $2) on conflict do nothing`, [this.options.chain, from.toString()]);
+      await this.options.pool.query(`insert into ${this.s}.chain_checkpoints (chain, block_number) values ($1, $2) on conflict do nothing`, [
+        this.options.chain,
+        from.toString(),
+      ]);
     }
     const step = BigInt(this.options.maxRange ?? 500);
     while (from < head) {
@@ -212,12 +221,18 @@ export class DepositWatcher {
     const fork = forkPoint(recorded, canonical);
     if (fork === undefined) return true;
     await withTransaction(this.options.pool, async (tx) => {
-      const affected = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and block_number >= $2 for update`, [chain, fork.toString()]);
+      const affected = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and block_number >= $2 for update`, [
+        chain,
+        fork.toString(),
+      ]);
       for (const row of affected.rows) {
         const { next, report } = afterReorg({ status: row.status, credited: row.credited });
         await this.setState(tx, row, next);
         if (report) {
-          this.options.logger.error({ chain, txHash: row.tx_hash, logIndex: row.log_index, amount: row.amount, to: row.to_address }, 'a reorganisation removed a credited deposit');
+          this.options.logger.error(
+            { chain, txHash: row.tx_hash, logIndex: row.log_index, amount: row.amount, to: row.to_address },
+            'a reorganisation removed a credited deposit',
+          );
           await this.options.onReversed?.(tx, { ...depositOf(row), ...next });
         }
       }
@@ -229,7 +244,10 @@ export class DepositWatcher {
   }
 
   private behind(head: bigint, missing: bigint): false {
-    this.options.logger.warn({ chain: this.options.chain, head: head.toString(), lastScanned: missing.toString() }, 'the node is behind the last block scanned: waiting for it to catch up');
+    this.options.logger.warn(
+      { chain: this.options.chain, head: head.toString(), lastScanned: missing.toString() },
+      'the node is behind the last block scanned: waiting for it to catch up',
+    );
     return false;
   }
 
@@ -256,7 +274,17 @@ export class DepositWatcher {
         const logs = await client.getLogs({ address: tokens, event: TRANSFER, args: { to: addresses.slice(i, i + 200) }, fromBlock, toBlock });
         for (const log of logs) {
           if (log.removed || !log.args.to || !log.args.from || !log.args.value) continue;
-          found.push({ chain, txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, blockHash: log.blockHash, token: log.address, from: log.args.from, to: log.args.to, amount: log.args.value });
+          found.push({
+            chain,
+            txHash: log.transactionHash,
+            logIndex: log.logIndex,
+            blockNumber: log.blockNumber,
+            blockHash: log.blockHash,
+            token: log.address,
+            from: log.args.from,
+            to: log.args.to,
+            amount: log.args.value,
+          });
         }
       }
     }
@@ -265,7 +293,10 @@ export class DepositWatcher {
     const blocks: { number: bigint; hash: Hex }[] = [];
     const keepFrom = toBlock - BigInt(this.window) + 1n;
     const readBody = this.options.native && watched.size > 0;
-    const before = await this.options.pool.query<{ hash: string }>(`select hash from ${this.s}.chain_blocks where chain = $1 and number = $2`, [chain, (fromBlock - 1n).toString()]);
+    const before = await this.options.pool.query<{ hash: string }>(`select hash from ${this.s}.chain_blocks where chain = $1 and number = $2`, [
+      chain,
+      (fromBlock - 1n).toString(),
+    ]);
     let parent: string | undefined = before.rows[0]?.hash.toLowerCase();
     for (let number = fromBlock; number <= toBlock; number++) {
       const block = await client.getBlock({ blockNumber: number, includeTransactions: readBody });
@@ -277,7 +308,17 @@ export class DepositWatcher {
         if (typeof transaction === 'string' || !transaction.to || transaction.value === 0n || !watched.has(transaction.to.toLowerCase())) continue;
         const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
         if (receipt.status !== 'success') continue;
-        found.push({ chain, txHash: transaction.hash, logIndex: -1, blockNumber: number, blockHash: block.hash, token: NATIVE_TOKEN, from: transaction.from, to: transaction.to, amount: transaction.value });
+        found.push({
+          chain,
+          txHash: transaction.hash,
+          logIndex: -1,
+          blockNumber: number,
+          blockHash: block.hash,
+          token: NATIVE_TOKEN,
+          from: transaction.from,
+          to: transaction.to,
+          amount: transaction.value,
+        });
       }
     }
     // A log from a block other than the one read means the chain moved under the scan.
@@ -286,7 +327,10 @@ export class DepositWatcher {
     await withTransaction(this.options.pool, async (tx) => {
       for (const deposit of found) await this.recordSeen(tx, deposit);
       for (const block of blocks.filter((kept) => kept.number >= keepFrom)) {
-        await tx.query(`insert into ${this.s}.chain_blocks (chain, number, hash) values ($1, $2, $3) on conflict (chain, number) do update set hash = excluded.hash`, [chain, block.number.toString(), block.hash]);
+        await tx.query(
+          `insert into ${this.s}.chain_blocks (chain, number, hash) values ($1, $2, $3) on conflict (chain, number) do update set hash = excluded.hash`,
+          [chain, block.number.toString(), block.hash],
+        );
       }
       await tx.query(`delete from ${this.s}.chain_blocks where chain = $1 and number < $2`, [chain, keepFrom.toString()]);
       await tx.query(`update ${this.s}.chain_checkpoints set block_number = $2 where chain = $1`, [chain, toBlock.toString()]);
@@ -295,7 +339,10 @@ export class DepositWatcher {
   }
 
   private moved(fromBlock: bigint, toBlock: bigint): false {
-    this.options.logger.warn({ chain: this.options.chain, fromBlock: fromBlock.toString(), toBlock: toBlock.toString() }, 'the chain moved during a scan; scanning again');
+    this.options.logger.warn(
+      { chain: this.options.chain, fromBlock: fromBlock.toString(), toBlock: toBlock.toString() },
+      'the chain moved during a scan; scanning again',
+    );
     return false;
   }
 
@@ -314,18 +361,36 @@ export class DepositWatcher {
       );
       existing = same.rows[0];
       if (existing && existing.log_index !== deposit.logIndex) {
-        await tx.query(`update ${this.s}.chain_deposits set log_index = $4 where chain = $1 and tx_hash = $2 and log_index = $3`, [deposit.chain, deposit.txHash, existing.log_index, deposit.logIndex]);
+        await tx.query(`update ${this.s}.chain_deposits set log_index = $4 where chain = $1 and tx_hash = $2 and log_index = $3`, [
+          deposit.chain,
+          deposit.txHash,
+          existing.log_index,
+          deposit.logIndex,
+        ]);
       }
     }
     const next = afterSeen(existing && { status: existing.status, credited: existing.credited });
     if (existing?.status === 'reversed') {
-      this.options.logger.warn({ chain: deposit.chain, txHash: deposit.txHash, logIndex: deposit.logIndex, blockNumber: deposit.blockNumber.toString() }, 'a reversed deposit is back in the chain: it is credited again once confirmed');
+      this.options.logger.warn(
+        { chain: deposit.chain, txHash: deposit.txHash, logIndex: deposit.logIndex, blockNumber: deposit.blockNumber.toString() },
+        'a reversed deposit is back in the chain: it is credited again once confirmed',
+      );
     }
     if (!existing) {
       await tx.query(
         `insert into ${this.s}.chain_deposits (chain, tx_hash, log_index, block_number, block_hash, token, from_address, to_address, amount, status, credited)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [...key, deposit.blockNumber.toString(), deposit.blockHash, deposit.token.toLowerCase(), deposit.from.toLowerCase(), deposit.to.toLowerCase(), deposit.amount.toString(), next.status, next.credited],
+        [
+          ...key,
+          deposit.blockNumber.toString(),
+          deposit.blockHash,
+          deposit.token.toLowerCase(),
+          deposit.from.toLowerCase(),
+          deposit.to.toLowerCase(),
+          deposit.amount.toString(),
+          next.status,
+          next.credited,
+        ],
       );
       return;
     }

@@ -2,7 +2,22 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Pool } from 'pg';
-import { createPublicClient, createWalletClient, custom, encodeAbiParameters, encodeFunctionData, getAddress, http, keccak256, pad, parseEther, parseEventLogs, toHex, type Address, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  custom,
+  encodeAbiParameters,
+  encodeFunctionData,
+  getAddress,
+  http,
+  keccak256,
+  pad,
+  parseEther,
+  parseEventLogs,
+  toHex,
+  type Address,
+  type PublicClient,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode, TEST_DATABASE_URL } from '@ramp/testing';
 import type { Finality } from './chain-settings';
@@ -101,7 +116,8 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     const hash = await wallet().writeContract({ chain: null, address: token, abi: TestToken.abi, functionName: 'mint', args: [to, amount] });
     return client.waitForTransactionReceipt({ hash });
   };
-  const balanceOf = (address: Address, token = contracts.tokens.USDC) => client.readContract({ address: token, abi: TestToken.abi, functionName: 'balanceOf', args: [address] });
+  const balanceOf = (address: Address, token = contracts.tokens.USDC) =>
+    client.readContract({ address: token, abi: TestToken.abi, functionName: 'balanceOf', args: [address] });
   const mine = (blocks = 1) => node.rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
 
   beforeAll(async () => {
@@ -169,7 +185,9 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await q.find('tx_broke:after')).toMatchObject({ status: 'confirmed' });
     // One alert, not one a pass; any replica's caller reads why the send waits.
     expect(alerts()).toBe(before + 1);
-    expect(await q.waiting()).toMatch(/^the hot wallet 0x[0-9a-fA-F]{40} cannot pay for its sends on base \(value and gas\): fund it with the chain's native coin$/);
+    expect(await q.waiting()).toMatch(
+      /^the hot wallet 0x[0-9a-fA-F]{40} cannot pay for its sends on base \(value and gas\): fund it with the chain's native coin$/,
+    );
     // Once the wallet can pay, it goes.
     await node.rpc('anvil_setBalance', [hot.address, `0x${(balance + parseEther('5')).toString(16)}`]);
     await q.tick();
@@ -219,7 +237,7 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(sent).toMatchObject({ status: 'confirmed', attempts: [sent?.txHash] });
   });
 
-  it("halts on a nonce the chain and the queue disagree on (another signer of the key): nothing signed, one alert with the reason, until they agree", async () => {
+  it('halts on a nonce the chain and the queue disagree on (another signer of the key): nothing signed, one alert with the reason, until they agree', async () => {
     const q = queue();
     const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
     await q.enqueue(pool, 'tx_nonce:before', { to: contracts.tokens.USDC, data });
@@ -261,7 +279,9 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await q.tick();
     await q.tick();
-    const reported = lines.filter((line) => line.message === 'a send recorded as final was reorganised out of the chain: broadcast again; an operator must check what it moved');
+    const reported = lines.filter(
+      (line) => line.message === 'a send recorded as final was reorganised out of the chain: broadcast again; an operator must check what it moved',
+    );
     expect(reported.map((line) => (line.fields as { key: string }).key)).toEqual(['tx_reorged:pay']);
     expect((await client.waitForTransactionReceipt({ hash: sent.txHash! })).status).toBe('success');
     expect(q.haltedReason).toBeUndefined();
@@ -304,7 +324,13 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     let sent: `0x${string}`;
     let native: `0x${string}`;
     try {
-      sent = await wallet(outsider).writeContract({ chain: null, address: contracts.tokens.USDC, abi: TestToken.abi, functionName: 'transfer', args: [address, 2_500_000n] });
+      sent = await wallet(outsider).writeContract({
+        chain: null,
+        address: contracts.tokens.USDC,
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: [address, 2_500_000n],
+      });
       native = await wallet(outsider).sendTransaction({ chain: null, to: address, value: 7n });
       await mine();
     } finally {
@@ -318,10 +344,12 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await w.tick();
     const arrived = credited.filter((deposit) => deposit.to === address.toLowerCase());
     expect(arrived).toHaveLength(2);
-    expect(arrived.map((deposit) => [deposit.txHash, deposit.amount, deposit.token])).toEqual(expect.arrayContaining([
-      [sent, 2_500_000n, contracts.tokens.USDC.toLowerCase()],
-      [native, 7n, NATIVE_TOKEN.toLowerCase()],
-    ]));
+    expect(arrived.map((deposit) => [deposit.txHash, deposit.amount, deposit.token])).toEqual(
+      expect.arrayContaining([
+        [sent, 2_500_000n, contracts.tokens.USDC.toLowerCase()],
+        [native, 7n, NATIVE_TOKEN.toLowerCase()],
+      ]),
+    );
   });
 
   it("on a chain counted at its finality, a deposit is credited only once the node's safe block reaches it, whatever its depth", async () => {
@@ -412,7 +440,11 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await w.tick();
     const faucetWallet = wallet();
     const ours = await faucetWallet.signTransaction({
-      ...(await faucetWallet.prepareTransactionRequest({ chain: null, to: contracts.tokens.USDC, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [address, 5_000n] }) })),
+      ...(await faucetWallet.prepareTransactionRequest({
+        chain: null,
+        to: contracts.tokens.USDC,
+        data: encodeFunctionData({ abi: TestToken.abi, functionName: 'mint', args: [address, 5_000n] }),
+      })),
     } as never);
     const hash = await client.sendRawTransaction({ serializedTransaction: ours });
     const receipt = await client.waitForTransactionReceipt({ hash });
@@ -422,10 +454,20 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect((await w.deposits(address))[0]).toMatchObject({ logIndex: 0, status: 'confirmed' });
     // The new chain holds the same transaction after another that logs a Transfer first: its log index is now 1.
     const before = await wallet(outsider).signTransaction({
-      ...(await wallet(outsider).prepareTransactionRequest({ chain: null, to: contracts.tokens.USDC, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [faucetAccount.address, 1n] }) })),
+      ...(await wallet(outsider).prepareTransactionRequest({
+        chain: null,
+        to: contracts.tokens.USDC,
+        data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [faucetAccount.address, 1n] }),
+      })),
     } as never);
     const depth = Number((await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber) + 1;
-    await node.rpc('anvil_reorg', [depth, [[before, 0], [ours, 0]]]);
+    await node.rpc('anvil_reorg', [
+      depth,
+      [
+        [before, 0],
+        [ours, 0],
+      ],
+    ]);
     await mine(2);
     await w.tick();
     await w.tick();
@@ -482,7 +524,11 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     await mint(address, 4_000n);
     const before = await balanceOf(hot.address);
     const q = queue();
-    const data = encodeFunctionData({ abi: ForwarderFactory.abi, functionName: 'sweep', args: [depositSalt(key), [contracts.tokens.USDC, contracts.tokens.CNGN]] });
+    const data = encodeFunctionData({
+      abi: ForwarderFactory.abi,
+      functionName: 'sweep',
+      args: [depositSalt(key), [contracts.tokens.USDC, contracts.tokens.CNGN]],
+    });
     await q.enqueue(pool, `${key}:sweep:1`, { to: contracts.forwarderFactory, data });
     await q.tick();
     await q.tick();

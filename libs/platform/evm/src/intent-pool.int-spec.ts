@@ -1,4 +1,14 @@
-import { createPublicClient, createWalletClient, http, maxUint256, parseEventLogs, type Address, type Hex, type PrivateKeyAccount, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  maxUint256,
+  parseEventLogs,
+  type Address,
+  type Hex,
+  type PrivateKeyAccount,
+  type PublicClient,
+} from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode } from '@ramp/testing';
 import { IntentPool, TestToken } from './artifacts.generated';
@@ -39,25 +49,46 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
     const addressOf = async (hash: Hex) => (await client.waitForTransactionReceipt({ hash })).contractAddress!;
     // The relayer mints (the test tokens' minter) and holds what it fills with.
     const usdc = await addressOf(
-      await wallet.deployContract({ chain: null, abi: TestToken.abi, bytecode: TestToken.bytecode, args: ['USD Coin', 'USDC', 6, relayer.address, relayer.address, 1_000_000n * UNITS] }),
+      await wallet.deployContract({
+        chain: null,
+        abi: TestToken.abi,
+        bytecode: TestToken.bytecode,
+        args: ['USD Coin', 'USDC', 6, relayer.address, relayer.address, 1_000_000n * UNITS],
+      }),
     );
     const pool = await addressOf(await wallet.deployContract({ chain: null, abi: IntentPool.abi, bytecode: IntentPool.bytecode, args: [relayer.address] }));
     const side = { node, client, pool, usdc };
     await mined(side, await wallet.writeContract({ chain: null, address: usdc, abi: TestToken.abi, functionName: 'approve', args: [pool, maxUint256] }));
     return side;
   };
-  const balanceOf = (side: Side, holder: Address) => side.client.readContract({ address: side.usdc, abi: TestToken.abi, functionName: 'balanceOf', args: [holder] });
+  const balanceOf = (side: Side, holder: Address) =>
+    side.client.readContract({ address: side.usdc, abi: TestToken.abi, functionName: 'balanceOf', args: [holder] });
   const now = async (side: Side) => (await side.client.getBlock()).timestamp;
 
   /** The depositor locks `amount` on the source chain for `recipient` on the destination, `seconds` to fill it. */
   const depositFor = async (recipient: Address, amount: bigint, seconds: bigint) => {
     const wallet = walletOn(from, depositor);
-    await mined(from, await walletOn(from, relayer).writeContract({ chain: null, address: from.usdc, abi: TestToken.abi, functionName: 'mint', args: [depositor.address, amount] }));
+    await mined(
+      from,
+      await walletOn(from, relayer).writeContract({
+        chain: null,
+        address: from.usdc,
+        abi: TestToken.abi,
+        functionName: 'mint',
+        args: [depositor.address, amount],
+      }),
+    );
     await mined(from, await wallet.writeContract({ chain: null, address: from.usdc, abi: TestToken.abi, functionName: 'approve', args: [from.pool, amount] }));
     const fillDeadline = Number((await now(from)) + seconds);
     const receipt = await mined(
       from,
-      await wallet.writeContract({ chain: null, address: from.pool, abi: IntentPool.abi, functionName: 'deposit', args: [from.usdc, amount, 97n, to.usdc, amount - UNITS, recipient, fillDeadline] }),
+      await wallet.writeContract({
+        chain: null,
+        address: from.pool,
+        abi: IntentPool.abi,
+        functionName: 'deposit',
+        args: [from.usdc, amount, 97n, to.usdc, amount - UNITS, recipient, fillDeadline],
+      }),
     );
     const [deposited] = parseEventLogs({ abi: IntentPool.abi, eventName: 'Deposited', logs: receipt.logs });
     return { ...deposited!.args, fillDeadline };
@@ -71,7 +102,11 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
       args: [84532n, deposit.depositId, deposit.outputToken, deposit.outputAmount, deposit.recipient, deposit.fillDeadline],
     });
   const refused = async (side: Side, account: typeof relayer, functionName: 'settle' | 'refund', depositId: bigint) =>
-    revertReasonOf(await side.client.simulateContract({ account, address: side.pool, abi: IntentPool.abi, functionName, args: [depositId] }).catch((error: unknown) => error));
+    revertReasonOf(
+      await side.client
+        .simulateContract({ account, address: side.pool, abi: IntentPool.abi, functionName, args: [depositId] })
+        .catch((error: unknown) => error),
+    );
 
   beforeAll(async () => {
     [from, to] = await Promise.all([deploy(source), deploy(destination)]);
@@ -84,7 +119,14 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
   it('a deposit locks its input on the source; the relayer fills the recipient on the destination once, then takes the deposit as its repayment', async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     const deposit = await depositFor(recipient, 100n * UNITS, 600n);
-    expect(deposit).toMatchObject({ depositId: 0n, depositor: depositor.address, inputAmount: 100n * UNITS, destinationChainId: 97n, outputAmount: 99n * UNITS, recipient });
+    expect(deposit).toMatchObject({
+      depositId: 0n,
+      depositor: depositor.address,
+      inputAmount: 100n * UNITS,
+      destinationChainId: 97n,
+      outputAmount: 99n * UNITS,
+      recipient,
+    });
     expect(await balanceOf(from, from.pool)).toBe(100n * UNITS);
 
     // Filled on the destination chain, from the relayer's own funds: its hash is on that chain.
@@ -101,7 +143,10 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
     // Repaid on the source chain: the deposit to the relayer, once; a refund of it is refused from then on.
     const repaidBefore = await balanceOf(from, relayer.address);
     expect(await refused(from, outsider, 'settle', 0n)).toBe(`NotRelayer(${outsider.address})`);
-    await mined(from, await walletOn(from, relayer).writeContract({ chain: null, address: from.pool, abi: IntentPool.abi, functionName: 'settle', args: [0n] }));
+    await mined(
+      from,
+      await walletOn(from, relayer).writeContract({ chain: null, address: from.pool, abi: IntentPool.abi, functionName: 'settle', args: [0n] }),
+    );
     expect((await balanceOf(from, relayer.address)) - repaidBefore).toBe(100n * UNITS);
     expect(await balanceOf(from, from.pool)).toBe(0n);
     expect(await refused(from, relayer, 'settle', 0n)).toBe('NotOpen(0)');
@@ -122,7 +167,10 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
 
     const before = await balanceOf(from, depositor.address);
     expect(await refused(from, outsider, 'refund', deposit.depositId)).toBe(`NotRelayer(${outsider.address})`);
-    const receipt = await mined(from, await walletOn(from, relayer).writeContract({ chain: null, address: from.pool, abi: IntentPool.abi, functionName: 'refund', args: [deposit.depositId] }));
+    const receipt = await mined(
+      from,
+      await walletOn(from, relayer).writeContract({ chain: null, address: from.pool, abi: IntentPool.abi, functionName: 'refund', args: [deposit.depositId] }),
+    );
     const [refunded] = parseEventLogs({ abi: IntentPool.abi, eventName: 'Refunded', logs: receipt.logs });
     expect(refunded!.args).toMatchObject({ depositId: deposit.depositId, depositor: depositor.address, amount: 40n * UNITS });
     expect((await balanceOf(from, depositor.address)) - before).toBe(40n * UNITS);
@@ -135,7 +183,13 @@ describe('IntentPool - deposits, fills, repayments and deadline refunds across t
     const deadline = Number((await now(from)) + 600n);
     const attempt = (amount: bigint, recipient: Address, fillDeadline: number) =>
       from.client
-        .simulateContract({ account: depositor, address: from.pool, abi: IntentPool.abi, functionName: 'deposit', args: [from.usdc, amount, 97n, to.usdc, amount, recipient, fillDeadline] })
+        .simulateContract({
+          account: depositor,
+          address: from.pool,
+          abi: IntentPool.abi,
+          functionName: 'deposit',
+          args: [from.usdc, amount, 97n, to.usdc, amount, recipient, fillDeadline],
+        })
         .catch((error: unknown) => error);
     expect(wallet.account.address).toBe(depositor.address);
     expect(revertReasonOf(await attempt(0n, outsider.address, deadline))).toBe('InvalidDeposit()');

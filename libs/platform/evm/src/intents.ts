@@ -22,15 +22,28 @@ export function intentDepositCall(pool: Address, deposit: IntentDeposit): SendRe
   const { inputToken, inputAmount, destinationChainId, outputToken, outputAmount, recipient, fillDeadline } = deposit;
   return {
     to: pool,
-    data: encodeFunctionData({ abi: IntentPool.abi, functionName: 'deposit', args: [inputToken, inputAmount, BigInt(destinationChainId), outputToken, outputAmount, recipient, fillDeadline] }),
+    data: encodeFunctionData({
+      abi: IntentPool.abi,
+      functionName: 'deposit',
+      args: [inputToken, inputAmount, BigInt(destinationChainId), outputToken, outputAmount, recipient, fillDeadline],
+    }),
   };
 }
 
 /** The fill of deposit `depositId` of chain `originChainId`, on the destination's pool, from the relayer's funds. */
-export function intentFillCall(pool: Address, originChainId: number, depositId: bigint, deposit: Pick<IntentDeposit, 'outputToken' | 'outputAmount' | 'recipient' | 'fillDeadline'>): SendRequest {
+export function intentFillCall(
+  pool: Address,
+  originChainId: number,
+  depositId: bigint,
+  deposit: Pick<IntentDeposit, 'outputToken' | 'outputAmount' | 'recipient' | 'fillDeadline'>,
+): SendRequest {
   return {
     to: pool,
-    data: encodeFunctionData({ abi: IntentPool.abi, functionName: 'fill', args: [BigInt(originChainId), depositId, deposit.outputToken, deposit.outputAmount, deposit.recipient, deposit.fillDeadline] }),
+    data: encodeFunctionData({
+      abi: IntentPool.abi,
+      functionName: 'fill',
+      args: [BigInt(originChainId), depositId, deposit.outputToken, deposit.outputAmount, deposit.recipient, deposit.fillDeadline],
+    }),
   };
 }
 
@@ -44,6 +57,8 @@ export function intentRefundCall(pool: Address, depositId: bigint): SendRequest 
 
 /** The pool's id of the deposit a mined `deposit` call made, from its receipt's Deposited event (undefined: none). */
 export function intentDepositIdOf(pool: Address, logs: readonly Log[]): bigint | undefined {
-  const deposited = parseEventLogs({ abi: IntentPool.abi, eventName: 'Deposited', logs: [...logs] }).filter((log) => getAddress(log.address) === getAddress(pool));
+  const deposited = parseEventLogs({ abi: IntentPool.abi, eventName: 'Deposited', logs: [...logs] }).filter(
+    (log) => getAddress(log.address) === getAddress(pool),
+  );
   return deposited[0]?.args.depositId;
 }

@@ -28,7 +28,7 @@ async function deployOn(settings: ChainSettings): Promise<{ chainId: number; usd
 }
 
 describe('local chains - the test chains of the settings, started by the scripts, or any other nodes by settings alone', () => {
-  it('the nodes npm test started answer with the chain ids of TEST_CHAINS, and take the platform\'s contracts with each chain\'s decimals', async () => {
+  it("the nodes npm test started answer with the chain ids of TEST_CHAINS, and take the platform's contracts with each chain's decimals", async () => {
     const chains = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').filter((chain) => chain.localPort !== undefined);
     expect(chains.map((chain) => chain.chain)).toEqual(['base', 'bsc', 'arbitrum']);
     const deployed = await Promise.all(chains.map(deployOn));
@@ -52,7 +52,9 @@ describe('local chains - the test chains of the settings, started by the scripts
       const deployed = await Promise.all(chains.map(deployOn));
       expect(deployed.map((chain) => chain.chainId)).toEqual([84532, 97]);
       // The same bytes through the same deployer: the same addresses as on the default nodes.
-      const onDefault = platformContractAddresses(testContractsOf(getChain('base'), faucet.address, custody.signer(chains[0].hotWalletPath).address, provider.address));
+      const onDefault = platformContractAddresses(
+        testContractsOf(getChain('base'), faucet.address, custody.signer(chains[0].hotWalletPath).address, provider.address),
+      );
       expect(deployed[0].tokens).toEqual(onDefault.tokens);
     } finally {
       await Promise.all(second.map((node) => node.stop()));

@@ -1,4 +1,14 @@
-import { createPublicClient, createWalletClient, decodeEventLog, encodeFunctionData, http, maxUint256, parseEther, type Address, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  encodeFunctionData,
+  http,
+  maxUint256,
+  parseEther,
+  type Address,
+  type PublicClient,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { getChain } from '@ramp/chains';
 import { hubAmountsOut, type HubPools } from '@ramp/pricing';
@@ -24,11 +34,23 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
   /** The pools as the chain service reads them. */
   const readPools = async (): Promise<HubPools> => readHubPools(client, contracts.dex, await client.getBlockNumber({ cacheTime: 0 }));
   const mint = async (symbol: string, to: Address, units: bigint) => {
-    const hash = await wallet(faucet).writeContract({ chain: null, address: contracts.tokens[symbol]!, abi: TestToken.abi, functionName: 'mint', args: [to, units] });
+    const hash = await wallet(faucet).writeContract({
+      chain: null,
+      address: contracts.tokens[symbol]!,
+      abi: TestToken.abi,
+      functionName: 'mint',
+      args: [to, units],
+    });
     await client.waitForTransactionReceipt({ hash });
   };
   const approve = async (symbol: string, account = trader) => {
-    const hash = await wallet(account).writeContract({ chain: null, address: contracts.tokens[symbol]!, abi: TestToken.abi, functionName: 'approve', args: [contracts.dex.router, maxUint256] });
+    const hash = await wallet(account).writeContract({
+      chain: null,
+      address: contracts.tokens[symbol]!,
+      abi: TestToken.abi,
+      functionName: 'approve',
+      args: [contracts.dex.router, maxUint256],
+    });
     await client.waitForTransactionReceipt({ hash });
   };
   const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 600);
@@ -38,7 +60,13 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
     client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
     contracts = await deployPlatformContracts(client, wallet(faucet), spec, parseEther('1'));
     // Before the platform seeds, someone else creates one of the pairs (anyone may): it is seeded all the same.
-    const created = await wallet(trader).writeContract({ chain: null, address: contracts.dex.factory, abi: UniswapV2Factory.abi, functionName: 'createPair', args: [tokenOf('CNGN'), tokenOf('USDC')] });
+    const created = await wallet(trader).writeContract({
+      chain: null,
+      address: contracts.dex.factory,
+      abi: UniswapV2Factory.abi,
+      functionName: 'createPair',
+      args: [tokenOf('CNGN'), tokenOf('USDC')],
+    });
     await client.waitForTransactionReceipt({ hash: created });
     await seedPools(client, wallet(), spec.pools, contracts.dex);
   }, 120_000);
@@ -73,18 +101,27 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
       ['USDT', 'CNGN', 500_000n * 10n ** 6n],
     ] as const) {
       const quoted = hubAmountsOut(pools, from, to, amountIn)!;
-      const onChain = await client.readContract({ address: contracts.dex.router, abi: UniswapV2Router02.abi, functionName: 'getAmountsOut', args: [amountIn, quoted.path.map(tokenOf)] });
+      const onChain = await client.readContract({
+        address: contracts.dex.router,
+        abi: UniswapV2Router02.abi,
+        functionName: 'getAmountsOut',
+        args: [amountIn, quoted.path.map(tokenOf)],
+      });
       expect([...onChain]).toEqual(quoted.amounts);
     }
   });
 
-  it('a swap through the router emits the pair\'s Swap and delivers at least its minimum; a minimum the pool cannot meet reverts with the reason', async () => {
+  it("a swap through the router emits the pair's Swap and delivers at least its minimum; a minimum the pool cannot meet reverts with the reason", async () => {
     await mint('CNGN', trader.address, 3_000_000n * 10n ** 6n);
     await approve('CNGN');
     const path = [contracts.tokens.CNGN!, contracts.tokens.USDC!, contracts.wrappedNative];
     const expected = hubAmountsOut(await readPools(), 'CNGN', 'ETH', 1_500_000n * 10n ** 6n)!.amounts[2]!;
     const swap = (minimum: bigint) =>
-      encodeFunctionData({ abi: UniswapV2Router02.abi, functionName: 'swapExactTokensForTokens', args: [1_500_000n * 10n ** 6n, minimum, path, trader.address, deadline()] });
+      encodeFunctionData({
+        abi: UniswapV2Router02.abi,
+        functionName: 'swapExactTokensForTokens',
+        args: [1_500_000n * 10n ** 6n, minimum, path, trader.address, deadline()],
+      });
     const hash = await wallet(trader).sendTransaction({ chain: null, to: contracts.dex.router, data: swap(expected) });
     const receipt = await client.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
@@ -95,7 +132,9 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
     });
     // Two hops, two pairs: CNGN/USDC, then USDC/WETH.
     expect(swaps).toHaveLength(2);
-    expect(await client.readContract({ address: contracts.wrappedNative, abi: TestToken.abi, functionName: 'balanceOf', args: [trader.address] })).toBe(expected);
+    expect(await client.readContract({ address: contracts.wrappedNative, abi: TestToken.abi, functionName: 'balanceOf', args: [trader.address] })).toBe(
+      expected,
+    );
 
     // The first swap moved the pools: the same trade now gives less, so the same minimum cannot be met.
     const failing = await client.call({ account: trader.address, to: contracts.dex.router, data: swap(expected) }).catch((error: unknown) => error);

@@ -1,4 +1,18 @@
-import { encodeFunctionData, encodePacked, getAddress, getContractAddress, keccak256, maxUint256, parseEventLogs, type Account, type Address, type Hex, type Log, type PublicClient, type WalletClient } from 'viem';
+import {
+  encodeFunctionData,
+  encodePacked,
+  getAddress,
+  getContractAddress,
+  keccak256,
+  maxUint256,
+  parseEventLogs,
+  type Account,
+  type Address,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
 import { hubPath, type HubPools } from '@ramp/pricing';
 import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
 import type { DexContracts, PoolsSpec } from './dex-types';
@@ -9,7 +23,12 @@ const PAIR_INIT_CODE_HASH = keccak256(UniswapV2Pair.bytecode);
 /** The address of the Uniswap V2 pair of two tokens, as the factory creates it (whether it exists yet or not). */
 export function pairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
   const [token0, token1] = sortTokens(tokenA, tokenB);
-  return getContractAddress({ opcode: 'CREATE2', from: factory, salt: keccak256(encodePacked(['address', 'address'], [token0, token1])), bytecodeHash: PAIR_INIT_CODE_HASH });
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: factory,
+    salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
+    bytecodeHash: PAIR_INIT_CODE_HASH,
+  });
 }
 
 /** Uniswap's order of a pair's tokens: token0 has the lower address. */
@@ -24,24 +43,35 @@ export function sortTokens(tokenA: Address, tokenB: Address): [Address, Address]
  * between two runs. Idempotent: a pool with liquidity is left alone, an approval given is not given again.
  */
 export async function seedPools(client: PublicClient, provider: WalletClient & { account: Account }, pools: PoolsSpec, dex: DexContracts): Promise<void> {
-  if (getAddress(provider.account.address) !== getAddress(pools.provider)) throw new Error(`the pools are seeded by ${pools.provider}, not ${provider.account.address}`);
+  if (getAddress(provider.account.address) !== getAddress(pools.provider))
+    throw new Error(`the pools are seeded by ${pools.provider}, not ${provider.account.address}`);
   const send = async (request: { to: Address; data: Hex; value?: bigint }) => {
     const hash = await provider.sendTransaction({ account: provider.account, chain: null, ...request });
     const receipt = await client.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`seeding the pools: ${hash} reverted`);
   };
   const approve = async (token: Address) => {
-    const allowance = await client.readContract({ address: token, abi: TestToken.abi, functionName: 'allowance', args: [provider.account.address, dex.router] });
+    const allowance = await client.readContract({
+      address: token,
+      abi: TestToken.abi,
+      functionName: 'allowance',
+      args: [provider.account.address, dex.router],
+    });
     if (allowance === 0n) await send({ to: token, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, maxUint256] }) });
   };
   const hub = dex.tokens[dex.hub]!;
   for (const pool of pools.pools) {
     const pair = dex.pairs[pool.token]!;
-    if ((await client.getCode({ address: pair })) && (await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'totalSupply' })) > 0n) continue;
+    if ((await client.getCode({ address: pair })) && (await client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'totalSupply' })) > 0n)
+      continue;
     const to = provider.account.address;
     await approve(hub);
     if (pool.token === dex.native) {
-      const data = encodeFunctionData({ abi: UniswapV2Router02.abi, functionName: 'addLiquidityETH', args: [hub, pool.hubUnits, pool.hubUnits, pool.tokenUnits, to, maxUint256] });
+      const data = encodeFunctionData({
+        abi: UniswapV2Router02.abi,
+        functionName: 'addLiquidityETH',
+        args: [hub, pool.hubUnits, pool.hubUnits, pool.tokenUnits, to, maxUint256],
+      });
       await send({ to: dex.router, data, value: pool.tokenUnits });
     } else {
       const token = dex.tokens[pool.token]!;
@@ -109,7 +139,11 @@ export function routerSwapCall(dex: DexContracts, swap: RouterSwap): { to: Addre
   const path = routerPath(dex, swap.fromToken, swap.toToken);
   const abi = UniswapV2Router02.abi;
   if (swap.fromToken === dex.native) {
-    return { to: dex.router, value: swap.amountIn, data: encodeFunctionData({ abi, functionName: 'swapExactETHForTokens', args: [swap.minimumOut, path, swap.to, swap.deadline] }) };
+    return {
+      to: dex.router,
+      value: swap.amountIn,
+      data: encodeFunctionData({ abi, functionName: 'swapExactETHForTokens', args: [swap.minimumOut, path, swap.to, swap.deadline] }),
+    };
   }
   const functionName = swap.toToken === dex.native ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
   return { to: dex.router, data: encodeFunctionData({ abi, functionName, args: [swap.amountIn, swap.minimumOut, path, swap.to, swap.deadline] }) };
@@ -129,8 +163,21 @@ export function swapOutputOf(dex: DexContracts, fromToken: string, toToken: stri
 }
 
 /** What the router's `getAmountsOut` says a swap would give at a block (the latest when none is given). */
-export async function routerAmountOut(client: PublicClient, dex: DexContracts, fromToken: string, toToken: string, amountIn: bigint, blockNumber?: bigint): Promise<bigint> {
+export async function routerAmountOut(
+  client: PublicClient,
+  dex: DexContracts,
+  fromToken: string,
+  toToken: string,
+  amountIn: bigint,
+  blockNumber?: bigint,
+): Promise<bigint> {
   const path = routerPath(dex, fromToken, toToken);
-  const amounts = await client.readContract({ address: dex.router, abi: UniswapV2Router02.abi, functionName: 'getAmountsOut', args: [amountIn, path], ...(blockNumber !== undefined && { blockNumber }) });
+  const amounts = await client.readContract({
+    address: dex.router,
+    abi: UniswapV2Router02.abi,
+    functionName: 'getAmountsOut',
+    args: [amountIn, path],
+    ...(blockNumber !== undefined && { blockNumber }),
+  });
   return amounts[amounts.length - 1]!;
 }

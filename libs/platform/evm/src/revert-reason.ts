@@ -2,7 +2,9 @@ import { BaseError, decodeErrorResult, type Abi, type Hex } from 'viem';
 import { Forwarder, ForwarderFactory, IntentPool, TestToken, WrappedNative } from './artifacts.generated';
 
 /** Every custom error the platform's contracts can revert with, so a revert is reported by name, not as bytes. */
-const KNOWN_ERRORS: Abi = [...TestToken.abi, ...WrappedNative.abi, ...Forwarder.abi, ...ForwarderFactory.abi, ...IntentPool.abi].filter((item) => item.type === 'error');
+const KNOWN_ERRORS: Abi = [...TestToken.abi, ...WrappedNative.abi, ...Forwarder.abi, ...ForwarderFactory.abi, ...IntentPool.abi].filter(
+  (item) => item.type === 'error',
+);
 
 /**
  * A readable reason from a failed call or gas estimate: `Error(string)`'s message, a custom error with its arguments
@@ -10,7 +12,9 @@ const KNOWN_ERRORS: Abi = [...TestToken.abi, ...WrappedNative.abi, ...Forwarder.
  */
 export function revertReasonOf(error: unknown): string {
   if (!(error instanceof BaseError)) return error instanceof Error ? error.message : String(error);
-  const withData = error.walk((cause) => typeof (cause as { data?: unknown }).data === 'string' && ((cause as { data: string }).data as string).startsWith('0x'));
+  const withData = error.walk(
+    (cause) => typeof (cause as { data?: unknown }).data === 'string' && ((cause as { data: string }).data as string).startsWith('0x'),
+  );
   const data = (withData as { data?: Hex } | null)?.data;
   if (data && data !== '0x') {
     try {

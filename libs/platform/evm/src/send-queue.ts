@@ -228,26 +228,40 @@ export class SendQueue {
        select * from inserted
        union all
        select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $3 and not exists (select 1 from inserted)`,
-      [this.options.chain, this.sender, idempotencyKey, request.to, request.data ?? '0x', (request.value ?? 0n).toString(), ...(kind === undefined ? [] : [kind])],
+      [
+        this.options.chain,
+        this.sender,
+        idempotencyKey,
+        request.to,
+        request.data ?? '0x',
+        (request.value ?? 0n).toString(),
+        ...(kind === undefined ? [] : [kind]),
+      ],
     );
     if (rows[0]) return recordOf(rows[0]);
     // A concurrent enqueue of the same key committed after this statement's snapshot was taken: read it now.
-    const again = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
+    const again = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [
+      this.options.chain,
+      idempotencyKey,
+    ]);
     return recordOf(again.rows[0]);
   }
 
   /** The sends signed and not yet final, oldest nonce first (every attempt's hash in `attempts`). */
   async pending(): Promise<SendRecord[]> {
-    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [
-      this.options.chain,
-      this.sender,
-    ]);
+    const { rows } = await this.options.pool.query<SendRow>(
+      `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`,
+      [this.options.chain, this.sender],
+    );
     return rows.map(recordOf);
   }
 
   /** The send queued under a key (read through `db`: a transaction's own view, or the pool). */
   async find(idempotencyKey: string, db: Sql = this.options.pool): Promise<SendRecord | undefined> {
-    const { rows } = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [this.options.chain, idempotencyKey]);
+    const { rows } = await db.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and idempotency_key = $2`, [
+      this.options.chain,
+      idempotencyKey,
+    ]);
     return rows[0] && recordOf(rows[0]);
   }
 
@@ -269,7 +283,11 @@ export class SendQueue {
    * (until it is funded); undefined while it sends.
    */
   get waitingReason(): string | undefined {
-    return this.halted ?? (this.paused && `the chain's outbound sends are paused: ${this.paused}`) ?? (this.cannotPay > Date.now() - 60_000 ? this.cannotPayReason : undefined);
+    return (
+      this.halted ??
+      (this.paused && `the chain's outbound sends are paused: ${this.paused}`) ??
+      (this.cannotPay > Date.now() - 60_000 ? this.cannotPayReason : undefined)
+    );
   }
 
   /** A send the wallet cannot pay for yet: one alert a minute saying what to do, never a warning at every pass. */
@@ -320,13 +338,20 @@ export class SendQueue {
   private async recordWaiting(): Promise<void> {
     const reason = this.waitingReason ?? null;
     if (reason === this.recordedWaiting) return;
-    await this.options.pool.query(`update ${this.s}.chain_senders set waiting = $3 where chain = $1 and address = $2`, [this.options.chain, this.sender, reason]);
+    await this.options.pool.query(`update ${this.s}.chain_senders set waiting = $3 where chain = $1 and address = $2`, [
+      this.options.chain,
+      this.sender,
+      reason,
+    ]);
     this.recordedWaiting = reason;
   }
 
   /** Why this wallet's sends wait, as the replica running the chain last recorded it (any replica may ask), or undefined. */
   async waiting(): Promise<string | undefined> {
-    const { rows } = await this.options.pool.query<{ waiting: string | null }>(`select waiting from ${this.s}.chain_senders where chain = $1 and address = $2`, [this.options.chain, this.sender]);
+    const { rows } = await this.options.pool.query<{ waiting: string | null }>(
+      `select waiting from ${this.s}.chain_senders where chain = $1 and address = $2`,
+      [this.options.chain, this.sender],
+    );
     return rows[0]?.waiting ?? undefined;
   }
 
@@ -342,7 +367,10 @@ export class SendQueue {
     await this.ensureSender();
     const { chain, client, signer } = this.options;
     const [sender, mined] = await Promise.all([
-      this.options.pool.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2`, [chain, signer.address]),
+      this.options.pool.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2`, [
+        chain,
+        signer.address,
+      ]),
       client.getTransactionCount({ address: signer.address, blockTag: 'latest' }).then(BigInt),
     ]);
     const next = BigInt(sender.rows[0]!.next_nonce);
@@ -371,7 +399,7 @@ export class SendQueue {
 
   private halt(reason: string): false {
     this.halted = reason;
-    this.alert('halted', { chain: this.options.chain, sender: this.options.signer.address, reason }, 'send queue halted: its nonce and the chain\'s disagree');
+    this.alert('halted', { chain: this.options.chain, sender: this.options.signer.address, reason }, "send queue halted: its nonce and the chain's disagree");
     return false;
   }
 
@@ -418,7 +446,10 @@ export class SendQueue {
     const { chain, chainId, client, signer } = this.options;
     await this.ensureSender();
     const signed = await withTransaction(this.options.pool, async (tx) => {
-      const sender = await tx.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2 for update`, [chain, signer.address]);
+      const sender = await tx.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2 for update`, [
+        chain,
+        signer.address,
+      ]);
       const { rows } = await tx.query<SendRow>(
         `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit ${SIGN_BATCH} for update skip locked`,
         [chain, signer.address],
@@ -426,7 +457,10 @@ export class SendQueue {
       if (rows.length === 0) return null;
       const fees = this.capped(await client.estimateFeesPerGas());
       // Sends of this wallet signed and not mined yet: a send that reverts at estimation may only depend on them.
-      const unmined = await tx.query(`select 1 from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' limit 1`, [chain, signer.address]);
+      const unmined = await tx.query(`select 1 from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' limit 1`, [
+        chain,
+        signer.address,
+      ]);
       let nonce = BigInt(sender.rows[0].next_nonce);
       const out: { row: SendRecord; raw: Hex }[] = [];
       // Estimated together (all on the same pending state), then signed one by one in order.
@@ -494,13 +528,17 @@ export class SendQueue {
   /** Follows each pending send: final at its depth, rebroadcast when the node lost it, replaced when stuck. */
   private async settlePending(): Promise<void> {
     const { chain, client, signer } = this.options;
-    const { rows } = await this.options.pool.query<SendRow>(`select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`, [chain, signer.address]);
+    const { rows } = await this.options.pool.query<SendRow>(
+      `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`,
+      [chain, signer.address],
+    );
     if (rows.length === 0) return;
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const through = await finalThrough(client, head, this.options.confirmations, this.options.finality);
     // Receipts are read concurrently (one HTTP request when the transport batches); sends are settled in nonce order.
     const receipts: Awaited<ReturnType<SendQueue['receiptOf']>>[] = [];
-    for (let i = 0; i < rows.length; i += RECEIPT_BATCH) receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
+    for (let i = 0; i < rows.length; i += RECEIPT_BATCH)
+      receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
     for (const [i, row] of rows.entries()) {
       const receipt = receipts[i];
       if (receipt) {
@@ -527,29 +565,48 @@ export class SendQueue {
     return undefined;
   }
 
-  private async settle(row: SendRow, receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] }): Promise<void> {
+  private async settle(
+    row: SendRow,
+    receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] },
+  ): Promise<void> {
     let error: string | undefined;
     if (receipt.status === 'success') error = this.options.verify?.(recordOf(row), receipt.logs);
     if (receipt.status === 'reverted') {
       // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
       error = await this.options.client
-        .call({ account: this.sender, to: row.to_address as Address, data: row.data as Hex, value: BigInt(row.value), gas: BigInt(row.gas ?? 0) || undefined, blockNumber: receipt.blockNumber })
+        .call({
+          account: this.sender,
+          to: row.to_address as Address,
+          data: row.data as Hex,
+          value: BigInt(row.value),
+          gas: BigInt(row.gas ?? 0) || undefined,
+          blockNumber: receipt.blockNumber,
+        })
         .then(
           () => 'execution reverted (the replay on its block did not revert: the reason depended on the order within the block)',
           (failure: unknown) => (isRevert(failure) ? revertReasonOf(failure) : 'execution reverted (the reason could not be read from the node)'),
         );
     }
     await withTransaction(this.options.pool, async (tx) => {
-      const finished = await this.finish(tx, row.id, {
-        status: receipt.status === 'success' && error === undefined ? 'confirmed' : 'failed',
-        txHash: receipt.transactionHash,
-        blockNumber: receipt.blockNumber,
-        gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
-        ...(error !== undefined && { error }),
-      }, receipt.logs);
+      const finished = await this.finish(
+        tx,
+        row.id,
+        {
+          status: receipt.status === 'success' && error === undefined ? 'confirmed' : 'failed',
+          txHash: receipt.transactionHash,
+          blockNumber: receipt.blockNumber,
+          gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
+          ...(error !== undefined && { error }),
+        },
+        receipt.logs,
+      );
       if (finished?.status === 'failed' && receipt.status === 'success') {
-        this.options.logger.error({ chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error }, 'send mined without the effect it was for: failed; an operator must look');
-      } else if (finished?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+        this.options.logger.error(
+          { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error },
+          'send mined without the effect it was for: failed; an operator must look',
+        );
+      } else if (finished?.status === 'failed')
+        this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
     });
   }
 
@@ -559,7 +616,11 @@ export class SendQueue {
     const stuck: Eip1559Fees = { maxFeePerGas: BigInt(row.max_fee_per_gas ?? 0), maxPriorityFeePerGas: BigInt(row.max_priority_fee_per_gas ?? 0) };
     const fees = replacementFees(stuck, await client.estimateFeesPerGas(), this.options.maxFeePerGas);
     if (!fees) {
-      this.alert('ceiling', { chain: row.chain, sendId: row.id, txHash: row.tx_hash, maxFeePerGas: this.options.maxFeePerGas.toString() }, 'send stuck at the fee ceiling (CHAIN_MAX_FEE_GWEI): not replaced; raise the ceiling or wait for fees to fall');
+      this.alert(
+        'ceiling',
+        { chain: row.chain, sendId: row.id, txHash: row.tx_hash, maxFeePerGas: this.options.maxFeePerGas.toString() },
+        'send stuck at the fee ceiling (CHAIN_MAX_FEE_GWEI): not replaced; raise the ceiling or wait for fees to fall',
+      );
       return false;
     }
     const raw = await signer.signTransaction({
@@ -580,7 +641,10 @@ export class SendQueue {
       [row.id, fees.maxFeePerGas.toString(), fees.maxPriorityFeePerGas.toString(), raw, hash, row.tx_hash],
     );
     if (!rows[0]) return true;
-    logger.info({ chain: row.chain, sendId: row.id, replaced: row.tx_hash, txHash: hash, maxFeePerGas: fees.maxFeePerGas.toString() }, 'stuck send replaced with higher fees');
+    logger.info(
+      { chain: row.chain, sendId: row.id, replaced: row.tx_hash, txHash: hash, maxFeePerGas: fees.maxFeePerGas.toString() },
+      'stuck send replaced with higher fees',
+    );
     await this.broadcast(recordOf(rows[0]), raw);
     return true;
   }
@@ -590,7 +654,10 @@ export class SendQueue {
       await this.options.client.sendRawTransaction({ serializedTransaction: raw });
     } catch (error) {
       // Already known, or its nonce already mined (this attempt or another of the same send): the receipts tell.
-      this.options.logger.warn({ chain: send.chain, sendId: send.id, txHash: send.txHash, err: revertReasonOf(error) }, 'broadcast refused; the send is followed by its receipts');
+      this.options.logger.warn(
+        { chain: send.chain, sendId: send.id, txHash: send.txHash, err: revertReasonOf(error) },
+        'broadcast refused; the send is followed by its receipts',
+      );
     }
   }
 
@@ -617,7 +684,11 @@ export class SendQueue {
     const cap = this.options.maxFeePerGas;
     if (fees.maxFeePerGas > cap) {
       // Capped below what the network asks: the sends may never be mined. Said loudly, not left to block the queue.
-      this.alert('ceiling', { chain: this.options.chain, asked: fees.maxFeePerGas.toString(), ceiling: cap.toString() }, 'the network asks a higher fee than the ceiling (CHAIN_MAX_FEE_GWEI): sends are signed at the ceiling and may wait');
+      this.alert(
+        'ceiling',
+        { chain: this.options.chain, asked: fees.maxFeePerGas.toString(), ceiling: cap.toString() },
+        'the network asks a higher fee than the ceiling (CHAIN_MAX_FEE_GWEI): sends are signed at the ceiling and may wait',
+      );
     }
     const maxFeePerGas = fees.maxFeePerGas > cap ? cap : fees.maxFeePerGas;
     return { maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas > maxFeePerGas ? maxFeePerGas : fees.maxPriorityFeePerGas };
@@ -633,7 +704,11 @@ export class SendQueue {
       return;
     }
     const nonce = await client.getTransactionCount({ address: signer.address, blockTag: 'pending' });
-    await this.options.pool.query(`insert into ${this.s}.chain_senders (chain, address, next_nonce) values ($1, $2, $3) on conflict do nothing`, [chain, signer.address, nonce]);
+    await this.options.pool.query(`insert into ${this.s}.chain_senders (chain, address, next_nonce) values ($1, $2, $3) on conflict do nothing`, [
+      chain,
+      signer.address,
+      nonce,
+    ]);
     this.senderReady = true;
   }
 }

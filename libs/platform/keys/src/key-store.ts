@@ -91,7 +91,9 @@ export class KeyStore {
       const sql = await transactionSql(tx);
       // Several keys (rotation, live and test) share one organization's data, but only when the operator names it by id.
       const organizationId =
-        input.organizationId === undefined ? await this.insertOrganization(sql, organizationName) : await this.organizationToJoin(sql, input.organizationId, organizationName);
+        input.organizationId === undefined
+          ? await this.insertOrganization(sql, organizationName)
+          : await this.organizationToJoin(sql, input.organizationId, organizationName);
       const apiKey = generateApiKey(input.environment);
       const apiSecret = generateApiSecret();
       const record = tx.create(ApiKeySchema, {
@@ -170,10 +172,7 @@ export class KeyStore {
       const keys = await em.find(ApiKeySchema, { organizationId: organization.id }, { orderBy: { createdAt: 'asc' } });
       return keys.map((key) => summary(key, organization.name));
     }
-    const [keys, organizations] = await Promise.all([
-      em.find(ApiKeySchema, {}, { orderBy: { createdAt: 'asc' } }),
-      em.find(OrganizationSchema, {}),
-    ]);
+    const [keys, organizations] = await Promise.all([em.find(ApiKeySchema, {}, { orderBy: { createdAt: 'asc' } }), em.find(OrganizationSchema, {})]);
     const names = new Map(organizations.map((organization) => [organization.id, organization.name]));
     return keys.map((key) => summary(key, names.get(key.organizationId) ?? ''));
   }
@@ -234,10 +233,10 @@ export class KeyStore {
   private async organizationToJoin(sql: Sql, id: string, name: string): Promise<string> {
     const {
       rows: [organization],
-    } = await sql.query<{ id: string; name: string; same: boolean }>(`select id, name, lower(name) = lower($1) as same from ${this.table('organizations')} where id = $2`, [
-      name,
-      id,
-    ]);
+    } = await sql.query<{ id: string; name: string; same: boolean }>(
+      `select id, name, lower(name) = lower($1) as same from ${this.table('organizations')} where id = $2`,
+      [name, id],
+    );
     if (!organization) throw new Error(`no organization has the id ${id}`);
     if (!organization.same) throw new Error(`organization ${id} is named "${organization.name}", not "${name}"`);
     return organization.id;

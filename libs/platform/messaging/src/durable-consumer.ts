@@ -157,7 +157,10 @@ export class DurableConsumer {
   /** Records the event in the inbox and, when it is fresh, handles it; true when it was fresh. */
   private async handleInTransaction(event: ConsumedEvent, message: JsMsg, tx: PoolClient): Promise<boolean> {
     if (this.spec.options.inbox !== false) {
-      const inserted = await tx.query(`insert into ${schemaName(this.host.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [this.name, event.eventId]);
+      const inserted = await tx.query(`insert into ${schemaName(this.host.schema)}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing`, [
+        this.name,
+        event.eventId,
+      ]);
       if (inserted.rowCount !== 1) return false;
     }
     await withLogContext(logContextOf(event), () => this.spec.handle(event, message, tx), { fresh: true });
@@ -170,7 +173,8 @@ export class DurableConsumer {
     if (!metrics) return;
     metrics.eventsConsumed.inc({ consumer: this.name, outcome });
     const appended = event?.createdAt ? Date.parse(event.createdAt) : NaN;
-    if (outcome === 'handled' && Number.isFinite(appended)) metrics.eventLagSeconds.observe({ consumer: this.name }, Math.max(0, (Date.now() - appended) / 1000));
+    if (outcome === 'handled' && Number.isFinite(appended))
+      metrics.eventLagSeconds.observe({ consumer: this.name }, Math.max(0, (Date.now() - appended) / 1000));
   }
 
   private async processBatch(batch: JsMsg[]): Promise<void> {
@@ -238,7 +242,10 @@ export class DurableConsumer {
       }
       const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
       const delay = backoff[Math.min(attempt - 1, backoff.length - 1)] ?? 1000;
-      this.host.logger.warn({ err: error, consumer: this.name, eventId: event.eventId, type: event.type, attempt, retryInMs: delay }, 'event handling failed; will retry');
+      this.host.logger.warn(
+        { err: error, consumer: this.name, eventId: event.eventId, type: event.type, attempt, retryInMs: delay },
+        'event handling failed; will retry',
+      );
       this.settled(event, 'retried');
       message.nak(delay);
     }

@@ -16,10 +16,13 @@ describe('isInfrastructureError', () => {
     expect(isInfrastructureError(error)).toBe(true);
   });
 
-  it.each([[new Error('cannot handle this one')], [{ code: '23505', message: 'duplicate key' }], [{ code: '22P02', message: 'invalid input syntax for type uuid' }], [undefined], ['TIMEOUT']])(
-    'counts %j as a fault of the work itself',
-    (error) => {
-      expect(isInfrastructureError(error)).toBe(false);
-    },
-  );
+  it.each([
+    [new Error('cannot handle this one')],
+    [{ code: '23505', message: 'duplicate key' }],
+    [{ code: '22P02', message: 'invalid input syntax for type uuid' }],
+    [undefined],
+    ['TIMEOUT'],
+  ])('counts %j as a fault of the work itself', (error) => {
+    expect(isInfrastructureError(error)).toBe(false);
+  });
 });

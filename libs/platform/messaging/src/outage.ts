@@ -11,6 +11,10 @@ const TRANSIENT_MESSAGE = /Connection terminated|timeout exceeded when trying to
 export function isInfrastructureError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code) || code === 'TIMEOUT' || code === '503' || code === 'SERVICE_UNAVAILABLE')) return true;
+  if (
+    typeof code === 'string' &&
+    (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code) || code === 'TIMEOUT' || code === '503' || code === 'SERVICE_UNAVAILABLE')
+  )
+    return true;
   return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
 }

@@ -17,7 +17,9 @@ describe('NATS permissions - each service its own subjects', () => {
   it('lets only the ledger serve a wallet credit, and only ramp and swap-transfer ask for one', () => {
     const credit = `test.${WalletCredit.contract.subject}`;
     const publishing = NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service, 'test').publish.allow.includes(credit));
-    const serving = NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service, 'test').subscribe.allow.some((allowed) => allowed === 'test.ledger.v1.>'));
+    const serving = NATS_SERVICE_USERS.filter((service) =>
+      natsPermissionsOf(service, 'test').subscribe.allow.some((allowed) => allowed === 'test.ledger.v1.>'),
+    );
     expect([publishing, serving]).toEqual([['ramp', 'swap-transfer'], ['ledger']]);
   });
 
@@ -37,7 +39,8 @@ describe('NATS permissions - each service its own subjects', () => {
   });
 
   it("publishes a service's events only from that service, and each integration event only from the service of its type", () => {
-    const publishers = (subject: string) => NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.some((allowed) => allowed === subject));
+    const publishers = (subject: string) =>
+      NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.some((allowed) => allowed === subject));
     expect(publishers(`${rampEvents().subjectPrefix}.>`)).toEqual(['ramp']);
     expect(publishers(`${integrationEvents().subjectPrefix}.offramp.>`)).toEqual(['ramp']);
     expect(publishers(`${integrationEvents().subjectPrefix}.swap.>`)).toEqual(['swap-transfer']);
@@ -49,7 +52,8 @@ describe('NATS permissions - each service its own subjects', () => {
       expect([service, wild.filter((subject) => !durables.some((durable) => subject.endsWith(`.${durable}.>`)))]).toEqual([service, []]);
     }
     // Only a stream's publishers may change it; its consumers may only create it as configured.
-    const updaters = (stream: string) => NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.includes(`$JS.API.STREAM.UPDATE.${stream}`));
+    const updaters = (stream: string) =>
+      NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.includes(`$JS.API.STREAM.UPDATE.${stream}`));
     expect(updaters(rampEvents().stream)).toEqual(['ramp']);
     expect(updaters(integrationEvents().stream)).toEqual(['ramp', 'swap-transfer']);
     expect(updaters('DEAD_LETTERS')).toEqual([]);

@@ -34,7 +34,10 @@ export class NatsRpcClient extends ClientNats {
       const packet = this.assignPacketId(partialPacket);
       const serialized = this.serializer.serialize(packet) as { data: Uint8Array; headers?: MsgHdrs };
       const handle = this.createSubscriptionHandler(packet, (reply: WritePacket) => (open ? callback(reply) : undefined));
-      this.natsClient!.request(this.normalizePattern(partialPacket.pattern), serialized.data, { timeout: this.requestTimeoutMs, headers: this.mergeHeaders(serialized.headers) }).then(
+      this.natsClient!.request(this.normalizePattern(partialPacket.pattern), serialized.data, {
+        timeout: this.requestTimeoutMs,
+        headers: this.mergeHeaders(serialized.headers),
+      }).then(
         (reply: Msg) => handle(null as unknown as NatsError, reply),
         (error: unknown) => (open ? callback({ err: error, isDisposed: true }) : undefined),
       );

@@ -56,7 +56,11 @@ export function rpcFailureOf(error: unknown, service: string, logger: RpcLogger)
     logger.warn({ err: error }, 'RPC handler met an outage');
     return {
       ok: false,
-      error: { code: 'SERVICE_UNAVAILABLE', reason: 'SERVICE_UNAVAILABLE', message: `The ${service} service is briefly unable to complete the request; retry with exponential backoff.` },
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        reason: 'SERVICE_UNAVAILABLE',
+        message: `The ${service} service is briefly unable to complete the request; retry with exponential backoff.`,
+      },
     };
   }
   logger.error({ err: error }, 'RPC handler failed');

@@ -46,5 +46,6 @@ export const CallerTenant = createParamDecorator((_: unknown, context: Execution
 
 /** The `x-request-id` of the request being served, if the caller had one. */
 export const RequestId = createParamDecorator(
-  (_: unknown, context: ExecutionContext): string | undefined => context.switchToRpc().getContext<NatsContext>().getHeaders()?.get(HEADERS.requestId) || undefined,
+  (_: unknown, context: ExecutionContext): string | undefined =>
+    context.switchToRpc().getContext<NatsContext>().getHeaders()?.get(HEADERS.requestId) || undefined,
 );

@@ -85,7 +85,11 @@ export class NatsRpcServer extends ServerNats {
     this.inFlight.set(msg, { subject, started: process.hrtime.bigint(), answered, finished });
     // Every line logged while the request is served carries its request id (and the transaction it is for), and
     // nothing of whatever context the connection's callback happened to run in.
-    const context = { requestId: msg.headers?.get(HEADERS.requestId) || undefined, correlationId: msg.headers?.get(HEADERS.correlationId) || undefined, subject };
+    const context = {
+      requestId: msg.headers?.get(HEADERS.requestId) || undefined,
+      correlationId: msg.headers?.get(HEADERS.correlationId) || undefined,
+      subject,
+    };
     await withLogContext(
       context,
       async () => {

@@ -1,4 +1,14 @@
-import { NatsRecord, type ConsumerDeserializer, type ConsumerSerializer, type IncomingRequest, type IncomingResponse, type OutgoingRequest, type OutgoingResponse, type ProducerDeserializer, type ProducerSerializer } from '@nestjs/microservices';
+import {
+  NatsRecord,
+  type ConsumerDeserializer,
+  type ConsumerSerializer,
+  type IncomingRequest,
+  type IncomingResponse,
+  type OutgoingRequest,
+  type OutgoingResponse,
+  type ProducerDeserializer,
+  type ProducerSerializer,
+} from '@nestjs/microservices';
 import type { MsgHdrs } from 'nats';
 import type { RpcReply, RpcRequest } from '@ramp/contracts';
 
@@ -44,7 +54,8 @@ interface NatsPayload {
 /** Caller side: the RpcClient's NatsRecord (`{ tenant, data }` and its headers) is all that is sent. */
 export class RpcRequestSerializer implements ProducerSerializer {
   serialize(packet: OutgoingRequest): NatsPayload {
-    const record = packet.data instanceof NatsRecord ? (packet.data as NatsRecord<RpcRequest<unknown>, MsgHdrs>) : new NatsRecord<unknown, MsgHdrs>(packet.data);
+    const record =
+      packet.data instanceof NatsRecord ? (packet.data as NatsRecord<RpcRequest<unknown>, MsgHdrs>) : new NatsRecord<unknown, MsgHdrs>(packet.data);
     return { data: encode(record.data), headers: record.headers };
   }
 }

@@ -152,7 +152,9 @@ async function failureOf(work: Promise<unknown>): Promise<AppError> {
 
 async function countOf(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
   const metric = await metrics.registry.getSingleMetric(name)!.get();
-  const sample = metric.values.find((value) => 'metricName' in value && value.metricName === `${name}_count` && Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted));
+  const sample = metric.values.find(
+    (value) => 'metricName' in value && value.metricName === `${name}_count` && Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted),
+  );
   return sample?.value ?? 0;
 }
 
@@ -178,12 +180,16 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
   });
 
   it("rpc - hands the handler the request's data and tenant, and serves it in the log context of its headers", async () => {
-    const echoed = await withLogContext({ correlationId: 'txn_rpc_1', eventId: 'evt_of_the_caller' }, () => client.call(Echo, tenant, { text: 'hello' }, { requestId: 'req_rpc_1' }));
+    const echoed = await withLogContext({ correlationId: 'txn_rpc_1', eventId: 'evt_of_the_caller' }, () =>
+      client.call(Echo, tenant, { text: 'hello' }, { requestId: 'req_rpc_1' }),
+    );
 
     expect(echoed).toMatchObject({ text: 'hello', tenant, requestId: 'req_rpc_1' });
     // Only what the headers carry: nothing else of the caller's context, nor of the server's, leaks into it.
     expect(echoed.context).toEqual({ requestId: 'req_rpc_1', correlationId: 'txn_rpc_1', subject: Echo.subject });
-    expect(allLogs()).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'request served', outcome: 'ok', requestId: 'req_rpc_1', subject: Echo.subject }));
+    expect(allLogs()).toContainEqual(
+      expect.objectContaining({ level: 'debug', msg: 'request served', outcome: 'ok', requestId: 'req_rpc_1', subject: Echo.subject }),
+    );
   });
 
   it('rpc - passes the request id on to every request a handler makes while serving it', async () => {
@@ -197,7 +203,9 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
     await failureOf(client.call(Fail, tenant, { how: 'typed' }));
 
     const servedBy = async (subject: string, outcome: string) =>
-      (await Promise.all(replicas.map((replica) => countOf(replica.metrics, 'ramp_rpc_server_duration_seconds', { subject, outcome })))).reduce((a, b) => a + b);
+      (await Promise.all(replicas.map((replica) => countOf(replica.metrics, 'ramp_rpc_server_duration_seconds', { subject, outcome })))).reduce(
+        (a, b) => a + b,
+      );
     expect(await servedBy(Echo.subject, 'ok')).toBeGreaterThanOrEqual(1);
     expect(await servedBy(Fail.subject, 'INVALID_REQUEST')).toBeGreaterThanOrEqual(1);
     expect(await countOf(clientMetrics, 'ramp_rpc_client_duration_seconds', { subject: Echo.subject, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
@@ -212,7 +220,9 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
 
     expect(error).toBeInstanceOf(ServiceNotReached);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The absent service is not running; retry with exponential backoff.' });
-    expect(await countOf(clientMetrics, 'ramp_rpc_client_duration_seconds', { subject: Absent.subject, outcome: 'SERVICE_UNAVAILABLE' })).toBeGreaterThanOrEqual(1);
+    expect(
+      await countOf(clientMetrics, 'ramp_rpc_client_duration_seconds', { subject: Absent.subject, outcome: 'SERVICE_UNAVAILABLE' }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('rpc - a handler that failed before any effect (NothingRan) is ServiceNotReached for its caller; one that failed after is not', async () => {
@@ -247,11 +257,19 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
     const internal = await failureOf(client.call(Fail, tenant, { how: 'unknown' }, { requestId: 'req_rpc_bug' }));
     expect(internal.toBody()).toEqual({ code: 'INTERNAL_ERROR', reason: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' });
     const logged = allLogs().find((line) => line.level === 'error' && line.requestId === 'req_rpc_bug');
-    expect(logged).toMatchObject({ msg: 'RPC handler failed', subject: Fail.subject, err: expect.objectContaining({ message: 'the database password is hunter2' }) });
+    expect(logged).toMatchObject({
+      msg: 'RPC handler failed',
+      subject: Fail.subject,
+      err: expect.objectContaining({ message: 'the database password is hunter2' }),
+    });
 
     const outage = await failureOf(client.call(Fail, tenant, { how: 'outage' }));
     expect(outage).not.toBeInstanceOf(ServiceNotReached);
-    expect(outage.toBody()).toEqual({ code: 'SERVICE_UNAVAILABLE', reason: 'SERVICE_UNAVAILABLE', message: 'The echo service is briefly unable to complete the request; retry with exponential backoff.' });
+    expect(outage.toBody()).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      reason: 'SERVICE_UNAVAILABLE',
+      message: 'The echo service is briefly unable to complete the request; retry with exponential backoff.',
+    });
   });
 
   it('rpc - keeps the envelope on the wire: { tenant, data } in, { ok, data | error } out; a request that is not one is refused', async () => {
@@ -263,7 +281,10 @@ describe('request/reply - the NATS transport of @nestjs/microservices as the ser
 
     for (const body of [new TextEncoder().encode('not json'), codec.encode({ data: { text: 'no tenant' } })]) {
       const refused = await connection.request(subject, body, { timeout: 5_000 });
-      expect(codec.decode(refused.data)).toEqual({ ok: false, error: { code: 'INTERNAL_ERROR', reason: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' } });
+      expect(codec.decode(refused.data)).toEqual({
+        ok: false,
+        error: { code: 'INTERNAL_ERROR', reason: 'INTERNAL_ERROR', message: 'An internal error occurred; it has been logged.' },
+      });
     }
   });
 

@@ -32,7 +32,12 @@ export interface StreamOptions {
  * each update is a round of agreement between the servers. Two services creating the same stream at once is fine
  * (nats-server answers an identical creation with the stream); a timeout (a server gone, an election) is tried again.
  */
-export async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], { replicas = 1, duplicateWindowMs = 120_000, update = true }: StreamOptions = {}): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string[],
+  { replicas = 1, duplicateWindowMs = 120_000, update = true }: StreamOptions = {},
+): Promise<void> {
   const config: Partial<StreamConfig> = {
     name,
     subjects,

@@ -1,7 +1,11 @@
 import { Metrics } from './metrics';
 
 function valueOf(exposition: string, name: string): string | undefined {
-  return exposition.split('\n').find((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))?.split(' ').pop();
+  return exposition
+    .split('\n')
+    .find((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    ?.split(' ')
+    .pop();
 }
 
 describe('metrics - sampled gauges read their source at scrape time', () => {

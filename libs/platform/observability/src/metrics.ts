@@ -82,7 +82,14 @@ export class Metrics {
     });
     const consumers = () => [...this.consumers].map(([consumer, { stream, read }]) => ({ labels: { consumer, stream }, read }));
     const relays = () => [...this.relays].map(([log, { read }]) => ({ labels: { log }, read }));
-    sampledGauge(this.registry, 'ramp_consumer_pending_messages', 'Messages of the stream that a durable consumer has not been given yet (its lag).', ['consumer', 'stream'], consumers, (b) => b.pending);
+    sampledGauge(
+      this.registry,
+      'ramp_consumer_pending_messages',
+      'Messages of the stream that a durable consumer has not been given yet (its lag).',
+      ['consumer', 'stream'],
+      consumers,
+      (b) => b.pending,
+    );
     sampledGauge(
       this.registry,
       'ramp_consumer_ack_pending_messages',
@@ -91,8 +98,22 @@ export class Metrics {
       consumers,
       (b) => b.ackPending,
     );
-    sampledGauge(this.registry, 'ramp_relay_unpublished_events', "Committed events of the service's log not yet published to JetStream (counted up to 100000).", ['log'], relays, (b) => b.unpublished);
-    sampledGauge(this.registry, 'ramp_relay_lag_seconds', 'Age of the oldest committed event the relay has not yet published (0 when it is up to date).', ['log'], relays, (b) => b.oldestSeconds);
+    sampledGauge(
+      this.registry,
+      'ramp_relay_unpublished_events',
+      "Committed events of the service's log not yet published to JetStream (counted up to 100000).",
+      ['log'],
+      relays,
+      (b) => b.unpublished,
+    );
+    sampledGauge(
+      this.registry,
+      'ramp_relay_lag_seconds',
+      'Age of the oldest committed event the relay has not yet published (0 when it is up to date).',
+      ['log'],
+      relays,
+      (b) => b.oldestSeconds,
+    );
     const leaders = this.relays;
     new Gauge({
       name: 'ramp_relay_leader',
@@ -127,7 +148,14 @@ export class Metrics {
   /** A gauge read from its source at every scrape (bounded in time; left out of a scrape its source fails). */
   sampled(name: string, help: string, read: () => Promise<number>): void {
     const source = sampledOncePerScrape(read);
-    sampledGauge(this.registry, name, help, [], () => [{ labels: {}, read: source }], (value) => value);
+    sampledGauge(
+      this.registry,
+      name,
+      help,
+      [],
+      () => [{ labels: {}, read: source }],
+      (value) => value,
+    );
   }
 
   /** The Prometheus text exposition of every series. */
@@ -147,7 +175,14 @@ interface Sampled<B> {
 }
 
 /** A gauge whose series are read from their sources when Prometheus scrapes; a source that fails is left out. */
-function sampledGauge<B>(registry: Registry, name: string, help: string, labelNames: string[], sources: () => Sampled<B>[], value: (backlog: B) => number): void {
+function sampledGauge<B>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  sources: () => Sampled<B>[],
+  value: (backlog: B) => number,
+): void {
   new Gauge({
     name,
     help,

@@ -103,7 +103,10 @@ export class ChainLegs {
     try {
       return await this.networks.networks(this.tenant(environment));
     } catch (error) {
-      throw new AppError('SERVICE_UNAVAILABLE', `The chain service is not answering, so where the transaction runs cannot be decided: try again in a moment (${(error as Error).message})`);
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `The chain service is not answering, so where the transaction runs cannot be decided: try again in a moment (${(error as Error).message})`,
+      );
     }
   }
 
@@ -123,13 +126,19 @@ export class ChainLegs {
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
-      (value) => ('ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
+      (value) =>
+        'ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`,
       LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
     const reason = answer.transactionHash ? `${answer.error ?? 'reverted'} (reverted on chain)` : `${answer.error ?? 'refused'} (refused before it was sent)`;
-    return { ok: false, reason, ...(answer.wouldGive !== undefined && { wouldGive: answer.wouldGive }), ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }) };
+    return {
+      ok: false,
+      reason,
+      ...(answer.wouldGive !== undefined && { wouldGive: answer.wouldGive }),
+      ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }),
+    };
   }
 
   /**
@@ -143,17 +152,28 @@ export class ChainLegs {
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status !== 'pending',
-      (value) => ('ok' in value ? '' : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`),
+      (value) =>
+        'ok' in value
+          ? ''
+          : `the bridge ${key} is on its way (deposit ${value.depositHash ?? 'not signed yet'}, fill deadline ${new Date(value.fillDeadline * 1000).toISOString()})`,
       LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'filled') return { ok: true, amountOut, transactionHash: answer.fillHash! };
     if (answer.status === 'refunded') {
       const deadline = new Date(answer.fillDeadline * 1000).toISOString();
-      return { ok: false, reason: `the relayer did not fill the deposit on ${toChain} before its deadline (${deadline}); it was refunded on ${fromChain}`, transactionHash: answer.refundHash! };
+      return {
+        ok: false,
+        reason: `the relayer did not fill the deposit on ${toChain} before its deadline (${deadline}); it was refunded on ${fromChain}`,
+        transactionHash: answer.refundHash!,
+      };
     }
     // The deposit failed (nothing left the hot wallet but gas), or its refunds did (an operator recovers the pool).
-    return { ok: false, reason: `the bridge from ${fromChain} failed: ${answer.error ?? 'reverted'}`, ...((answer.refundHash ?? answer.depositHash) !== undefined && { transactionHash: (answer.refundHash ?? answer.depositHash)! }) };
+    return {
+      ok: false,
+      reason: `the bridge from ${fromChain} failed: ${answer.error ?? 'reverted'}`,
+      ...((answer.refundHash ?? answer.depositHash) !== undefined && { transactionHash: (answer.refundHash ?? answer.depositHash)! }),
+    };
   }
 
   /**
@@ -166,12 +186,19 @@ export class ChainLegs {
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), request)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
-      (value) => ('ok' in value ? '' : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`),
+      (value) =>
+        'ok' in value
+          ? ''
+          : `the transfer ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`,
       LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
     if (answer.status === 'confirmed') return { ok: true, amountOut: amount, transactionHash: answer.transactionHash! };
-    return { ok: false, reason: `the transfer ${key} failed on chain: ${answer.error ?? 'reverted'}`, ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }) };
+    return {
+      ok: false,
+      reason: `the transfer ${key} failed on chain: ${answer.error ?? 'reverted'}`,
+      ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }),
+    };
   }
 
   /**
@@ -182,7 +209,13 @@ export class ChainLegs {
   async restock(leg: { environment: Environment; chain: string; key: string; tokenSymbol: string; amount: string }): Promise<{ transactionHash: string }> {
     const network = await this.network(leg.environment, leg.chain);
     if (!network?.faucet) throw new Error(`${leg.chain} has no faucet in ${leg.environment}: nothing can restock its hot wallet`);
-    const request: FaucetSend.Request = { chain: leg.chain, address: network.hotWallet, tokenSymbol: leg.tokenSymbol, amount: leg.amount, idempotencyKey: leg.key };
+    const request: FaucetSend.Request = {
+      chain: leg.chain,
+      address: network.hotWallet,
+      tokenSymbol: leg.tokenSymbol,
+      amount: leg.amount,
+      idempotencyKey: leg.key,
+    };
     const sent = await this.rpc.call(FaucetSend.contract, this.tenant(leg.environment), request, { timeoutMs: FAUCET_TIMEOUT_MS });
     return { transactionHash: sent.transactionHash };
   }
@@ -201,4 +234,3 @@ async function refusable<T>(call: Promise<T>): Promise<T | LegResult> {
     throw error;
   }
 }
-

@@ -60,13 +60,22 @@ describe('integrationMessageOf', () => {
       [INTEGRATION_HEADERS.requestId]: 'req_1',
     });
     expect(message?.msgID).toBe(history[1]!.eventId);
-    expect(message?.payload).toMatchObject({ event: 'swap.failed', timestamp: history[1]!.createdAt, data: { status: 'failed', errorMessage: 'Slippage exceeded', metadata: { eventId: history[1]!.eventId } } });
+    expect(message?.payload).toMatchObject({
+      event: 'swap.failed',
+      timestamp: history[1]!.createdAt,
+      data: { status: 'failed', errorMessage: 'Slippage exceeded', metadata: { eventId: history[1]!.eventId } },
+    });
   });
 
   it('leaves out the callback URL and request id when the initiating event has none', () => {
     const history = [stored(1, 'swap.initiated', { callbackUrl: null }), stored(2, 'swap.completed', {})];
     const message = integrationMessageOf([SWAP], history, history[1]!);
-    expect(Object.keys(message!.headers)).toEqual([INTEGRATION_HEADERS.organizationId, INTEGRATION_HEADERS.environment, INTEGRATION_HEADERS.keyId, INTEGRATION_HEADERS.correlationId]);
+    expect(Object.keys(message!.headers)).toEqual([
+      INTEGRATION_HEADERS.organizationId,
+      INTEGRATION_HEADERS.environment,
+      INTEGRATION_HEADERS.keyId,
+      INTEGRATION_HEADERS.correlationId,
+    ]);
     expect(message!.payload.data).not.toHaveProperty('errorMessage');
   });
 });

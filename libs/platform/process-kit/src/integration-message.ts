@@ -19,7 +19,11 @@ export const isTerminalEvent = (type: string): boolean => /\.(completed|failed)$
  * The integration message of `event`, from its transaction's `history` (its stream's events, at least up to it),
  * pure; undefined for an event that does not end a transaction of `kinds`.
  */
-export function integrationMessageOf(kinds: readonly AnyTransactionKind[], history: readonly StoredEvent[], event: StoredEvent): IntegrationMessage | undefined {
+export function integrationMessageOf(
+  kinds: readonly AnyTransactionKind[],
+  history: readonly StoredEvent[],
+  event: StoredEvent,
+): IntegrationMessage | undefined {
   if (!isTerminalEvent(event.type)) return undefined;
   const view = viewAtVersion(kinds, history, event.streamVersion);
   const payload = view && integrationEventOf(view, event.type, event.eventId, event.createdAt);

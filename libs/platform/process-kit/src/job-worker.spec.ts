@@ -11,7 +11,10 @@ describe('retryDelayMs - how long a failed step waits before it runs again', () 
   });
 
   it('never waits more than 4 s while a service it calls is down or restarting, however long the outage lasted', () => {
-    const outages = [new ServiceNotReached('SERVICE_UNAVAILABLE', 'The chain service is not running; retry with exponential backoff.'), new AppError('SERVICE_UNAVAILABLE', 'The chain chain is starting: try again in a moment')];
+    const outages = [
+      new ServiceNotReached('SERVICE_UNAVAILABLE', 'The chain service is not running; retry with exponential backoff.'),
+      new AppError('SERVICE_UNAVAILABLE', 'The chain chain is starting: try again in a moment'),
+    ];
     for (const outage of outages) expect([0, 3, 4, 8, 40].map((attempts) => retryDelayMs(outage, attempts, none))).toEqual([250, 2000, 4000, 4000, 4000]);
   });
 

@@ -120,7 +120,10 @@ export class JobWorker {
       held(error instanceof StepPending ? 'pending' : 'failed');
       if (error instanceof StepPending) {
         // Under way elsewhere: released to be woken by what it waits for, or looked at again after retryInMs.
-        logger.info({ job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message }, 'step pending; will look again');
+        logger.info(
+          { job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message },
+          'step pending; will look again',
+        );
         await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => undefined);
         return;
       }

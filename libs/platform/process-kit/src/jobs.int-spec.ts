@@ -13,7 +13,8 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
   const pool = new Pool({ connectionString: DATABASE_URL });
   const jobs = new JobQueue(pool, schema);
   const wakes = new ChainSendWakes(jobs, ['onramp', 'offramp']);
-  const dueIn = async (stream: string) => Number((await pool.query(`select extract(epoch from (due_at - now())) * 1000 as ms from ${schema}.jobs where stream_id = $1`, [stream])).rows[0].ms);
+  const dueIn = async (stream: string) =>
+    Number((await pool.query(`select extract(epoch from (due_at - now())) * 1000 as ms from ${schema}.jobs where stream_id = $1`, [stream])).rows[0].ms);
   const claimOnly = async (stream: string) => {
     // Each test starts with no job (beforeEach) and has one due at a time: the claim takes it.
     await pool.query(`update ${schema}.jobs set due_at = now() - interval '1 second' where stream_id = $1`, [stream]);
@@ -189,4 +190,3 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     expect(queries).toBeLessThanOrEqual(10);
   });
 });
-

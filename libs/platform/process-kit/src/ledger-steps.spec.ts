@@ -19,9 +19,16 @@ function ledgerAnswering(answer: (subject: string, data: unknown) => unknown) {
   return { steps: new LedgerSteps(rpc as never), requests };
 }
 
-const hold = (status: HoldPlace.Response['status']): HoldPlace.Response => ({ holdId: TXN, walletId: TERMS.walletId, chain: 'base', tokenSymbol: 'USDC', amount: '100', status });
+const hold = (status: HoldPlace.Response['status']): HoldPlace.Response => ({
+  holdId: TXN,
+  walletId: TERMS.walletId,
+  chain: 'base',
+  tokenSymbol: 'USDC',
+  amount: '100',
+  status,
+});
 
-describe('ledger steps - holding a wallet\'s funds', () => {
+describe("ledger steps - holding a wallet's funds", () => {
   it('records the funds held once the ledger holds them, by transaction id', async () => {
     const { steps, requests } = ledgerAnswering(() => hold('held'));
     expect(await steps.placeHold(TENANT, TXN, TERMS)).toEqual({ type: 'recordFundsHeld', at });
@@ -41,12 +48,21 @@ describe('ledger steps - holding a wallet\'s funds', () => {
     const gone = ledgerAnswering(() => {
       throw new AppError('WALLET_NOT_FOUND', 'Wallet wal_x was not found');
     });
-    expect(await gone.steps.placeHold(TENANT, TXN, TERMS)).toMatchObject({ type: 'fail', reason: 'The wallet could not be debited: Wallet wal_x was not found', failureReason: 'TRANSACTION_FAILED' });
+    expect(await gone.steps.placeHold(TENANT, TXN, TERMS)).toMatchObject({
+      type: 'fail',
+      reason: 'The wallet could not be debited: Wallet wal_x was not found',
+      failureReason: 'TRANSACTION_FAILED',
+    });
   });
 
   it('fails the transaction when its hold is settled already: a failure released it while this placement was in flight', async () => {
     const { steps } = ledgerAnswering(() => hold('released'));
-    expect(await steps.placeHold(TENANT, TXN, TERMS)).toEqual({ type: 'fail', reason: 'The wallet could not be debited: the hold is already released', failureReason: 'TRANSACTION_FAILED', at });
+    expect(await steps.placeHold(TENANT, TXN, TERMS)).toEqual({
+      type: 'fail',
+      reason: 'The wallet could not be debited: the hold is already released',
+      failureReason: 'TRANSACTION_FAILED',
+      at,
+    });
   });
 
   it('throws a fault (the ledger down), so that the job retries the step', async () => {
@@ -58,7 +74,7 @@ describe('ledger steps - holding a wallet\'s funds', () => {
 });
 
 describe('ledger steps - giving back, capturing, crediting', () => {
-  it('releases with the hold\'s terms, so that a hold never placed is recorded as released and a late placement takes nothing', async () => {
+  it("releases with the hold's terms, so that a hold never placed is recorded as released and a late placement takes nothing", async () => {
     const { steps, requests } = ledgerAnswering(() => hold('released'));
     expect(await steps.releaseHold(TENANT, TXN, TERMS)).toEqual({ type: 'recordFundsReleased', at });
     expect(requests).toEqual([{ subject: 'ledger.v1.holds.settle', data: { holdId: TXN, outcome: 'release', ifMissing: TERMS } }]);

@@ -56,7 +56,8 @@ export class LedgerSteps {
   async placeHold(tenant: Tenant, holdId: string, terms: HoldTerms): Promise<FundsHeld | Fail> {
     try {
       const hold = await this.rpc.call(HoldPlace.contract, tenant, { holdId, ...terms });
-      if (hold.status !== 'held') return { type: 'fail', reason: `The wallet could not be debited: the hold is already ${hold.status}`, failureReason: 'TRANSACTION_FAILED', at: now() };
+      if (hold.status !== 'held')
+        return { type: 'fail', reason: `The wallet could not be debited: the hold is already ${hold.status}`, failureReason: 'TRANSACTION_FAILED', at: now() };
       return { type: 'recordFundsHeld', at: now() };
     } catch (error) {
       if (!isRefusal(error)) throw error;

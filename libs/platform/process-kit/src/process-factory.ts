@@ -4,7 +4,10 @@ import type { JobQueue } from './jobs';
 import { StreamProcess, type InitiatedState, type ProcessDefinition } from './stream-process';
 
 /** A process's own rules; the factory adds the service's system actor. */
-export type ProcessRules<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }> = Omit<ProcessDefinition<State, Command, Event, Step>, 'systemActor'>;
+export type ProcessRules<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }> = Omit<
+  ProcessDefinition<State, Command, Event, Step>,
+  'systemActor'
+>;
 
 /**
  * Makes each kind of transaction's StreamProcess of a service (a provider of processProviders): on the service's log
@@ -19,7 +22,9 @@ export class ProcessFactory {
     private readonly service: string,
   ) {}
 
-  define<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }>(rules: ProcessRules<State, Command, Event, Step>): StreamProcess<State, Command, Event, Step> {
+  define<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }>(
+    rules: ProcessRules<State, Command, Event, Step>,
+  ): StreamProcess<State, Command, Event, Step> {
     return new StreamProcess(this.pool, this.log, this.jobs, { ...rules, systemActor: `system:${this.service}` });
   }
 }

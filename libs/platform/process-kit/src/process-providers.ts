@@ -66,7 +66,15 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     const events = this.spec.events(this.config.string('eventsNamespace'));
-    const shared = { nc: this.nc, pool: this.pool, log: this.spec.log, events, logger: this.logger, metrics: this.metrics, replicas: this.config.int('streamReplicas', 1, 5) };
+    const shared = {
+      nc: this.nc,
+      pool: this.pool,
+      log: this.spec.log,
+      events,
+      logger: this.logger,
+      metrics: this.metrics,
+      replicas: this.config.int('streamReplicas', 1, 5),
+    };
     this.relay = await startLogRelay({ ...shared, databaseUrl: this.config.string('databaseUrl') });
     await this.worker.start();
   }
@@ -87,12 +95,28 @@ export function processProviders(spec: ProcessSpec): Provider[] {
     { provide: PROCESS_SPEC, useValue: spec },
     { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool, spec.log.schema) },
     // A transaction's stream is `<kind>-<transaction id>` (StreamProcess): the jobs a final send of its legs wakes.
-    { provide: ChainSendWakes, inject: [JobQueue], useFactory: (jobs: JobQueue) => new ChainSendWakes(jobs, spec.kinds.map((kind) => kind.type)) },
+    {
+      provide: ChainSendWakes,
+      inject: [JobQueue],
+      useFactory: (jobs: JobQueue) =>
+        new ChainSendWakes(
+          jobs,
+          spec.kinds.map((kind) => kind.type),
+        ),
+    },
     // Hosts that per-transaction callback URLs may name although private (WEBHOOK_ALLOW_HOSTS), for parseCallbackUrl.
-    { provide: AllowedHosts, inject: [Config], useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }) },
+    {
+      provide: AllowedHosts,
+      inject: [Config],
+      useFactory: (config: Config) => new AllowedHosts(config.list('webhookAllowHosts'), { localTesting: !config.isProduction }),
+    },
     { provide: LedgerSteps, inject: [RpcClient], useFactory: (rpc: RpcClient) => new LedgerSteps(rpc) },
     // Each kind of transaction's StreamProcess, and the legs its steps hand to the chain service.
-    { provide: ProcessFactory, inject: [PG_POOL, JobQueue], useFactory: (pool: Pool, jobs: JobQueue) => new ProcessFactory(pool, spec.log, jobs, spec.service) },
+    {
+      provide: ProcessFactory,
+      inject: [PG_POOL, JobQueue],
+      useFactory: (pool: Pool, jobs: JobQueue) => new ProcessFactory(pool, spec.log, jobs, spec.service),
+    },
     { provide: ChainLegs, inject: [RpcClient], useFactory: (rpc: RpcClient) => new ChainLegs(rpc, spec.service) },
     {
       provide: QuoteInitiation,
@@ -103,7 +127,14 @@ export function processProviders(spec: ProcessSpec): Provider[] {
       provide: IntegrationPublisher,
       inject: [NATS_CONNECTION, Config, LOGGER],
       useFactory: async (nc: NatsConnection, config: Config, logger: Logger) => {
-        const publisher = new IntegrationPublisher({ nc, log: spec.log, namespace: config.string('eventsNamespace'), kinds: spec.kinds, logger, replicas: config.int('streamReplicas', 1, 5) });
+        const publisher = new IntegrationPublisher({
+          nc,
+          log: spec.log,
+          namespace: config.string('eventsNamespace'),
+          kinds: spec.kinds,
+          logger,
+          replicas: config.int('streamReplicas', 1, 5),
+        });
         await publisher.ensureTarget();
         return publisher;
       },

@@ -54,12 +54,22 @@ function world(options: { quote: unknown; wallet?: WalletView; peek?: () => neve
   return { initiation, process, calls, applied, warnings };
 }
 
-const prepareOfframp = (preparation: Preparation<'offramp'>) => ({ transactionId: preparation.transactionId, walletId: preparation.request.walletId ?? null, sourceAddress: preparation.side.address });
+const prepareOfframp = (preparation: Preparation<'offramp'>) => ({
+  transactionId: preparation.transactionId,
+  walletId: preparation.request.walletId ?? null,
+  sourceAddress: preparation.side.address,
+});
 
 describe('initiation from a quote - every refusal before the quote is used, then one transaction', () => {
-  it('reads the quote and the wallet, checks them, uses the quote, starts the stream and holds a paying wallet\'s funds at once', async () => {
+  it("reads the quote and the wallet, checks them, uses the quote, starts the stream and holds a paying wallet's funds at once", async () => {
     const { initiation, process, calls, applied } = world({ quote: offrampQuote, wallet: wallet('150') });
-    const { transactionId, state } = await initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process, prepare: prepareOfframp });
+    const { transactionId, state } = await initiation.initiateFromQuote({
+      kind: 'offramp',
+      tenant: TENANT,
+      request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+      process,
+      prepare: prepareOfframp,
+    });
     expect(calls).toEqual(['quote.v1.quote.peek', 'ledger.v1.wallets.get', 'quote.v1.quote.consume', 'apply initiate', 'placeHold', 'apply recordFundsHeld']);
     expect(transactionId).toMatch(/^txn_[0-9A-Z]{26}$/);
     expect(applied[0]).toEqual({ type: 'initiate', data: { transactionId, walletId: WALLET_ID, sourceAddress: null } });
@@ -68,7 +78,13 @@ describe('initiation from a quote - every refusal before the quote is used, then
 
   it('holds nothing for a wallet that receives (an on-ramp) nor for an address that stands in for the wallet', async () => {
     const onramp = world({ quote: onrampQuote, wallet: wallet('0') });
-    await onramp.initiation.initiateFromQuote({ kind: 'onramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: onramp.process, prepare: () => ({}) });
+    await onramp.initiation.initiateFromQuote({
+      kind: 'onramp',
+      tenant: TENANT,
+      request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+      process: onramp.process,
+      prepare: () => ({}),
+    });
     expect(onramp.calls).toEqual(['quote.v1.quote.peek', 'ledger.v1.wallets.get', 'quote.v1.quote.consume', 'apply initiate']);
 
     const nonCustodial = world({ quote: offrampQuote });
@@ -78,9 +94,15 @@ describe('initiation from a quote - every refusal before the quote is used, then
     expect(nonCustodial.applied[0]).toMatchObject({ data: { walletId: null, sourceAddress: request.sourceAddress } });
   });
 
-  it('leaves the quote unused when the wallet cannot pay, or the kind\'s own checks refuse', async () => {
+  it("leaves the quote unused when the wallet cannot pay, or the kind's own checks refuse", async () => {
     const poor = world({ quote: offrampQuote, wallet: wallet('99') });
-    const refused = poor.initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: poor.process, prepare: prepareOfframp });
+    const refused = poor.initiation.initiateFromQuote({
+      kind: 'offramp',
+      tenant: TENANT,
+      request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+      process: poor.process,
+      prepare: prepareOfframp,
+    });
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'walletId', reason: 'INSUFFICIENT_BALANCE' });
     expect(poor.calls).toEqual(['quote.v1.quote.peek', 'ledger.v1.wallets.get']);
 
@@ -88,7 +110,15 @@ describe('initiation from a quote - every refusal before the quote is used, then
     const prepare = () => {
       throw new AppError('INVALID_FIELD', 'destinationAddress: is required for a cross-chain swap', 'destinationAddress');
     };
-    await expect(picky.initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: picky.process, prepare })).rejects.toMatchObject({
+    await expect(
+      picky.initiation.initiateFromQuote({
+        kind: 'offramp',
+        tenant: TENANT,
+        request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+        process: picky.process,
+        prepare,
+      }),
+    ).rejects.toMatchObject({
       field: 'destinationAddress',
     });
     expect(picky.calls).not.toContain('quote.v1.quote.consume');
@@ -96,7 +126,9 @@ describe('initiation from a quote - every refusal before the quote is used, then
 
   it('refuses a malformed request before calling anyone', async () => {
     const { initiation, process, calls } = world({ quote: offrampQuote });
-    await expect(initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { walletId: WALLET_ID }, process, prepare: prepareOfframp })).rejects.toMatchObject({ field: 'quoteId' });
+    await expect(
+      initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { walletId: WALLET_ID }, process, prepare: prepareOfframp }),
+    ).rejects.toMatchObject({ field: 'quoteId' });
     expect(calls).toEqual([]);
   });
 
@@ -107,7 +139,13 @@ describe('initiation from a quote - every refusal before the quote is used, then
         throw new AppError('SERVICE_UNAVAILABLE', 'The quote service is not running; retry with exponential backoff.');
       },
     });
-    const initiated = down.initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: down.process, prepare: prepareOfframp });
+    const initiated = down.initiation.initiateFromQuote({
+      kind: 'offramp',
+      tenant: TENANT,
+      request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+      process: down.process,
+      prepare: prepareOfframp,
+    });
     await expect(initiated).rejects.toBeInstanceOf(NothingRan);
     expect(down.calls).toEqual(['quote.v1.quote.peek']);
   });
@@ -120,7 +158,13 @@ describe('initiation from a quote - every refusal before the quote is used, then
         throw new AppError('SERVICE_UNAVAILABLE', 'The ledger service did not answer in time; retry with exponential backoff.');
       },
     });
-    const { state } = await slow.initiation.initiateFromQuote({ kind: 'offramp', tenant: TENANT, request: { quoteId: QUOTE_ID, walletId: WALLET_ID }, process: slow.process, prepare: prepareOfframp });
+    const { state } = await slow.initiation.initiateFromQuote({
+      kind: 'offramp',
+      tenant: TENANT,
+      request: { quoteId: QUOTE_ID, walletId: WALLET_ID },
+      process: slow.process,
+      prepare: prepareOfframp,
+    });
     expect(state.commands).toEqual(['initiate']);
     expect(slow.warnings).toEqual(['hold not placed at initiation; its job places it']);
   });

@@ -66,7 +66,9 @@ export class QuoteInitiation {
     private readonly logger: InitiationLogger,
   ) {}
 
-  async initiateFromQuote<K extends QuoteKind, Data, State extends InitiatedState>(options: QuoteInitiationOptions<K, Data, State>): Promise<NewTransaction<State>> {
+  async initiateFromQuote<K extends QuoteKind, Data, State extends InitiatedState>(
+    options: QuoteInitiationOptions<K, Data, State>,
+  ): Promise<NewTransaction<State>> {
     const { kind, tenant, requestId, process } = options;
     const request = parseInitiation(kind, options.request, this.callbackHosts);
     const { quoteId, walletId } = request;

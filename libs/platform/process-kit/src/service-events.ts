@@ -72,7 +72,9 @@ export class IntegrationPublisher {
 
   /** Creates the integration stream, or brings it up to date, before anything is published into it. */
   async ensureTarget(): Promise<void> {
-    await ensureStream(await this.options.nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS }), this.target.stream, [`${this.target.subjectPrefix}.>`], { replicas: this.options.replicas });
+    await ensureStream(await this.options.nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS }), this.target.stream, [`${this.target.subjectPrefix}.>`], {
+      replicas: this.options.replicas,
+    });
   }
 
   /** Publishes the integration event of `event` if it ends its transaction, reading its history in `tx`. */
@@ -83,7 +85,9 @@ export class IntegrationPublisher {
     if (!message) return;
     const h = natsHeaders();
     for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
-    await nc.jetstream().publish(`${this.target.subjectPrefix}.${message.payload.event}`, JSON.stringify(message.payload), { msgID: message.msgID, headers: h });
+    await nc
+      .jetstream()
+      .publish(`${this.target.subjectPrefix}.${message.payload.event}`, JSON.stringify(message.payload), { msgID: message.msgID, headers: h });
     logger.info({ event: message.payload.event }, 'integration event published');
   }
 }

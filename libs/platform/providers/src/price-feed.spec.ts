@@ -60,12 +60,7 @@ describe('SandboxPriceFeed', () => {
     });
   });
 
-  it.each([
-    [{ ngnPerUsd: '0' }],
-    [{ ngnPerUsd: '-1500' }],
-    [{ spread: '-0.01' }],
-    [{ spread: '1' }],
-  ])('refuses the nonsensical options %j', (options) => {
+  it.each([[{ ngnPerUsd: '0' }], [{ ngnPerUsd: '-1500' }], [{ spread: '-0.01' }], [{ spread: '1' }]])('refuses the nonsensical options %j', (options) => {
     expect(() => new SandboxPriceFeed(options)).toThrow(Error);
   });
 });

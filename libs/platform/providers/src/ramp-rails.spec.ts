@@ -19,7 +19,12 @@ describe('sandbox off-ramp rails', () => {
   it('pays out with a NIP reference, and rejects the magic account serial', async () => {
     const paid = await rails.payout({ transactionId: 'txn_C', bankCode: '058', accountNumber: makeNuban('058', '012345678'), amount: '1000.00' });
     expect(paid).toMatchObject({ ok: true, payoutReference: expect.stringMatching(/^NIP\d{20}$/) });
-    const rejected = await rails.payout({ transactionId: 'txn_C', bankCode: '058', accountNumber: makeNuban('058', SANDBOX_MAGIC.payoutRejectedSerial), amount: '1000.00' });
+    const rejected = await rails.payout({
+      transactionId: 'txn_C',
+      bankCode: '058',
+      accountNumber: makeNuban('058', SANDBOX_MAGIC.payoutRejectedSerial),
+      amount: '1000.00',
+    });
     expect(rejected).toMatchObject({ ok: false, reason: expect.stringContaining('rejected') });
   });
 

@@ -9,8 +9,18 @@ export type RailResult<T> = ({ ok: true } & T) | { ok: false; reason: string };
  * deterministically (the ramp service spaces its steps by SANDBOX_STEP_DELAY_MS).
  */
 export interface OfframpRails {
-  swapToCngn(input: { transactionId: string; tokenSymbol: string; amount: string; expectedCngn: string }): Promise<RailResult<{ cngnAmount: string; transactionHash: string }>>;
-  payout(input: { transactionId: string; bankCode: string; accountNumber: string; amount: string }): Promise<RailResult<{ transactionHash: string; payoutReference: string }>>;
+  swapToCngn(input: {
+    transactionId: string;
+    tokenSymbol: string;
+    amount: string;
+    expectedCngn: string;
+  }): Promise<RailResult<{ cngnAmount: string; transactionHash: string }>>;
+  payout(input: {
+    transactionId: string;
+    bankCode: string;
+    accountNumber: string;
+    amount: string;
+  }): Promise<RailResult<{ transactionHash: string; payoutReference: string }>>;
   refundDeposit(input: { transactionId: string; to: string; amount: string; tokenSymbol: string }): Promise<{ transactionHash: string }>;
 }
 
@@ -57,9 +67,22 @@ export class SandboxOfframpRails implements OfframpRails {
  * swap CNGN to the bought token, a chain transfer to an external address, and a refund of the NGN.
  */
 export interface OnrampRails {
-  virtualAccount(input: { transactionId: string; amount: string; expiresAt: string }): { bankName: string; bankCode: string; accountNumber: string; accountName: string; amount: string; expiresAt: string };
+  virtualAccount(input: { transactionId: string; amount: string; expiresAt: string }): {
+    bankName: string;
+    bankCode: string;
+    accountNumber: string;
+    accountName: string;
+    amount: string;
+    expiresAt: string;
+  };
   mintCngn(input: { transactionId: string; ngnAmount: string }): Promise<{ amount: string; transactionHash: string }>;
-  swapFromCngn(input: { transactionId: string; tokenSymbol: string; cngnAmount: string; expectedAmount: string; ngnAmount: string }): Promise<RailResult<{ amount: string; transactionHash: string }>>;
+  swapFromCngn(input: {
+    transactionId: string;
+    tokenSymbol: string;
+    cngnAmount: string;
+    expectedAmount: string;
+    ngnAmount: string;
+  }): Promise<RailResult<{ amount: string; transactionHash: string }>>;
   sendToAddress(input: { transactionId: string; chain: string; tokenSymbol: string; amount: string; address: string }): Promise<{ transactionHash: string }>;
   refundPayment(input: { transactionId: string; amount: string }): Promise<{ refundReference: string }>;
 }
@@ -68,7 +91,14 @@ export class SandboxOnrampRails implements OnrampRails {
   virtualAccount(input: { transactionId: string; amount: string; expiresAt: string }) {
     // Wema Bank (035) virtual accounts: a serial from the transaction id, with its NUBAN check digit.
     const serial = (BigInt(sandboxHash(input.transactionId, 'virtual-account')) % 1_000_000_000n).toString().padStart(9, '0');
-    return { bankName: 'Wema Bank', bankCode: '035', accountNumber: makeNuban('035', serial), accountName: 'RAMP CHECKOUT', amount: input.amount, expiresAt: input.expiresAt };
+    return {
+      bankName: 'Wema Bank',
+      bankCode: '035',
+      accountNumber: makeNuban('035', serial),
+      accountName: 'RAMP CHECKOUT',
+      amount: input.amount,
+      expiresAt: input.expiresAt,
+    };
   }
 
   async mintCngn(input: { transactionId: string; ngnAmount: string }) {

@@ -4,8 +4,29 @@ import { SandboxRouteRails } from './route-rails';
 describe('SandboxRouteRails', () => {
   const rails = new SandboxRouteRails();
   const order = { transactionId: 'txn_01M82JKS0653T6WKTARA9RFX7D', fromAmount: '100' };
-  const swap = { order, index: 0, chain: 'base', provider: 'Aerodrome', fromToken: 'USDC', toToken: 'ETH', amountIn: '99.7', expectedOut: '0.03115625', minimumOut: '0.031', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' };
-  const bridge = { order, index: 1, provider: 'Stargate', fromChain: 'bsc', toChain: 'base', token: 'USDC', amount: '80.246912851234567891', minimumOut: '80.24', recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' };
+  const swap = {
+    order,
+    index: 0,
+    chain: 'base',
+    provider: 'Aerodrome',
+    fromToken: 'USDC',
+    toToken: 'ETH',
+    amountIn: '99.7',
+    expectedOut: '0.03115625',
+    minimumOut: '0.031',
+    recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  };
+  const bridge = {
+    order,
+    index: 1,
+    provider: 'Stargate',
+    fromChain: 'bsc',
+    toChain: 'base',
+    token: 'USDC',
+    amount: '80.246912851234567891',
+    minimumOut: '80.24',
+    recipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  };
 
   it('fills a swap at the quote, with the same hash every time for the same leg', async () => {
     const first = await rails.swap(swap);
@@ -21,7 +42,11 @@ describe('SandboxRouteRails', () => {
   });
 
   it('reverts a swap whose fill is below the minimum, saying what it would give', async () => {
-    expect(await rails.swap({ ...swap, minimumOut: '0.032' })).toEqual({ ok: false, reason: expect.stringContaining('below the minimum 0.032'), wouldGive: '0.03115625' });
+    expect(await rails.swap({ ...swap, minimumOut: '0.032' })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('below the minimum 0.032'),
+      wouldGive: '0.03115625',
+    });
   });
 
   it('delivers a bridged amount as the destination chain holds it (USDC has 6 decimals on base), and refunds below the minimum', async () => {

@@ -115,7 +115,10 @@ export class SandboxRouteRails implements RouteRails {
     const decimals = tokenDecimals(input.token, input.toChain, input.fromChain);
     const amountOut = formatToken(dec(input.amount), decimals);
     if (dec(amountOut).lt(input.minimumOut)) {
-      return { ok: false as const, reason: `${input.provider} could not deliver the minimum ${input.minimumOut} ${input.token} and refunded the order on ${input.fromChain}` };
+      return {
+        ok: false as const,
+        reason: `${input.provider} could not deliver the minimum ${input.minimumOut} ${input.token} and refunded the order on ${input.fromChain}`,
+      };
     }
     // The hash of the fill on the destination chain: where the funds arrive.
     return { ok: true as const, amountOut, transactionHash: chainTransactionHash(input.toChain, input.order.transactionId, 'leg', String(input.index)) };

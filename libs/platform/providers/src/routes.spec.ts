@@ -67,7 +67,11 @@ describe('SandboxRouteProvider', () => {
       const chains = ['base', 'bsc', 'ethereum', 'polygon', 'arbitrum', 'avalanche', 'solana'];
       for (const fromChain of ['base', 'bsc']) {
         for (const toChain of chains.filter((chain) => chain !== fromChain)) {
-          for (const [fromToken, toToken] of [['USDC', 'USDC'], ['cbBTC', 'ETH'], ['CNGN', 'BNB']]) {
+          for (const [fromToken, toToken] of [
+            ['USDC', 'USDC'],
+            ['cbBTC', 'ETH'],
+            ['CNGN', 'BNB'],
+          ]) {
             const route = await routes.swapRoute({ fromChain, toChain, fromToken, toToken });
             expect(route.estimatedSeconds).toBeGreaterThanOrEqual(120);
             expect(route.estimatedSeconds).toBeLessThanOrEqual(300);

@@ -90,13 +90,14 @@ export class SandboxRouteProvider implements RouteProvider {
   async swapRoute(input: SwapRouteInput): Promise<SwapRoute> {
     if (input.fromChain === input.toChain) {
       const dex = dexOf(input.fromChain);
-      return { steps: 1, estimatedSeconds: SWAP_SECONDS, providers: [dex], legs: [{ kind: 'swap', chain: input.fromChain, fromToken: input.fromToken, toToken: input.toToken, provider: dex }] };
+      return {
+        steps: 1,
+        estimatedSeconds: SWAP_SECONDS,
+        providers: [dex],
+        legs: [{ kind: 'swap', chain: input.fromChain, fromToken: input.fromToken, toToken: input.toToken, provider: dex }],
+      };
     }
-    const carried = BRIDGED_TOKENS.has(input.fromToken)
-      ? input.fromToken
-      : BRIDGED_TOKENS.has(input.toToken)
-        ? input.toToken
-        : BRIDGE_CARRIER;
+    const carried = BRIDGED_TOKENS.has(input.fromToken) ? input.fromToken : BRIDGED_TOKENS.has(input.toToken) ? input.toToken : BRIDGE_CARRIER;
     const bridge = bridgeBetween(input.fromChain, input.toChain);
     const legs: RouteLegSpec[] = [];
     let estimatedSeconds = bridge.seconds;
@@ -120,7 +121,9 @@ export class SandboxRouteProvider implements RouteProvider {
     if (input.fromChain === input.toChain) {
       // The same token on the same chain is a plain send: nothing to route.
       const legs: RouteLegSpec[] =
-        input.toToken === input.token ? [] : [{ kind: 'swap', chain: input.fromChain, fromToken: input.token, toToken: input.toToken, provider: dexOf(input.fromChain) }];
+        input.toToken === input.token
+          ? []
+          : [{ kind: 'swap', chain: input.fromChain, fromToken: input.token, toToken: input.toToken, provider: dexOf(input.fromChain) }];
       return { steps: 1, estimatedSeconds: DIRECT_TRANSFER_SECONDS, bridge: 'direct', legs };
     }
     const bridge = bridgeBetween(input.fromChain, input.toChain);

@@ -3,7 +3,14 @@ import { ChainNetworksReader } from './chain-networks';
 
 describe('ChainNetworksReader - the chain service networks, read once a minute, the last known kept through its outages', () => {
   afterEach(() => jest.useRealTimers());
-  const network = (chain: string): ChainNetwork => ({ chain, chainId: 1, confirmations: 1, hotWallet: '0x', contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x' }, faucet: false });
+  const network = (chain: string): ChainNetwork => ({
+    chain,
+    chainId: 1,
+    confirmations: 1,
+    hotWallet: '0x',
+    contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x' },
+    faucet: false,
+  });
   const tenant = platformTenant('test', 'spec');
 
   /** The chain service as the reader sees it: answers with `answers` in turn, an Error thrown. */

@@ -25,7 +25,12 @@ export class ChainNetworksReader {
     const { environment } = tenant;
     try {
       const networks = await this.cache.get(environment, async () => {
-        const answer = await this.rpc.call(ChainNetworks.contract, tenant, { environment }, { ...(this.timeoutMs !== undefined && { timeoutMs: this.timeoutMs }) });
+        const answer = await this.rpc.call(
+          ChainNetworks.contract,
+          tenant,
+          { environment },
+          { ...(this.timeoutMs !== undefined && { timeoutMs: this.timeoutMs }) },
+        );
         return answer.networks;
       });
       this.lastKnown.set(environment, networks);

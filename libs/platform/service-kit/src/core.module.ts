@@ -33,7 +33,7 @@ export class MetricsController {
   @ApiOperation({
     operationId: 'getMetrics',
     summary: 'Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).',
-    description: 'The service\'s metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.',
+    description: "The service's metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.",
   })
   @ApiProduces('text/plain')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {

@@ -1,7 +1,15 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Config } from '@ramp/config';
-import { applyMigrations, ensureDatabase, openDatabase, pendingMigrations, RecordedWaits, type ServiceDatabase, type ServiceDatabaseOptions } from '@ramp/database';
+import {
+  applyMigrations,
+  ensureDatabase,
+  openDatabase,
+  pendingMigrations,
+  RecordedWaits,
+  type ServiceDatabase,
+  type ServiceDatabaseOptions,
+} from '@ramp/database';
 import { HealthRegistry } from './health';
 import type { Logger } from './logger';
 import { LOGGER, PG_POOL, SERVICE_DATABASE, SERVICE_NAME } from './tokens';
@@ -67,8 +75,13 @@ export async function openServiceDatabase(spec: DatabaseSpec, config: Config, ap
   try {
     if (migrate) await applyMigrations(database, spec.schema);
     else {
-      const pending = await pendingMigrations(database.pool, spec.schema, spec.migrations.map((migration) => migration.name));
-      if (pending.length > 0) throw new Error(`${spec.schema}: migrations not applied yet (${pending.join(', ')}): run \`main.js migrate\` (the migration Job) first`);
+      const pending = await pendingMigrations(
+        database.pool,
+        spec.schema,
+        spec.migrations.map((migration) => migration.name),
+      );
+      if (pending.length > 0)
+        throw new Error(`${spec.schema}: migrations not applied yet (${pending.join(', ')}): run \`main.js migrate\` (the migration Job) first`);
     }
   } catch (error) {
     await database.close();
@@ -98,6 +111,7 @@ export function recordedWaitsProvider(channel: string): Provider {
   return {
     provide: RecordedWaits,
     inject: [Config, SERVICE_NAME, LOGGER],
-    useFactory: (config: Config, service: string, logger: Logger) => new RecordedWaits({ databaseUrl: config.string('databaseUrl'), applicationName: `${service}-waits`, channel, logger }),
+    useFactory: (config: Config, service: string, logger: Logger) =>
+      new RecordedWaits({ databaseUrl: config.string('databaseUrl'), applicationName: `${service}-waits`, channel, logger }),
   };
 }

@@ -79,7 +79,7 @@ export class HealthController {
     operationId: 'getReadiness',
     summary: 'Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).',
     description:
-      'For the readiness probe: `{ status, checks }` with each dependency\'s result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache\'s listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.',
+      "For the readiness probe: `{ status, checks }` with each dependency's result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache's listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.",
   })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
     const { httpStatus, body } = await this.registry.answer();

@@ -17,6 +17,15 @@ export function jetStreamTransport(schema: string): Provider {
     provide: JetStreamServer,
     inject: [SERVICE_NAME, PG_POOL, NATS_CONNECTION, Config, LOGGER, Metrics],
     useFactory: (service: string, pool: Pool, nc: NatsConnection, config: Config, logger: Logger, metrics: Metrics) =>
-      new JetStreamServer({ service, schema, pool, nc, namespace: config.string('eventsNamespace'), replicas: config.int('streamReplicas', 1, 5), logger, metrics }),
+      new JetStreamServer({
+        service,
+        schema,
+        pool,
+        nc,
+        namespace: config.string('eventsNamespace'),
+        replicas: config.int('streamReplicas', 1, 5),
+        logger,
+        metrics,
+      }),
   };
 }

@@ -24,7 +24,10 @@ export async function serveOperations(app: INestApplication, port: number, host:
       return;
     }
     if (path === '/metrics') {
-      void metrics.exposition().then(({ contentType, body }) => send(200, contentType, body), () => send(500, 'text/plain', 'metrics unavailable'));
+      void metrics.exposition().then(
+        ({ contentType, body }) => send(200, contentType, body),
+        () => send(500, 'text/plain', 'metrics unavailable'),
+      );
       return;
     }
     send(404, 'application/json', JSON.stringify({ status: 'not found' }));

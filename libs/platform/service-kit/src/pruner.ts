@@ -47,7 +47,12 @@ export class Pruner implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.intervalMs = config.int('pruneIntervalMs', 0);
-    this.pruned = new Counter({ name: 'ramp_pruned_rows_total', help: 'Rows deleted past their retention, by table.', labelNames: ['table'], registers: [metrics.registry] });
+    this.pruned = new Counter({
+      name: 'ramp_pruned_rows_total',
+      help: 'Rows deleted past their retention, by table.',
+      labelNames: ['table'],
+      registers: [metrics.registry],
+    });
   }
 
   onApplicationBootstrap(): void {

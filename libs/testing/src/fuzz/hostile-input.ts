@@ -80,7 +80,19 @@ const hostileString = fc.oneof(
 );
 
 /** Number literals written into the body text as they are (JSON.stringify could not produce some of them). */
-const RAW_NUMBERS = ['0', '-0', '-1', '1e400', '-1e400', '1e-400', '123456789012345678901234567890', '0.1', '5e-324', '1.7976931348623157e308', '9007199254740993'];
+const RAW_NUMBERS = [
+  '0',
+  '-0',
+  '-1',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1',
+  '5e-324',
+  '1.7976931348623157e308',
+  '9007199254740993',
+];
 
 type Hostile = { json: unknown } | { raw: string };
 
@@ -96,7 +108,9 @@ const hostileValue: fc.Arbitrary<Hostile> = fc.oneof(
   fc.boolean().map((json) => ({ json })),
   fc.constant({ json: null }),
   fc.array(hostileString, { maxLength: 5 }).map((json) => ({ json })),
-  fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', '$gt', '$where', 'amount', ''), hostileString, { maxKeys: 3 }).map((json) => ({ json })),
+  fc
+    .dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', '$gt', '$where', 'amount', ''), hostileString, { maxKeys: 3 })
+    .map((json) => ({ json })),
   fc.integer({ min: 1, max: 20_000 }).map((depth) => ({ raw: deep(depth, '"x"') })),
   fc.jsonValue({ maxDepth: 4 }).map((json) => ({ json })),
 );
@@ -136,7 +150,12 @@ function bodyCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCase
       fc
         .constantFrom(...(required.length ? required : properties.map(([name]) => name)))
         .chain((name) => wrongTypeFor(schema!.properties![name]!.type).map((value) => ({ name, value })))
-        .map(({ name, value }) => ({ ...base, label: `${name}: wrong type`, mustRefuse: true, body: objectText(entries.map(([n, v]) => [n, n === name ? text(value) : v])) })),
+        .map(({ name, value }) => ({
+          ...base,
+          label: `${name}: wrong type`,
+          mustRefuse: true,
+          body: objectText(entries.map(([n, v]) => [n, n === name ? text(value) : v])),
+        })),
     );
     const strings = properties.filter(([, property]) => property.type === 'string').map(([name]) => name);
     if (strings.length) {
@@ -162,23 +181,54 @@ function bodyCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCase
   }
   if (required.length) {
     cases.push(
-      fc.constantFrom(...required).map((name) => ({ ...base, label: `${name}: missing`, mustRefuse: true, body: objectText(entries.filter(([n]) => n !== name)) })),
+      fc
+        .constantFrom(...required)
+        .map((name) => ({ ...base, label: `${name}: missing`, mustRefuse: true, body: objectText(entries.filter(([n]) => n !== name)) })),
     );
   }
   cases.push(
     fc
-      .tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '$where', '', 'ａｍｏｕｎｔ', 'amount\u0000'), fc.string({ minLength: 1, maxLength: 20 })), hostileValue)
+      .tuple(
+        fc.oneof(
+          fc.constantFrom('__proto__', 'constructor', 'prototype', '$where', '', 'ａｍｏｕｎｔ', 'amount\u0000'),
+          fc.string({ minLength: 1, maxLength: 20 }),
+        ),
+        hostileValue,
+      )
       .filter(([name]) => !properties.some(([known]) => known === name))
-      .map(([name, value]) => ({ ...base, label: `unknown field ${JSON.stringify(name).slice(0, 20)}`, mustRefuse: true, body: objectText([...entries, [name, text(value)]]) })),
+      .map(([name, value]) => ({
+        ...base,
+        label: `unknown field ${JSON.stringify(name).slice(0, 20)}`,
+        mustRefuse: true,
+        body: objectText([...entries, [name, text(value)]]),
+      })),
   );
   cases.push(
     fc
       .oneof(
-        fc.constantFrom('[]', '"text"', '123', 'null', 'true', '{', '{"a":}', "{'amount':'1'}", '{"amount":"1",}', '{/* */}', '{"a":NaN}', '\u0000', ' ', 'undefined'),
+        fc.constantFrom(
+          '[]',
+          '"text"',
+          '123',
+          'null',
+          'true',
+          '{',
+          '{"a":}',
+          "{'amount':'1'}",
+          '{"amount":"1",}',
+          '{/* */}',
+          '{"a":NaN}',
+          '\u0000',
+          ' ',
+          'undefined',
+        ),
         fc.integer({ min: 1, max: 40_000 }).map((depth) => deep(depth, '1')),
         fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
         fc.string({ unit: 'binary', maxLength: 200 }).filter((body) => !isJsonObject(body)),
-        fc.integer({ min: 1, max: 400 }).map((cut) => objectText(entries).slice(0, Math.max(1, objectText(entries).length - cut))).filter((body) => !isJsonObject(body)),
+        fc
+          .integer({ min: 1, max: 400 })
+          .map((cut) => objectText(entries).slice(0, Math.max(1, objectText(entries).length - cut)))
+          .filter((body) => !isJsonObject(body)),
       )
       .map((body) => ({ ...base, label: `malformed body ${JSON.stringify(body.slice(0, 16))}`, mustRefuse: true, body })),
     fc.constantFrom<[string, boolean]>(['\xff\xfe{', true], ['\ufeff', false]).map(([prefix, mustRefuse]) => ({
@@ -187,14 +237,21 @@ function bodyCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCase
       mustRefuse,
       body: Buffer.concat([Buffer.from(prefix, 'latin1'), Buffer.from(objectText(entries))]),
     })),
-    fc.integer({ min: 70_000, max: 400_000 }).map((size) => ({ ...base, label: `body of ${size} bytes`, mustRefuse: true, body: objectText([...entries, ['padding', JSON.stringify('x'.repeat(size))]]) })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', '').map((type) => ({
+    fc.integer({ min: 70_000, max: 400_000 }).map((size) => ({
       ...base,
-      label: `content-type ${type || '(empty)'}`,
+      label: `body of ${size} bytes`,
       mustRefuse: true,
-      headers: [['x-api-key', key], ...(type ? [['content-type', type] as [string, string]] : [])],
-      body: objectText(entries),
+      body: objectText([...entries, ['padding', JSON.stringify('x'.repeat(size))]]),
     })),
+    fc
+      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonx', 'json', '')
+      .map((type) => ({
+        ...base,
+        label: `content-type ${type || '(empty)'}`,
+        mustRefuse: true,
+        headers: [['x-api-key', key], ...(type ? [['content-type', type] as [string, string]] : [])],
+        body: objectText(entries),
+      })),
   );
   return cases;
 }
@@ -215,8 +272,31 @@ function percentEncode(value: string): string {
 
 /** Hostile ids in the path: traversal (kept raw or encoded), other kinds' ids, huge, unicode, malformed escapes. */
 const hostileId = fc.oneof(
-  fc.constantFrom('..', '../..', '..%2f..%2f', '%ed%a0%80', '%ff%fe', '%2e%2e', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '....//', '%252e%252e%252f', '%00', '%', '%zz', '%c0%ae%c0%ae', ';', '*', '%20'),
-  fc.constantFrom('txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V', 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V', 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V', 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V', 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V'),
+  fc.constantFrom(
+    '..',
+    '../..',
+    '..%2f..%2f',
+    '%ed%a0%80',
+    '%ff%fe',
+    '%2e%2e',
+    '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+    '....//',
+    '%252e%252e%252f',
+    '%00',
+    '%',
+    '%zz',
+    '%c0%ae%c0%ae',
+    ';',
+    '*',
+    '%20',
+  ),
+  fc.constantFrom(
+    'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  ),
   hostileString.filter((id) => id.length > 0 && id.length < 4000).map((id) => percentEncode(id)),
   fc.integer({ min: 1000, max: 6000 }).map((n) => 'txn_' + '1'.repeat(n)),
 );
@@ -246,7 +326,10 @@ function pathCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCase
   ];
 }
 
-const hostileQueryValue = fc.oneof(hostileString.filter((value) => value.length < 4000), fc.constantFrom('-1', '0', '101', '1e9', '1.5', 'abc', '', '2026-13-45', 'yesterday'));
+const hostileQueryValue = fc.oneof(
+  hostileString.filter((value) => value.length < 4000),
+  fc.constantFrom('-1', '0', '101', '1e9', '1.5', 'abc', '', '2026-13-45', 'yesterday'),
+);
 
 const CHECKED_QUERY = new Set(['limit', 'page', 'from', 'to', 'type', 'status', 'chain']);
 
@@ -256,9 +339,16 @@ function queryCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCas
   const headers: [string, string][] = [['x-api-key', key]];
   const cases: fc.Arbitrary<HostileCase>[] = [
     // A parameter the route does not take.
-    fc.tuple(fc.constantFrom('admin', 'debug', 'organizationId', '__proto__', 'limit[]', 'sort'), hostileQueryValue)
+    fc
+      .tuple(fc.constantFrom('admin', 'debug', 'organizationId', '__proto__', 'limit[]', 'sort'), hostileQueryValue)
       .filter(([name]) => !route.query.includes(name))
-      .map(([name, value]) => ({ label: `unknown query ${name}`, method: 'GET', path: `${path}?${percentEncode(name)}=${percentEncode(value)}`, headers, mustRefuse: true })),
+      .map(([name, value]) => ({
+        label: `unknown query ${name}`,
+        method: 'GET',
+        path: `${path}?${percentEncode(name)}=${percentEncode(value)}`,
+        headers,
+        mustRefuse: true,
+      })),
   ];
   if (route.query.length) {
     cases.push(
@@ -271,41 +361,109 @@ function queryCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCas
         // any text (walletId) may simply match nothing.
         mustRefuse: value !== '' && CHECKED_QUERY.has(name) && !/^\d{1,3}$/.test(value),
       })),
-      fc.constantFrom(...route.query).map((name) => ({ label: `query ${name} twice`, method: 'GET', path: `${path}?${name}=1&${name}=2`, headers, mustRefuse: true })),
+      fc
+        .constantFrom(...route.query)
+        .map((name) => ({ label: `query ${name} twice`, method: 'GET', path: `${path}?${name}=1&${name}=2`, headers, mustRefuse: true })),
     );
   }
   return cases;
 }
 
 /** Header values Node will send: tab, printable ASCII and Latin-1 (no control characters, no CR or LF). */
-const latin1Text = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code)), maxLength: 300 });
+const latin1Text = fc.string({
+  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code)),
+  maxLength: 300,
+});
 
 function headerCases(route: RouteUnderTest, key: string): fc.Arbitrary<HostileCase>[] {
   const path = fillPath(route.path);
   const body = route.method === 'POST' ? objectText(exampleEntries(route.body)) : undefined;
   const json: [string, string][] = body ? [JSON_TYPE] : [];
-  const make = (label: string, headers: [string, string][], mustRefuse: boolean): HostileCase => ({ label, method: route.method, path, headers: [...headers, ...json], body, mustRefuse });
+  const make = (label: string, headers: [string, string][], mustRefuse: boolean): HostileCase => ({
+    label,
+    method: route.method,
+    path,
+    headers: [...headers, ...json],
+    body,
+    mustRefuse,
+  });
   return [
-    fc.oneof(latin1Text.map((value) => value.trim()), fc.constantFrom('service_test_', 'service_live_', key.toUpperCase(), `${key} `, `${key}x`, key.slice(0, -1), 'service_test_' + 'a'.repeat(5000)))
+    fc
+      .oneof(
+        latin1Text.map((value) => value.trim()),
+        fc.constantFrom('service_test_', 'service_live_', key.toUpperCase(), `${key} `, `${key}x`, key.slice(0, -1), 'service_test_' + 'a'.repeat(5000)),
+      )
       .filter((value) => value.trim() !== key)
       .map((value) => make(`x-api-key ${JSON.stringify(value.slice(0, 20))}`, value ? [['x-api-key', value]] : [], true)),
     fc.constant(make('no x-api-key', [], true)),
-    fc.constant(make('no Host header', [['x-api-key', key], ['host', '']], true)),
-    fc.constantFrom(['x-api-key', 'service_test_nope'], ['x-api-key', key]).map((second) => make('x-api-key twice', [['x-api-key', key], second as [string, string]], true)),
-    fc.integer({ min: 17_000, max: 80_000 }).map((size) => make(`a header of ${size} bytes`, [['x-api-key', key], ['x-padding', 'p'.repeat(size)]], true)),
-    fc.tuple(fc.constantFrom('x-request-id', 'idempotency-key', 'x-forwarded-for', 'x-forwarded-proto', 'forwarded', 'x-real-ip', 'accept', 'accept-encoding', 'origin'), latin1Text).map(([name, value]) =>
-      make(`${name}: ${JSON.stringify(value.slice(0, 20))}`, [['x-api-key', key], [name, value]], false),
+    fc.constant(
+      make(
+        'no Host header',
+        [
+          ['x-api-key', key],
+          ['host', ''],
+        ],
+        true,
+      ),
     ),
+    fc
+      .constantFrom(['x-api-key', 'service_test_nope'], ['x-api-key', key])
+      .map((second) => make('x-api-key twice', [['x-api-key', key], second as [string, string]], true)),
+    fc.integer({ min: 17_000, max: 80_000 }).map((size) =>
+      make(
+        `a header of ${size} bytes`,
+        [
+          ['x-api-key', key],
+          ['x-padding', 'p'.repeat(size)],
+        ],
+        true,
+      ),
+    ),
+    fc
+      .tuple(
+        fc.constantFrom(
+          'x-request-id',
+          'idempotency-key',
+          'x-forwarded-for',
+          'x-forwarded-proto',
+          'forwarded',
+          'x-real-ip',
+          'accept',
+          'accept-encoding',
+          'origin',
+        ),
+        latin1Text,
+      )
+      .map(([name, value]) =>
+        make(
+          `${name}: ${JSON.stringify(value.slice(0, 20))}`,
+          [
+            ['x-api-key', key],
+            [name, value],
+          ],
+          false,
+        ),
+      ),
   ];
 }
 
 /** Methods the route table does not serve at this path: NOT_FOUND, as for unknown routes. */
 function methodCases(route: RouteUnderTest, key: string, served: Set<string>): fc.Arbitrary<HostileCase>[] {
   const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND'].filter((method) => !served.has(`${method} ${route.path}`));
-  return [fc.constantFrom(...others).map((method) => ({ label: `method ${method}`, method, path: fillPath(route.path), headers: [['x-api-key', key]], mustRefuse: true }))];
+  return [
+    fc
+      .constantFrom(...others)
+      .map((method) => ({ label: `method ${method}`, method, path: fillPath(route.path), headers: [['x-api-key', key]], mustRefuse: true })),
+  ];
 }
 
 /** Every kind of hostile case for one route, one generator per kind (so that each kind gets its share of runs). */
 export function hostileCases(route: RouteUnderTest, key: string, served: Set<string>): fc.Arbitrary<HostileCase>[] {
-  return [...(route.method === 'POST' ? bodyCases(route, key) : []), ...pathCases(route, key), ...queryCases(route, key), ...headerCases(route, key), ...methodCases(route, key, served)];
+  return [
+    ...(route.method === 'POST' ? bodyCases(route, key) : []),
+    ...pathCases(route, key),
+    ...queryCases(route, key),
+    ...headerCases(route, key),
+    ...methodCases(route, key, served),
+  ];
 }

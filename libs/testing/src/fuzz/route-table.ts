@@ -16,7 +16,10 @@ export interface ObjectSchema {
 
 /** The parts of the OpenAPI document read here (its whole shape is what the OpenAPI test checks). */
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: ObjectSchema & { $ref?: string } }> }; parameters?: { in: string; name: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content?: Record<string, { schema?: ObjectSchema & { $ref?: string } }> }; parameters?: { in: string; name: string }[] }>
+  >;
   components: { schemas: Record<string, ObjectSchema> };
 }
 

@@ -3,14 +3,16 @@ import { NO_VENUES, onchainProviders, placeOf, planRoute, scaleLeg, settleLegs, 
 import { netOfFees, planOrder } from './route';
 
 /** planRoute for `legs` and the quote's figures, at 1% slippage and `USD_PRICES` unless the figures say otherwise. */
-const plan = (legs: RoutePlanInput['legs'], figures: Omit<RoutePlanInput, 'legs' | 'slippagePercent' | 'usdPrices'> & Partial<Pick<RoutePlanInput, 'slippagePercent' | 'usdPrices'>>) =>
-  planRoute({ legs, slippagePercent: '1', usdPrices: USD_PRICES, ...figures });
+const plan = (
+  legs: RoutePlanInput['legs'],
+  figures: Omit<RoutePlanInput, 'legs' | 'slippagePercent' | 'usdPrices'> & Partial<Pick<RoutePlanInput, 'slippagePercent' | 'usdPrices'>>,
+) => planRoute({ legs, slippagePercent: '1', usdPrices: USD_PRICES, ...figures });
 
 /** base USDC -> ETH (Aerodrome), ETH base -> bsc (Across), bsc ETH -> BNB (PancakeSwap), for 993 net of fees. */
 const crossChainPlan = () => plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.527692307692307692', minimumToAmount: '1.512415384615384615' });
 
 describe('planRoute', () => {
-  it('gives a last bridge the quote\'s minimum, not what it carries: the swap before it may give a little less', () => {
+  it("gives a last bridge the quote's minimum, not what it carries: the swap before it may give a little less", () => {
     const legs = plan(
       [
         { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
@@ -25,7 +27,11 @@ describe('planRoute', () => {
   });
 
   it('plans a same-chain swap as one leg that delivers exactly the quoted toAmount, at worst its minimum', () => {
-    const legs = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.03109375', minimumToAmount: '0.0307828125' });
+    const legs = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], {
+      amountIn: '99.5',
+      toAmount: '0.03109375',
+      minimumToAmount: '0.0307828125',
+    });
     expect(legs).toEqual([
       {
         kind: 'swap',
@@ -42,14 +48,39 @@ describe('planRoute', () => {
   });
 
   it('uses the quote figures for the last leg even when the USD prices would give something else', () => {
-    const [leg] = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.031', minimumToAmount: '0.03', usdPrices: {} });
+    const [leg] = plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], {
+      amountIn: '99.5',
+      toAmount: '0.031',
+      minimumToAmount: '0.03',
+      usdPrices: {},
+    });
     expect(leg).toMatchObject({ amountOut: '0.031', minimumOut: '0.03' });
   });
 
   it('plans a cross-chain swap: source swap at the USD prices, a bridge carrying the amount as is, the destination swap at the quote', () => {
     expect(crossChainPlan()).toEqual([
-      { kind: 'swap', provider: 'Aerodrome', fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amountIn: '993', amountOut: '0.3103125', minimumOut: '0.307209375' },
-      { kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'ETH', toToken: 'ETH', amountIn: '0.3103125', amountOut: '0.3103125', minimumOut: '0.3103125' },
+      {
+        kind: 'swap',
+        provider: 'Aerodrome',
+        fromChain: 'base',
+        toChain: 'base',
+        fromToken: 'USDC',
+        toToken: 'ETH',
+        amountIn: '993',
+        amountOut: '0.3103125',
+        minimumOut: '0.307209375',
+      },
+      {
+        kind: 'bridge',
+        provider: 'Across',
+        fromChain: 'base',
+        toChain: 'bsc',
+        fromToken: 'ETH',
+        toToken: 'ETH',
+        amountIn: '0.3103125',
+        amountOut: '0.3103125',
+        minimumOut: '0.3103125',
+      },
       {
         kind: 'swap',
         provider: 'PancakeSwap',
@@ -64,7 +95,7 @@ describe('planRoute', () => {
     ]);
   });
 
-  it('cuts an intermediate amount and its minimum down to the output token\'s decimals (USDC has 6 on base)', () => {
+  it("cuts an intermediate amount and its minimum down to the output token's decimals (USDC has 6 on base)", () => {
     const legs = plan(
       [
         { kind: 'swap', chain: 'base', fromToken: 'ETH', toToken: 'USDC', provider: 'Aerodrome' },
@@ -93,18 +124,38 @@ describe('planRoute', () => {
 
   it('lets a bridge-only route deliver the quoted toAmount', () => {
     expect(
-      plan([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], { amountIn: '99.2', toAmount: '99.2', minimumToAmount: '99.2', slippagePercent: '0.5', usdPrices: {} }),
-    ).toEqual([{ kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'USDC', amountIn: '99.2', amountOut: '99.2', minimumOut: '99.2' }]);
+      plan([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], {
+        amountIn: '99.2',
+        toAmount: '99.2',
+        minimumToAmount: '99.2',
+        slippagePercent: '0.5',
+        usdPrices: {},
+      }),
+    ).toEqual([
+      {
+        kind: 'bridge',
+        provider: 'Across',
+        fromChain: 'base',
+        toChain: 'bsc',
+        fromToken: 'USDC',
+        toToken: 'USDC',
+        amountIn: '99.2',
+        amountOut: '99.2',
+        minimumOut: '99.2',
+      },
+    ]);
   });
 
   it('throws when a price an intermediate swap needs is missing', () => {
-    expect(() =>
-      plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.5', minimumToAmount: '1.4', usdPrices: { USDC: '1', BNB: '650' } }),
-    ).toThrow('no USD price for ETH');
+    expect(() => plan(CROSS_CHAIN_LEG_SPECS, { amountIn: '993', toAmount: '1.5', minimumToAmount: '1.4', usdPrices: { USDC: '1', BNB: '650' } })).toThrow(
+      'no USD price for ETH',
+    );
   });
 
-  it('refuses a route without legs as the request\'s fault (INVALID_REQUEST on quoteId), before the quote is used', () => {
-    expect(() => plan([], { amountIn: '1', toAmount: '1', minimumToAmount: '1' })).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', field: 'quoteId' }));
+  it("refuses a route without legs as the request's fault (INVALID_REQUEST on quoteId), before the quote is used", () => {
+    expect(() => plan([], { amountIn: '1', toAmount: '1', minimumToAmount: '1' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', field: 'quoteId' }),
+    );
   });
 });
 
@@ -115,17 +166,21 @@ describe('scaleLeg', () => {
     expect(scaleLeg(sourceSwap, '993', false)).toEqual({ amountIn: '993', amountOut: '0.3103125', minimumOut: '0.307209375' });
   });
 
-  it('scales an intermediate leg\'s output and minimum with the actual input', () => {
+  it("scales an intermediate leg's output and minimum with the actual input", () => {
     expect(scaleLeg(sourceSwap, '496.5', false)).toEqual({ amountIn: '496.5', amountOut: '0.15515625', minimumOut: '0.1536046875' });
     expect(scaleLeg(bridge, '0.3', false)).toEqual({ amountIn: '0.3', amountOut: '0.3', minimumOut: '0.3' });
   });
 
-  it('scales the last leg\'s output but never its minimum: that is what the customer was promised', () => {
-    expect(scaleLeg(destinationSwap, '0.15515625', true)).toEqual({ amountIn: '0.15515625', amountOut: '0.763846153846153846', minimumOut: '1.512415384615384615' });
+  it("scales the last leg's output but never its minimum: that is what the customer was promised", () => {
+    expect(scaleLeg(destinationSwap, '0.15515625', true)).toEqual({
+      amountIn: '0.15515625',
+      amountOut: '0.763846153846153846',
+      minimumOut: '1.512415384615384615',
+    });
     expect(scaleLeg(destinationSwap, '0.620625', true).minimumOut).toBe('1.512415384615384615');
   });
 
-  it('cuts the scaled figures down to the output token\'s decimals', () => {
+  it("cuts the scaled figures down to the output token's decimals", () => {
     const ethToUsdc: PlannedLeg = {
       kind: 'swap',
       provider: 'Aerodrome',
@@ -149,7 +204,7 @@ describe('netOfFees and planOrder', () => {
     expect(netOfFees({ fromAmount: '100.1', fees: { ...order.fees, totalFee: '0.3' } })).toBe('99.8');
   });
 
-  it('plans the order\'s legs from its net amount, toAmount, minimum and slippage', () => {
+  it("plans the order's legs from its net amount, toAmount, minimum and slippage", () => {
     expect(planOrder(order, CROSS_CHAIN_LEG_SPECS, USD_PRICES)).toEqual(crossChainPlan());
   });
 });
@@ -167,7 +222,12 @@ describe('settleLegs, onchainProviders and venuesOf', () => {
     ]),
   };
   const dexesOnly: Venues = { dexes: venues.dexes, bridges: new Map() };
-  const sameChain = () => plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { amountIn: '99.5', toAmount: '0.031', minimumToAmount: '0.03' });
+  const sameChain = () =>
+    plan([{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], {
+      amountIn: '99.5',
+      toAmount: '0.031',
+      minimumToAmount: '0.03',
+    });
 
   it('runs a route of swaps on chains with pools on chain, each leg through their DEX, its amounts untouched', () => {
     const [leg] = settleLegs(sameChain(), venues);
@@ -202,7 +262,17 @@ describe('settleLegs, onchainProviders and venuesOf', () => {
   });
 
   it('keeps a route with a bridge on the sandbox rails whole when a chain of it has no intent bridge, even its swaps on chains with pools', () => {
-    for (const without of [dexesOnly, { ...venues, bridges: new Map([['base', 'Ramp Intents']]) }, { ...venues, bridges: new Map([['base', 'Ramp Intents'], ['bsc', 'Another']]) }]) {
+    for (const without of [
+      dexesOnly,
+      { ...venues, bridges: new Map([['base', 'Ramp Intents']]) },
+      {
+        ...venues,
+        bridges: new Map([
+          ['base', 'Ramp Intents'],
+          ['bsc', 'Another'],
+        ]),
+      },
+    ]) {
       expect(settleLegs(usdcCarried(), without).map((leg) => [leg.provider, leg.settlement])).toEqual([
         ['Aerodrome', 'simulated'],
         ['Stargate', 'simulated'],
@@ -212,20 +282,47 @@ describe('settleLegs, onchainProviders and venuesOf', () => {
   });
 
   it('keeps a swap on a chain without pools (or with no venues known) on the rails', () => {
-    expect(settleLegs(sameChain(), { dexes: new Map([['bsc', 'Uniswap V2']]), bridges: venues.bridges })[0]).toMatchObject({ provider: 'Aerodrome', settlement: 'simulated' });
+    expect(settleLegs(sameChain(), { dexes: new Map([['bsc', 'Uniswap V2']]), bridges: venues.bridges })[0]).toMatchObject({
+      provider: 'Aerodrome',
+      settlement: 'simulated',
+    });
     expect(settleLegs(sameChain(), NO_VENUES)[0]).toMatchObject({ settlement: 'simulated' });
     expect(onchainProviders([], venues)).toBeUndefined();
-    expect(onchainProviders([{ kind: 'swap', fromChain: 'base', toChain: 'base', fromToken: 'USDC' }, { kind: 'bridge', fromChain: 'base', toChain: 'ethereum', fromToken: 'USDC' }], venues)).toBeUndefined();
+    expect(
+      onchainProviders(
+        [
+          { kind: 'swap', fromChain: 'base', toChain: 'base', fromToken: 'USDC' },
+          { kind: 'bridge', fromChain: 'base', toChain: 'ethereum', fromToken: 'USDC' },
+        ],
+        venues,
+      ),
+    ).toBeUndefined();
     expect(onchainProviders([{ kind: 'bridge', fromChain: 'base', toChain: 'arbitrum', fromToken: 'USDC' }], venues)).toEqual(['Ramp Intents']);
-    expect(onchainProviders(['base', 'bsc'].map((chain) => placeOf({ kind: 'swap', chain, fromToken: 'USDC', toToken: 'ETH', provider: 'x' })), venues)).toEqual(['Uniswap V2', 'Uniswap V2']);
+    expect(
+      onchainProviders(
+        ['base', 'bsc'].map((chain) => placeOf({ kind: 'swap', chain, fromToken: 'USDC', toToken: 'ETH', provider: 'x' })),
+        venues,
+      ),
+    ).toEqual(['Uniswap V2', 'Uniswap V2']);
   });
 
   it('finds the DEX and the intent bridge of each network that has them', () => {
     const network = (chain: string, dex?: string, bridge?: string) => ({
       chain,
-      contracts: { tokens: {}, wrappedNative: '0x', forwarderFactory: '0x', ...(dex && { dex: { name: dex, factory: '0x', router: '0x', hub: 'USDC', pairs: {} } }), ...(bridge && { bridge: { name: bridge, pool: '0x' } }) },
+      contracts: {
+        tokens: {},
+        wrappedNative: '0x',
+        forwarderFactory: '0x',
+        ...(dex && { dex: { name: dex, factory: '0x', router: '0x', hub: 'USDC', pairs: {} } }),
+        ...(bridge && { bridge: { name: bridge, pool: '0x' } }),
+      },
     });
-    const found = venuesOf([network('base', 'Uniswap V2', 'Ramp Intents'), network('arbitrum', undefined, 'Ramp Intents'), network('bsc', 'Uniswap V2'), network('solana')]);
+    const found = venuesOf([
+      network('base', 'Uniswap V2', 'Ramp Intents'),
+      network('arbitrum', undefined, 'Ramp Intents'),
+      network('bsc', 'Uniswap V2'),
+      network('solana'),
+    ]);
     expect([...found.dexes]).toEqual([
       ['base', 'Uniswap V2'],
       ['bsc', 'Uniswap V2'],

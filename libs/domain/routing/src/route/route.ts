@@ -139,7 +139,13 @@ export function evolveRoute(state: RouteState, event: RouteEvent): RouteState {
     }
     case 'failing': {
       const data = event.data as RoutePayloads['failing'];
-      return { ...next, failing: data.errorMessage, failureReason: data.failureReason, failedLeg: data.failedLeg, ...(data.failedHash !== undefined && { failedHash: data.failedHash }) };
+      return {
+        ...next,
+        failing: data.errorMessage,
+        failureReason: data.failureReason,
+        failedLeg: data.failedLeg,
+        ...(data.failedHash !== undefined && { failedHash: data.failedHash }),
+      };
     }
     case 'leg_reversed': {
       const data = event.data as RoutePayloads['leg_reversed'];
@@ -215,7 +221,15 @@ function legOutcome(state: RouteState, command: Extract<RouteCommand, { type: 'r
   if (!command.ok) {
     const errorMessage = command.wouldGive !== undefined ? slippage(command.wouldGive) : `${capitalize(describeLeg(leg))} failed: ${command.reason}`;
     const failureReason = leg.kind === 'bridge' ? 'BRIDGE_FAILED' : command.wouldGive !== undefined ? 'SLIPPAGE_EXCEEDED' : 'SWAP_FAILED';
-    return [event(kind, 'failing', { errorMessage, failureReason, failedLeg: command.index, ...(command.transactionHash !== undefined && { failedHash: command.transactionHash }), at })];
+    return [
+      event(kind, 'failing', {
+        errorMessage,
+        failureReason,
+        failedLeg: command.index,
+        ...(command.transactionHash !== undefined && { failedHash: command.transactionHash }),
+        at,
+      }),
+    ];
   }
   const completed = event(kind, 'leg_completed', { index: command.index, amountOut: command.amountOut, transactionHash: command.transactionHash, at });
   // A provider that ignored the minimum: the leg happened, so it is recorded, then unwound like any other failure,
@@ -251,11 +265,16 @@ export function decideRoute(command: RouteCommand, state: RouteState): RouteEven
     case 'recordLeg':
       return step.kind === 'executeLeg' && step.index === command.index ? legOutcome(state, command) : [];
     case 'recordReversal':
-      return step.kind === 'reverseLeg' && step.index === command.index ? [event(kind, 'leg_reversed', { index: command.index, transactionHash: command.transactionHash, at })] : [];
+      return step.kind === 'reverseLeg' && step.index === command.index
+        ? [event(kind, 'leg_reversed', { index: command.index, transactionHash: command.transactionHash, at })]
+        : [];
     case 'recordFundsReleased':
       return step.kind === 'releaseHold' ? [event(kind, 'funds_released', { at })] : [];
     case 'fail':
-      if (state.failing !== undefined) return step.kind === 'fail' ? [event(kind, 'failed', { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at })] : [];
+      if (state.failing !== undefined)
+        return step.kind === 'fail'
+          ? [event(kind, 'failed', { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at })]
+          : [];
       if (step.kind === 'settle') throw new AppError('TRANSACTION_STATE_CONFLICT', 'Every leg has run: the transaction can no longer fail');
       return [event(kind, 'failing', { errorMessage: command.reason, failureReason: command.failureReason, failedLeg: null, at })];
     case 'complete': {
@@ -288,4 +307,3 @@ export function planOrder(order: RouteOrder, legs: readonly RouteLegSpec[], usdP
     usdPrices,
   });
 }
-

@@ -50,9 +50,48 @@ describe('routeView of a swap', () => {
       },
       route: {
         steps: [
-          { step: 1, kind: 'swap', provider: 'Aerodrome', fromChain: 'base', toChain: 'base', fromToken: 'USDC', toToken: 'ETH', amountIn: '993', amountOut: '0.3103125', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
-          { step: 2, kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'ETH', toToken: 'ETH', amountIn: '0.3103125', amountOut: '0.3103125', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
-          { step: 3, kind: 'swap', provider: 'PancakeSwap', fromChain: 'bsc', toChain: 'bsc', fromToken: 'ETH', toToken: 'BNB', amountIn: '0.3103125', amountOut: '1.527692307692307692', status: 'pending', transactionHash: undefined, settlement: 'simulated' },
+          {
+            step: 1,
+            kind: 'swap',
+            provider: 'Aerodrome',
+            fromChain: 'base',
+            toChain: 'base',
+            fromToken: 'USDC',
+            toToken: 'ETH',
+            amountIn: '993',
+            amountOut: '0.3103125',
+            status: 'pending',
+            transactionHash: undefined,
+            settlement: 'simulated',
+          },
+          {
+            step: 2,
+            kind: 'bridge',
+            provider: 'Across',
+            fromChain: 'base',
+            toChain: 'bsc',
+            fromToken: 'ETH',
+            toToken: 'ETH',
+            amountIn: '0.3103125',
+            amountOut: '0.3103125',
+            status: 'pending',
+            transactionHash: undefined,
+            settlement: 'simulated',
+          },
+          {
+            step: 3,
+            kind: 'swap',
+            provider: 'PancakeSwap',
+            fromChain: 'bsc',
+            toChain: 'bsc',
+            fromToken: 'ETH',
+            toToken: 'BNB',
+            amountIn: '0.3103125',
+            amountOut: '1.527692307692307692',
+            status: 'pending',
+            transactionHash: undefined,
+            settlement: 'simulated',
+          },
         ],
       },
       destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
@@ -63,7 +102,7 @@ describe('routeView of a swap', () => {
     expect(view).not.toHaveProperty('errorMessage');
   });
 
-  it('shows what each leg actually gave, the next leg\'s input scaled to it, and the last leg\'s hash', () => {
+  it("shows what each leg actually gave, the next leg's input scaled to it, and the last leg's hash", () => {
     const view = routeView(fold([e.initiated, e.held, e.leg(0, '0.3'), e.leg(1, '0.3')]));
     expect(view.updatedAt).toBe(later);
     expect(view.transactionHash).toBe('0xleg1');
@@ -78,7 +117,11 @@ describe('routeView of a swap', () => {
   it('shows the delivered toAmount once completed', () => {
     const view = routeView(fold([e.initiated, e.held, e.leg(0, '0.3103125'), e.leg(1, '0.3103125'), e.leg(2, '1.53'), e.completed('1.53')]));
     expect(view).toMatchObject({ status: 'completed', transactionHash: '0xleg2', swap: { toAmount: '1.53', minimumToAmount: '1.512415384615384615' } });
-    expect(statuses(fold([e.initiated, e.held, e.leg(0, '0.3103125'), e.leg(1, '0.3103125'), e.leg(2, '1.53')]))).toEqual(['completed', 'completed', 'completed']);
+    expect(statuses(fold([e.initiated, e.held, e.leg(0, '0.3103125'), e.leg(1, '0.3103125'), e.leg(2, '1.53')]))).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
     expect(view).not.toHaveProperty('errorMessage');
   });
 

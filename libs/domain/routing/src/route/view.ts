@@ -95,6 +95,7 @@ export function routeView(state: RouteState): TransactionView {
       toAmount,
     };
   }
-  if (state.status === 'failed') Object.assign(view, { errorMessage: state.errorMessage ?? 'The transaction failed', failureReason: state.failureReason ?? 'TRANSACTION_FAILED' });
+  if (state.status === 'failed')
+    Object.assign(view, { errorMessage: state.errorMessage ?? 'The transaction failed', failureReason: state.failureReason ?? 'TRANSACTION_FAILED' });
   return view;
 }

@@ -37,11 +37,16 @@ const crossChain: SwapQuote.Response = {
 };
 
 /** The same-chain swap's one leg, USDC -> ETH on base (Aerodrome), planned from its order. */
-const sameChainLegs = () => planOrder(swapOrder(sameChain), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { USDC: '1', ETH: '3200' });
+const sameChainLegs = () =>
+  planOrder(swapOrder(sameChain), [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'ETH', provider: 'Aerodrome' }], { USDC: '1', ETH: '3200' });
 
 describe('swapDestination', () => {
   it('delivers a same-chain swap without an address back into the managed wallet', () => {
-    expect(swapDestination(sameChain, wallet, undefined)).toEqual({ kind: 'wallet', walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+    expect(swapDestination(sameChain, wallet, undefined)).toEqual({
+      kind: 'wallet',
+      walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+      address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    });
   });
 
   it('delivers to the given address when there is one, on the same chain too', () => {
@@ -69,22 +74,30 @@ describe('swapDestination', () => {
   });
 
   it('accepts an all-lowercase address as given', () => {
-    expect(swapDestination(crossChain, wallet, '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toEqual({ kind: 'address', address: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' });
+    expect(swapDestination(crossChain, wallet, '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toEqual({
+      kind: 'address',
+      address: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+    });
   });
 });
 
 describe('swapOrder', () => {
-  it('takes the order from the quote, with the route\'s estimated time', () => {
+  it("takes the order from the quote, with the route's estimated time", () => {
     expect(swapOrder(crossChain)).toEqual(crossChainOrder({ quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7E' }));
   });
 
-  it('plans a same-chain swap as one leg delivering the quote\'s toAmount from the amount net of fees', () => {
+  it("plans a same-chain swap as one leg delivering the quote's toAmount from the amount net of fees", () => {
     expect(sameChainLegs()).toEqual([expect.objectContaining({ amountIn: '99.5', amountOut: '0.03109375', minimumOut: '0.0307828125' })]);
   });
 });
 
 describe('SWAP_KIND: the swap as the swap-transfer service shows it at each version of its stream', () => {
-  const initiated = initiatedRoute('swap', { order: swapOrder(sameChain), legs: sameChainLegs(), destination: swapDestination(sameChain, wallet, undefined), reference: null });
+  const initiated = initiatedRoute('swap', {
+    order: swapOrder(sameChain),
+    legs: sameChainLegs(),
+    destination: swapDestination(sameChain, wallet, undefined),
+    reference: null,
+  });
   const stream = 'swap-txn_01M82JKS0653T6WKTARA9RFX7D';
   const envelopes = [
     { streamId: stream, streamVersion: 1, type: 'swap.initiated', data: initiated },
@@ -100,12 +113,22 @@ describe('SWAP_KIND: the swap as the swap-transfer service shows it at each vers
   });
 
   it('shows the transaction as it was at each version', () => {
-    expect(viewAtVersion(ROUTE_KINDS, envelopes, 1)).toMatchObject({ type: 'swap', status: 'pending', walletId: wallet.walletId, destinationAddress: wallet.address, transactionHash: undefined });
-    expect(viewAtVersion(ROUTE_KINDS, envelopes, 3)).toMatchObject({ status: 'pending', transactionHash: '0xleg0', route: { steps: [{ status: 'completed', amountOut: '0.0311' }] } });
+    expect(viewAtVersion(ROUTE_KINDS, envelopes, 1)).toMatchObject({
+      type: 'swap',
+      status: 'pending',
+      walletId: wallet.walletId,
+      destinationAddress: wallet.address,
+      transactionHash: undefined,
+    });
+    expect(viewAtVersion(ROUTE_KINDS, envelopes, 3)).toMatchObject({
+      status: 'pending',
+      transactionHash: '0xleg0',
+      route: { steps: [{ status: 'completed', amountOut: '0.0311' }] },
+    });
     expect(viewAtVersion(ROUTE_KINDS, envelopes, 4)).toMatchObject({ status: 'completed', transactionHash: '0xleg0', swap: { toAmount: '0.0311' } });
   });
 
-  it('folds only its own kind\'s events', () => {
+  it("folds only its own kind's events", () => {
     expect(viewAtVersion([SWAP_KIND], [{ streamVersion: 1, type: 'transfer.initiated', data: {} }], 1)).toBeUndefined();
     expect(viewAtVersion(ROUTE_KINDS, [{ streamVersion: 1, type: 'offramp.initiated', data: {} }], 1)).toBeUndefined();
   });

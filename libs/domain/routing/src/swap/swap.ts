@@ -1,11 +1,20 @@
 import { parseAddress, type ChainName } from '@ramp/chains';
 import { invalidField, type SwapQuote } from '@ramp/contracts';
 import type { TransactionKind } from '@ramp/transactions';
-import { destinationOf, evolveRoute, initialRouteState, routeOrder, type ManagedWallet, type RouteDestination, type RouteEvent, type RouteOrder, type RouteState } from '../route/route';
+import {
+  destinationOf,
+  evolveRoute,
+  initialRouteState,
+  routeOrder,
+  type ManagedWallet,
+  type RouteDestination,
+  type RouteEvent,
+  type RouteOrder,
+  type RouteState,
+} from '../route/route';
 import { routeView } from '../route/view';
 
 export const SWAP_KIND: TransactionKind<RouteState, RouteEvent> = { type: 'swap', initialState: initialRouteState, evolve: evolveRoute, view: routeView };
-
 
 /**
  * Where a swap's proceeds go: back into the managed wallet when it stays on the wallet's chain and no address is
@@ -14,7 +23,8 @@ export const SWAP_KIND: TransactionKind<RouteState, RouteEvent> = { type: 'swap'
  */
 export function swapDestination(quote: SwapQuote.Response, wallet: ManagedWallet, destinationAddress: string | undefined): RouteDestination {
   if (destinationAddress === undefined) {
-    if (quote.isCrossChain) throw invalidField('destinationAddress', `is required for a cross-chain swap: the address on ${quote.toChain} that receives the ${quote.toToken}`);
+    if (quote.isCrossChain)
+      throw invalidField('destinationAddress', `is required for a cross-chain swap: the address on ${quote.toChain} that receives the ${quote.toToken}`);
     return { kind: 'wallet', walletId: wallet.walletId, address: wallet.address };
   }
   return destinationOf(parseAddress(quote.toChain as ChainName, destinationAddress, 'destinationAddress'), quote.toChain, wallet);

@@ -40,30 +40,48 @@ describe('transferOrder', () => {
     expect(TRANSFER_SWAP_SLIPPAGE_PERCENT).toBe(0.5);
   });
 
-  it('lets a destination swap give 0.5% less, cut down to the token\'s 18 decimals (BNB on bsc)', () => {
+  it("lets a destination swap give 0.5% less, cut down to the token's 18 decimals (BNB on bsc)", () => {
     // 0.152615384615384615 * 0.995 = 0.151852307692307691925
     expect(transferOrder(withSwap)).toMatchObject({ toToken: 'BNB', toAmount: '0.152615384615384615', minimumToAmount: '0.151852307692307691', slippage: 0.5 });
   });
 
   it('cuts the minimum down to 6 decimals for USDC on base', () => {
-    const toBase: TransferQuote.Response = { ...withSwap, fromChain: 'bsc', toChain: 'base', fromToken: 'BNB', toToken: 'USDC', fromAmount: '0.16', toAmount: '99.123457' };
+    const toBase: TransferQuote.Response = {
+      ...withSwap,
+      fromChain: 'bsc',
+      toChain: 'base',
+      fromToken: 'BNB',
+      toToken: 'USDC',
+      fromAmount: '0.16',
+      toAmount: '99.123457',
+    };
     // 99.123457 * 0.995 = 98.627839715
     expect(transferOrder(toBase).minimumToAmount).toBe('98.627839');
   });
 });
 
 describe('transferDestination', () => {
-  it('delivers to the quote\'s destination address', () => {
+  it("delivers to the quote's destination address", () => {
     expect(transferDestination(bridgeOnly, wallet)).toEqual({ kind: 'address', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
   });
 
   it('delivers back into the managed wallet when the quote has no destination', () => {
-    expect(transferDestination({ ...bridgeOnly, toChain: 'base', destinationAddress: null }, wallet)).toEqual({ kind: 'wallet', walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' });
+    expect(transferDestination({ ...bridgeOnly, toChain: 'base', destinationAddress: null }, wallet)).toEqual({
+      kind: 'wallet',
+      walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D',
+      address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    });
   });
 });
 
 const initiation = (quote: TransferQuote.Response, legs: RouteInitiated['legs']): RouteInitiated =>
-  initiatedRoute('transfer', { order: transferOrder(quote), legs, destination: transferDestination(quote, wallet), reference: 'payout-42', callbackUrl: 'https://merchant.example/webhooks' });
+  initiatedRoute('transfer', {
+    order: transferOrder(quote),
+    legs,
+    destination: transferDestination(quote, wallet),
+    reference: 'payout-42',
+    callbackUrl: 'https://merchant.example/webhooks',
+  });
 
 const bridgeLegs = planOrder(transferOrder(bridgeOnly), [{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC', provider: 'Across' }], {});
 const swapLegs = planOrder(
@@ -75,9 +93,21 @@ const swapLegs = planOrder(
   { USDC: '1', BNB: '650' },
 );
 
-describe('a transfer\'s route', () => {
+describe("a transfer's route", () => {
   it('bridges the amount net of fees and delivers exactly toAmount', () => {
-    expect(bridgeLegs).toEqual([{ kind: 'bridge', provider: 'Across', fromChain: 'base', toChain: 'bsc', fromToken: 'USDC', toToken: 'USDC', amountIn: '99.2', amountOut: '99.2', minimumOut: '99.2' }]);
+    expect(bridgeLegs).toEqual([
+      {
+        kind: 'bridge',
+        provider: 'Across',
+        fromChain: 'base',
+        toChain: 'bsc',
+        fromToken: 'USDC',
+        toToken: 'USDC',
+        amountIn: '99.2',
+        amountOut: '99.2',
+        minimumOut: '99.2',
+      },
+    ]);
     expect(swapLegs[1]).toMatchObject({ kind: 'swap', amountIn: '99.2', amountOut: '0.152615384615384615', minimumOut: '0.151852307692307691' });
   });
 
@@ -93,7 +123,8 @@ describe('a transfer\'s route', () => {
       {
         type: 'transfer.failing',
         data: {
-          errorMessage: 'Slippage exceeded: the USDC to BNB swap on bsc (PancakeSwap) would give 0.15 BNB, less than the minimum of 0.151852307692307691 BNB that the 0.5% slippage tolerance allows',
+          errorMessage:
+            'Slippage exceeded: the USDC to BNB swap on bsc (PancakeSwap) would give 0.15 BNB, less than the minimum of 0.151852307692307691 BNB that the 0.5% slippage tolerance allows',
           failureReason: 'SLIPPAGE_EXCEEDED',
           failedLeg: 1,
           at,
@@ -131,7 +162,7 @@ describe('TRANSFER_KIND: the transfer as the swap-transfer service shows it at e
     expect(views[3]).not.toHaveProperty('swap');
   });
 
-  it('folds only its own kind\'s events', () => {
+  it("folds only its own kind's events", () => {
     expect(viewAtVersion([TRANSFER_KIND], [{ streamVersion: 1, type: 'swap.initiated', data: {} }], 1)).toBeUndefined();
   });
 });
