@@ -93,7 +93,7 @@ export class OfframpSteps {
           const refund = await this.chain.transfer({
             environment: tenant.environment,
             chain: quote.chain,
-            key: `refund:${transactionId}`,
+            idempotencyKey: `refund:${transactionId}`,
             to: refundAddressOf(state),
             tokenSymbol: deposit.tokenSymbol ?? quote.tokenSymbol,
             amount: deposit.amount,
@@ -130,7 +130,7 @@ export class OfframpSteps {
     const swap = await this.chain.swap({
       environment: tenant.environment,
       chain: quote.chain,
-      key: `${transactionId}:swap`,
+      idempotencyKey: `${transactionId}:swap`,
       fromToken: quote.tokenSymbol,
       toToken: 'CNGN',
       amountIn: quote.cryptoAmount,
@@ -156,7 +156,7 @@ export class OfframpSteps {
     return this.chain.transfer({
       environment: tenant.environment,
       chain: quote.chain,
-      key: `${transactionId}:settle`,
+      idempotencyKey: `${transactionId}:settle`,
       to: SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS,
       tokenSymbol: 'CNGN',
       amount: offrampSettlementAmount(quote),

@@ -34,7 +34,7 @@ export class OnrampSteps {
               ...(await this.chain.restock({
                 environment: tenant.environment,
                 chain: quote.chain,
-                key: `onramp:${transactionId}:mint`,
+                idempotencyKey: `onramp:${transactionId}:mint`,
                 tokenSymbol: 'CNGN',
                 amount,
               })),
@@ -67,7 +67,7 @@ export class OnrampSteps {
           const sent = await this.chain.transfer({
             environment: tenant.environment,
             chain: quote.chain,
-            key: `${transactionId}:deliver`,
+            idempotencyKey: `${transactionId}:deliver`,
             to: destinationAddress!,
             tokenSymbol: quote.tokenSymbol,
             amount,
@@ -112,7 +112,7 @@ export class OnrampSteps {
     const swap = await this.chain.swap({
       environment: tenant.environment,
       chain: quote.chain,
-      key: `${transactionId}:swap`,
+      idempotencyKey: `${transactionId}:swap`,
       fromToken: 'CNGN',
       toToken: quote.tokenSymbol,
       amountIn: state.mint!.amount,

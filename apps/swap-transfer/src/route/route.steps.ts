@@ -66,7 +66,7 @@ export class RouteSteps {
               environment: tenant.environment,
               fromChain: leg.fromChain,
               toChain: leg.toChain,
-              key,
+              idempotencyKey: key,
               token: leg.fromToken,
               amountIn: leg.amountIn,
               amountOut: leg.amountOut,
@@ -81,7 +81,7 @@ export class RouteSteps {
           const swap = {
             environment: tenant.environment,
             chain: leg.fromChain,
-            key,
+            idempotencyKey: key,
             fromToken: leg.fromToken,
             toToken: leg.toToken,
             amountIn: leg.amountIn,
@@ -130,7 +130,7 @@ export class RouteSteps {
             environment: tenant.environment,
             fromChain: leg.toChain,
             toChain: leg.fromChain,
-            key: `${transactionId}:reverse:${step.index}`,
+            idempotencyKey: `${transactionId}:reverse:${step.index}`,
             token: leg.toToken,
             amountIn: executed.amountOut,
             amountOut,
@@ -162,7 +162,7 @@ export class RouteSteps {
           const decimals = tokenDecimals(leg.fromToken, leg.fromChain, leg.fromChain);
           const first = await this.chainLegs.swap({
             ...back,
-            key: `${transactionId}:reverse:${step.index}`,
+            idempotencyKey: `${transactionId}:reverse:${step.index}`,
             minimumOut: reverseMinimum(leg.amountIn, REVERSE_TOLERANCE, decimals),
           });
           const done =
@@ -170,7 +170,7 @@ export class RouteSteps {
               ? first
               : await this.chainLegs.swap({
                   ...back,
-                  key: `${transactionId}:reverse:${step.index}:market`,
+                  idempotencyKey: `${transactionId}:reverse:${step.index}:market`,
                   minimumOut: reverseMinimum(first.wouldGive, '0.02', decimals),
                 });
           if (!done.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${done.reason}; an operator must look`);

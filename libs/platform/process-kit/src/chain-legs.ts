@@ -15,61 +15,16 @@ const LEG_LOOK_AGAIN_MS = 5_000;
 /** How long a restock waits for the faucet to sign its mint. */
 const FAUCET_TIMEOUT_MS = 20_000;
 
-export interface ChainSwapLeg {
-  environment: Environment;
-  chain: string;
-  /** The swap's idempotency key: `<transaction id>:leg:<index>`, or `:reverse:<index>` for the way back. */
-  key: string;
-  fromToken: string;
-  toToken: string;
-  amountIn: string;
-  minimumOut: string;
-  /** An address outside the platform; omitted, the hot wallet keeps the output (a wallet's credit, the next leg's input). */
-  recipient?: string;
-  /** The ledger account the chain's side is booked against (`external:<account>-<env>-<chain>`, ChainBooks), e.g. `route-execution`. */
-  account: string;
-  /** The transaction whose hold or ledger entry the swap pays out (recorded beside its send). */
-  paysOut: string;
-  /** The organization whose transaction it is (the chain service's outflow limits). */
-  organizationId?: string;
-}
-
-export interface ChainTransferLeg {
-  environment: Environment;
-  chain: string;
-  /** The transfer's idempotency key, e.g. `<transaction id>:settle`. */
-  key: string;
-  to: string;
-  tokenSymbol: string;
-  amount: string;
-  /** The ledger account the transfer is charged to (ChainBooks), e.g. `offramp-provider`. */
-  account: string;
-  /** A refund: the deposit it gives back (ChainTransfer's `refundOf`). */
-  refundOf?: string;
-  /** The transaction whose hold or ledger entry the transfer pays out (a refund's is its `refundOf`). */
-  paysOut: string;
-  /** The organization whose transaction it pays out (the chain service's outflow limits). */
-  organizationId?: string;
-}
-
-export interface ChainBridgeLeg {
-  environment: Environment;
-  fromChain: string;
-  toChain: string;
-  /** `<transaction id>:leg:<index>`, or `:reverse:<index>` for the way back. */
-  key: string;
-  token: string;
-  amountIn: string;
-  amountOut: string;
-  /** An address outside the platform; omitted, the destination's hot wallet (the next leg's input, a wallet's credit). */
-  recipient?: string;
-  /** The organization whose transaction it is (the sandbox's relayer switch holds its fills); the way back is the platform's. */
-  organizationId: string;
-  /** The ledger account both chains' sides are booked against (ChainBooks), e.g. `route-execution`. */
-  account: string;
-  /** The transaction whose hold or ledger entry the bridge pays out (recorded beside its deposit). */
-  paysOut: string;
-}
+/**
+ * The legs are the chain service's requests as they are: a swap's `idempotencyKey` is `<transaction id>:leg:<index>`
+ * (`:reverse:<index>` for the way back); omitted, `recipient` leaves the output in the hot wallet (a wallet's credit,
+ * the next leg's input); `account` is the ledger account its chain's side is booked against (ChainBooks).
+ */
+export type ChainSwapLeg = ChainSwap.Request;
+/** A transfer names the transaction it pays out always (a refund's is its `refundOf`), e.g. `<transaction id>:settle`. */
+export type ChainTransferLeg = ChainTransfer.Request & { paysOut: string };
+/** A bridge by intent; `organizationId` is the transaction's (the sandbox's relayer switch holds its fills). */
+export type ChainBridgeLeg = ChainBridge.Request;
 
 /**
  * The steps of a transaction that run on chain, executed by the chain service from the hot wallets: swaps through the
@@ -121,10 +76,9 @@ export class ChainLegs {
    * on its way (woken by the send's `send.finished`).
    */
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
-    const { key, ...terms } = leg;
-    const request: ChainSwap.Request = { ...terms, idempotencyKey: key };
+    const key = leg.idempotencyKey;
     const answer = finalOrPending(
-      await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), request)),
+      await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
       (value) =>
         'ok' in value ? '' : `the swap ${key} is ${value.status} (${value.transactionHash ?? `not signed yet${value.waiting ? `: ${value.waiting}` : ''}`})`,
@@ -147,10 +101,9 @@ export class ChainLegs {
    * StepPending while the relayer is at work (woken by its sends' `send.finished`).
    */
   async bridge(leg: ChainBridgeLeg): Promise<LegResult> {
-    const { key, fromChain, toChain, amountOut, ...terms } = leg;
-    const request: ChainBridge.Request = { ...terms, fromChain, toChain, amountOut, idempotencyKey: key };
+    const { idempotencyKey: key, fromChain, toChain, amountOut } = leg;
     const answer = finalOrPending(
-      await refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), request)),
+      await refusable(this.rpc.call(ChainBridge.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || value.status !== 'pending',
       (value) =>
         'ok' in value
@@ -181,10 +134,9 @@ export class ChainLegs {
    * with its reason; refused before it was sent). StepPending while it is on its way.
    */
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
-    const { key, amount, ...terms } = leg;
-    const request: ChainTransfer.Request = { ...terms, amount, idempotencyKey: key };
+    const { idempotencyKey: key, amount } = leg;
     const answer = finalOrPending(
-      await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), request)),
+      await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
       (value) =>
         'ok' in value
@@ -206,7 +158,13 @@ export class ChainLegs {
    * issuer does when it is paid (CNGN for Naira). Its hash once signed; the chain service books it as the treasury's
    * deposit when it is final.
    */
-  async restock(leg: { environment: Environment; chain: string; key: string; tokenSymbol: string; amount: string }): Promise<{ transactionHash: string }> {
+  async restock(leg: {
+    environment: Environment;
+    chain: string;
+    idempotencyKey: string;
+    tokenSymbol: string;
+    amount: string;
+  }): Promise<{ transactionHash: string }> {
     const network = await this.network(leg.environment, leg.chain);
     if (!network?.faucet) throw new Error(`${leg.chain} has no faucet in ${leg.environment}: nothing can restock its hot wallet`);
     const request: FaucetSend.Request = {
@@ -214,7 +172,7 @@ export class ChainLegs {
       address: network.hotWallet,
       tokenSymbol: leg.tokenSymbol,
       amount: leg.amount,
-      idempotencyKey: leg.key,
+      idempotencyKey: leg.idempotencyKey,
     };
     const sent = await this.rpc.call(FaucetSend.contract, this.tenant(leg.environment), request, { timeoutMs: FAUCET_TIMEOUT_MS });
     return { transactionHash: sent.transactionHash };
