@@ -12,4 +12,5 @@ export * from './swaps/swaps';
 export * from './pagination';
 export * from './webhooks/webhooks';
 export * from './transactions/transactions';
+export * from './transactions/transaction-view';
 export * from './chain/chain';

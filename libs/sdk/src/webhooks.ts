@@ -1,45 +1,31 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import type { components } from './generated/openapi';
 import type { FailureReason } from './types';
 
 /** The header carrying the lowercase hex HMAC-SHA256 of the raw body. */
 export const SIGNATURE_HEADER = 'x-service-signature';
 
-export type WebhookEventName =
-  'onramp.completed' | 'onramp.failed' | 'offramp.completed' | 'offramp.failed' | 'swap.completed' | 'swap.failed' | 'transfer.completed' | 'transfer.failed';
+type Schemas = components['schemas'];
+
+export type WebhookEventName = Schemas['WebhookEvent']['event'];
 
 /**
- * The body of a delivery. Deliver-at-least-once: deduplicate by `data.transactionId` plus `event` (or by
- * `data.metadata.eventId`, the `x-service-event-id` header). A field with no value is absent, never null: swaps and
- * transfers have no `fiatAmount` or `fiatCurrency`; a transaction without a caller reference has no `reference`.
+ * The body of a delivery, as the API document describes it (WebhookEvent), with `failureReason` typed as the
+ * FAILURE_REASONS it is and room in `metadata` for what a later version adds. Deliver-at-least-once: deduplicate by
+ * `data.transactionId` plus `event` (or by `data.metadata.eventId`, the `x-service-event-id` header). A field with no
+ * value is absent, never null: swaps and transfers have no `fiatAmount` or `fiatCurrency`; a transaction without a
+ * caller reference has no `reference`.
  */
-export interface WebhookEvent {
-  event: WebhookEventName;
-  timestamp: string;
-  data: {
-    transactionId: string;
-    reference?: string;
-    type: 'onramp' | 'offramp' | 'swap' | 'transfer';
-    status: 'completed' | 'failed';
-    amount: string;
-    tokenSymbol: string;
-    chain: string;
-    transactionHash?: string;
-    fiatAmount?: string;
-    fiatCurrency?: string;
-    /** Off-ramps: the NGN the bank account received (`fiatAmount` less the fees). */
-    payoutAmount?: string;
-    walletId?: string;
-    metadata: {
-      /** The id of the event this delivery is for: the same on every retry, and in the `x-service-event-id` header. */
-      eventId: string;
-      [key: string]: unknown;
-    };
-    /** On failed events: what happened, for people. */
-    errorMessage?: string;
+export type WebhookEvent = Omit<Schemas['WebhookEvent'], 'data'> & {
+  data: Omit<Schemas['WebhookEventData'], 'failureReason' | 'metadata'> & {
+    metadata: Schemas['WebhookEventMetadata'] & { [key: string]: unknown };
     /** On failed events: why, for programs to branch on. */
     failureReason?: FailureReason;
   };
-}
+};
+
+/** A managed wallet's event (`wallet.deposit_reversed`), to webhooks that list it by name. */
+export type WalletWebhookEvent = Schemas['WalletWebhookEvent'];
 
 /** What `POST /webhooks/{webhookId}/test` sends. */
 export interface WebhookTestEvent {
@@ -151,8 +137,8 @@ export function constructWebhookEvent(
   rawBody: RawBody,
   signatureHeader: string | string[] | null | undefined,
   secret: string,
-): WebhookEvent | WebhookTestEvent {
+): WebhookEvent | WalletWebhookEvent | WebhookTestEvent {
   if (!verifyWebhookSignature(rawBody, signatureHeader, secret)) throw new WebhookVerificationError();
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  return JSON.parse(text) as WebhookEvent | WebhookTestEvent;
+  return JSON.parse(text) as WebhookEvent | WalletWebhookEvent | WebhookTestEvent;
 }

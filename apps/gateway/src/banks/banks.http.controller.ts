@@ -6,7 +6,7 @@ import { BodyPipe, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 
-export class BankVerifyRequest {
+export class BankVerifyRequest implements BankVerify.Request {
   @ApiProperty({ description: 'Bank code from GET /onramp/banks.', example: '058' }) @RequiredString(10) bankCode!: string;
   @ApiProperty({ description: '10-digit NUBAN account number, its check digit valid for the bank.', example: '0123456785' })
   @RequiredString(20)

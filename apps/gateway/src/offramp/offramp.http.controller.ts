@@ -7,7 +7,7 @@ import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { TransactionSchema } from '../transactions/transaction.schema';
 
-export class OfframpInitiateRequest {
+export class OfframpInitiateRequest implements OfframpInitiate.Request {
   @ApiProperty({ description: 'An off-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
@@ -57,7 +57,7 @@ const OFFRAMP_INITIATE_EXAMPLES = {
   },
 };
 
-export class SandboxDepositRequest {
+export class SandboxDepositRequest implements Omit<SandboxDeposit.Request, 'transactionId'> {
   @ApiPropertyOptional({ description: 'Defaults to the quoted amount; another amount is returned to the sender and fails the off-ramp.', example: '100' })
   @OptionalString(60)
   amount?: string;

@@ -7,7 +7,7 @@ import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { InitiatedTransactionSchema, TransactionSchema } from '../transactions/transaction.schema';
 
-export class OnrampInitiateRequest {
+export class OnrampInitiateRequest implements OnrampInitiate.Request {
   @ApiProperty({ description: 'An on-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
@@ -55,7 +55,7 @@ const ONRAMP_INITIATE_EXAMPLES = {
   },
 };
 
-export class SandboxPaymentRequest {
+export class SandboxPaymentRequest implements Omit<SandboxPayment.Request, 'transactionId'> {
   @ApiPropertyOptional({ description: 'NGN paid; defaults to the amount expected. Another amount is refunded and fails the on-ramp.', example: '50000' })
   @OptionalString(60)
   amount?: string;

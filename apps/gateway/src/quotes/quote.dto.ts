@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CHAIN_NAMES, OFFRAMP_TOKENS, PRIMARY_CHAINS } from '@ramp/chains';
-import { FIAT_CURRENCY } from '@ramp/contracts';
+import { FIAT_CURRENCY, type OfframpQuote, type OnrampQuote, type SwapQuote, type TransferQuote } from '@ramp/contracts';
 import { OptionalNumber, OptionalString, RequiredString } from '../edge/validation';
 
-export class OnrampQuoteRequest {
+export class OnrampQuoteRequest implements OnrampQuote.Request {
   @ApiProperty({ description: 'Naira to pay, a decimal string with at most 2 places.', example: '50000' })
   @RequiredString(60)
   amount!: string;
@@ -15,7 +15,7 @@ export class OnrampQuoteRequest {
   chain!: string;
 }
 
-export class OfframpQuoteRequest {
+export class OfframpQuoteRequest implements OfframpQuote.Request {
   @ApiProperty({ description: "Crypto to sell, a decimal string with at most the token's decimals.", example: '100' })
   @RequiredString(60)
   amount!: string;
@@ -33,7 +33,7 @@ export class OfframpQuoteRequest {
   chain!: string;
 }
 
-export class SwapQuoteRequest {
+export class SwapQuoteRequest implements SwapQuote.Request {
   @ApiProperty({ example: 'USDC' }) @RequiredString(20) fromToken!: string;
   @ApiProperty({ example: 'ETH' }) @RequiredString(20) toToken!: string;
   @ApiProperty({ description: 'Amount of fromToken.', example: '250' }) @RequiredString(60) amount!: string;
@@ -44,7 +44,7 @@ export class SwapQuoteRequest {
   slippage?: number;
 }
 
-export class TransferQuoteRequest {
+export class TransferQuoteRequest implements TransferQuote.Request {
   @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' }) @RequiredString(20) fromChain!: string;
   @ApiProperty({ enum: CHAIN_NAMES, example: 'arbitrum' }) @RequiredString(20) toChain!: string;
   @ApiProperty({ example: 'USDC' }) @RequiredString(20) token!: string;

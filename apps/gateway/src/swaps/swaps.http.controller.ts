@@ -7,7 +7,7 @@ import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { InitiatedTransactionSchema, TransactionSchema } from '../transactions/transaction.schema';
 
-export class TransferInitiateRequest {
+export class TransferInitiateRequest implements TransferInitiate.Request {
   @ApiProperty({ description: 'A quote of yours of this kind that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
   @RequiredString(40)
   quoteId!: string;
@@ -25,7 +25,7 @@ export class TransferInitiateRequest {
   callbackUrl?: string;
 }
 
-export class SwapInitiateRequest extends TransferInitiateRequest {
+export class SwapInitiateRequest extends TransferInitiateRequest implements SwapInitiate.Request {
   @ApiPropertyOptional({
     description:
       "Where the proceeds go, valid for the quote's toChain (EVM: EIP-55 checksummed or lowercase hex). Required for a cross-chain swap; on one chain the proceeds go back into the wallet when it is absent.",

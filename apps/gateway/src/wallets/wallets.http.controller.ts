@@ -8,12 +8,12 @@ import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { spelled } from '../openapi/wording';
 
-export class WalletCreateRequest {
+export class WalletCreateRequest implements WalletCreate.Request {
   @ApiProperty({ enum: PRIMARY_CHAINS, example: 'base' }) @RequiredString(20) chain!: string;
   @ApiPropertyOptional({ description: 'Your name for the wallet (at most 100 characters).', example: 'Treasury' }) @OptionalString(100) label?: string;
 }
 
-export class WalletFundRequest {
+export class WalletFundRequest implements Omit<WalletFund.Request, 'walletId'> {
   @ApiProperty({ description: "A token of the wallet's chain.", example: 'USDC' }) @RequiredString(20) tokenSymbol!: string;
   @ApiProperty({ description: "A positive decimal string with at most the token's decimals.", example: '250' }) @RequiredString(60) amount!: string;
 }

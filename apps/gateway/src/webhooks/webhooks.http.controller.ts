@@ -17,7 +17,7 @@ import { ApiEndpoint } from '../openapi/api-endpoint';
 
 const EVENT_NAMES = [...WEBHOOK_EVENT_NAMES, '*'];
 
-export class WebhookCreateRequest {
+export class WebhookCreateRequest implements WebhookCreate.Request {
   @ApiProperty({
     description:
       'HTTPS URL with a valid certificate that receives POST requests: a public host name that resolves. Credentials or a fragment in the URL, and hosts that are or resolve to loopback, private, link-local, carrier-grade NAT or metadata addresses, are refused.',

@@ -18,6 +18,6 @@ export class OfframpNatsController {
 
   @Handles(SandboxDeposit.contract)
   async deposit(@RequestData() request: SandboxDeposit.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
-    return (await this.offramps.sandboxDeposit(tenant, request.transactionId, request.amount)) as unknown as TransactionRecord;
+    return this.offramps.sandboxDeposit(tenant, request.transactionId, request.amount);
   }
 }

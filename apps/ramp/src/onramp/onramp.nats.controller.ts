@@ -13,11 +13,11 @@ export class OnrampNatsController {
     @CallerTenant() tenant: Tenant,
     @RequestId() requestId: string | undefined,
   ): Promise<OnrampInitiate.Response> {
-    return (await this.onramps.initiate(tenant, request as unknown as Record<string, unknown>, requestId)) as unknown as OnrampInitiate.Response;
+    return this.onramps.initiate(tenant, { ...request }, requestId);
   }
 
   @Handles(SandboxPayment.contract)
   async pay(@RequestData() request: SandboxPayment.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
-    return (await this.onramps.sandboxPayment(tenant, request.transactionId, request.amount)) as unknown as TransactionRecord;
+    return this.onramps.sandboxPayment(tenant, request.transactionId, request.amount);
   }
 }

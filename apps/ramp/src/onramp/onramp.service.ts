@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { sandboxOnly, type Tenant } from '@ramp/contracts';
+import { sandboxOnly, type InitiatedTransaction, type Tenant } from '@ramp/contracts';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
@@ -49,7 +49,7 @@ export class OnrampService {
    * Initiates an on-ramp from its quote (see QuoteInitiation) to a managed wallet on the quote's chain or to
    * `destinationAddress`, with the virtual account to pay the NGN into.
    */
-  async initiate(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
+  async initiate(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     const { state } = await this.initiation.initiateFromQuote({
       kind: 'onramp',
       tenant,

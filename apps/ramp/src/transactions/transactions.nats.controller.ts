@@ -14,7 +14,6 @@ export class TransactionsNatsController {
 
   @Handles(RampTransactionGet.contract)
   async get(@RequestData() request: RampTransactionGet.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
-    const view = request.type === 'onramp' ? await this.onramps.get(tenant, request.transactionId) : await this.offramps.get(tenant, request.transactionId);
-    return view as unknown as TransactionRecord;
+    return request.type === 'onramp' ? this.onramps.get(tenant, request.transactionId) : this.offramps.get(tenant, request.transactionId);
   }
 }

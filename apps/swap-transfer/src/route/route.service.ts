@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import type { Tenant } from '@ramp/contracts';
+import type { InitiatedTransaction, Tenant } from '@ramp/contracts';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type Preparation } from '@ramp/process-kit';
 import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
 import {
@@ -69,7 +69,7 @@ export class RouteService {
     this.processes = { swap: processOf('swap'), transfer: processOf('transfer') };
   }
 
-  async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
+  async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     return this.initiate('swap', tenant, request, requestId, async ({ quote, wallet, request: initiation }) => {
       const destination = swapDestination(quote, wallet!, initiation.address);
       const { legs } = await this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken });
@@ -77,7 +77,7 @@ export class RouteService {
     });
   }
 
-  async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<TransactionView> {
+  async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     return this.initiate('transfer', tenant, request, requestId, async ({ quote, wallet }) => {
       const { legs } = await this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken });
       return { order: transferOrder(quote), destination: transferDestination(quote, wallet!), legs };

@@ -13,6 +13,6 @@ export class SwapNatsController {
     @CallerTenant() tenant: Tenant,
     @RequestId() requestId: string | undefined,
   ): Promise<InitiatedTransaction> {
-    return (await this.routes.initiateSwap(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
+    return this.routes.initiateSwap(tenant, { ...request }, requestId);
   }
 }

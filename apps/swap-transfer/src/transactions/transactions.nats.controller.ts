@@ -11,6 +11,6 @@ export class TransactionsNatsController {
   @Handles(RouteTransactionGet.contract)
   async get(@RequestData() request: RouteTransactionGet.Request, @CallerTenant() tenant: Tenant): Promise<TransactionRecord> {
     const kind = request.type === 'transfer' ? 'transfer' : 'swap';
-    return (await this.routes.get(tenant, kind, request.transactionId)) as unknown as TransactionRecord;
+    return this.routes.get(tenant, kind, request.transactionId);
   }
 }

@@ -13,6 +13,6 @@ export class TransferNatsController {
     @CallerTenant() tenant: Tenant,
     @RequestId() requestId: string | undefined,
   ): Promise<InitiatedTransaction> {
-    return (await this.routes.initiateTransfer(tenant, { ...request }, requestId)) as unknown as InitiatedTransaction;
+    return this.routes.initiateTransfer(tenant, { ...request }, requestId);
   }
 }

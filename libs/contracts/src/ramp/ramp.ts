@@ -1,12 +1,12 @@
 import type { PaginationMeta } from '../errors/envelope';
 import { rpc } from '../rpc/rpc';
-import type { TransactionStatus } from '../transactions/transactions';
+import type { TransactionView } from '../transactions/transaction-view';
 
-/** The spec's Transaction as the services answer it (see TransactionView in libs/domain/transactions for every field). */
-export type TransactionRecord = Record<string, unknown> & { id: string; type: string; status: TransactionStatus };
+/** The spec's Transaction as the services answer it: TransactionView, every field typed. */
+export type TransactionRecord = TransactionView;
 
 /** What an initiation answers: the pending transaction, with its id also as `transactionId` (as the off-ramp's). */
-export type InitiatedTransaction = TransactionRecord & { transactionId: string };
+export type InitiatedTransaction = TransactionView & { transactionId: string };
 
 export namespace OfframpInitiate {
   export interface Request {
