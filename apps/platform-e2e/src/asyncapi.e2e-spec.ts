@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { makeNuban } from '@ramp/banking';
 import { INTEGRATION_EVENT_NAMES, INTEGRATION_HEADERS, integrationEvents, type IntegrationEventName } from '@ramp/contracts';
+import { SERVICE_ACCESS } from '@ramp/messaging';
 import {
   ApiClient,
   createKey,
@@ -242,19 +243,18 @@ describe('integration events - what the services publish is what docs/asyncapi.y
     expect(config.num_replicas).toBe(1);
   });
 
-  it("publishes through the documented durable consumers of the services' own streams: explicit ack, every event", async () => {
+  it("publishes from the services' relays of their own streams: no consumer of those streams but the ones the services declare", async () => {
     const jsm = await nc.jetstreamManager();
     const domainStreams = doc.raw['x-domain-event-streams'] as Json[];
+    const declared = Object.values(SERVICE_ACCESS).flatMap((access) =>
+      access.consumes.flatMap(({ stream, durables }) => durables.map((durable) => `${stream().stream}/${durable}`)),
+    );
     for (const publisher of doc.raw['x-jetstream-streams'][integrationEvents().stream].publishers as Json[]) {
       const source = domainStreams.find((stream) => stream.service === publisher.service);
       expect(source?.stream).toBe(publisher.stream);
-      const { config } = await jsm.consumers.info(namespacedStream(publisher.stream), publisher.durable);
-      expect({ durable: config.durable_name, ack: config.ack_policy, deliver: config.deliver_policy, filter: config.filter_subject }).toEqual({
-        durable: publisher.durable,
-        ack: 'explicit',
-        deliver: 'all',
-        filter: namespace ? `${namespace}.${source.subjects}` : source.subjects,
-      });
+      expect(publisher.durable).toBeUndefined();
+      const consumers = (await jsm.consumers.list(namespacedStream(publisher.stream)).next()).map((info) => `${publisher.stream}/${info.name}`);
+      for (const consumer of consumers) expect(declared).toContain(consumer);
     }
   });
 

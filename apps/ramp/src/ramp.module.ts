@@ -12,7 +12,6 @@ import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
 import { RampChainEventsController } from './process/chain.events.controller';
-import { IntegrationEventsController } from './process/integration.events.controller';
 import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
@@ -25,7 +24,7 @@ export const RAMP_DATABASE: DatabaseSpec = {
 
 @Module({
   imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
-  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, IntegrationEventsController, RampChainEventsController],
+  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, RampChainEventsController],
   providers: [
     jetStreamTransport(RAMP_DATABASE.schema),
     rpcClientProvider,

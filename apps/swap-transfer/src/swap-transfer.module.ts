@@ -8,7 +8,6 @@ import { Migration20261123000001 } from './migrations/Migration20261123000001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { SwapTransferChainEventsController } from './process/chain.events.controller';
-import { IntegrationEventsController } from './process/integration.events.controller';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
 import { SwapNatsController } from './swap/swap.nats.controller';
@@ -24,7 +23,7 @@ export const SWAPTRANSFER_DATABASE: DatabaseSpec = {
 
 @Module({
   imports: [CoreModule.forService('swap-transfer'), DatabaseModule.forService(SWAPTRANSFER_DATABASE)],
-  controllers: [SwapNatsController, TransferNatsController, TransactionsNatsController, IntegrationEventsController, SwapTransferChainEventsController],
+  controllers: [SwapNatsController, TransferNatsController, TransactionsNatsController, SwapTransferChainEventsController],
   providers: [
     jetStreamTransport(SWAPTRANSFER_DATABASE.schema),
     rpcClientProvider,

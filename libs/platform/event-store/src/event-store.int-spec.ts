@@ -179,6 +179,40 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     }
   });
 
+  it('hands each batch it published to afterPublish before its checkpoint moves: a failure there publishes the batch again', async () => {
+    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
+    drain.start();
+    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+    await drain.stop();
+
+    const streamId = `after-${randomUUID()}`;
+    const appended = await log.append(pool, streamId, 0, [{ type: 'ended', data: {} }], metadata);
+    const seen: string[][] = [];
+    let failures = 1;
+    const relay = new Relay({
+      connection: { connectionString: DATABASE_URL },
+      log,
+      js,
+      subjectOf,
+      pollMs: 100,
+      logger: silent,
+      afterPublish: async (client, events) => {
+        seen.push(events.map((event) => event.eventId));
+        // What it is given is published already, and it may read the log on the relay's connection.
+        expect((await log.readStream(client, streamId)).map((event) => event.eventId)).toEqual([appended[0]!.eventId]);
+        if (failures-- > 0) throw new Error('the integration stream is away');
+      },
+    });
+    relay.start();
+    try {
+      await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+      // Once refused (the checkpoint stayed), then given again and accepted.
+      expect(seen).toEqual([[appended[0]!.eventId], [appended[0]!.eventId]]);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it("reports the relay's backlog exactly: the events after its checkpoint and the age of the oldest, 0 once relayed", async () => {
     const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
     drain.start();

@@ -27,6 +27,11 @@ export interface RelayOptions {
   logger: RelayLogger;
   /** Reports which replica leads and, read on `pool` by the leader, the backlog (ramp_relay_*). */
   metrics?: { metrics: Metrics; pool: Pool };
+  /**
+   * What else a batch publishes (a service's integration events), once JetStream has acknowledged the batch's events and
+   * before the checkpoint moves past them: a failure publishes the batch again (its messages deduplicated by id).
+   */
+  afterPublish?: (client: Client, events: readonly StoredEvent[]) => Promise<void>;
 }
 
 /**
@@ -142,6 +147,7 @@ export class Relay {
         return this.options.js.publish(this.options.subjectOf(event), JSON.stringify(event), { msgID: event.eventId, headers: h });
       }),
     );
+    await this.options.afterPublish?.(client, events);
     const last = EventLog.checkpointOf(events[events.length - 1]!);
     await client.query(
       `update ${schemaName(this.options.log.schema)}.relay_checkpoint set transaction_id = $1, global_position = $2, updated_at = now() where id = 1`,

@@ -113,10 +113,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
       { stream: rampEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['onramp.>', 'offramp.>'] },
     ],
-    consumes: [
-      { stream: rampEvents, durables: ['ramp_integration'] },
-      { stream: chainEvents, durables: ['ramp_chain_deposits'] },
-    ],
+    consumes: [{ stream: chainEvents, durables: ['ramp_chain_deposits'] }],
   },
   'swap-transfer': {
     // Its legs on chain: swaps and bridges; never a transfer out of the hot wallet nor a mint.
@@ -125,10 +122,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
       { stream: swapTransferEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['swap.>', 'transfer.>'] },
     ],
-    consumes: [
-      { stream: swapTransferEvents, durables: ['swap_transfer_integration'] },
-      { stream: chainEvents, durables: ['swap_transfer_chain_sends'] },
-    ],
+    consumes: [{ stream: chainEvents, durables: ['swap_transfer_chain_sends'] }],
   },
   ledger: {
     calls: [ChainHoldings.contract, ChainSendsPause.contract, DepositAddressWatch.contract, FaucetSend.contract],

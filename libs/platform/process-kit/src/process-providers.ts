@@ -35,7 +35,8 @@ export type JobRunner = (job: Job) => Promise<void>;
 
 /**
  * For the service's lifetime, on every replica: the relay of its log to JetStream (one leader among the replicas) and
- * the worker loop over its jobs. (Its integration events are published by a JetStream handler: IntegrationPublisher.)
+ * the worker loop over its jobs. The relay publishes the integration event of each transaction that ends with the batch
+ * that holds its terminal event (IntegrationPublisher).
  */
 @Injectable()
 export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -51,6 +52,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(Config) private readonly config: Config,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(IntegrationPublisher) private readonly integration: IntegrationPublisher,
   ) {
     this.worker = new JobWorker({
       jobs,
@@ -75,7 +77,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
       metrics: this.metrics,
       replicas: this.config.int('streamReplicas', 1, 5),
     };
-    this.relay = await startLogRelay({ ...shared, databaseUrl: this.config.string('databaseUrl') });
+    this.relay = await startLogRelay({ ...shared, databaseUrl: this.config.string('databaseUrl'), integration: this.integration });
     await this.worker.start();
   }
 
@@ -87,8 +89,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
 
 /**
  * The providers of the process machinery, and the initiation from a quote and the ledger steps every transaction
- * shares; the module adds a JOB_RUNNER provider of its own, the RpcClient, the JetStream transport (jetStreamTransport)
- * and its `integration.events.controller.ts`, whose handler calls the IntegrationPublisher.
+ * shares; the module adds a JOB_RUNNER provider of its own, the RpcClient and the JetStream transport (jetStreamTransport).
  */
 export function processProviders(spec: ProcessSpec): Provider[] {
   return [

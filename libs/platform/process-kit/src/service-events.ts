@@ -19,6 +19,8 @@ export interface LogRelayOptions {
   metrics?: Metrics;
   /** STREAM_REPLICAS: of the stream, if the relay creates it. */
   replicas?: number;
+  /** Publishes the integration event of each transaction that ends, as the relay publishes its terminal event. */
+  integration?: IntegrationPublisher;
 }
 
 /** Starts the relay of a service's log (one leader among the replicas); stop it with `relay.stop()`. */
@@ -40,6 +42,7 @@ export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
     pollMs: 1000,
     logger: options.logger,
     metrics: options.metrics && { metrics: options.metrics, pool: options.pool },
+    afterPublish: options.integration && ((client, events) => options.integration!.publishEnded(client, events)),
   });
   relay.start();
   return relay;
@@ -48,9 +51,9 @@ export async function startLogRelay(options: LogRelayOptions): Promise<Relay> {
 /**
  * Publishes `<type>.completed|failed` with the spec's webhook payload on `integration.<type>.<outcome>` (stream
  * INTEGRATION_EVENTS) with the tenant, initiating key and callback URL in headers (INTEGRATION_HEADERS; see
- * integrationMessageOf), for each terminal event of the service's own stream. The service's
- * `integration.events.controller.ts` calls it from a durable consumer with an inbox, so each terminal event is published
- * once; its event id is the message id, so a republication after a crash before the commit is dropped.
+ * integrationMessageOf), for each terminal event of the service's log: the relay calls it with every batch it has
+ * published, before its checkpoint moves. Its event id is the message id, so a batch published again after a crash is
+ * dropped by the stream within its duplicate window, and by the notifier's inbox after it.
  */
 export class IntegrationPublisher {
   private readonly target: EventStreamName;
@@ -77,17 +80,22 @@ export class IntegrationPublisher {
     });
   }
 
-  /** Publishes the integration event of `event` if it ends its transaction, reading its history in `tx`. */
-  async publish(event: StoredEvent, tx: Sql): Promise<void> {
-    if (!isTerminalEvent(event.type)) return;
-    const { log, kinds, nc, logger } = this.options;
-    const message = integrationMessageOf(kinds, await log.readStream(tx, event.streamId), event);
+  /** Publishes the integration events of those of `events` that end their transaction, reading their history in `db`. */
+  async publishEnded(db: Sql, events: readonly StoredEvent[]): Promise<void> {
+    await Promise.all(
+      events.filter((event) => isTerminalEvent(event.type)).map(async (event) => this.publish(event, await this.options.log.readStream(db, event.streamId))),
+    );
+  }
+
+  private async publish(event: StoredEvent, history: readonly StoredEvent[]): Promise<void> {
+    const { kinds, nc, logger } = this.options;
+    const message = integrationMessageOf(kinds, history, event);
     if (!message) return;
     const h = natsHeaders();
     for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
     await nc
       .jetstream()
       .publish(`${this.target.subjectPrefix}.${message.payload.event}`, JSON.stringify(message.payload), { msgID: message.msgID, headers: h });
-    logger.info({ event: message.payload.event }, 'integration event published');
+    logger.info({ event: message.payload.event, transactionId: message.payload.data.transactionId }, 'integration event published');
   }
 }
