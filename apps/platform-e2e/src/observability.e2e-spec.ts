@@ -195,7 +195,7 @@ describe('observability - request ids in every log line across NATS, and Prometh
 
   it("reports every durable consumer's lag and outcomes", async () => {
     const expectations: [AppName, string][] = [
-      ['ramp', 'ramp_integration'],
+      ['ramp', 'ramp_chain_deposits'],
       ['ledger', 'ledger_transactions'],
       ['notifier', 'notifier_deliveries'],
     ];

@@ -4,7 +4,7 @@ import { integrationEvents, type EventStreamName } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { Relay, type EventLog, type RelayLogger, type StoredEvent } from '@ramp/event-store';
 import { ensureDeadLetterStream, ensureStream, JETSTREAM_API_TIMEOUT_MS } from '@ramp/messaging';
-import type { Metrics } from '@ramp/observability';
+import { withLogContext, type Metrics } from '@ramp/observability';
 import type { AnyTransactionKind } from '@ramp/transactions';
 import { integrationMessageOf, isTerminalEvent } from './integration-message';
 
@@ -83,7 +83,21 @@ export class IntegrationPublisher {
   /** Publishes the integration events of those of `events` that end their transaction, reading their history in `db`. */
   async publishEnded(db: Sql, events: readonly StoredEvent[]): Promise<void> {
     await Promise.all(
-      events.filter((event) => isTerminalEvent(event.type)).map(async (event) => this.publish(event, await this.options.log.readStream(db, event.streamId))),
+      events
+        .filter((event) => isTerminalEvent(event.type))
+        .map((event) =>
+          // Logged as the transaction's work, as its steps are: under its correlation and request ids.
+          withLogContext(
+            {
+              eventId: event.eventId,
+              correlationId: event.metadata.correlationId,
+              causationId: event.metadata.causationId,
+              requestId: event.metadata.requestId,
+            },
+            async () => this.publish(event, await this.options.log.readStream(db, event.streamId)),
+            { fresh: true },
+          ),
+        ),
     );
   }
 
