@@ -14,7 +14,7 @@ const MIN_GAP_MS = 100;
  * place of loops that polled every 50 or 100 ms.
  */
 export class RecordedWaits {
-  private readonly waker = new Waker();
+  private readonly waker = new Waker({ latch: true });
   private readonly listener: WakeupListener;
   private listening: Promise<void> | undefined;
 

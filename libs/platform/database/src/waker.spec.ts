@@ -8,14 +8,14 @@ describe('Waker - sleeps that end when woken', () => {
   };
 
   it('ends a sleep at the wake, not at its timeout', async () => {
-    const waker = new Waker();
+    const waker = new Waker({ latch: true });
     const sleeping = elapsed(waker.sleep(10_000));
     waker.wakeAll();
     expect(await sleeping).toBeLessThan(1_000);
   });
 
   it('remembers a wake nobody was sleeping for, once: the next sleep returns at once, the one after sleeps', async () => {
-    const waker = new Waker();
+    const waker = new Waker({ latch: true });
     waker.wakeAll();
     expect(await elapsed(waker.sleep(10_000))).toBeLessThan(1_000);
     const second = waker.sleep(60_000);
@@ -25,8 +25,18 @@ describe('Waker - sleeps that end when woken', () => {
     await second;
   });
 
-  it('a wake consumed by the sleepers it ended is not remembered for a later sleep', async () => {
+  it('unlatched (the relay, the notifier), forgets a wake nobody was sleeping for', async () => {
     const waker = new Waker();
+    waker.wakeAll();
+    const sleeping = waker.sleep(60_000);
+    const settled = await Promise.race([sleeping.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('sleeping'), 200))]);
+    expect(settled).toBe('sleeping');
+    waker.wakeAll();
+    await sleeping;
+  });
+
+  it('a wake consumed by the sleepers it ended is not remembered for a later sleep', async () => {
+    const waker = new Waker({ latch: true });
     const first = waker.sleep(60_000);
     waker.wakeAll();
     await first;

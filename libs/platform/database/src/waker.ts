@@ -1,14 +1,18 @@
 import { Client } from 'pg';
 /**
  * Sleeps that end early when woken (by a NOTIFY, a job ending, a stop): the loops of the relay, the job workers and
- * the notifier's deliveries. A wake while nobody sleeps is remembered: the next sleep returns at once, so that a
- * NOTIFY arriving between a loop's read and its sleep is never lost to a full poll interval.
+ * the notifier's deliveries. A latched waker (`latch: true`: the job workers', RecordedWaits') also remembers a wake
+ * while nobody sleeps: the next sleep returns at once, so that a NOTIFY arriving between a loop's read and its sleep is
+ * never lost to a full poll interval. The relay and the notifier keep their own flags for that (a latch would add a
+ * pass after every busy one), so theirs is not latched.
  */
 export class Waker {
   private readonly waiters = new Set<() => void>();
   private woken = false;
 
-  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first; at once if woken since the last sleep. */
+  constructor(private readonly options: { latch?: boolean } = {}) {}
+
+  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first; latched, at once if woken since the last sleep. */
   sleep(ms: number): Promise<void> {
     if (this.woken) {
       this.woken = false;
@@ -27,7 +31,7 @@ export class Waker {
   }
 
   wakeAll(): void {
-    this.woken = true;
+    if (this.options.latch) this.woken = true;
     for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -45,7 +45,7 @@ export interface JobWorkerOptions {
  */
 export class JobWorker {
   private stopped = false;
-  private readonly waker = new Waker();
+  private readonly waker = new Waker({ latch: true });
   private readonly listener: WakeupListener;
   private readonly running = new Set<Promise<void>>();
   private claimer: Promise<void> | undefined;
