@@ -64,4 +64,15 @@ describe('RecordedWaits - waiting for a write another process signals', () => {
       await waits.close();
     }
   });
+
+  it('ends the waits in flight with undefined when closed, and answers undefined to a wait after it', async () => {
+    const waits = new RecordedWaits({ databaseUrl: DATABASE_URL, applicationName: 'waits-test', channel, logger, fallbackLookMs: 60_000 });
+    const waiting = waits.until(recorded('closing'), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const closed = Date.now();
+    await waits.close();
+    expect(await waiting).toBeUndefined();
+    expect(Date.now() - closed).toBeLessThan(5_000);
+    expect(await waits.until(recorded('closing'), 30_000)).toBeUndefined();
+  });
 });

@@ -35,6 +35,21 @@ describe('Waker - sleeps that end when woken', () => {
     await sleeping;
   });
 
+  it('sleepUnless: a waiter that read the generation before a wake another waiter consumed does not sleep', async () => {
+    const waker = new Waker();
+    const other = waker.sleep(60_000);
+    const generation = waker.generation;
+    waker.wakeAll();
+    await other;
+    expect(await elapsed(waker.sleepUnless(generation, 10_000))).toBeLessThan(1_000);
+    const current = waker.generation;
+    const sleeping = waker.sleepUnless(current, 60_000);
+    const settled = await Promise.race([sleeping.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('sleeping'), 200))]);
+    expect(settled).toBe('sleeping');
+    waker.wakeAll();
+    await sleeping;
+  });
+
   it('a wake consumed by the sleepers it ended is not remembered for a later sleep', async () => {
     const waker = new Waker({ latch: true });
     const first = waker.sleep(60_000);

@@ -9,6 +9,8 @@ import { Client } from 'pg';
 export class Waker {
   private readonly waiters = new Set<() => void>();
   private woken = false;
+  /** How many wakes so far: a waiter that reads it before looking sleeps only if no wake came since (sleepUnless). */
+  private wakes = 0;
 
   constructor(private readonly options: { latch?: boolean } = {}) {}
 
@@ -30,7 +32,18 @@ export class Waker {
     });
   }
 
+  /** The wakes so far, to pass to {@link sleepUnless} after a look. */
+  get generation(): number {
+    return this.wakes;
+  }
+
+  /** As {@link sleep}, but at once when woken since `generation` was read: for many waiters sharing one waker. */
+  sleepUnless(generation: number, ms: number): Promise<void> {
+    return this.wakes !== generation ? Promise.resolve() : this.sleep(ms);
+  }
+
   wakeAll(): void {
+    this.wakes += 1;
     if (this.options.latch) this.woken = true;
     for (const waiter of [...this.waiters]) waiter();
   }

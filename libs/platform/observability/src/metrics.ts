@@ -39,6 +39,8 @@ export class Metrics {
   readonly eventLagSeconds: Histogram<'consumer'>;
   /** Seconds a job's step held one of the replica's slots, by step and outcome: done, pending (released to be woken), failed. */
   readonly jobStepSeconds: Histogram<'step' | 'outcome'>;
+  /** Terminal events whose integration event could not be built (a defect): skipped by the relay, kept in the log. */
+  readonly integrationEventsUnbuildable: Counter<'log'>;
   private readonly consumers = new Map<string, { stream: string; read: () => Promise<ConsumerBacklog | undefined> }>();
   private readonly relays = new Map<string, { read: () => Promise<RelayBacklog | undefined>; leading: () => boolean }>();
 
@@ -78,6 +80,12 @@ export class Metrics {
       help: "Seconds a transaction's step held one of the replica's job slots, by step and outcome: done, pending (released to be woken by what it waits for), failed (retried later).",
       labelNames: ['step', 'outcome'],
       buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.integrationEventsUnbuildable = new Counter({
+      name: 'ramp_integration_events_unbuildable_total',
+      help: "Terminal events of the service's log whose integration event could not be built: the relay skipped them (no webhook goes out for them) and logged each; they stay in the log.",
+      labelNames: ['log'],
       registers,
     });
     const consumers = () => [...this.consumers].map(([consumer, { stream, read }]) => ({ labels: { consumer, stream }, read }));

@@ -126,8 +126,8 @@ export function processProviders(spec: ProcessSpec): Provider[] {
     },
     {
       provide: IntegrationPublisher,
-      inject: [NATS_CONNECTION, Config, LOGGER],
-      useFactory: async (nc: NatsConnection, config: Config, logger: Logger) => {
+      inject: [NATS_CONNECTION, Config, LOGGER, Metrics],
+      useFactory: async (nc: NatsConnection, config: Config, logger: Logger, metrics: Metrics) => {
         const publisher = new IntegrationPublisher({
           nc,
           log: spec.log,
@@ -135,6 +135,7 @@ export function processProviders(spec: ProcessSpec): Provider[] {
           kinds: spec.kinds,
           logger,
           replicas: config.int('streamReplicas', 1, 5),
+          metrics,
         });
         await publisher.ensureTarget();
         return publisher;

@@ -68,6 +68,8 @@ export class IntegrationPublisher {
       logger: RelayLogger;
       /** STREAM_REPLICAS: of the integration stream, if this creates it. */
       replicas?: number;
+      /** Counts the terminal events whose integration event could not be built (ramp_integration_events_unbuildable_total). */
+      metrics?: Metrics;
     },
   ) {
     this.target = integrationEvents(options.namespace);
@@ -102,8 +104,20 @@ export class IntegrationPublisher {
   }
 
   private async publish(event: StoredEvent, history: readonly StoredEvent[]): Promise<void> {
-    const { kinds, nc, logger } = this.options;
-    const message = integrationMessageOf(kinds, history, event);
+    const { kinds, nc, logger, log, metrics } = this.options;
+    let message: ReturnType<typeof integrationMessageOf>;
+    try {
+      message = integrationMessageOf(kinds, history, event);
+    } catch (error) {
+      // A defect, not an outage: trying again builds the same failure, and holding the relay on it would stop the
+      // service's whole stream (the read model, every other webhook). Said loudly and counted; the event stays in the log.
+      logger.error(
+        { err: error, eventId: event.eventId, streamId: event.streamId },
+        'integration event could not be built: skipped, no webhook goes out for it',
+      );
+      metrics?.integrationEventsUnbuildable.inc({ log: log.schema });
+      return;
+    }
     if (!message) return;
     const h = natsHeaders();
     for (const [name, value] of Object.entries(message.headers)) h.set(name, value);
