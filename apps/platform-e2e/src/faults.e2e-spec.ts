@@ -77,8 +77,9 @@ describe('faults - kill -9 the ramp replica whose relay leads, and the ledger, i
       expect(wallet.balances.find((balance: any) => balance.tokenSymbol === 'USDC')).toMatchObject({ available: '9000', held: '0' });
       const captures = await pool.query(`select count(*)::int as n from ledger.entries where id = any($1)`, [ids.map((id) => `capture:${id}`)]);
       expect(captures.rows[0].n).toBe(100);
-      // On failure the whole report is shown: which asset, balance or chain was off.
-      const books = await ledgerCheck();
+      // The ledger was killed: the chain events it held unacknowledged come back after their AckWait (30 s), so the
+      // books may take that long to settle. On failure the whole report is shown: which asset, balance or chain was off.
+      const books = await ledgerCheck(45_000);
       expect(books.ok ? { ok: true } : books).toEqual({ ok: true });
 
       // The read model catches up with all 100, and a rebuild from the streams equals it.
