@@ -1,30 +1,20 @@
 import { Client } from 'pg';
 /**
- * Sleeps that end early when woken (by a NOTIFY, a job ending, a stop): the loops of the relay, the job workers and
- * the notifier's deliveries. A latched waker (`latch: true`: the job workers', RecordedWaits') also remembers a wake
- * while nobody sleeps: the next sleep returns at once, so that a NOTIFY arriving between a loop's read and its sleep is
- * never lost to a full poll interval. The relay and the notifier keep their own flags for that (a latch would add a
- * pass after every busy one), so theirs is not latched.
+ * Sleeps that end early when woken (by a NOTIFY, a job ending, a stop): the loops of the relay, the job workers, the
+ * notifier's deliveries and RecordedWaits. A loop that must not lose a wake arriving between its read and its sleep
+ * reads {@link generation} before the read and sleeps with {@link sleepUnless}: a wake since then ends it at once,
+ * whichever sleeper that wake ended first.
  */
 export class Waker {
   private readonly waiters = new Set<() => void>();
-  private woken = false;
-  /** How many wakes so far: a waiter that reads it before looking sleeps only if no wake came since (sleepUnless). */
   private wakes = 0;
 
-  constructor(private readonly options: { latch?: boolean } = {}) {}
-
-  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first; latched, at once if woken since the last sleep. */
+  /** Resolves after `ms`, or at the next {@link wakeAll}, whichever comes first. */
   sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
-        this.woken = false;
         resolve();
       };
       const timer = setTimeout(done, ms);
@@ -32,19 +22,18 @@ export class Waker {
     });
   }
 
-  /** The wakes so far, to pass to {@link sleepUnless} after a look. */
+  /** The wakes so far, to pass to {@link sleepUnless} after a read. */
   get generation(): number {
     return this.wakes;
   }
 
-  /** As {@link sleep}, but at once when woken since `generation` was read: for many waiters sharing one waker. */
+  /** As {@link sleep}, but at once when woken since `generation` was read. */
   sleepUnless(generation: number, ms: number): Promise<void> {
     return this.wakes !== generation ? Promise.resolve() : this.sleep(ms);
   }
 
   wakeAll(): void {
     this.wakes += 1;
-    if (this.options.latch) this.woken = true;
     for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -45,7 +45,7 @@ export interface JobWorkerOptions {
  */
 export class JobWorker {
   private stopped = false;
-  private readonly waker = new Waker({ latch: true });
+  private readonly waker = new Waker();
   private readonly listener: WakeupListener;
   private readonly running = new Set<Promise<void>>();
   private claimer: Promise<void> | undefined;
@@ -82,10 +82,12 @@ export class JobWorker {
   private async claimLoop(): Promise<void> {
     const { jobs, logger, concurrency, leaseMs } = this.options;
     while (!this.stopped) {
+      // Read before the claim: a job ending or a NOTIFY during it ends the sleep after it at once.
+      const generation = this.waker.generation;
       const free = concurrency - this.running.size;
       if (free <= 0) {
         // Every slot busy: woken when one ends.
-        await this.sleep(IDLE_POLL_MS);
+        await this.sleep(generation, IDLE_POLL_MS);
         continue;
       }
       let claimed: Job[];
@@ -93,7 +95,7 @@ export class JobWorker {
         claimed = await jobs.claim(leaseMs, free);
       } catch (error) {
         logger.warn({ err: error }, 'could not claim a job');
-        await this.sleep(IDLE_POLL_MS);
+        await this.sleep(generation, IDLE_POLL_MS);
         continue;
       }
       for (const job of claimed) {
@@ -105,7 +107,7 @@ export class JobWorker {
       }
       if (claimed.length === free) continue;
       // Nothing more due now: until the next job is due, one is written (NOTIFY) or one running ends.
-      await this.sleep(await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
+      await this.sleep(generation, await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
     }
   }
 
@@ -133,7 +135,7 @@ export class JobWorker {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    return this.waker.sleep(Math.max(ms, 5));
+  private sleep(generation: number, ms: number): Promise<void> {
+    return this.waker.sleepUnless(generation, Math.max(ms, 5));
   }
 }
