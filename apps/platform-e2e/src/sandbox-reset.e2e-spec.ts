@@ -69,8 +69,12 @@ describe('sandbox reset - POST /sandbox/reset empties a test environment, the ev
     // Before: a funded wallet, a completed swap, a pending non-custodial off-ramp, a webhook, an unused quote and a
     // POST answered under an Idempotency-Key.
     const wallet = (await api.post('/wallets', { chain: 'base', label: 'before' }, { 'Idempotency-Key': 'reset-wallet' })).body.data.walletId as string;
-    await api.post(`/sandbox/wallets/${wallet}/fund`, { tokenSymbol: 'USDC', amount: '100' });
-    const swapQuote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' })).body.data;
+    // Each answer checked with its body, so that a failure says which call refused and why.
+    const funded = await api.post(`/sandbox/wallets/${wallet}/fund`, { tokenSymbol: 'USDC', amount: '100' });
+    expect({ status: funded.status, body: funded.status === 200 ? undefined : funded.body }).toEqual({ status: 200, body: undefined });
+    const quoted = await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'ETH', amount: '10', fromChain: 'base', toChain: 'base' });
+    expect({ status: quoted.status, body: quoted.status === 200 ? undefined : quoted.body }).toEqual({ status: 200, body: undefined });
+    const swapQuote = quoted.body.data;
     const swap = (await api.post('/swap/initiate', { quoteId: swapQuote.quoteId, walletId: wallet })).body.data.transactionId as string;
     await eventually(
       () => api.get(`/transactions/${swap}`),
