@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `npm run bench` (all: every benchmark on a fresh stack, written to docs/benchmarks.md) and `npm run bench:<name>`
-# (one of them, printed): each figure beside a baseline measured in the same run. Database ramp_platform_bench and the
+# (one of them, printed): each figure beside a baseline measured in the same run; `npm run profile`: bench:memory's load
+# profiled, written to docs/profiles/. Database ramp_platform_bench and the
 # `bench` stream namespace, apart from the tests' and a developer's running stack.
 source "$(dirname "$0")/lib.sh"
 case "${1:-}" in
   all) script=dist/tools/bench/all.js ;;
+  profile) script=dist/tools/bench/profile.js ;;
   quote | events | webhooks | memory | chain) script="dist/tools/bench/$1-bench.js" ;;
-  *) fail "usage: bench.sh all|quote|events|webhooks|memory|chain" ;;
+  *) fail "usage: bench.sh all|profile|quote|events|webhooks|memory|chain" ;;
 esac
 ensure_dependencies
 ensure_stack
