@@ -68,6 +68,42 @@ describe("event store - commands decided on a stream's state and appended at the
     await expect(refusal).rejects.toMatchObject({ code: 'INVALID_REQUEST', field: 'by' });
   });
 
+  it('decides on a history the caller read without reading it again, and on a fresh read when that history was stale or decided nothing', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    let reads = 0;
+    class CountingLog extends EventLog {
+      override async readStream(db: Parameters<EventLog['readStream']>[0], id: string): Promise<StoredEvent[]> {
+        reads += 1;
+        return super.readStream(db, id);
+      }
+    }
+    const counting = new CountingLog(schema);
+    await handleCommand(pool, log, { streamId, decider: counter, command: { by: 1 }, metadata });
+    const read = await log.readStream(pool, streamId);
+    // Current: appended at its version, no read.
+    expect((await handleCommand(pool, counting, { streamId, decider: counter, command: { by: 1 }, metadata, history: read })).state).toBe(2);
+    expect(reads).toBe(0);
+    // Stale (one event behind): the append at its version is refused, and the command is decided on a fresh read.
+    expect((await handleCommand(pool, counting, { streamId, decider: counter, command: { by: 1 }, metadata, history: read })).state).toBe(3);
+    expect(reads).toBe(1);
+    // A refusal on the stale reading (it knows 1; the stream holds 3, which the command needs) is not the answer: the
+    // command is decided again on a fresh read, and appended.
+    const fromThree: typeof counter = {
+      ...counter,
+      decide: (command, state) => {
+        if (state < 3) throw new AppError('INVALID_FIELD', 'by: not yet', 'by');
+        return counter.decide(command, state);
+      },
+    };
+    expect((await handleCommand(pool, counting, { streamId, decider: fromThree, command: { by: 1 }, metadata, history: read })).state).toBe(4);
+    expect(reads).toBe(2);
+    // A no-op on the caller's reading checks no version: decided again on a fresh read, which appends.
+    const noop: typeof counter = { ...counter, decide: (command, state) => (state < 4 ? [] : counter.decide(command, state)) };
+    expect((await handleCommand(pool, counting, { streamId, decider: noop, command: { by: 1 }, metadata, history: read })).state).toBe(5);
+    expect(reads).toBe(3);
+    expect((await log.readStream(pool, streamId)).map((event) => event.streamVersion)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('records with each event the view of the stream right after it, when asked to, so that another service can show it', async () => {
     const streamId = `counter-${randomUUID()}`;
     const viewOf = (total: number) => ({ total });

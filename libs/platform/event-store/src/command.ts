@@ -15,6 +15,12 @@ export interface CommandOptions<State, Command, Event extends NewEvent> {
   /** When given, each appended event's metadata carries `view`: this of the stream's state right after that event. */
   viewOf?: (state: State) => unknown;
   maxAttempts?: number;
+  /**
+   * The stream as the caller already read it (outside the transaction): the first attempt decides on it and appends at
+   * its version without reading it again. Stale, it costs only a retry: the append at its version is refused, and the
+   * next attempt reads the stream in the transaction.
+   */
+  history?: readonly StoredEvent[];
 }
 
 export interface CommandResult<State> {
@@ -48,9 +54,19 @@ export async function handleCommand<State, Command, Event extends NewEvent>(
   for (let attempt = 1; ; attempt++) {
     try {
       return await withTransaction(pool, async (tx) => {
-        const history = await log.readStream(tx, options.streamId);
+        const supplied = attempt === 1 ? options.history : undefined;
+        const history = supplied ?? (await log.readStream(tx, options.streamId));
         const state = fold(options.decider, history as unknown as Event[]);
-        const events = options.decider.decide(options.command, state);
+        let events: Event[];
+        try {
+          events = options.decider.decide(options.command, state);
+        } catch (refusal) {
+          // A refusal on the caller's reading may not hold on the stream as it is now: decided again on a fresh read.
+          if (supplied) throw new StreamVersionConflict(options.streamId, history.length);
+          throw refusal;
+        }
+        // Nothing to append checks no version: a no-op on the caller's reading is decided again on a fresh read.
+        if (supplied && events.length === 0) throw new StreamVersionConflict(options.streamId, history.length);
         const states = afterEach(options.decider, state, events);
         const { viewOf } = options;
         const metadata = viewOf ? states.map((after) => ({ ...options.metadata, view: viewOf(after) })) : options.metadata;

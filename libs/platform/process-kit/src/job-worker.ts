@@ -91,8 +91,9 @@ export class JobWorker {
         continue;
       }
       let claimed: Job[];
+      let nextDueMs: number;
       try {
-        claimed = await jobs.claim(leaseMs, free);
+        ({ jobs: claimed, msUntilNextDue: nextDueMs } = await jobs.claim(leaseMs, free, IDLE_POLL_MS));
       } catch (error) {
         logger.warn({ err: error }, 'could not claim a job');
         await this.sleep(generation, IDLE_POLL_MS);
@@ -107,7 +108,7 @@ export class JobWorker {
       }
       if (claimed.length === free) continue;
       // Nothing more due now: until the next job is due, one is written (NOTIFY) or one running ends.
-      await this.sleep(generation, await jobs.msUntilNextDue(IDLE_POLL_MS).catch(() => IDLE_POLL_MS));
+      await this.sleep(generation, nextDueMs);
     }
   }
 

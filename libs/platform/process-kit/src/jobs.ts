@@ -56,31 +56,43 @@ export class JobQueue {
   }
 
   async schedule(tx: Sql, streamId: string, step: string, version: number, dueAt: Date): Promise<void> {
+    // One statement: the insert and the wake-up of the workers (NOTIFY is sent at commit).
     await tx.query(
-      `insert into ${this.schema}.jobs (stream_id, step, decided_at_version, due_at) values ($1, $2, $3, $4) on conflict (stream_id, decided_at_version) do nothing`,
-      [streamId, step, version, dueAt],
+      `with scheduled as (
+         insert into ${this.schema}.jobs (stream_id, step, decided_at_version, due_at) values ($1, $2, $3, $4) on conflict (stream_id, decided_at_version) do nothing
+       )
+       select pg_notify($5, '')`,
+      [streamId, step, version, dueAt, this.channel],
     );
-    await tx.query(`select pg_notify($1, '')`, [this.channel]);
   }
 
   /**
-   * Claims up to `limit` of the oldest due jobs for `leaseMs` (none when nothing is due). A claimed job's `due_at`
-   * becomes the lease's end while it runs: a wake during the run moves it back to now (wake), which retryLater reads as
-   * "run again at once".
+   * Claims up to `limit` of the oldest due jobs for `leaseMs` (none when nothing is due), and says in the same statement
+   * (one round trip, one commit) how long until the next job not claimed is due, capped at `capMs`: the claimer sleeps
+   * that long when it took fewer than it asked for. A claimed job's `due_at` becomes the lease's end while it runs: a
+   * wake during the run moves it back to now (wake), which retryLater reads as "run again at once".
    */
-  async claim(leaseMs: number, limit = 1): Promise<Job[]> {
-    const { rows } = await this.pool.query<Job>(
-      `update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), due_at = now() + make_interval(secs => $1::double precision / 1000), pending = false, attempts = attempts + 1
-        where id in (
-          select id from ${this.schema}.jobs
-           where due_at <= now() and (locked_until is null or locked_until < now())
-           order by due_at
-           limit $2
-           for update skip locked)
-        returning id::text, stream_id, step, decided_at_version, attempts`,
+  async claim(leaseMs: number, limit = 1, capMs = 1000): Promise<{ jobs: Job[]; msUntilNextDue: number }> {
+    // No greatest(0, …) in SQL: PostgreSQL's greatest ignores a NULL, and an empty queue would read as "due now". The
+    // look at the next due time reads the snapshot before the update: the jobs claimed here are left out of it by id.
+    const { rows } = await this.pool.query<{ jobs: Job[]; ms: number | null }>(
+      `with claimed as (
+         update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), due_at = now() + make_interval(secs => $1::double precision / 1000), pending = false, attempts = attempts + 1
+          where id in (
+            select id from ${this.schema}.jobs
+             where due_at <= now() and (locked_until is null or locked_until < now())
+             order by due_at
+             limit $2
+             for update skip locked)
+          returning id, stream_id, step, decided_at_version, attempts
+       )
+       select coalesce((select json_agg(json_build_object('id', id::text, 'stream_id', stream_id, 'step', step, 'decided_at_version', decided_at_version, 'attempts', attempts)) from claimed), '[]'::json) as jobs,
+              (select (extract(epoch from (min(due_at) - now())) * 1000)::float8 from ${this.schema}.jobs
+                where (locked_until is null or locked_until < now()) and id not in (select id from claimed)) as ms`,
       [leaseMs, limit],
     );
-    return rows;
+    const ms = rows[0]!.ms;
+    return { jobs: rows[0]!.jobs, msUntilNextDue: ms === null ? capMs : Math.min(capMs, Math.max(0, Math.ceil(ms))) };
   }
 
   /** Removes a finished job; called in the transaction that records its outcome. */
@@ -117,15 +129,5 @@ export class JobQueue {
     );
     if (rowCount) await db.query(`select pg_notify($1, '')`, [this.channel]);
     return rowCount ?? 0;
-  }
-
-  /** Milliseconds until the next job is due (capped), to sleep no longer than needed. */
-  async msUntilNextDue(capMs: number): Promise<number> {
-    // No greatest(0, …) in SQL: PostgreSQL's greatest ignores a NULL, and an empty queue would read as "due now".
-    const { rows } = await this.pool.query<{ ms: number | null }>(
-      `select (extract(epoch from (min(due_at) - now())) * 1000)::float8 as ms from ${this.schema}.jobs where locked_until is null or locked_until < now()`,
-    );
-    const ms = rows[0]?.ms;
-    return ms === null || ms === undefined ? capMs : Math.min(capMs, Math.max(0, Math.ceil(ms)));
   }
 }

@@ -118,14 +118,16 @@ export class StreamProcess<State extends InitiatedState, Command, Event extends 
     const requestId = events[0]?.metadata.requestId;
     await withLogContext({ requestId }, async () => {
       const command = await perform({ transactionId, state, step, tenant });
-      await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor, requestId }, job.id);
+      // Decided on the stream as read above (no second read); appended at its version, or decided again if it moved.
+      await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor, requestId }, job.id, events);
     });
   }
 
-  async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string): Promise<State> {
+  async apply(transactionId: string, tenant: Tenant, command: Command, cause: Cause, jobId?: string, history?: readonly StoredEvent[]): Promise<State> {
     const streamId = this.streamOf(transactionId);
     const { state } = await handleCommand(this.pool, this.log, {
       streamId,
+      history,
       decider: this.definition.decider,
       command,
       metadata: { correlationId: transactionId, tenant, ...cause },
