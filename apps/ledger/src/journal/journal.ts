@@ -17,32 +17,59 @@ export class InsufficientFunds extends Error {}
 export class Journal {
   async post(tx: Sql, entryId: string, kind: string, legs: readonly Leg[]): Promise<boolean> {
     assertBalanced(legs);
-    const created = await tx.query(`insert into ledger.entries (id, kind) values ($1, $2) on conflict (id) do nothing`, [entryId, kind]);
-    if (created.rowCount !== 1) return false;
-    const values: unknown[] = [];
-    const tuples = legs.map((leg, i) => {
-      values.push(entryId, leg.account, leg.asset, leg.amount);
-      return `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4}::numeric)`;
-    });
-    await tx.query(`insert into ledger.postings (entry_id, account, asset, amount) values ${tuples.join(', ')}`, values);
-    // One balance row at a time, in a fixed order, so that concurrent entries lock rows alike (no deadlock).
-    for (const change of netChanges(legs)) {
-      try {
-        // The row first at zero (a CHECK judges an INSERT's own values, even one that ends in ON CONFLICT), then the change.
-        await tx.query(`insert into ledger.balances (account, asset, amount, may_go_negative) values ($1, $2, 0, $3) on conflict do nothing`, [
-          change.account,
-          change.asset,
-          mayGoNegative(change.account),
-        ]);
-        await tx.query(`update ledger.balances set amount = amount + $3::numeric where account = $1 and asset = $2`, [
-          change.account,
-          change.asset,
-          change.amount,
-        ]);
-      } catch (error) {
-        if ((error as { constraint?: string }).constraint === 'balance_not_negative') throw new InsufficientFunds(`${change.account} ${change.asset}`);
-        throw error;
-      }
+    const changes = netChanges(legs);
+    // One statement: the entry (once per id: a second post of it writes nothing), its postings, and a balance row at
+    // zero for every account and asset it moves that has none (a CHECK judges an INSERT's own values, even one that
+    // ends in ON CONFLICT, so a row is created at zero and changed by the update below).
+    const { rows } = await tx.query<{ created: number }>(
+      `with entry as (
+         insert into ledger.entries (id, kind) values ($1, $2) on conflict (id) do nothing returning id
+       ),
+       posted as (
+         insert into ledger.postings (entry_id, account, asset, amount)
+         select entry.id, leg.account, leg.asset, leg.amount
+           from entry, unnest($3::text[], $4::text[], $5::numeric[]) with ordinality as leg (account, asset, amount, n)
+          order by leg.n
+       ),
+       opened as (
+         insert into ledger.balances (account, asset, amount, may_go_negative)
+         select change.account, change.asset, 0, change.may_go_negative
+           from entry, unnest($6::text[], $7::text[], $8::boolean[]) with ordinality as change (account, asset, may_go_negative, n)
+          order by change.n
+         on conflict do nothing
+       )
+       select count(*)::int as created from entry`,
+      [
+        entryId,
+        kind,
+        legs.map((leg) => leg.account),
+        legs.map((leg) => leg.asset),
+        legs.map((leg) => leg.amount),
+        changes.map((change) => change.account),
+        changes.map((change) => change.asset),
+        changes.map((change) => mayGoNegative(change.account)),
+      ],
+    );
+    if (rows[0]!.created !== 1) return false;
+    try {
+      // Every balance it moves in one statement, the rows locked first one by one in netChanges' fixed order, so that
+      // concurrent entries lock rows alike (no deadlock).
+      await tx.query(
+        `with change as (
+           select * from unnest($1::text[], $2::text[], $3::numeric[]) with ordinality as c (account, asset, amount, n)
+         ),
+         locked as materialized (
+           select b.account, b.asset from ledger.balances b join change c on c.account = b.account and c.asset = b.asset order by c.n for update of b
+         )
+         update ledger.balances b set amount = b.amount + c.amount
+           from change c join locked l on l.account = c.account and l.asset = c.asset
+          where b.account = c.account and b.asset = c.asset`,
+        [changes.map((change) => change.account), changes.map((change) => change.asset), changes.map((change) => change.amount)],
+      );
+    } catch (error) {
+      const { constraint, detail } = error as { constraint?: string; detail?: string };
+      if (constraint === 'balance_not_negative') throw new InsufficientFunds(detail ?? 'a balance would go below zero');
+      throw error;
     }
     return true;
   }
