@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'dns';
 import { Agent, request } from 'https';
 import type { LookupFunction } from 'net';
-import { rootCertificates } from 'tls';
+import { createSecureContext, rootCertificates } from 'tls';
 import { AllowedHosts, forbiddenAddressReason, forbiddenResolution, isIpLiteral } from '@ramp/webhooks';
 
 export interface SendResult {
@@ -48,7 +48,10 @@ export class HttpsSender {
       keepAlive: true,
       maxSockets: options.maxSocketsPerHost,
       maxFreeSockets: options.maxSocketsPerHost,
-      ca: options.extraCa ? [...rootCertificates, options.extraCa] : undefined,
+      // One TLS context, built once, for every connection: given as `ca`, the public roots and the extra CA would be
+      // parsed into a new context at every connection, and joined into the agent's key for its socket pool at every
+      // request (a tenth of the notifier's CPU under load, in its profile).
+      secureContext: createSecureContext(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
       rejectUnauthorized: true,
     });
     this.lookup = this.guardedLookup();
