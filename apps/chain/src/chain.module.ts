@@ -12,6 +12,7 @@ import { Migration20261129000003 } from './migrations/Migration20261129000003';
 import { Migration20261129000004 } from './migrations/Migration20261129000004';
 import { Migration20261129000005 } from './migrations/Migration20261129000005';
 import { Migration20261129000006 } from './migrations/Migration20261129000006';
+import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -34,6 +35,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261129000004,
     Migration20261129000005,
     Migration20261129000006,
+    Migration20261130000001,
   ],
 };
 
