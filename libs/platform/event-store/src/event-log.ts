@@ -93,13 +93,25 @@ export class EventLog {
    * taken at insert time, not at commit). Call it outside a transaction that has written, or its own id holds it back.
    */
   async readAll(db: Sql, after: LogCheckpoint = LOG_START, limit = 500): Promise<StoredEvent[]> {
+    return this.readAfter(db, '($1::xid8, $2::bigint)', [after.transactionId, after.globalPosition], limit);
+  }
+
+  /**
+   * {@link readAll} after the relay's checkpoint as the table holds it now, read in the same statement: a relay's pass
+   * is one round trip (and one commit), and a checkpoint moved by someone else (the reset of a lost stream) is seen.
+   */
+  async readUnpublished(db: Sql, limit = 500): Promise<StoredEvent[]> {
+    return this.readAfter(db, `(select transaction_id, global_position from ${schemaName(this.schema)}.relay_checkpoint where id = 1)`, [], limit);
+  }
+
+  private async readAfter(db: Sql, bound: string, values: unknown[], limit: number): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
       `select ${COLUMNS} from ${this.table}
-        where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        where (transaction_id, global_position) > ${bound}
           and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         order by transaction_id, global_position
-        limit $3`,
-      [after.transactionId, after.globalPosition, limit],
+        limit $${values.length + 1}`,
+      [...values, limit],
     );
     return rows.map(toStoredEvent);
   }

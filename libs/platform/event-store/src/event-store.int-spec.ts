@@ -139,6 +139,25 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     }
   });
 
+  it('reads what the relay has yet to publish after its checkpoint as the table holds it, moved or reset', async () => {
+    const checkpointTable = `${schema}.relay_checkpoint`;
+    const saved = (await pool.query(`select transaction_id::text, global_position::text from ${checkpointTable} where id = 1`)).rows[0];
+    try {
+      const start = (await lastCheckpoint())!;
+      await pool.query(`update ${checkpointTable} set transaction_id = $1, global_position = $2 where id = 1`, [start.transactionId, start.globalPosition]);
+      expect(await log.readUnpublished(pool)).toEqual([]);
+      const [appended] = await log.append(pool, `unpublished-${randomUUID()}`, 0, [{ type: 'fresh', data: {} }], metadata);
+      expect((await log.readUnpublished(pool)).map((event) => event.eventId)).toEqual([appended!.eventId]);
+      // The stream lost, the checkpoint reset: the whole log again, oldest first, as readAll from the start reads it.
+      await pool.query(`update ${checkpointTable} set transaction_id = '0', global_position = 0 where id = 1`);
+      const everything = (await log.readAll(pool, undefined, 3)).map((event) => event.eventId);
+      expect(everything).toHaveLength(3);
+      expect((await log.readUnpublished(pool, 3)).map((event) => event.eventId)).toEqual(everything);
+    } finally {
+      await pool.query(`update ${checkpointTable} set transaction_id = $1, global_position = $2 where id = 1`, [saved.transaction_id, saved.global_position]);
+    }
+  });
+
   async function lastCheckpoint() {
     const all = await log.readAll(pool, undefined, 1_000_000);
     const last = all[all.length - 1];

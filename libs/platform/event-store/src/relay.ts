@@ -2,7 +2,7 @@ import { headers as natsHeaders, type JetStreamClient } from 'nats';
 import type { Client, ClientConfig, Pool } from 'pg';
 import type { Metrics } from '@ramp/observability';
 import { EventLog } from './event-log';
-import type { LogCheckpoint, StoredEvent } from './events';
+import type { StoredEvent } from './events';
 import { LeaderSession, schemaName, Waker } from '@ramp/database';
 
 /** How soon after activity the relay looks again, for appends that relied on a neighbour's NOTIFY. */
@@ -38,7 +38,7 @@ export interface RelayOptions {
  * Publishes a service's committed events to JetStream, in log order, with `msgID` = event id so that the stream drops
  * what a crash made it publish twice. One relay leads among the replicas (a session advisory lock: it passes to
  * another replica when the leader's connection ends, crash included); the others wait. The leader wakes on the log's
- * NOTIFY, polls as a fallback, reads with {@link EventLog.readAll} (so an event committed late is never skipped) and
+ * NOTIFY, polls as a fallback, reads with {@link EventLog.readUnpublished} (so an event committed late is never skipped) and
  * moves its checkpoint only after JetStream has acknowledged every event up to it.
  */
 export class Relay {
@@ -135,8 +135,7 @@ export class Relay {
   }
 
   private async publishBatch(client: Client): Promise<number> {
-    const checkpoint = await this.checkpoint(client);
-    const events = await this.options.log.readAll(client, checkpoint, this.options.batchSize ?? 500);
+    const events = await this.options.log.readUnpublished(client, this.options.batchSize ?? 500);
     if (events.length === 0) return 0;
     // Published together (one connection keeps their order in the stream), acknowledged before the checkpoint moves.
     await Promise.all(
@@ -154,14 +153,6 @@ export class Relay {
       [last.transactionId, last.globalPosition],
     );
     return events.length;
-  }
-
-  private async checkpoint(client: Client): Promise<LogCheckpoint> {
-    const { rows } = await client.query<{ transaction_id: string; global_position: string }>(
-      `select transaction_id::text, global_position::text from ${schemaName(this.options.log.schema)}.relay_checkpoint where id = 1`,
-    );
-    const row = rows[0];
-    return row ? { transactionId: row.transaction_id, globalPosition: row.global_position } : { transactionId: '0', globalPosition: '0' };
   }
 
   /** Resolves after `ms`, or earlier on a notification or stop. */

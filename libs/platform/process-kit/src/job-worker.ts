@@ -37,8 +37,9 @@ export interface JobWorkerOptions {
 
 /**
  * Runs a service's jobs on every replica: one claimer takes as many due jobs as the replica has free slots
- * (`concurrency`) in one statement, and runs them at once; it claims again when a job ends or a NOTIFY says a job was
- * written, and otherwise sleeps until the next one is due (polling as a fallback). Idle slots cost nothing. A failed
+ * (`concurrency`) in one statement, and runs them at once; it claims again when a NOTIFY says a job was written or
+ * woken, when a slot frees while it waited for one, or when a job it ran is released due soon, and otherwise sleeps until
+ * the next one is due (polling as a fallback). Idle slots cost nothing. A failed
  * job is retried with exponential backoff (retryDelayMs: capped at a minute, at 4 s while a service it calls is down)
  * for as long as it takes, because a step that gives money back must never be dropped; a pending one (StepPending)
  * is released to be woken by the event it waits for.
@@ -101,13 +102,17 @@ export class JobWorker {
       }
       for (const job of claimed) {
         const run: Promise<void> = this.runOne(job).finally(() => {
+          // A slot frees: the claimer is woken only if it waits for one (every slot was busy). Otherwise its last claim
+          // found nothing more due, and a job that ends makes nothing due by ending: the next step it scheduled comes
+          // with a NOTIFY, and runOne wakes the claimer for a job it released due soon.
+          const wasFull = this.running.size >= concurrency;
           this.running.delete(run);
-          this.waker.wakeAll();
+          if (wasFull) this.waker.wakeAll();
         });
         this.running.add(run);
       }
       if (claimed.length === free) continue;
-      // Nothing more due now: until the next job is due, one is written (NOTIFY) or one running ends.
+      // Nothing more due now: until the next job is due, one is written or woken (NOTIFY), or a job is released due.
       await this.sleep(generation, nextDueMs);
     }
   }
@@ -127,12 +132,15 @@ export class JobWorker {
           { job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message },
           'step pending; will look again',
         );
-        await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => undefined);
+        // Woken while it ran (what it waits for happened meanwhile): due at once, and claimed again now.
+        if (await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => false)) this.waker.wakeAll();
         return;
       }
       const delay = retryDelayMs(error, job.attempts);
       logger.warn({ err: error, job: job.id, step: job.step, stream: job.stream_id, attempt: job.attempts, retryInMs: delay }, 'step failed; will retry');
       await jobs.retryLater(job.id, delay, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      // Its backoff may be shorter than the claimer's sleep, which was set before it: the claimer looks again.
+      this.waker.wakeAll();
     }
   }
 

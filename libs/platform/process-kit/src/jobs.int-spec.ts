@@ -150,6 +150,48 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     }
   });
 
+  it('a job that ends with slots to spare wakes no claim: one claim runs three jobs; a pending job woken during its run is claimed again at once', async () => {
+    let claims = 0;
+    const counting = new JobQueue(pool, schema);
+    const claim = counting.claim.bind(counting);
+    counting.claim = (...args) => ((claims += 1), claim(...args));
+    const runs: string[] = [];
+    const worker = new JobWorker({
+      jobs: counting,
+      databaseUrl: DATABASE_URL,
+      applicationName: `${schema}-spare`,
+      leaseMs: 30_000,
+      concurrency: 8,
+      logger: { info: () => undefined, warn: () => undefined },
+      run: async (job) => {
+        runs.push(job.stream_id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (job.stream_id === `offramp-${txn(43)}`) {
+          // What it waits for happens while it runs: released pending, it is due at once.
+          if (runs.filter((stream) => stream === job.stream_id).length === 1) {
+            await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(43)}:settle` });
+            throw new StepPending('the transfer is pending', 60_000);
+          }
+        }
+        await jobs.done(pool, job.id);
+      },
+    });
+    for (let n = 40; n < 43; n++) await jobs.schedule(pool, `swap-${txn(n)}`, 'executeLeg', 1, new Date());
+    await worker.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The first claim took all three; their ends (well within the claimer's 1 s sleep) asked for nothing.
+      expect(runs).toHaveLength(3);
+      expect(claims).toBe(1);
+      await jobs.schedule(pool, `offramp-${txn(43)}`, 'settle', 3, new Date());
+      for (let i = 0; i < 40 && runs.length < 5; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Run, released pending, claimed again well before the claimer's sleep or the job's 60 s look would end.
+      expect(runs.slice(3)).toEqual([`offramp-${txn(43)}`, `offramp-${txn(43)}`]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('tells how long each step held its slot and how it ended: done, pending (released), failed (retried)', async () => {
     const held: { step: string; outcome: string; seconds: number }[] = [];
     const worker = new JobWorker({

@@ -103,16 +103,18 @@ export class JobQueue {
   /**
    * Releases a claimed job to run again in `delayMs` (`pending`: its step waits for work under way elsewhere, which a
    * wake may end early). A pending one woken while it ran (its `due_at` moved before the lease's end: what it waits
-   * for happened meanwhile) is due at once; a failed one keeps its backoff whatever woke it.
+   * for happened meanwhile) is due at once; a failed one keeps its backoff whatever woke it. True when it is due at once.
    */
-  async retryLater(jobId: string, delayMs: number, error: string, pending = false): Promise<void> {
-    await this.pool.query(
+  async retryLater(jobId: string, delayMs: number, error: string, pending = false): Promise<boolean> {
+    const { rows } = await this.pool.query<{ due: boolean }>(
       `update ${this.schema}.jobs
           set due_at = case when $4 and locked_until is not null and due_at < locked_until then now() else now() + make_interval(secs => $2::double precision / 1000) end,
               locked_until = null, pending = $4, last_error = $3
-        where id = $1`,
+        where id = $1
+        returning due_at <= now() as due`,
       [jobId, delayMs, error.slice(0, 1000), pending],
     );
+    return rows[0]?.due ?? false;
   }
 
   /**
