@@ -1,5 +1,6 @@
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import { isInitiated, type WithInitiation } from '@ramp/transactions';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -202,8 +203,8 @@ function withoutAbsent<T extends object>(data: T): T {
  * Whether a deposit can fund the off-ramp: only the quoted token does. One of another token is never this off-ramp's
  * (whatever its amount): the process sends it back as it arrived, and the off-ramp goes on waiting for its own.
  */
-export function isQuotedToken(state: OfframpState, command: { tokenSymbol?: string }): boolean {
-  return command.tokenSymbol === undefined || command.tokenSymbol === state.initiated!.quote.tokenSymbol;
+export function isQuotedToken(state: WithInitiation<OfframpState>, command: { tokenSymbol?: string }): boolean {
+  return command.tokenSymbol === undefined || command.tokenSymbol === state.initiated.quote.tokenSymbol;
 }
 
 /** Whether the off-ramp's recorded deposit is this one (by its id; by its hash for a deposit recorded before ids). */
@@ -216,9 +217,9 @@ export function isRecordedDeposit(state: OfframpState, deposit: { depositId: str
  * Where a refund of the deposit goes: its sender on chain, or the declared `sourceAddress` when the chain shows none
  * (a simulated deposit, or a mint, whose sender is the zero address).
  */
-export function refundAddressOf(state: OfframpState): string {
+export function refundAddressOf(state: WithInitiation<OfframpState>): string {
   const from = state.deposit?.from;
-  return from && !/^0x0{40}$/i.test(from) ? from : state.initiated!.sourceAddress!;
+  return from && !/^0x0{40}$/i.test(from) ? from : state.initiated.sourceAddress!;
 }
 
 function refuse(message: string): never {
@@ -236,7 +237,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       throw new AppError('INVALID_FIELD', 'walletId: give either walletId or sourceAddress', 'walletId');
     return [{ type: 'offramp.initiated', data: command.data }];
   }
-  if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
   if (command.type === 'recordDepositReversed') return decideReversal(command, state);
   if (command.type === 'recordDeposit' && state.depositReversal && command.depositId !== undefined && command.depositId === state.deposit?.depositId) {
     return decideDepositBack(command, state);
@@ -260,12 +261,12 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       if (isCustodial(state)) refuse('A custodial off-ramp takes no deposit');
       if (state.deposit || !isQuotedToken(state, command)) return [];
       const events: OfframpEvent[] = [{ type: 'offramp.deposit_received', data: depositData(command) }];
-      const expected = state.initiated!.quote.cryptoAmount;
+      const expected = state.initiated.quote.cryptoAmount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
         events.push({
           type: 'offramp.failing',
           data: {
-            errorMessage: `The deposit was ${command.amount} ${state.initiated!.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`,
+            errorMessage: `The deposit was ${command.amount} ${state.initiated.quote.tokenSymbol}, not the quoted ${expected}; it is returned to the sender`,
             failureReason: 'DEPOSIT_AMOUNT_MISMATCH',
             at,
           },
@@ -312,9 +313,9 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
  * (DEPOSIT_REVERSED), nothing to give back. After the payout: it stays as it is, flagged (afterPayout) with the loss
  * booked. After a refund: the refund was the loss.
  */
-function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositReversed' }>, state: OfframpState): OfframpEvent[] {
+function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositReversed' }>, state: WithInitiation<OfframpState>): OfframpEvent[] {
   if (!state.deposit || state.depositReversal || !isRecordedDeposit(state, command)) return [];
-  const { quote, tenant } = state.initiated!;
+  const { quote, tenant } = state.initiated;
   const afterPayout = state.payout !== undefined;
   const refunded = command.refunded || state.depositRefund !== undefined;
   const movement = depositMovement(state, command.depositId, command.credit, tenant.environment, quote.chain);
@@ -337,10 +338,10 @@ function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositR
  * a refund, the ledger recovers it by itself; otherwise it is the deposit again, and goes the way of a late one (back to
  * its sender, the off-ramp having failed).
  */
-function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDeposit' }>, state: OfframpState): OfframpEvent[] {
+function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDeposit' }>, state: WithInitiation<OfframpState>): OfframpEvent[] {
   const reversal = state.depositReversal!;
   if (reversal.afterPayout) {
-    const { quote, tenant } = state.initiated!;
+    const { quote, tenant } = state.initiated;
     return [
       {
         type: 'offramp.deposit_restored',
@@ -352,9 +353,15 @@ function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDepos
   return [{ type: 'offramp.deposit_received', data: depositData(command) }];
 }
 
-function depositMovement(state: OfframpState, depositId: string, credit: number, environment: Tenant['environment'], chain: string): DepositMovement {
+function depositMovement(
+  state: WithInitiation<OfframpState>,
+  depositId: string,
+  credit: number,
+  environment: Tenant['environment'],
+  chain: string,
+): DepositMovement {
   const deposit = state.deposit!;
-  return { depositId, credit, environment, chain, tokenSymbol: deposit.tokenSymbol ?? state.initiated!.quote.tokenSymbol, amount: deposit.amount };
+  return { depositId, credit, environment, chain, tokenSymbol: deposit.tokenSymbol ?? state.initiated.quote.tokenSymbol, amount: deposit.amount };
 }
 
 export const offrampDecider = { initialState: initialOfframpState, evolve: evolveOfframp, decide: decideOfframp };

@@ -1,4 +1,4 @@
-import type { VirtualAccount } from '@ramp/transactions';
+import { isInitiated, type VirtualAccount } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import type { RampSettlement } from './onchain';
@@ -124,7 +124,7 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
       throw new AppError('INVALID_FIELD', 'walletId: give either walletId or destinationAddress', 'walletId');
     return [{ type: 'onramp.initiated', data: command.data }];
   }
-  if (!state.exists) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
   const at = command.at;
   const step = nextOnrampStep(state);
   if (state.status !== 'pending') {
@@ -139,7 +139,7 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     case 'recordPayment': {
       if (state.payment) return [];
       const events: OnrampEvent[] = [{ type: 'onramp.payment_received', data: { amount: command.amount, payerReference: command.payerReference, at } }];
-      const expected = state.initiated!.virtualAccount.amount;
+      const expected = state.initiated.virtualAccount.amount;
       if (!dec(command.amount).eq(dec(expected)) && state.failing === undefined) {
         events.push({
           type: 'onramp.failing',

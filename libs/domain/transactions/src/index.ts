@@ -3,3 +3,4 @@ export * from './integration';
 export * from './initiation';
 export * from './kinds';
 export * from './projection';
+export * from './initiated';

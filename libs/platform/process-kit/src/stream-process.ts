@@ -3,20 +3,10 @@ import { AppError, isIdOf, isSameTenant, type Tenant } from '@ramp/contracts';
 import { type Sql } from '@ramp/database';
 import { handleCommand, type Decider, type EventLog, type EventMetadata, type NewEvent, type StoredEvent } from '@ramp/event-store';
 import { withLogContext } from '@ramp/observability';
-import type { TransactionView } from '@ramp/transactions';
+import { isInitiated, type InitiatedState, type TransactionView, type WithInitiation } from '@ramp/transactions';
+
+export { isInitiated, type InitiatedState, type WithInitiation };
 import type { Job, JobQueue } from './jobs';
-
-/** What every transaction's state has once initiated: the tenant it belongs to, and whatever else its kind records. */
-export interface InitiatedState {
-  initiated?: { tenant: Tenant };
-}
-
-/** A transaction's state as a job or its owner sees it: initiated (a stream exists only from its initiation on). */
-export type WithInitiation<State extends InitiatedState> = State & { initiated: NonNullable<State['initiated']> };
-
-export function isInitiated<State extends InitiatedState>(state: State): state is WithInitiation<State> {
-  return state.initiated !== undefined;
-}
 
 export interface ProcessDefinition<State extends InitiatedState, Command, Event extends NewEvent, Step extends { kind: string }> {
   /** Streams are `<prefix>-<transactionId>`. */

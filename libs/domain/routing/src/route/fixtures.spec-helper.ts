@@ -5,7 +5,17 @@
  */
 import type { SwapFees, Tenant } from '@ramp/contracts';
 import { planRoute, type RouteLegSpec } from './plan';
-import type { ManagedWallet, RouteInitiated, RouteKind, RouteOrder } from './route';
+import { isInitiated, type WithInitiation } from '@ramp/transactions';
+import {
+  evolveRoute,
+  initialRouteState,
+  type ManagedWallet,
+  type RouteEvent,
+  type RouteInitiated,
+  type RouteKind,
+  type RouteOrder,
+  type RouteState,
+} from './route';
 
 export const AT = '2026-11-22T10:00:00.000Z';
 const TRANSACTION_ID = 'txn_01M82JKS0653T6WKTARA9RFX7D';
@@ -64,3 +74,10 @@ export const initiatedRoute = (kind: RouteKind, overrides: Partial<RouteInitiate
   at: AT,
   ...overrides,
 });
+
+/** The state after events that begin with the initiation, as a job or the view sees it. */
+export function foldInitiated(events: RouteEvent[]): WithInitiation<RouteState> {
+  const state = events.reduce(evolveRoute, initialRouteState);
+  if (!isInitiated(state)) throw new Error('the events do not begin with the initiation');
+  return state;
+}

@@ -1,4 +1,4 @@
-import { AT as at, initiatedRoute } from './fixtures.spec-helper';
+import { AT as at, foldInitiated, initiatedRoute } from './fixtures.spec-helper';
 import {
   decideRoute,
   describeLeg,
@@ -109,7 +109,7 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
         [{ type: `${kind}.failing`, data: { errorMessage: SLIPPAGE_0, failureReason: 'SLIPPAGE_EXCEEDED', failedLeg: 0, failedHash: '0xreverted', at } }],
         'releaseHold',
       );
-    const steps = routeSteps(fold([initiated, held, event!]));
+    const steps = routeSteps(foldInitiated([initiated, held, event!]));
     expect(steps[0]).toMatchObject({ status: 'failed', transactionHash: '0xreverted' });
     expect(steps[1]).toMatchObject({ status: 'skipped' });
     expect(steps[1]).not.toHaveProperty('transactionHash');
@@ -118,7 +118,7 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
       .when({ type: 'recordLeg', index: 0, ok: false, reason: 'refused', wouldGive: '0.3', at })
       .then([{ type: `${kind}.failing` }]);
     expect(refused!.data).not.toHaveProperty('failedHash');
-    expect(routeSteps(fold([initiated, held, refused!]))[0]).not.toHaveProperty('transactionHash');
+    expect(routeSteps(foldInitiated([initiated, held, refused!]))[0]).not.toHaveProperty('transactionHash');
   });
 
   it('records a swap that gave less than its minimum anyway, then fails and reverses it', () => {
@@ -140,7 +140,7 @@ describe.each(['swap', 'transfer'] as const)('the %s decider', (kind) => {
       .then([{ type: `${kind}.leg_completed` }], 'executeLeg');
     // The bridge carried less than planned: the last swap's minimum is still the quote's 1.512415384615384615.
     const before = [initiated, held, leg(0, '0.3'), leg(1, '0.3')];
-    expect(legOrder(fold(before), 2)).toMatchObject({ amountIn: '0.3', minimumOut: '1.512415384615384615' });
+    expect(legOrder(foldInitiated(before), 2)).toMatchObject({ amountIn: '0.3', minimumOut: '1.512415384615384615' });
     // Delivered into the managed wallet, a short last swap is unwound like any other failure...
     const toWallet = initiatedRoute(kind, {
       destination: { kind: 'wallet', walletId: 'wal_01M82JKS0653T6WKTARA9RFX7D', address: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },

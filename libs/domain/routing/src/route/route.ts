@@ -1,5 +1,6 @@
 import { AppError, type FailureReason, type SwapQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import { isInitiated, type WithInitiation } from '@ramp/transactions';
 import { planRoute, scaleLeg, type PlannedLeg, type RouteLegSpec } from './plan';
 
 /**
@@ -192,8 +193,8 @@ export function nextRouteStep(state: RouteState): RouteStep {
 }
 
 /** What leg `index` is sent with: what came out of the leg before it, and what it should give (see scaleLeg). */
-export function legOrder(state: RouteState, index: number): PlannedLeg & { amountIn: string; amountOut: string; minimumOut: string } {
-  const legs = state.initiated!.legs;
+export function legOrder(state: WithInitiation<RouteState>, index: number): PlannedLeg & { amountIn: string; amountOut: string; minimumOut: string } {
+  const legs = state.initiated.legs;
   const leg = legs[index]!;
   const actualIn = index === 0 ? leg.amountIn : state.executed[index - 1]!.amountOut;
   return { ...leg, ...scaleLeg(leg, actualIn, index === legs.length - 1) };
@@ -210,8 +211,8 @@ function event<N extends RouteEventName>(kind: RouteKind, name: N, data: RoutePa
   return { type: `${kind}.${name}`, data } as RouteEvent;
 }
 
-function legOutcome(state: RouteState, command: Extract<RouteCommand, { type: 'recordLeg' }>): RouteEvent[] {
-  const { kind, order } = state.initiated!;
+function legOutcome(state: WithInitiation<RouteState>, command: Extract<RouteCommand, { type: 'recordLeg' }>): RouteEvent[] {
+  const { kind, order } = state.initiated;
   const leg = legOrder(state, command.index);
   const at = command.at;
   const slippage = (got: string) =>
@@ -235,7 +236,7 @@ function legOutcome(state: RouteState, command: Extract<RouteCommand, { type: 'r
   // A provider that ignored the minimum: the leg happened, so it is recorded, then unwound like any other failure,
   // unless it was the last leg and paid an address outside the platform: what was delivered cannot be taken back,
   // so the transaction completes with what was delivered (the view shows it) rather than refunding on top.
-  const deliveredOutside = command.index === state.initiated!.legs.length - 1 && state.initiated!.destination.kind === 'address';
+  const deliveredOutside = command.index === state.initiated.legs.length - 1 && state.initiated.destination.kind === 'address';
   if (dec(command.amountOut).lt(leg.minimumOut) && !deliveredOutside) {
     const failureReason = leg.kind === 'bridge' ? 'BRIDGE_FAILED' : 'SLIPPAGE_EXCEEDED';
     return [completed, event(kind, 'failing', { errorMessage: slippage(command.amountOut), failureReason, failedLeg: command.index, at })];
@@ -254,7 +255,7 @@ export function decideRoute(command: RouteCommand, state: RouteState): RouteEven
     if (state.exists) return [];
     return [event(command.data.kind, 'initiated', command.data)];
   }
-  if (!state.exists || !state.initiated) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
   if (state.status !== 'pending') return [];
   const { kind } = state.initiated;
   const step = nextRouteStep(state);

@@ -1,9 +1,9 @@
-import type { RouteStepView, TransactionView } from '@ramp/transactions';
+import { isInitiated, type RouteStepView, type TransactionView, type WithInitiation } from '@ramp/transactions';
 import { legOrder, type RouteState } from './route';
 
 /** Each leg with its own status and hash: what ran, what failed, what was unwound, what is still to come. */
-export function routeSteps(state: RouteState): RouteStepView[] {
-  const initiated = state.initiated!;
+export function routeSteps(state: WithInitiation<RouteState>): RouteStepView[] {
+  const { initiated } = state;
   return initiated.legs.map((leg, index) => {
     const ran = state.executed[index];
     const reversal = state.reversed[index];
@@ -47,8 +47,8 @@ function latestHash(state: RouteState): string | undefined {
  * `route.steps` with each leg's status and hash.
  */
 export function routeView(state: RouteState): TransactionView {
-  const initiated = state.initiated;
-  if (!initiated) throw new Error('routeView of a transaction that does not exist');
+  if (!isInitiated(state)) throw new Error('routeView of a transaction that does not exist');
+  const { initiated } = state;
   const { order, destination } = initiated;
   const toAmount = state.toAmount ?? order.toAmount;
   const view: TransactionView = {
