@@ -226,7 +226,10 @@ async function streamTotals(): Promise<{ messages: number; bytes: number }> {
 
 /** The bench database's counters (commits, rows written, size), to divide by the transactions a load ran. */
 function databaseCounters() {
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+  // Its one connection is kept from the first read to the last (never closed idle): under the load, the seven services'
+  // pools (DB_POOL_MAX 20 each) can take every other connection of a PostgreSQL with the default max_connections of 100,
+  // and a bench that reconnected after the load was once refused ("too many clients").
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 1, idleTimeoutMillis: 0 });
   return {
     read: async () => {
       // Statistics reach pg_stat_database when a backend reports them (at most a second or so after a commit).
