@@ -18,9 +18,7 @@ export class Journal {
   async post(tx: Sql, entryId: string, kind: string, legs: readonly Leg[]): Promise<boolean> {
     assertBalanced(legs);
     const changes = netChanges(legs);
-    // One statement: the entry (once per id: a second post of it writes nothing), its postings, and a balance row at
-    // zero for every account and asset it moves that has none (a CHECK judges an INSERT's own values, even one that
-    // ends in ON CONFLICT, so a row is created at zero and changed by the update below).
+    // One statement: the entry (once per id: a second post of it writes nothing) and its postings.
     const { rows } = await tx.query<{ created: number }>(
       `with entry as (
          insert into ledger.entries (id, kind) values ($1, $2) on conflict (id) do nothing returning id
@@ -30,47 +28,47 @@ export class Journal {
          select entry.id, leg.account, leg.asset, leg.amount
            from entry, unnest($3::text[], $4::text[], $5::numeric[]) with ordinality as leg (account, asset, amount, n)
           order by leg.n
-       ),
-       opened as (
-         insert into ledger.balances (account, asset, amount, may_go_negative)
-         select change.account, change.asset, 0, change.may_go_negative
-           from entry, unnest($6::text[], $7::text[], $8::boolean[]) with ordinality as change (account, asset, may_go_negative, n)
-          order by change.n
-         on conflict do nothing
        )
        select count(*)::int as created from entry`,
-      [
-        entryId,
-        kind,
-        legs.map((leg) => leg.account),
-        legs.map((leg) => leg.asset),
-        legs.map((leg) => leg.amount),
-        changes.map((change) => change.account),
-        changes.map((change) => change.asset),
-        changes.map((change) => mayGoNegative(change.account)),
-      ],
+      [entryId, kind, legs.map((leg) => leg.account), legs.map((leg) => leg.asset), legs.map((leg) => leg.amount)],
     );
     if (rows[0]!.created !== 1) return false;
+    // Every balance it moves in one statement: each row created or changed in netChanges' fixed order, one after the
+    // other, as the rows come out of the ordered SELECT, so that concurrent entries lock rows alike (no deadlock, also
+    // with a caller that holds one of the rows already). A CHECK judges an INSERT's own values even when it ends in ON
+    // CONFLICT, so the row proposed for a new balance never goes below zero where the account may not: a new balance
+    // that a change would take below zero is found by what was inserted, and refused here like any other.
+    let moved: { account: string; asset: string; inserted: boolean }[];
     try {
-      // Every balance it moves in one statement, the rows locked first one by one in netChanges' fixed order, so that
-      // concurrent entries lock rows alike (no deadlock).
-      await tx.query(
+      ({ rows: moved } = await tx.query<{ account: string; asset: string; inserted: boolean }>(
         `with change as (
-           select * from unnest($1::text[], $2::text[], $3::numeric[]) with ordinality as c (account, asset, amount, n)
-         ),
-         locked as materialized (
-           select b.account, b.asset from ledger.balances b join change c on c.account = b.account and c.asset = b.asset order by c.n for update of b
+           select * from unnest($1::text[], $2::text[], $3::numeric[], $4::boolean[]) with ordinality as c (account, asset, amount, may_go_negative, n)
          )
-         update ledger.balances b set amount = b.amount + c.amount
-           from change c join locked l on l.account = c.account and l.asset = c.asset
-          where b.account = c.account and b.asset = c.asset`,
-        [changes.map((change) => change.account), changes.map((change) => change.asset), changes.map((change) => change.amount)],
-      );
+         insert into ledger.balances as b (account, asset, amount, may_go_negative)
+         select account, asset, case when may_go_negative or amount >= 0 then amount else 0 end, may_go_negative from change order by n
+         on conflict (account, asset) do update
+           set amount = b.amount + (select c.amount from change c where c.account = excluded.account and c.asset = excluded.asset)
+         returning b.account, b.asset, b.xmax = 0 as inserted`,
+        [
+          changes.map((change) => change.account),
+          changes.map((change) => change.asset),
+          changes.map((change) => change.amount),
+          changes.map((change) => mayGoNegative(change.account)),
+        ],
+      ));
     } catch (error) {
-      const { constraint, detail } = error as { constraint?: string; detail?: string };
-      if (constraint === 'balance_not_negative') throw new InsufficientFunds(detail ?? 'a balance would go below zero');
+      const { constraint } = error as { constraint?: string };
+      if (constraint === 'balance_not_negative') throw new InsufficientFunds(`a balance moved by entry ${entryId} would go below zero`);
       throw error;
     }
+    const below = changes.find(
+      (change) =>
+        !mayGoNegative(change.account) &&
+        change.amount.startsWith('-') &&
+        moved.some((row) => row.inserted && row.account === change.account && row.asset === change.asset),
+    );
+    // The caller's transaction is rolled back with it: the entry and its postings go too.
+    if (below) throw new InsufficientFunds(`${below.account} ${below.asset}`);
     return true;
   }
 

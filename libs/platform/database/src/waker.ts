@@ -60,6 +60,11 @@ export class WakeupListener {
 
   constructor(private readonly options: WakeupListenerOptions) {}
 
+  /** Whether it is listening now: without it, a NOTIFY is lost, and a loop that relies on one must look by itself. */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
   async start(): Promise<void> {
     const { options } = this;
     const client = new Client({ connectionString: options.databaseUrl, application_name: options.applicationName });

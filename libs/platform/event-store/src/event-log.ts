@@ -101,7 +101,10 @@ export class EventLog {
    * is one round trip (and one commit), and a checkpoint moved by someone else (the reset of a lost stream) is seen.
    */
   async readUnpublished(db: Sql, limit = 500): Promise<StoredEvent[]> {
-    return this.readAfter(db, `(select transaction_id, global_position from ${schemaName(this.schema)}.relay_checkpoint where id = 1)`, [], limit);
+    // No checkpoint row (never so after the migration): from the start of the log, as readAll from LOG_START.
+    const checkpoint = `${schemaName(this.schema)}.relay_checkpoint where id = 1`;
+    const bound = `(coalesce((select transaction_id from ${checkpoint}), '0'::xid8), coalesce((select global_position from ${checkpoint}), 0))`;
+    return this.readAfter(db, bound, [], limit);
   }
 
   private async readAfter(db: Sql, bound: string, values: unknown[], limit: number): Promise<StoredEvent[]> {

@@ -153,7 +153,11 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
       const everything = (await log.readAll(pool, undefined, 3)).map((event) => event.eventId);
       expect(everything).toHaveLength(3);
       expect((await log.readUnpublished(pool, 3)).map((event) => event.eventId)).toEqual(everything);
+      // No checkpoint row at all: from the start too, never nothing.
+      await pool.query(`delete from ${checkpointTable} where id = 1`);
+      expect((await log.readUnpublished(pool, 3)).map((event) => event.eventId)).toEqual(everything);
     } finally {
+      await pool.query(`insert into ${checkpointTable} (id, transaction_id, global_position) values (1, '0', 0) on conflict (id) do nothing`);
       await pool.query(`update ${checkpointTable} set transaction_id = $1, global_position = $2 where id = 1`, [saved.transaction_id, saved.global_position]);
     }
   });

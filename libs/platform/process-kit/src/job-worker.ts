@@ -38,8 +38,9 @@ export interface JobWorkerOptions {
 /**
  * Runs a service's jobs on every replica: one claimer takes as many due jobs as the replica has free slots
  * (`concurrency`) in one statement, and runs them at once; it claims again when a NOTIFY says a job was written or
- * woken, when a slot frees while it waited for one, or when a job it ran is released due soon, and otherwise sleeps until
- * the next one is due (polling as a fallback). Idle slots cost nothing. A failed
+ * woken, when a slot frees while it waited for one (or whenever one frees while its LISTEN connection is down), or when a
+ * job it ran is released due sooner than its sleep, and otherwise sleeps until the next one is due (polling as a
+ * fallback). Idle slots cost nothing. A failed
  * job is retried with exponential backoff (retryDelayMs: capped at a minute, at 4 s while a service it calls is down)
  * for as long as it takes, because a step that gives money back must never be dropped; a pending one (StepPending)
  * is released to be woken by the event it waits for.
@@ -104,10 +105,11 @@ export class JobWorker {
         const run: Promise<void> = this.runOne(job).finally(() => {
           // A slot frees: the claimer is woken only if it waits for one (every slot was busy). Otherwise its last claim
           // found nothing more due, and a job that ends makes nothing due by ending: the next step it scheduled comes
-          // with a NOTIFY, and runOne wakes the claimer for a job it released due soon.
+          // with a NOTIFY (unless the LISTEN connection is down: then it is woken as before), and runOne wakes the
+          // claimer for a job it released due sooner than the claimer's sleep.
           const wasFull = this.running.size >= concurrency;
           this.running.delete(run);
-          if (wasFull) this.waker.wakeAll();
+          if (wasFull || !this.listener.listening) this.waker.wakeAll();
         });
         this.running.add(run);
       }
@@ -132,8 +134,10 @@ export class JobWorker {
           { job: job.id, step: job.step, stream: job.stream_id, retryInMs: error.retryInMs, pending: error.message },
           'step pending; will look again',
         );
-        // Woken while it ran (what it waits for happened meanwhile): due at once, and claimed again now.
-        if (await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => false)) this.waker.wakeAll();
+        // Woken while it ran (what it waits for happened meanwhile): due at once, and claimed again now; due sooner than
+        // the claimer's longest sleep: the claimer looks again.
+        const dueNow = await jobs.retryLater(job.id, error.retryInMs, error.message, true).catch(() => false);
+        if (dueNow || error.retryInMs < IDLE_POLL_MS) this.waker.wakeAll();
         return;
       }
       const delay = retryDelayMs(error, job.attempts);

@@ -192,6 +192,44 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     }
   });
 
+  it('while its LISTEN connection is down, a job that ends wakes the claimer: the next step it wrote is not left to the poll', async () => {
+    const started = new Map<string, number>();
+    let release: () => void = () => undefined;
+    const applicationName = `${schema}-nolisten`;
+    const worker = new JobWorker({
+      jobs,
+      databaseUrl: DATABASE_URL,
+      applicationName,
+      leaseMs: 30_000,
+      concurrency: 8,
+      logger: { info: () => undefined, warn: () => undefined },
+      run: async (job) => {
+        started.set(job.stream_id, Date.now());
+        if (job.stream_id === `swap-${txn(50)}`) {
+          await new Promise<void>((resolve) => (release = resolve));
+          // The next step, written as a step writes it (its NOTIFY lost: nobody listens).
+          await jobs.schedule(pool, `swap-${txn(51)}`, 'executeLeg', 1, new Date());
+        }
+        await jobs.done(pool, job.id);
+      },
+    });
+    await worker.start();
+    try {
+      await jobs.schedule(pool, `swap-${txn(50)}`, 'executeLeg', 1, new Date());
+      for (let i = 0; i < 100 && !started.has(`swap-${txn(50)}`); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The listener's connection dies (it reconnects 2 s later).
+      await pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [applicationName]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const released = Date.now();
+      release();
+      for (let i = 0; i < 150 && !started.has(`swap-${txn(51)}`); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Claimed as the first job ended, not at the claimer's next look (up to a second after its last claim).
+      expect(started.get(`swap-${txn(51)}`)! - released).toBeLessThan(300);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('tells how long each step held its slot and how it ended: done, pending (released), failed (retried)', async () => {
     const held: { step: string; outcome: string; seconds: number }[] = [];
     const worker = new JobWorker({
