@@ -49,6 +49,24 @@ describe('ledger journal - entries posted once, balances moved in one fixed orde
     expect(await balance(other)).toBe('0');
   });
 
+  it('leaves the transaction aborted when it refuses: a caller that catches the refusal cannot commit the entry without its balances', async () => {
+    const [wallet, sink] = [walletAccount(`wal_${randomUUID()}`), externalAccount(`sink-${randomUUID()}`)];
+    const entry = `debit:${randomUUID()}`;
+    const client = await database.pool.connect();
+    try {
+      await client.query('begin');
+      await expect(journal.post(client, entry, 'debit', move(wallet, sink, asset, '1'))).rejects.toBeInstanceOf(InsufficientFunds);
+      // What a careless caller would do: go on and commit. PostgreSQL has aborted the transaction; the commit rolls back.
+      await expect(client.query('select 1')).rejects.toThrow(/current transaction is aborted/);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    expect((await database.pool.query(`select 1 from ledger.entries where id = $1`, [entry])).rowCount).toBe(0);
+    expect((await database.pool.query(`select 1 from ledger.postings where entry_id = $1`, [entry])).rowCount).toBe(0);
+    expect(await balance(wallet)).toBeUndefined();
+  });
+
   it('does not deadlock with a caller that holds a balance row already, when both entries open the same new balance', async () => {
     // Accounts sorted as netChanges sorts them: `external:a…` (held, existing) before `wallet:z…` (new).
     const held = externalAccount(`a-${randomUUID()}`);

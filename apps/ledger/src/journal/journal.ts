@@ -36,11 +36,11 @@ export class Journal {
     // Every balance it moves in one statement: each row created or changed in netChanges' fixed order, one after the
     // other, as the rows come out of the ordered SELECT, so that concurrent entries lock rows alike (no deadlock, also
     // with a caller that holds one of the rows already). A CHECK judges an INSERT's own values even when it ends in ON
-    // CONFLICT, so the row proposed for a new balance never goes below zero where the account may not: a new balance
-    // that a change would take below zero is found by what was inserted, and refused here like any other.
-    let moved: { account: string; asset: string; inserted: boolean }[];
+    // CONFLICT, so a new balance is proposed at zero where a change would take it below zero and the account may not go
+    // there; that change is then applied to the row (locked: this transaction created it), and the CHECK refuses it
+    // in PostgreSQL, which aborts the caller's transaction: the entry and its postings can never commit without it.
     try {
-      ({ rows: moved } = await tx.query<{ account: string; asset: string; inserted: boolean }>(
+      const { rows: moved } = await tx.query<{ account: string; asset: string; inserted: boolean }>(
         `with change as (
            select * from unnest($1::text[], $2::text[], $3::numeric[], $4::boolean[]) with ordinality as c (account, asset, amount, may_go_negative, n)
          )
@@ -55,20 +55,25 @@ export class Journal {
           changes.map((change) => change.amount),
           changes.map((change) => mayGoNegative(change.account)),
         ],
-      ));
+      );
+      const proposedAtZero = changes.filter(
+        (change) =>
+          !mayGoNegative(change.account) &&
+          change.amount.startsWith('-') &&
+          moved.some((row) => row.inserted && row.account === change.account && row.asset === change.asset),
+      );
+      for (const change of proposedAtZero) {
+        await tx.query(`update ledger.balances set amount = amount + $3::numeric where account = $1 and asset = $2`, [
+          change.account,
+          change.asset,
+          change.amount,
+        ]);
+      }
     } catch (error) {
       const { constraint } = error as { constraint?: string };
       if (constraint === 'balance_not_negative') throw new InsufficientFunds(`a balance moved by entry ${entryId} would go below zero`);
       throw error;
     }
-    const below = changes.find(
-      (change) =>
-        !mayGoNegative(change.account) &&
-        change.amount.startsWith('-') &&
-        moved.some((row) => row.inserted && row.account === change.account && row.asset === change.asset),
-    );
-    // The caller's transaction is rolled back with it: the entry and its postings go too.
-    if (below) throw new InsufficientFunds(`${below.account} ${below.asset}`);
     return true;
   }
 
