@@ -92,7 +92,6 @@ export type OfframpCommand =
 export type OfframpStatus = 'pending' | 'completed' | 'failed';
 
 export interface OfframpState {
-  exists: boolean;
   initiated?: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'];
   status: OfframpStatus;
   fundsHeld: boolean;
@@ -111,14 +110,14 @@ export interface OfframpState {
   updatedAt?: string;
 }
 
-export const initialOfframpState: OfframpState = { exists: false, status: 'pending', fundsHeld: false, fundsReleased: false };
+export const initialOfframpState: OfframpState = { status: 'pending', fundsHeld: false, fundsReleased: false };
 
 export function evolveOfframp(state: OfframpState, event: OfframpEvent): OfframpState {
   const at = event.data.at;
   const next: OfframpState = { ...state, updatedAt: at };
   switch (event.type) {
     case 'offramp.initiated':
-      return { ...next, exists: true, initiated: event.data, createdAt: at };
+      return { ...next, initiated: event.data, createdAt: at };
     case 'offramp.funds_held':
       return { ...next, fundsHeld: true };
     case 'offramp.deposit_received':
@@ -175,7 +174,7 @@ export function nextOfframpStep(state: OfframpState): OfframpStep {
   // A deposit that arrived after the transaction failed (an expired address) is still given back; one the chain took
   // back (reversed) never arrived, and is not.
   if (state.status === 'failed' && state.deposit && state.depositRefund === undefined && !state.depositReversal) return { kind: 'refundDeposit' };
-  if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
+  if (!isInitiated(state) || state.status !== 'pending') return { kind: 'none' };
   if (state.failing !== undefined) {
     // Released even when no hold was recorded (see above): nothing can stay held after a failure.
     if (isCustodial(state) && !state.fundsReleased) return { kind: 'releaseHold' };
@@ -232,7 +231,7 @@ function refuse(message: string): never {
  */
 export function decideOfframp(command: OfframpCommand, state: OfframpState): OfframpEvent[] {
   if (command.type === 'initiate') {
-    if (state.exists) return [];
+    if (isInitiated(state)) return [];
     if (!command.data.walletId === !command.data.sourceAddress)
       throw new AppError('INVALID_FIELD', 'walletId: give either walletId or sourceAddress', 'walletId');
     return [{ type: 'offramp.initiated', data: command.data }];

@@ -48,7 +48,6 @@ export type OnrampCommand =
   | { type: 'fail'; reason: string; failureReason: FailureReason; at: string };
 
 export interface OnrampState {
-  exists: boolean;
   initiated?: Extract<OnrampEvent, { type: 'onramp.initiated' }>['data'];
   status: 'pending' | 'completed' | 'failed';
   payment?: { amount: string; payerReference: string };
@@ -64,13 +63,13 @@ export interface OnrampState {
   updatedAt?: string;
 }
 
-export const initialOnrampState: OnrampState = { exists: false, status: 'pending' };
+export const initialOnrampState: OnrampState = { status: 'pending' };
 
 export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampState {
   const next: OnrampState = { ...state, updatedAt: event.data.at };
   switch (event.type) {
     case 'onramp.initiated':
-      return { ...next, exists: true, initiated: event.data, createdAt: event.data.at };
+      return { ...next, initiated: event.data, createdAt: event.data.at };
     case 'onramp.payment_received':
       return { ...next, payment: { amount: event.data.amount, payerReference: event.data.payerReference } };
     case 'onramp.cngn_minted':
@@ -107,7 +106,7 @@ export type OnrampStep =
 export function nextOnrampStep(state: OnrampState): OnrampStep {
   // A payment that arrived after the on-ramp failed (an expired account) is still refunded.
   if (state.status === 'failed' && state.payment && state.refund === undefined) return { kind: 'refundPayment' };
-  if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
+  if (!isInitiated(state) || state.status !== 'pending') return { kind: 'none' };
   if (state.failing !== undefined) return state.payment && state.refund === undefined ? { kind: 'refundPayment' } : { kind: 'fail' };
   if (!state.payment) return { kind: 'awaitPayment', until: state.initiated.virtualAccount.expiresAt };
   if (!state.mint) return { kind: 'mintCngn' };
@@ -119,7 +118,7 @@ export function nextOnrampStep(state: OnrampState): OnrampStep {
 /** Decisions; a replayed command decides nothing new. */
 export function decideOnramp(command: OnrampCommand, state: OnrampState): OnrampEvent[] {
   if (command.type === 'initiate') {
-    if (state.exists) return [];
+    if (isInitiated(state)) return [];
     if (!command.data.walletId === !command.data.destinationAddress)
       throw new AppError('INVALID_FIELD', 'walletId: give either walletId or destinationAddress', 'walletId');
     return [{ type: 'onramp.initiated', data: command.data }];

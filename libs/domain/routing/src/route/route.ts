@@ -101,7 +101,6 @@ export interface LegResult {
 }
 
 export interface RouteState {
-  exists: boolean;
   initiated?: RouteInitiated;
   status: 'pending' | 'completed' | 'failed';
   fundsHeld: boolean;
@@ -122,7 +121,7 @@ export interface RouteState {
   updatedAt?: string;
 }
 
-export const initialRouteState: RouteState = { exists: false, status: 'pending', fundsHeld: false, executed: [], reversed: {}, fundsReleased: false };
+export const initialRouteState: RouteState = { status: 'pending', fundsHeld: false, executed: [], reversed: {}, fundsReleased: false };
 
 const nameOf = (event: RouteEvent): RouteEventName => event.type.slice(event.type.indexOf('.') + 1) as RouteEventName;
 
@@ -131,7 +130,7 @@ export function evolveRoute(state: RouteState, event: RouteEvent): RouteState {
   const name = nameOf(event);
   switch (name) {
     case 'initiated':
-      return { ...next, exists: true, initiated: event.data as RouteInitiated, createdAt: event.data.at };
+      return { ...next, initiated: event.data as RouteInitiated, createdAt: event.data.at };
     case 'funds_held':
       return { ...next, fundsHeld: true };
     case 'leg_completed': {
@@ -177,7 +176,7 @@ export type RouteStep =
   | { kind: 'none' };
 
 export function nextRouteStep(state: RouteState): RouteStep {
-  if (!state.exists || state.status !== 'pending' || !state.initiated) return { kind: 'none' };
+  if (!isInitiated(state) || state.status !== 'pending') return { kind: 'none' };
   if (state.failing !== undefined) {
     for (let index = state.executed.length - 1; index >= 0; index--) {
       if (state.reversed[index] === undefined) return { kind: 'reverseLeg', index };
@@ -252,7 +251,7 @@ const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text
  */
 export function decideRoute(command: RouteCommand, state: RouteState): RouteEvent[] {
   if (command.type === 'initiate') {
-    if (state.exists) return [];
+    if (isInitiated(state)) return [];
     return [event(command.data.kind, 'initiated', command.data)];
   }
   if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');

@@ -108,7 +108,7 @@ describe('SWAP_KIND: the swap as the swap-transfer service shows it at each vers
 
   it('is the swap kind, folding with the route decider from its initial state', () => {
     expect(SWAP_KIND.type).toBe('swap');
-    expect(SWAP_KIND.initialState).toMatchObject({ exists: false, status: 'pending' });
+    expect(SWAP_KIND.initialState).toMatchObject({ status: 'pending' });
     expect(ROUTE_KINDS.map((kind) => kind.type)).toEqual(['swap', 'transfer']);
   });
 
