@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type Log, type PublicClient } from 'viem';
-import { gasCost, replacementFees, type Eip1559Fees } from '@ramp/chains';
+import { gasCost, gasLimitOf, replacementFees, type Eip1559Fees } from '@ramp/chains';
 import { schemaName, withTransaction, type Sql } from '@ramp/database';
 import type { Finality } from './chain-settings';
 import type { Signer } from './custody';
@@ -496,7 +496,7 @@ export class SendQueue {
           refused += 1;
           continue;
         }
-        const gas = (estimate.value * 12n) / 10n;
+        const gas = gasLimitOf(estimate.value);
         const cost = request.value + gas * fees.maxFeePerGas;
         if (cost > payable) {
           if (out.length > 0) break;
