@@ -36,16 +36,18 @@ describe('pruning - stored responses, expired quotes and finished deliveries go 
       `insert into quote.quotes (id, organization_id, environment, kind, request, response, created_at, expires_at) values ($1, $2, 'test', 'onramp', '{}', '{}', $3, $3)`,
       [id, org, expiresAt],
     );
+  // One statement: a notifier's pruning running meanwhile (its own loop, a month's retention) could delete an old
+  // finished delivery between two inserts, and the attempt's would then fail on its foreign key.
   const delivery = async (id: string, status: string, updatedAt: Date) => {
     await pool.query(
-      `insert into notifier.deliveries (id, organization_id, environment, webhook_id, target_url, key_id, event_id, event, body, status, attempts, max_attempts, created_at, updated_at)
-       values ($1, $2, 'test', null, 'https://example.com/hook', 'key_prune', $3, 'onramp.completed', '{}', $4, 1, 8, $5, $5)`,
+      `with inserted as (
+         insert into notifier.deliveries (id, organization_id, environment, webhook_id, target_url, key_id, event_id, event, body, status, attempts, max_attempts, created_at, updated_at)
+         values ($1, $2, 'test', null, 'https://example.com/hook', 'key_prune', $3, 'onramp.completed', '{}', $4, 1, 8, $5, $5)
+         returning id
+       )
+       insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) select id, 1, $5, 12, 200 from inserted`,
       [id, org, randomUUID(), status, updatedAt],
     );
-    await pool.query(`insert into notifier.delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) values ($1, 1, $2, 12, 200)`, [
-      id,
-      updatedAt,
-    ]);
   };
   const keysLeft = async () =>
     (await pool.query<{ k: string }>(`select idempotency_key as k from gateway.idempotency_keys where organization_id = $1 order by 1`, [org])).rows.map(
