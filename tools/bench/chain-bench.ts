@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, http, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { setTimeout as sleep } from 'timers/promises';
 import { getChain } from '@ramp/chains';
@@ -10,6 +10,7 @@ import {
   depositWatcherMigration,
   evmPath,
   HdCustody,
+  lanePath,
   SendQueue,
   sendQueueMigration,
   TestToken,
@@ -17,9 +18,14 @@ import {
   type ChainLogger,
 } from '@ramp/evm';
 import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { SendLanes, type LaneSends } from '../../apps/chain/src/context/lanes';
 import { percentile, runAlone, type BenchSection } from './report';
 
 const SENDS = Number(process.env.BENCH_CHAIN_SENDS ?? 300);
+const LANE_SENDS = Number(process.env.BENCH_CHAIN_LANE_SENDS ?? 192);
+const LANES = 4;
+/** CHAIN_LANE_MAX_PENDING's default: what one lane has signed and not final at once. */
+const LANE_MAX_PENDING = 16;
 const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS ?? 20);
 const DEPTH = 2;
 const QUIET: ChainLogger = {
@@ -99,6 +105,75 @@ async function benchSends(pool: Pool, schema: string): Promise<{ baseline: numbe
   }
 }
 
+/**
+ * Token transfers of one chain with 1-second blocks, through its send lanes (the chain service's SendLanes: each lane
+ * at most LANE_MAX_PENDING in flight, a lane's transfer a transferFrom of the hot wallet's tokens), with 4 lanes and
+ * with the hot wallet alone: the same sends, each queued with its key and followed until confirmed.
+ */
+async function benchLanes(pool: Pool, schema: string): Promise<{ one: number; four: number }> {
+  const node = await new AnvilNode({ chainId: 84532, blockTime: 1 }).start();
+  try {
+    const { client, contracts, mint } = await onChain(node, pool, schema);
+    // The chain service's own column (its migration): what each send is for, which the lanes look up.
+    await pool.query(`alter table ${schema}.chain_sends add column kind text`);
+    await mint(hot.address, BigInt(LANE_SENDS) * 20n);
+    const custody = HdCustody.development();
+    const queueOf = (lane: number) =>
+      new SendQueue({
+        schema,
+        pool,
+        chain: 'base',
+        chainId: 84532,
+        client,
+        signer: lane === 0 ? hot : custody.signer(lanePath(evmPath("m/44'/60'/1'/0/0"), lane)),
+        confirmations: 1,
+        stuckAfterMs: 60_000,
+        maxFeePerGas: parseEther('0.001'),
+        logger: QUIET,
+        maxPending: LANE_MAX_PENDING,
+        ...(lane > 0 && { dependsOn: [hot.address] }),
+      });
+    const queues = Array.from({ length: LANES }, (_, lane) => queueOf(lane));
+    const usdc = { symbol: 'USDC', decimals: 6, address: contracts.tokens.USDC.toLowerCase() as Address };
+    // The chain's passes, every 20 ms, until every send is final.
+    const drain = async (lanes: SendLanes) => {
+      for (;;) {
+        await lanes.tick([], (_queue, error) => {
+          throw error;
+        });
+        const { rows } = await pool.query<{ open: string }>(`select count(*) as open from ${schema}.chain_sends where status in ('queued', 'pending')`);
+        if (rows[0].open === '0') return;
+        await sleep(20);
+      }
+    };
+    const run = async (lanes: SendLanes, label: string): Promise<number> => {
+      const started = performance.now();
+      for (let i = 0; i < LANE_SENDS; i++) {
+        const { queue, request } = await lanes.route(pool, usdc, false, outsider.address, 1n);
+        await queue.enqueue(pool, `bench:${label}:${i}`, request, 'transfer');
+      }
+      await drain(lanes);
+      return LANE_SENDS / ((performance.now() - started) / 1000);
+    };
+    const one = await run(new SendLanes({ schema, chain: 'base', pool, queues: queues.slice(0, 1), gas: 0n }), 'one');
+    // The lanes made ready as the chain's leader does (their allowances and gas, sent by the hot wallet), then used.
+    const four = new SendLanes({ schema, chain: 'base', pool, queues, gas: parseEther('1') });
+    const sends: LaneSends = {
+      enqueueGas: (db, key, request) => queues[0]!.enqueue(db, key, request, 'gas'),
+      approveSpender: async (db, spender, token) => {
+        const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] });
+        await queues[0]!.enqueue(db, `approve:${spender}:${token.address}`, { to: token.address, data }, 'approve');
+      },
+      balanceOf: (holder) => client.getBalance({ address: holder }),
+    };
+    await four.maintain([usdc], sends);
+    await drain(four);
+    return { one, four: await run(four, 'four') };
+  } finally {
+    await node.stop();
+  }
+}
+
 /** Deposits by an outside wallet on a chain with 1-second blocks: from inclusion to credit, beside inclusion to depth. */
 async function benchDeposits(pool: Pool, schema: string): Promise<{ toDepth: number[]; toCredit: number[] }> {
   const node = await new AnvilNode({ chainId: 84532, blockTime: 1 }).start();
@@ -162,6 +237,7 @@ export async function benchChain(): Promise<BenchSection[]> {
   try {
     const sends = await benchSends(pool, `${schema}_s`);
     const deposits = await benchDeposits(pool, `${schema}_d`);
+    const lanes = await benchLanes(pool, `${schema}_l`);
     const viemLabel = "viem's sendTransaction loop, same node";
     const depthLabel = `the chain reaching depth ${DEPTH}`;
     return [
@@ -180,6 +256,24 @@ export async function benchChain(): Promise<BenchSection[]> {
           },
         ],
         notes: ['each queued send is recorded in PostgreSQL (nonce under a row lock, signed bytes) before it is broadcast, and followed to its receipt'],
+      },
+      {
+        title: `Chain: ${LANE_SENDS} ERC-20 transfers of one chain through its send lanes (anvil, 1-second blocks)`,
+        command: 'npm run bench:chain',
+        rows: [
+          {
+            measure: `sends per second, ${LANES} lanes`,
+            baselineLabel: 'the hot wallet alone (1 lane)',
+            baseline: lanes.one,
+            result: lanes.four,
+            unit: 'sends/s',
+            better: 'higher',
+            target: '≥ 300% (3×)',
+          },
+        ],
+        notes: [
+          `each lane has at most ${LANE_MAX_PENDING} sends signed and not final (CHAIN_LANE_MAX_PENDING's default); a lane's transfer is a transferFrom of the hot wallet's tokens, routed to the ready lane with the fewest open sends`,
+        ],
       },
       {
         title: `Chain: ${DEPOSITS} deposits by an outside wallet, confirmation depth ${DEPTH}, 1-second blocks`,
@@ -207,7 +301,7 @@ export async function benchChain(): Promise<BenchSection[]> {
       },
     ];
   } finally {
-    for (const suffix of ['_s', '_d']) await pool.query(`drop schema if exists ${schema}${suffix} cascade`);
+    for (const suffix of ['_s', '_d', '_l']) await pool.query(`drop schema if exists ${schema}${suffix} cascade`);
     await pool.end();
   }
 }

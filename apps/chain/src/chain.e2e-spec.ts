@@ -4,7 +4,7 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
-import { DEVELOPMENT_MNEMONIC, HdCustody, resolveChains } from '@ramp/evm';
+import { DEVELOPMENT_MNEMONIC, HdCustody, lanePath, resolveChains } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import {
   ApiClient,
@@ -405,6 +405,74 @@ describe('chain service - real deposits, faucet and chains list through the API'
       await pool.end();
     }
   }, 60_000);
+
+  it("sends a chain's token transfers through its lanes at once: each lane's transferFrom moves the hot wallet's tokens, its gas is the hot wallet's, and the books still equal the chain", async () => {
+    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-lanes-test');
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const run = newId('txn');
+      const custody = HdCustody.development();
+      const hot = custody.signer(base.hotWalletPath).address;
+      const lanes = Array.from({ length: base.lanes }, (_, lane) => custody.signer(lanePath(base.hotWalletPath, lane)).address);
+      expect(base.lanes).toBe(4);
+      const hotUsdcBefore = await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [hot] });
+      const count = 24;
+      // Asked all at once, as a burst of off-ramp settlements would.
+      const answers = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          rpc.call(ChainTransfer.contract, platformTenant('test', 'ramp'), {
+            environment: 'test',
+            chain: 'base',
+            idempotencyKey: `${run}:${i}`,
+            to,
+            tokenSymbol: 'USDC',
+            amount: '1.5',
+            account: 'offramp-provider',
+            paysOut: `${run}:${i}`,
+          }),
+        ),
+      );
+      for (const answer of answers) expect(answer.status).not.toBe('failed');
+      await eventually(
+        () => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [to] }),
+        (balance) => balance === parseUnits('36', 6),
+        30_000,
+      );
+      const { rows } = await eventually(
+        () =>
+          pool.query<{ sender: string; data: string; status: string; tx_hash: string }>(
+            `select sender, data, status, tx_hash from chain.chain_sends where chain = 'test-base' and idempotency_key like $1`,
+            [`transfer:${run}:%`],
+          ),
+        (found) => found.rows.length === count && found.rows.every((row) => row.status === 'confirmed'),
+        30_000,
+      );
+      // Every send by one of the chain's lanes, more than one of them used; a lane's call is the hot wallet's tokens'
+      // transferFrom, mined with a Transfer from the hot wallet (what made it confirmed rather than failed).
+      const senders = new Set(rows.map((row) => row.sender));
+      for (const sender of senders) expect(lanes).toContain(sender);
+      expect(senders.size).toBeGreaterThan(1);
+      for (const row of rows.filter((candidate) => candidate.sender !== hot)) {
+        expect(row.data.slice(0, 10)).toBe('0x23b872dd');
+        const receipt = await client.getTransactionReceipt({ hash: row.tx_hash as Hex });
+        expect(getAddress(receipt.from)).toBe(getAddress(row.sender));
+      }
+      expect(await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [hot] })).toBe(hotUsdcBefore - parseUnits('36', 6));
+      // A lane holds no tokens, only its gas, which the hot wallet topped up to the chain's laneGas.
+      for (const lane of lanes.slice(1)) {
+        expect(await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [lane] })).toBe(0n);
+        const gas = await client.getBalance({ address: lane });
+        expect(gas > 0n && gas <= parseEther(base.laneGas)).toBe(true);
+      }
+      // The lanes' gas is booked like the hot wallet's: the books equal the chain, to the base unit.
+      expect(await ledgerCheck()).toMatchObject({ ok: true, negative: [] });
+    } finally {
+      await nc.drain();
+      await pool.end();
+    }
+  }, 90_000);
 
   it('the books of every chain equal the chain to the base unit, gas included, and a change nobody booked is reported', async () => {
     const wallet = (await api.post('/wallets', { chain: 'bsc' })).body.data;

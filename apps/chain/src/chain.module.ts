@@ -13,6 +13,7 @@ import { Migration20261129000004 } from './migrations/Migration20261129000004';
 import { Migration20261129000005 } from './migrations/Migration20261129000005';
 import { Migration20261129000006 } from './migrations/Migration20261129000006';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
+import { Migration20261201000001 } from './migrations/Migration20261201000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -36,6 +37,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261129000005,
     Migration20261129000006,
     Migration20261130000001,
+    Migration20261201000001,
   ],
 };
 

@@ -4,10 +4,12 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { DUST_MINIMUMS, type OutflowLimits } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
+import { toBaseUnits } from '@ramp/money';
 import type { EventLog } from '@ramp/event-store';
 import {
   deployPlatformContracts,
   developmentSigner,
+  lanePath,
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
   seedPools,
@@ -22,6 +24,7 @@ import {
   type SendRequest,
 } from '@ramp/evm';
 import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
+import { SendLanes } from './lanes';
 import { missingEffect } from './send-effects';
 import { Outflows } from '../transfers/outflows';
 
@@ -29,7 +32,7 @@ import { Outflows } from '../transfers/outflows';
 export const CHAIN_SCHEMA = 'chain';
 
 /** What a send of the chain service is for: the `kind` column of chain_sends (Migration20261129000002). */
-export type SendKind = 'sweep' | 'transfer' | 'swap' | 'approve' | 'bridge' | 'faucet' | 'inventory';
+export type SendKind = 'sweep' | 'transfer' | 'swap' | 'approve' | 'bridge' | 'faucet' | 'inventory' | 'gas';
 
 /** The sends that spend the hot wallet's funds (beyond gas). */
 const SPENDING_KINDS: ReadonlySet<SendKind> = new Set(['transfer', 'swap', 'bridge']);
@@ -50,6 +53,8 @@ export interface ChainContextOptions {
   maxFeePerGas: bigint;
   /** The smallest deposit acted on, per token symbol (DUST_MINIMUMS with DEPOSIT_MINIMUMS over them). */
   dustMinimums?: Readonly<Record<string, string>>;
+  /** The most sends a lane has signed and not final at once (CHAIN_LANE_MAX_PENDING); none: no limit. */
+  laneMaxPending?: number;
   /** What may leave the hot wallet, by chain id then token (CHAIN_OUTFLOW_LIMITS); none: no limit. */
   outflowLimits?: OutflowLimits;
   /** In the transaction that makes a hot-wallet send final: the event that books it. */
@@ -69,6 +74,8 @@ export class ChainContext {
   readonly client: PublicClient;
   /** The omnibus hot wallet's send queue: the treasury, what pays gas and sends. */
   readonly hot: SendQueue;
+  /** The hot wallet's queue and its lanes' (settings.lanes): token transfers go out through all of them. */
+  readonly lanes: SendLanes;
   /** Local test chains only: mints test tokens and sends test coins. */
   readonly faucet: SendQueue | undefined;
   /** The chain as the chains list shows it (its contracts, its hot wallet). */
@@ -119,13 +126,20 @@ export class ChainContext {
     };
     const limits = { stuckAfterMs: options.stuckAfterMs, maxFeePerGas: options.maxFeePerGas };
     const effects = { hotWallet: hotSigner.address, forwarderFactory: this.network.contracts.forwarderFactory as Address };
-    this.hot = new SendQueue({
-      ...queue,
-      ...limits,
-      signer: hotSigner,
-      onFinished: options.onHotSendFinished,
-      verify: (send, logs) => missingEffect(send, logs, effects),
-    });
+    const lane = (index: number) =>
+      new SendQueue({
+        ...queue,
+        ...limits,
+        signer: index === 0 ? hotSigner : custody.signer(lanePath(settings.hotWalletPath, index)),
+        onFinished: options.onHotSendFinished,
+        verify: (send, logs) => missingEffect(send, logs, effects),
+        maxPending: options.laneMaxPending,
+        // A lane spends the hot wallet's tokens: what the hot wallet's sweeps bring in first.
+        ...(index > 0 && { dependsOn: [hotSigner.address] }),
+      });
+    const queues = Array.from({ length: settings.lanes }, (_, index) => lane(index));
+    this.hot = queues[0]!;
+    this.lanes = new SendLanes({ schema: CHAIN_SCHEMA, chain: this.id, pool, queues, gas: toBaseUnits(settings.laneGas, this.native.decimals) });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
   }
 
@@ -157,6 +171,33 @@ export class ChainContext {
     return this.hot.enqueue(db, key, request, kind);
   }
 
+  /**
+   * Queues a transfer of the hot wallet's `units` of `token` to `to`, once per key, through one of the chain's lanes
+   * (SendLanes.route): after whatever must come in first (beforeSpend), as enqueue.
+   */
+  async enqueueTransfer(db: Sql, key: string, token: ChainToken, to: Address, units: bigint): Promise<SendRecord> {
+    if (this.beforeSpend) await this.beforeSpend(db);
+    const { queue, request } = await this.lanes.route(db, token, token.address === NATIVE_TOKEN, to, units);
+    return queue.enqueue(db, key, request, 'transfer');
+  }
+
+  /** Why a queued send waits (its lane's reason, as the replica running the chain recorded it), or undefined. */
+  async waitingOf(send: SendRecord): Promise<string | undefined> {
+    return (this.lanes.of(send.sender) ?? this.hot).waiting();
+  }
+
+  /** The leader's care of the lanes (their allowances and gas: SendLanes.maintain). */
+  async maintainLanes(): Promise<void> {
+    await this.lanes.maintain(
+      this.tokens.filter((token) => token.address !== NATIVE_TOKEN),
+      {
+        enqueueGas: (db, key, request) => this.enqueue(db, 'gas', key, request),
+        approveSpender: (db, spender, token) => this.approveSpender(db, spender, token),
+        balanceOf: (holder) => this.client.getBalance({ address: holder }),
+      },
+    );
+  }
+
   /** What must be queued before any send that spends the hot wallet's funds (the deposits' sweeps register it). */
   beforeSpend: ((db: Sql) => Promise<void>) | undefined;
 
@@ -172,7 +213,7 @@ export class ChainContext {
    * spends it: once for good, unless the last approval failed (refused or reverted), when a new one is queued under a
    * key of its own.
    */
-  async approveSpender(tx: PoolClient, spender: Address, token: ChainToken): Promise<void> {
+  async approveSpender(tx: Sql, spender: Address, token: ChainToken): Promise<void> {
     const prefix = `approve:${spender.toLowerCase()}:${token.address}`;
     const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }) };
     // An approval of this spender for this token is exactly a send of this call to this token.

@@ -45,6 +45,14 @@ describe('send effects - a mined send counts as done only with the log of what i
     expect(missingEffect(transfer, [transferLog(hotWallet, recipient, 1_000n, '0x00000000000000000000000000000000000000c2')], accounts)).toMatch(/no Transfer/);
   });
 
+  it("a lane's transferFrom of the hot wallet's tokens needs the same log, and is refused for anyone else's tokens", () => {
+    const lane = { ...send('transfer', token, encodeFunctionData({ abi: erc20Abi, functionName: 'transferFrom', args: [hotWallet, recipient, 1_000n] })) };
+    expect(missingEffect(lane, [transferLog(hotWallet, recipient, 1_000n)], accounts)).toBeUndefined();
+    expect(missingEffect(lane, [transferLog(hotWallet, recipient, 10n)], accounts)).toMatch(/no Transfer of 1000 from the hot wallet/);
+    const other = send('transfer', token, encodeFunctionData({ abi: erc20Abi, functionName: 'transferFrom', args: [recipient, hotWallet, 1_000n] }));
+    expect(missingEffect(other, [transferLog(recipient, hotWallet, 1_000n)], accounts)).toMatch(/not the hot wallet's/);
+  });
+
   it("a sweep needs the factory's Swept event; a native transfer and other kinds need nothing more than success", () => {
     const sweep = send('sweep', forwarderFactory, '0x1234');
     const swept = log(

@@ -45,7 +45,8 @@ export class Holdings {
                            where w.chain = $1 and w.address = d.to_address and s.status = 'confirmed' and s.block_number > d.block_number and s.block_number <= $2)`,
       [context.id, blockNumber.toString(), hot.toLowerCase()],
     );
-    const holders = [hot, ...open.map((row) => row.address as Address)];
+    // The hot wallet, its lanes (their gas; tokens they hold only if someone sent them some), and the unswept addresses.
+    const holders = [...context.lanes.queues.map((lane) => lane.sender), ...open.map((row) => row.address as Address)];
     const balances = new Map<string, bigint>();
     for (const token of context.tokens) {
       const held = await Promise.all(holders.map((holder) => context.balanceAt(token, holder, blockNumber)));
@@ -72,12 +73,12 @@ export class Holdings {
   }
 
   /**
-   * The hot wallet's sends mined by `blockNumber` but not final: their gas, and what each moved that the books do not
+   * The sends of the hot wallet and its lanes mined by `blockNumber` but not final: their gas, and what each moved that the books do not
    * hold yet (`moved`: positive what left, to add back; negative what arrived, to take off).
    */
   private async minedNotFinal(blockNumber: bigint): Promise<MinedSend[]> {
     const { context, sources } = this;
-    const pending = await context.hot.pending();
+    const pending = await context.lanes.pending();
     if (pending.length === 0) return [];
     const keys = pending.map((send) => send.idempotencyKey);
     const transfers = await sources.transfers.ofSends(context.pool, keys);

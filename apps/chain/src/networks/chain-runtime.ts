@@ -83,18 +83,28 @@ export class ChainRuntime {
       // most once a second.
       if (Date.now() - this.pauseReadAt >= 1000) {
         this.pauseReadAt = Date.now();
-        this.context.hot.pause(await this.context.pauseReason());
+        this.context.lanes.pause(await this.context.pauseReason());
       }
     } catch (error) {
       onError('pause', error);
     }
     const relayer = this.relayer;
+    const { context } = this;
     const parts: [string, { tick(): Promise<void> } | undefined][] = [
       ['watcher', this.deposits.watcher],
       ['sweeps', this.deposits.sweeps],
-      ['relayer', relayer && { tick: () => relayer.tick(this.context) }],
-      ['hot wallet sends', this.context.hot],
-      ['faucet sends', this.faucet],
+      ['relayer', relayer && { tick: () => relayer.tick(context) }],
+      ['lanes', { tick: () => context.maintainLanes() }],
+      // Every lane's sends and the faucet's at once, each failing on its own.
+      [
+        'sends',
+        {
+          tick: () =>
+            context.lanes.tick(context.faucet ? [context.faucet] : [], (queue, error) =>
+              onError(queue === context.faucet ? 'faucet sends' : `sends of ${queue.sender}`, error),
+            ),
+        },
+      ],
     ];
     for (const [name, part] of parts) {
       if (!part) continue;

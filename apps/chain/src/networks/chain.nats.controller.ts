@@ -137,7 +137,7 @@ export class ChainNatsController {
       paysOut: paysOutOf(request),
       organizationId: organizationOf(request),
     });
-    const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
+    const waiting = send.status === 'queued' ? await runtime.context.waitingOf(send) : undefined;
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
   }
 
@@ -171,7 +171,7 @@ export class ChainNatsController {
       paysOut: paysOutOf(request),
       organizationId: organizationOf(request),
     });
-    const waiting = send.status === 'queued' ? await runtime.context.hot.waiting() : undefined;
+    const waiting = send.status === 'queued' ? await runtime.context.waitingOf(send) : undefined;
     const response: ChainSwap.Response = {
       status: send.status,
       transactionHash: send.status === 'queued' ? undefined : send.txHash,

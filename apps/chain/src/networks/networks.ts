@@ -6,7 +6,7 @@ import { Config } from '@ramp/config';
 import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
-import { HdCustody, resolveChains } from '@ramp/evm';
+import { HdCustody, lanePath, resolveChains, type ChainSettings } from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { startLogRelay } from '@ramp/process-kit';
@@ -15,6 +15,9 @@ import { IntentRelayer } from '../bridge/intent-relayer';
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
 import { ChainRuntime } from './chain-runtime';
+
+/** The keys of a chain's lanes (the hot wallet's first). */
+const lanePaths = (settings: ChainSettings) => Array.from({ length: settings.lanes }, (_, lane) => lanePath(settings.hotWalletPath, lane));
 
 /**
  * Every chain of both environments (TEST_CHAINS, LIVE_CHAINS), each with its loop (run by one replica at a time), and
@@ -43,8 +46,8 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       liveSeed: config.string('custodySeed'),
       box: new SecretBox(config.string('custodySealingKey'), config.isProduction),
       production: config.isProduction,
-      testPaths: testChains.map((settings) => settings.hotWalletPath),
-      livePaths: liveChains.map((settings) => settings.hotWalletPath),
+      testPaths: testChains.flatMap(lanePaths),
+      livePaths: liveChains.flatMap(lanePaths),
     });
     this.relayer = new IntentRelayer({ pool, logger, fillSeconds: config.int('chainBridgeFillSeconds', 5) });
     const shared = {
@@ -59,6 +62,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       // Checked here, at start: a typo stops the service with the setting's name, not every deposit or send it meets.
       dustMinimums: { ...DUST_MINIMUMS, ...parseDepositMinimums(config.json('depositMinimums')) },
       outflowLimits: parseOutflowLimits(config.json('chainOutflowLimits')),
+      laneMaxPending: config.int('chainLaneMaxPending', 1, 10_000),
     };
     this.runtimes = [
       ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),
@@ -75,7 +79,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     metrics.sampled(
       'ramp_chain_send_queues_halted',
       "Send queues (hot wallets and faucets of every chain) that sign nothing because their nonce and the chain's disagree.",
-      async () => this.runtimes.flatMap((runtime) => [runtime.context.hot, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined).length,
+      async () =>
+        this.runtimes.flatMap((runtime) => [...runtime.context.lanes.queues, runtime.context.faucet]).filter((queue) => queue?.haltedReason !== undefined)
+          .length,
     );
     metrics.sampled(
       'ramp_chain_sends_paused',

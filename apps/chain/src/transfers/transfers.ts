@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
-import { encodeFunctionData, type Address } from 'viem';
+import type { Address } from 'viem';
 import { AppError, invalidField } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
-import { NATIVE_TOKEN, TestToken, type SendRecord } from '@ramp/evm';
+import type { SendRecord } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
@@ -39,7 +39,7 @@ export class Transfers {
   constructor(private readonly context: ChainContext) {}
 
   /**
-   * Queues a transfer from the hot wallet (a token's `transfer`, or the native coin), charged to the ledger account
+   * Queues a transfer from the hot wallet (a token's `transfer`, or a lane's `transferFrom` of it; or the native coin), charged to the ledger account
    * `terms.account` when final; the same key is the same transfer, and asked again with any other term it is refused
    * (IDEMPOTENCY_KEY_REUSED). A refund (`terms.refundOf`) is checked against the deposit it names first (checkRefund).
    */
@@ -50,10 +50,6 @@ export class Transfers {
     if (known) return known;
     const units = toBaseUnits(amount, token.decimals);
     if (refundOf !== undefined) await this.checkRefund(refundOf, terms);
-    const request =
-      token.address === NATIVE_TOKEN
-        ? { to, value: units }
-        : { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
     return withTransaction(this.context.pool, async (tx) => {
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account, refund_of) values ($1, $2, $3, $4::numeric, $5, $6, $7) on conflict do nothing`,
@@ -75,7 +71,7 @@ export class Transfers {
         organizationId: terms.organizationId,
         counted: refundOf === undefined,
       });
-      return this.context.enqueue(tx, 'transfer', sendKey, request);
+      return this.context.enqueueTransfer(tx, sendKey, token, to, units);
     });
   }
 

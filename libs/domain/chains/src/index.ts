@@ -8,3 +8,4 @@ export * from './settlement';
 export * from './intent-bridge';
 export * from './dust';
 export * from './outflow-limits';
+export * from './lanes';

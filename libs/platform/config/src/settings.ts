@@ -282,14 +282,14 @@ export const SETTINGS = {
     env: 'TEST_CHAINS',
     default: '',
     description:
-      'JSON of the chains test keys use, merged over the local defaults field by field: base (chain id 84532, http://127.0.0.1:8545), bsc (97, :8546) and arbitrum (421614, :8547), each with `confirmations` 1 (a local node mines a block per transaction) and a `hotWalletPath` (m/44\'/60\'/1\'/0/0, 2\', 3\'). A chain with a `localPort` is an anvil node the scripts start and the platform deploys its test contracts on; giving a chain another `rpcUrl` (e.g. {"base":{"rpcUrl":"https://sepolia.base.org","confirmations":5}}) points it at that network instead; null turns a chain off.',
+      'JSON of the chains test keys use, merged over the local defaults field by field: base (chain id 84532, http://127.0.0.1:8545), bsc (97, :8546) and arbitrum (421614, :8547), each with `confirmations` 1 (a local node mines a block per transaction), a `hotWalletPath` (m/44\'/60\'/1\'/0/0, 2\', 3\'), 4 send `lanes` (the hot wallet and 3 more keys at the next indexes of its path, which move its tokens by allowance: docs/chains.md, "Send lanes") and `laneGas` "1" (the native coin each extra lane is kept at). A chain with a `localPort` is an anvil node the scripts start and the platform deploys its test contracts on; giving a chain another `rpcUrl` (e.g. {"base":{"rpcUrl":"https://sepolia.base.org","confirmations":5}}) points it at that network instead; null turns a chain off.',
     services: ['chain', 'scripts'],
   },
   liveChains: {
     env: 'LIVE_CHAINS',
     default: '',
     description:
-      'JSON of the chains live keys use: {"base":{"chainId":8453,"rpcUrl":"https://…","hotWalletPath":"m/44\'/60\'/1\'/0/0"}}, with `finality` (default `finalized`: a deposit or a send counts once its block is at or below the node\'s finalized block; `safe` the same with the safe block; `depth` by `confirmations` alone, which must then be at least 12) and `confirmations` (default 1 with a finality tag). Empty: no live chain.',
+      'JSON of the chains live keys use: {"base":{"chainId":8453,"rpcUrl":"https://…","hotWalletPath":"m/44\'/60\'/1\'/0/0"}}, with `finality` (default `finalized`: a deposit or a send counts once its block is at or below the node\'s finalized block; `safe` the same with the safe block; `depth` by `confirmations` alone, which must then be at least 12) and `confirmations` (default 1 with a finality tag), `lanes` (default 1: the hot wallet alone; up to 16, docs/chains.md "Send lanes") and `laneGas` (required with more than one lane: the native coin, such as "0.01", each extra lane is topped up to from the hot wallet when it falls below half). Empty: no live chain.',
     services: ['chain'],
   },
   chainPollMs: {
@@ -323,6 +323,13 @@ export const SETTINGS = {
     env: 'CHAIN_STUCK_AFTER_MS',
     default: '60000',
     description: 'A send with no receipt this long after its latest attempt is signed again at the same nonce with higher fees.',
+    services: ['chain'],
+  },
+  chainLaneMaxPending: {
+    env: 'CHAIN_LANE_MAX_PENDING',
+    default: '16',
+    description:
+      "The most sends one send lane (a chain's hot wallet, or one of its extra lanes: a chain's `lanes` setting) has signed and not yet final at once; more wait queued. A node keeps only so many of one sender's transactions for sure (geth's txpool.accountslots, 16), and one stuck transaction holds up every later nonce of its sender: a chain that must send more at once is given more lanes.",
     services: ['chain'],
   },
   chainMaxFeeGwei: {

@@ -1,4 +1,5 @@
-import { LOCAL_TEST_CHAINS, resolveChains } from './chain-settings';
+import { lanePath, LOCAL_TEST_CHAINS, resolveChains } from './chain-settings';
+import { evmPath } from './custody';
 
 describe('chain settings - per environment, local nodes by default, any RPC endpoint by configuration', () => {
   it("gives the local test chains with no configuration, each with its public test network's chain id", () => {
@@ -26,7 +27,16 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
         'LIVE_CHAINS',
       ),
     ).toEqual([
-      { chain: 'base', chainId: 8453, rpcUrl: 'https://mainnet.base.org', confirmations: 10, finality: 'finalized', hotWalletPath: "m/44'/60'/1'/0/0" },
+      {
+        chain: 'base',
+        chainId: 8453,
+        rpcUrl: 'https://mainnet.base.org',
+        confirmations: 10,
+        finality: 'finalized',
+        hotWalletPath: "m/44'/60'/1'/0/0",
+        lanes: 1,
+        laneGas: '0',
+      },
     ]);
     expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow(
       'LIVE_CHAINS.base.chainId must be a whole number',
@@ -66,5 +76,29 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     );
     // Test chains count by depth: a local node mines a block per transaction.
     expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => chain.finality)).toEqual(['depth', 'depth', 'depth']);
+  });
+
+  it('gives a chain its send lanes: 4 on a local chain, the hot wallet alone on a live one unless told, with the gas they are kept at', () => {
+    expect(resolveChains('test', undefined, 'TEST_CHAINS').map((chain) => [chain.lanes, chain.laneGas])).toEqual([
+      [4, '1'],
+      [4, '1'],
+      [4, '1'],
+    ]);
+    const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0" };
+    expect(resolveChains('live', { base: live }, 'LIVE_CHAINS')[0]).toMatchObject({ lanes: 1 });
+    expect(resolveChains('live', { base: { ...live, lanes: 8, laneGas: '0.02' } }, 'LIVE_CHAINS')[0]).toMatchObject({ lanes: 8, laneGas: '0.02' });
+    // A live coin is worth something: how much each lane holds is never a default.
+    expect(() => resolveChains('live', { base: { ...live, lanes: 4 } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.laneGas is required with more than one lane');
+    expect(() => resolveChains('live', { base: { ...live, lanes: 4, laneGas: '0' } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.laneGas must be a decimal string above 0',
+    );
+    expect(() => resolveChains('live', { base: { ...live, lanes: 4, laneGas: 0.01 } }, 'LIVE_CHAINS')).toThrow('laneGas must be a decimal string');
+    expect(() => resolveChains('test', { base: { lanes: 17 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.lanes must be a whole number from 1 to 16, got 17');
+    expect(() => resolveChains('test', { base: { lanes: 0 } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.lanes must be a whole number from 1 to 16, got 0');
+  });
+
+  it("derives each lane's key at the next indexes of the hot wallet's path, hardened or not", () => {
+    expect([0, 1, 3].map((lane) => lanePath(evmPath("m/44'/60'/1'/0/0"), lane))).toEqual(["m/44'/60'/1'/0/0", "m/44'/60'/1'/0/1", "m/44'/60'/1'/0/3"]);
+    expect(lanePath(evmPath("m/44'/60'/2'/0/5'"), 2)).toBe("m/44'/60'/2'/0/7'");
   });
 });

@@ -17,6 +17,17 @@ export interface ChainSettings {
   /** The BIP-44 path of the chain's hot wallet under the custody seed. */
   hotWalletPath: EvmPath;
   /**
+   * Send lanes: the hot wallet itself and `lanes - 1` more keys (lanePath), each with its own queue and nonces, so that
+   * one chain's token transfers are signed, broadcast and followed in parallel (docs/chains.md, "Send lanes"). 1: the
+   * hot wallet alone.
+   */
+  lanes: number;
+  /**
+   * What each extra lane is topped up to, in the native coin, by the hot wallet (when it falls below half): the gas of
+   * its sends. Decimal string.
+   */
+  laneGas: string;
+  /**
    * A local node the project starts itself (anvil on this port), onto which the platform deploys its own test
    * contracts. Absent for a public network (Base Sepolia, BSC testnet, a mainnet), whose contracts exist already.
    */
@@ -42,6 +53,25 @@ export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({
   deployerIndex: 1,
 });
 
+/** The send lanes of a local test chain, and the gas each extra lane is kept at (the local coin has no value). */
+const LOCAL_LANES = 4;
+const LOCAL_LANE_GAS = '1';
+
+/** The most send lanes a chain may have. */
+export const MAX_LANES = 16;
+
+/**
+ * The key of a chain's send lane `lane` (0: the hot wallet itself): the hot wallet's path with its last index moved on
+ * by `lane` (m/44'/60'/1'/0/0 → m/44'/60'/1'/0/2), so that every lane comes from the same seed, role and chain.
+ */
+export function lanePath(hotWalletPath: EvmPath, lane: number): EvmPath {
+  const at = hotWalletPath.lastIndexOf('/');
+  const last = hotWalletPath.slice(at + 1);
+  const hardened = last.endsWith("'");
+  const index = Number(hardened ? last.slice(0, -1) : last) + lane;
+  return evmPath(`${hotWalletPath.slice(0, at)}/${index}${hardened ? "'" : ''}`);
+}
+
 /**
  * The test chains with no configuration: local anvil nodes with the chain ids of the public test networks they stand
  * for (Base Sepolia, BSC testnet, Arbitrum Sepolia), so that pointing `TEST_CHAINS` at those networks changes only URLs.
@@ -57,6 +87,8 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/1'/0/0"),
+    lanes: LOCAL_LANES,
+    laneGas: LOCAL_LANE_GAS,
     localPort: 8545,
   },
   {
@@ -66,6 +98,8 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/2'/0/0"),
+    lanes: LOCAL_LANES,
+    laneGas: LOCAL_LANE_GAS,
     localPort: 8546,
   },
   {
@@ -75,6 +109,8 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/3'/0/0"),
+    lanes: LOCAL_LANES,
+    laneGas: LOCAL_LANE_GAS,
     localPort: 8547,
   },
 ]);
@@ -113,6 +149,8 @@ export function resolveChains(environment: Environment, overrides: Record<string
 
 function validated(environment: Environment, raw: Record<string, unknown>, where: string): ChainSettings {
   const { chain, chainId, rpcUrl, hotWalletPath, localPort } = raw;
+  const lanes = raw['lanes'] ?? 1;
+  const laneGas = raw['laneGas'] ?? (environment === 'test' ? LOCAL_LANE_GAS : undefined);
   // A live chain counts at its finality unless told otherwise, never at its first block.
   const finality = raw['finality'] ?? (environment === 'live' ? 'finalized' : 'depth');
   const confirmations = raw['confirmations'] ?? (environment === 'live' && finality !== 'depth' ? 1 : undefined);
@@ -139,6 +177,12 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
   } catch (error) {
     throw new ChainSettingsError(`${where}.hotWalletPath: ${(error as Error).message}`);
   }
+  const laneCount = positive(lanes, 'lanes', MAX_LANES);
+  // A live chain's coin is worth something: how much gas each lane holds is an operator's decision, never a default.
+  if (laneCount > 1 && laneGas === undefined)
+    throw new ChainSettingsError(`${where}.laneGas is required with more than one lane: the native coin each lane is topped up to, such as "0.01"`);
+  if (laneGas !== undefined && (typeof laneGas !== 'string' || !/^\d{1,18}(\.\d{1,18})?$/.test(laneGas) || /^0*(\.0*)?$/.test(laneGas)))
+    throw new ChainSettingsError(`${where}.laneGas must be a decimal string above 0 such as "0.01", got ${JSON.stringify(laneGas)}`);
   return {
     chain: String(chain),
     chainId: id,
@@ -146,6 +190,8 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     confirmations: depth,
     finality: finality as Finality,
     hotWalletPath: path,
+    lanes: laneCount,
+    laneGas: (laneGas as string | undefined) ?? '0',
     ...(localPort !== undefined && { localPort: positive(localPort, 'localPort', 65535) }),
   };
 }

@@ -71,6 +71,24 @@ export interface SendQueueOptions {
    * a token that returns false instead of reverting, a contract that is not what it was taken for.
    */
   verify?: (send: SendRecord, logs: readonly Log[]) => string | undefined;
+  /**
+   * The most sends signed and not final at once (none: no limit). A node keeps only so many of one sender's
+   * transactions for sure (geth's `txpool.accountslots`, 16), and one stuck transaction holds every later nonce of its
+   * sender: a chain's lanes share the load instead.
+   */
+  maxPending?: number;
+  /**
+   * Other senders whose sends may bring what this queue's spend (a lane's `transferFrom` of the hot wallet's tokens
+   * depends on the hot wallet's sweeps): while one of theirs is open, a send of this queue that reverts at estimation
+   * waits and is estimated again, as it does after this queue's own unmined sends.
+   */
+  dependsOn?: readonly Address[];
+}
+
+/** Whether a sender has sends queued, and signed but not final (SendQueue.openSends). */
+export interface OpenSends {
+  queued: boolean;
+  pending: boolean;
 }
 
 /** How often a queue compares its nonce with the chain's (checkNonce), at most. */
@@ -318,20 +336,36 @@ export class SendQueue {
    * One pass: compare the queue's nonce with the chain's (checkNonce), sign and broadcast what is queued unless that
    * halted it, then follow what is pending to its end.
    */
-  async tick(): Promise<void> {
+  async tick(open?: OpenSends): Promise<void> {
     // The nonces are compared before anything is signed, at every pass while halted, and once a second when idle (a
     // send taken out by a reorganisation is caught within it): an idle chain's passes cost no node round trip for it.
-    if (this.halted || Date.now() - this.nonceCheckedAt >= NONCE_CHECK_MS || (await this.hasQueued())) {
+    const queued = open ? open.queued : undefined;
+    if (this.halted || Date.now() - this.nonceCheckedAt >= NONCE_CHECK_MS || (queued ?? (await this.hasQueued()))) {
       this.nonceCheckedAt = Date.now();
       this.nonceAgrees = await this.checkNonce();
     }
-    if (this.nonceAgrees && !this.paused) {
+    let signed = false;
+    if (this.nonceAgrees && !this.paused && queued !== false) {
       while (await this.signBatch()) {
-        // until nothing is queued
+        // until nothing is queued, or as many are in flight as the queue allows
+        signed = true;
       }
     }
-    await this.settlePending();
+    if (open?.pending !== false || signed) await this.settlePending();
     await this.recordWaiting();
+  }
+
+  /**
+   * Which senders of a chain have sends queued and signed-not-final, in one statement: a pass over several queues of
+   * one chain (its lanes, its faucet) reads this once and gives each its own (tick), instead of each asking.
+   */
+  static async openSends(pool: Pool, schema: string, chain: string): Promise<Map<string, OpenSends>> {
+    const { rows } = await pool.query<{ sender: string; queued: boolean; pending: boolean }>(
+      `select sender, bool_or(status = 'queued') as queued, bool_or(status = 'pending') as pending
+         from ${schemaName(schema)}.chain_sends where chain = $1 and status in ('queued', 'pending') group by sender`,
+      [chain],
+    );
+    return new Map(rows.map((row) => [row.sender, { queued: row.queued, pending: row.pending }]));
   }
 
   /** The leader's waitingReason, kept in chain_senders (when it changes) for every replica's callers to read. */
@@ -450,17 +484,23 @@ export class SendQueue {
         chain,
         signer.address,
       ]);
+      // Sends of this wallet signed and not mined yet, and whether those it depends on have any open: a send that
+      // reverts at estimation may only depend on them.
+      const open = await tx.query<{ pending: number; others: boolean }>(
+        `select count(*) filter (where sender = $2 and status = 'pending')::int as pending, coalesce(bool_or(sender <> $2), false) as others
+           from ${this.s}.chain_sends where chain = $1 and sender = any($3) and status in ('queued', 'pending')`,
+        [chain, signer.address, [signer.address, ...(this.options.dependsOn ?? [])]],
+      );
+      const { pending, others } = open.rows[0]!;
+      const room = Math.min(SIGN_BATCH, (this.options.maxPending ?? Infinity) - pending);
+      if (room <= 0) return null;
       const { rows } = await tx.query<SendRow>(
-        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit ${SIGN_BATCH} for update skip locked`,
+        `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit ${room} for update skip locked`,
         [chain, signer.address],
       );
       if (rows.length === 0) return null;
       const fees = this.capped(await client.estimateFeesPerGas());
-      // Sends of this wallet signed and not mined yet: a send that reverts at estimation may only depend on them.
-      const unmined = await tx.query(`select 1 from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' limit 1`, [
-        chain,
-        signer.address,
-      ]);
+      const unmined = pending > 0 || others;
       let nonce = BigInt(sender.rows[0].next_nonce);
       const out: { row: SendRecord; raw: Hex }[] = [];
       // Estimated together (all on the same pending state), then signed one by one in order.
@@ -488,7 +528,7 @@ export class SendQueue {
           // After a send of this wallet that is not mined yet, whatever the failure: the estimate may have run on a state
           // without it (the approval a swap needs, the funds a sweep brings). It stays queued and is estimated again at
           // the next pass, for a while (REVERT_RETRY_MS), without holding up the sends after it.
-          if ((unmined.rowCount ?? 0) > 0 && Date.now() - row.created_at.getTime() < REVERT_RETRY_MS) continue;
+          if (unmined && Date.now() - row.created_at.getTime() < REVERT_RETRY_MS) continue;
           // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
           const reason = revertReasonOf(error);
           await this.finish(tx, row.id, { status: 'failed', error: reason });
