@@ -65,6 +65,17 @@ describe('chain service - real deposits, faucet and chains list through the API'
     await stopAll(services.values());
   });
 
+  /** The chain service's requests over NATS as another service makes them, with the test database beside. */
+  const withChainRpc = async (name: string, test: (rpc: RpcClient, pool: Pool) => Promise<void>) => {
+    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, name);
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      await test(new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000), pool);
+    } finally {
+      await nc.drain();
+      await pool.end();
+    }
+  };
   const balanceOf = (wallet: any, symbol: string) => wallet.balances.find((balance: any) => balance.tokenSymbol === symbol);
   // Waited for: a loaded machine's anvil may mine a moment after it accepted the transaction.
   const succeeded = async (hash: Hex) => (await client.waitForTransactionReceipt({ hash })).status;
@@ -234,10 +245,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
   }, 60_000);
 
   it("gives back an off-ramp's deposit only as it arrived: its token, its amount, to its sender, once; every term of a repeated request compared; never a swap without a minimum", async () => {
-    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-refund-test');
-    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
-    try {
-      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+    await withChainRpc('chain-refund-test', async (rpc, pool) => {
       const ramp = platformTenant('test', 'ramp');
       const owner = `offramp:${newId('txn')}`;
       const { address } = await rpc.call(DepositAddressWatch.contract, ramp, { environment: 'test', chain: 'base', owner });
@@ -337,17 +345,11 @@ describe('chain service - real deposits, faucet and chains list through the API'
           );
         expect(swap).toMatchObject({ reason: 'INVALID_FIELD', field: 'minimumOut' });
       }
-    } finally {
-      await nc.drain();
-      await pool.end();
-    }
+    });
   }, 90_000);
 
   it('moves nothing it cannot tie to the books, and nothing beyond the outflow limits of its chain and of an organization', async () => {
-    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-outflow-test');
-    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
-    try {
-      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+    await withChainRpc('chain-outflow-test', async (rpc, pool) => {
       const ramp = platformTenant('test', 'ramp');
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const run = newId('txn');
@@ -400,17 +402,11 @@ describe('chain service - real deposits, faucet and chains list through the API'
       ]);
       const refusals = (await (await fetch(`${services.get('chain')!.url}/metrics`)).text()).match(/^ramp_chain_outflow_refusals(?:\{[^}]*\})? (\S+)$/gm) ?? [];
       expect(refusals.reduce((sum, line) => sum + Number(line.split(' ').pop()), 0)).toBe(3);
-    } finally {
-      await nc.drain();
-      await pool.end();
-    }
+    });
   }, 60_000);
 
   it("sends a chain's token transfers through its lanes at once: each lane's transferFrom moves the hot wallet's tokens, its gas is the hot wallet's, and the books still equal the chain", async () => {
-    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'chain-lanes-test');
-    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
-    try {
-      const rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+    await withChainRpc('chain-lanes-test', async (rpc, pool) => {
       const to = privateKeyToAccount(generatePrivateKey()).address;
       const run = newId('txn');
       const custody = HdCustody.development();
@@ -468,10 +464,78 @@ describe('chain service - real deposits, faucet and chains list through the API'
       }
       // The lanes' gas is booked like the hot wallet's: the books equal the chain, to the base unit.
       expect(await ledgerCheck()).toMatchObject({ ok: true, negative: [] });
-    } finally {
-      await nc.drain();
-      await pool.end();
-    }
+    });
+  }, 90_000);
+
+  it('nets the settlements asked within CHAIN_SETTLEMENT_NET_MS into one transfer of their sum, each answered with its hash and booked as its own share', async () => {
+    await withChainRpc('chain-netting-test', async (rpc, pool) => {
+      const provider = privateKeyToAccount(generatePrivateKey()).address;
+      const run = newId('txn');
+      const amounts = ['1.25', '2', '0.000001', '10.5'];
+      const settle = (i: number, amount = amounts[i]!) =>
+        rpc.call(ChainTransfer.contract, platformTenant('test', 'ramp'), {
+          environment: 'test',
+          chain: 'base',
+          idempotencyKey: `${run}:${i}:settle`,
+          to: provider,
+          tokenSymbol: 'USDC',
+          amount,
+          account: 'offramp-provider',
+          paysOut: `${run}:${i}`,
+          net: true,
+        });
+      const first = await Promise.all(amounts.map((_, i) => settle(i)));
+      for (const answer of first)
+        expect(answer).toMatchObject({ status: 'queued', waiting: expect.stringMatching(/^netted: sent with the other settlements/) });
+      // Each is one settlement whatever happens to it: another amount under its key is refused, a refund is never netted.
+      await expect(settle(0, '1.26')).rejects.toMatchObject({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+      await expect(
+        rpc.call(ChainTransfer.contract, platformTenant('test', 'ramp'), {
+          environment: 'test',
+          chain: 'base',
+          idempotencyKey: `${run}:refund`,
+          to: provider,
+          tokenSymbol: 'USDC',
+          amount: '1',
+          account: 'offramp-deposits',
+          refundOf: 'test:base:0xabc:0',
+          net: true,
+        }),
+      ).rejects.toMatchObject({ reason: 'INVALID_FIELD', field: 'net' });
+      // One transfer of their sum, which every one of them answers with.
+      const answers = await eventually(
+        () => Promise.all(amounts.map((_, i) => settle(i))),
+        (all) => all.every((answer) => answer.status === 'confirmed'),
+        30_000,
+      );
+      const hashes = new Set(answers.map((answer) => answer.transactionHash));
+      expect(hashes.size).toBe(1);
+      expect(await client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [provider] })).toBe(parseUnits('13.750001', 6));
+      const { rows: sends } = await pool.query<{ id: string; idempotency_key: string }>(
+        `select id, idempotency_key from chain.chain_sends where chain = 'test-base' and tx_hash = $1`,
+        [[...hashes][0]],
+      );
+      expect(sends).toEqual([{ id: expect.any(String), idempotency_key: expect.stringMatching(/^net:[0-9a-f]{24}$/) }]);
+      // Each settlement is its own outflow, tied to what it pays out, and its own entry in the books.
+      const { rows: outflows } = await pool.query(
+        `select pays_out, amount::text from chain.outflows where chain = 'test-base' and pays_out like $1 order by pays_out`,
+        [`${run}:%`],
+      );
+      expect(outflows).toEqual(amounts.map((amount, i) => ({ pays_out: `${run}:${i}`, amount })));
+      const entries = await eventually(
+        () =>
+          pool.query<{ id: string; amount: string }>(
+            `select e.id, p.amount::text from ledger.entries e join ledger.postings p on p.entry_id = e.id
+            where e.id like $1 and p.account like 'external:chain-%' order by e.id`,
+            [`send:test-base:${sends[0]!.id}:%`],
+          ),
+        ({ rows }) => rows.length === amounts.length,
+        20_000,
+      );
+      // What left for the provider, each share in its own entry: the chain's account takes it back (it is minus what is held).
+      expect(entries.rows).toEqual(amounts.map((amount, i) => ({ id: `send:test-base:${sends[0]!.id}:${run}:${i}:settle`, amount })));
+      expect(await ledgerCheck()).toMatchObject({ ok: true, negative: [] });
+    });
   }, 90_000);
 
   it('the books of every chain equal the chain to the base unit, gas included, and a change nobody booked is reported', async () => {

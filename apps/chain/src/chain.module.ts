@@ -14,6 +14,7 @@ import { Migration20261129000005 } from './migrations/Migration20261129000005';
 import { Migration20261129000006 } from './migrations/Migration20261129000006';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { Migration20261201000001 } from './migrations/Migration20261201000001';
+import { Migration20261201000002 } from './migrations/Migration20261201000002';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -38,6 +39,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261129000006,
     Migration20261130000001,
     Migration20261201000001,
+    Migration20261201000002,
   ],
 };
 

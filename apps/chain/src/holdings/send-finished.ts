@@ -42,7 +42,13 @@ export class SendFinishedEvents {
       nativeSymbol: context.native.symbol,
       ...(transfer &&
         send.status === 'confirmed' && {
-          transfer: { tokenSymbol: transfer.token_symbol, amount: dec(transfer.amount).toFixed(), to: transfer.to_address, account: transfer.account },
+          transfer: {
+            tokenSymbol: transfer.token_symbol,
+            amount: dec(transfer.amount).toFixed(),
+            to: transfer.to_address,
+            account: transfer.account,
+            ...(transfer.shares && { shares: transfer.shares.map((share) => ({ ...share, amount: dec(share.amount).toFixed() })) }),
+          },
         }),
       ...(swap && { swap }),
       ...(bridge && { bridge }),

@@ -15,6 +15,8 @@ export interface RuntimeOptions extends Omit<ChainContextOptions, 'onHotSendFini
   sweepDelayMs: number;
   /** The intent bridge's relayer, shared by every chain. */
   relayer?: IntentRelayer;
+  /** CHAIN_SETTLEMENT_NET_MS: how long a netted settlement waits for others (0: each sent on its own). */
+  settlementNetMs?: number;
 }
 
 /**
@@ -37,11 +39,11 @@ export class ChainRuntime {
   private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
-    const { poolsMaxAgeMs, sweepDelayMs, relayer, ...contextOptions } = options;
+    const { poolsMaxAgeMs, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
     this.relayer = relayer;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
     this.deposits = new Deposits(this.context, sweepDelayMs);
-    this.transfers = new Transfers(this.context);
+    this.transfers = new Transfers(this.context, settlementNetMs);
     this.faucet = this.context.faucet && new Faucet(this.context, this.context.faucet);
     this.swaps = new Swaps(this.context);
     this.pools = new Pools(this.context, poolsMaxAgeMs);
@@ -94,6 +96,7 @@ export class ChainRuntime {
       ['watcher', this.deposits.watcher],
       ['sweeps', this.deposits.sweeps],
       ['relayer', relayer && { tick: () => relayer.tick(context) }],
+      ['settlements', { tick: () => this.transfers.netDue() }],
       ['lanes', { tick: () => context.maintainLanes() }],
       // Every lane's sends and the faucet's at once, each failing on its own.
       [

@@ -128,6 +128,8 @@ export class ChainNatsController {
     const amount = parseAmount(request.amount, 'amount', token.decimals);
     if (request.refundOf !== undefined && (typeof request.refundOf !== 'string' || request.refundOf.length > 200))
       throw invalidField('refundOf', 'must be the id of a deposit');
+    if (request.net !== undefined && typeof request.net !== 'boolean') throw invalidField('net', 'must be true or false');
+    if (request.net && request.refundOf !== undefined) throw invalidField('net', 'a refund gives back one deposit as it arrived: it is never netted');
     const send = await runtime.transfers.request(idempotencyKeyOf(request), {
       to,
       token,
@@ -136,7 +138,10 @@ export class ChainNatsController {
       refundOf: request.refundOf,
       paysOut: paysOutOf(request),
       organizationId: organizationOf(request),
+      net: request.net === true,
     });
+    // A netted settlement not yet in a transfer of its own: it goes out with the others at the next netting.
+    if (!send) return { status: 'queued', waiting: runtime.transfers.nettingWaits };
     const waiting = send.status === 'queued' ? await runtime.context.waitingOf(send) : undefined;
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
   }

@@ -63,6 +63,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       dustMinimums: { ...DUST_MINIMUMS, ...parseDepositMinimums(config.json('depositMinimums')) },
       outflowLimits: parseOutflowLimits(config.json('chainOutflowLimits')),
       laneMaxPending: config.int('chainLaneMaxPending', 1, 10_000),
+      settlementNetMs: config.int('chainSettlementNetMs', 0, 3_600_000),
     };
     this.runtimes = [
       ...testChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.test, environment: 'test', settings })),

@@ -73,7 +73,7 @@ export class ChainBooks {
   }
 
   /**
-   * The gas of a final send, what a confirmed transfer took, a confirmed swap's both sides, and what a send of the intent
+   * The gas of a final send, what a confirmed transfer took (a netted one's shares each on its own), a confirmed swap's both sides, and what a send of the intent
    * bridge moved, against the chain's account (a swap's and a bridge's against the account they name,
    * `external:route-execution-<environment>-<chain>` for routes).
    */
@@ -82,6 +82,18 @@ export class ChainBooks {
     const legs: Leg[] = [];
     if (dec(send.gasCost).gt(0))
       legs.push(...move(gasAccount(environment, chain), chainAccount(environment, chain), assetOf(chain, send.nativeSymbol), send.gasCost));
+    if (send.transfer?.shares) {
+      // A netted transfer: each settlement it paid is an entry of its own (`send:<send id>:<its key>`), so that the
+      // books show each off-ramp's share; the send's own entry is its gas.
+      const { tokenSymbol, account, shares } = send.transfer;
+      let posted = false;
+      for (const share of shares) {
+        const paid = move(chargedAccount(account, environment, chain), chainAccount(environment, chain), assetOf(chain, tokenSymbol), share.amount);
+        posted = (await this.journal.post(tx, `send:${send.sendId}:${share.idempotencyKey}`, 'chain-send', paid)) || posted;
+      }
+      if (legs.length === 0) return posted;
+      return (await this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs)) || posted;
+    }
     if (send.transfer) {
       legs.push(
         ...move(

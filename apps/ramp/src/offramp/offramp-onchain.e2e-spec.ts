@@ -5,7 +5,19 @@ import { Config } from '@ramp/config';
 import { resolveChains, UniswapV2Pair } from '@ramp/evm';
 import { dec } from '@ramp/money';
 import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS } from '@ramp/providers';
-import { ApiClient, createKey, endUserWith, eventually, ledgerCheck, poolTrader, startServices, stopAll, type ServiceProcess } from '@ramp/testing';
+import { Pool } from 'pg';
+import {
+  ApiClient,
+  createKey,
+  endUserWith,
+  eventually,
+  ledgerCheck,
+  poolTrader,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type ServiceProcess,
+} from '@ramp/testing';
 
 const GTB = makeNuban('058', '012345678');
 
@@ -45,9 +57,10 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
   /**
    * The off-ramp's swap and settlement are transactions on base: the swap's receipt has the pair's Swap event and gave at
    * least the quote's Naira value less 1%; the settlement moved the payout and the provider's fee, in CNGN, to the
-   * provider's settlement address.
+   * provider's settlement address: one transfer for the off-ramps' settlements of the moment (CHAIN_SETTLEMENT_NET_MS),
+   * of exactly their sum, this one's share among them.
    */
-  async function expectOnChain(done: any, quote: any) {
+  async function expectOnChain(transactionId: string, done: any, quote: any) {
     const swapHash = done.hashes.find((hash: any) => hash.step === 'swap').transactionHash as Hex;
     const settlementHash = done.hashes.find((hash: any) => hash.step === 'settlement').transactionHash as Hex;
     expect(done.transactionHash).toBe(settlementHash);
@@ -63,7 +76,21 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
     const [sent] = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: settlement.logs });
     expect(getAddress(sent!.address)).toBe(cngn);
     expect(getAddress(sent!.args.to)).toBe(SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS);
-    expect(sent!.args.value).toBe(parseUnits(dec(quote.payoutAmount).add(quote.fees.providerFee).toFixed(), 6));
+    const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    try {
+      const { rows: shares } = await pool.query<{ send_key: string; amount: string }>(
+        `select t.send_key, t.amount::text from chain.transfers t join chain.chain_sends s on s.chain = t.chain and s.idempotency_key = t.net_send_key
+          where s.chain = 'test-base' and s.tx_hash = $1`,
+        [settlementHash],
+      );
+      expect(shares).toContainEqual({
+        send_key: `transfer:${transactionId}:settle`,
+        amount: dec(quote.payoutAmount).add(quote.fees.providerFee).toFixed(),
+      });
+      expect(sent!.args.value).toBe(parseUnits(shares.reduce((sum, share) => sum.add(share.amount), dec(0)).toFixed(), 6));
+    } finally {
+      await pool.end();
+    }
   }
 
   /** An end user with test ETH and USDC from the faucet, who pays USDC to an address. */
@@ -108,7 +135,7 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
       ['swap', 'onchain'],
       ['settlement', 'onchain'],
     ]);
-    await expectOnChain(done, started.quote);
+    await expectOnChain(started.transactionId, done, started.quote);
     // Swept to the hot wallet: the address holds nothing, and is now the forwarder.
     await eventually(
       () => usdcOf(started.depositAddress),
@@ -249,7 +276,7 @@ describe('off-ramp - deposits, swaps, settlements and refunds on a real chain', 
       ['swap', 'onchain'],
       ['settlement', 'onchain'],
     ]);
-    await expectOnChain(done, quote);
+    await expectOnChain(started.body.data.transactionId, done, quote);
     expect(await cngnOf(SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS)).toBe(provider + parseUnits(dec(quote.payoutAmount).add(quote.fees.providerFee).toFixed(), 6));
     const balances = (await api.get(`/wallets/${walletId}`)).body.data.balances;
     expect(balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });

@@ -147,7 +147,8 @@ export class OfframpSteps {
 
   /**
    * The CNGN the provider pays the Naira against (offrampSettlementAmount: the payout and the provider's fee), from the
-   * hot wallet to the provider's settlement address on the off-ramp's chain. A payout the bank then rejects leaves it
+   * hot wallet to the provider's settlement address on the off-ramp's chain, netted with the other off-ramps' of the
+   * moment (ChainTransfer's `net`: one transfer for them all, each share booked on its own). A payout the bank then rejects leaves it
    * with the provider, as a credit toward the platform's next settlement (docs/chains.md): the customer is made whole
    * from the platform's side.
    */
@@ -163,6 +164,8 @@ export class OfframpSteps {
       account: OFFRAMP_PROVIDER,
       paysOut: transactionId,
       organizationId: tenant.organizationId,
+      // Sent with the other off-ramps' settlements to the provider within CHAIN_SETTLEMENT_NET_MS, as one transfer.
+      net: true,
     });
   }
 

@@ -122,6 +122,13 @@ export namespace ChainTransfer {
     paysOut?: string;
     /** The organization whose transaction it pays out: what its hourly outflow limit counts (CHAIN_OUTFLOW_LIMITS). */
     organizationId?: string;
+    /**
+     * A settlement that may go out netted (an off-ramp's CNGN to its provider): with CHAIN_SETTLEMENT_NET_MS above 0,
+     * it is sent as one transfer with the other netted settlements to the same address, of the same token and account,
+     * asked within that time, and answered with that transfer's status and hash (queued until it is made). Not with
+     * `refundOf`. It says how the transfer is sent, not what: the first request under a key decides it.
+     */
+    net?: boolean;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -336,7 +343,18 @@ export interface SendFinished {
   /** The gas paid, in the native coin (`nativeSymbol`); "0" when nothing was mined (refused at estimation). */
   gasCost: string;
   nativeSymbol: string;
-  transfer?: { tokenSymbol: string; amount: string; to: string; account: string };
+  /**
+   * A confirmed transfer (ChainTransfer): `amount` of `tokenSymbol` left the hot wallet for `to`, charged to `account`.
+   * A netted one (ChainTransfer's `net`) carries its `shares`, one per settlement it paid (their amounts add up to
+   * `amount`), each booked on its own.
+   */
+  transfer?: {
+    tokenSymbol: string;
+    amount: string;
+    to: string;
+    account: string;
+    shares?: { idempotencyKey: string; paysOut: string; amount: string }[];
+  };
   /**
    * A confirmed swap (ChainSwap): `amountIn` of `fromToken` left the hot wallet, `amountOut` of `toToken` came out of
    * the pools to `to`: the hot wallet itself (`intoHotWallet`), or an address outside.

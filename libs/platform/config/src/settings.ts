@@ -332,6 +332,13 @@ export const SETTINGS = {
       "The most sends one send lane (a chain's hot wallet, or one of its extra lanes: a chain's `lanes` setting) has signed and not yet final at once; more wait queued. A node keeps only so many of one sender's transactions for sure (geth's txpool.accountslots, 16), and one stuck transaction holds up every later nonce of its sender: a chain that must send more at once is given more lanes.",
     services: ['chain'],
   },
+  chainSettlementNetMs: {
+    env: 'CHAIN_SETTLEMENT_NET_MS',
+    default: '1000',
+    description:
+      "How long an off-ramp's CNGN settlement waits for others to the same provider, token and ledger account before they go out as one transfer of their sum (each off-ramp's share still booked on its own); 0 sends each on its own. Longer saves gas and sends where the chain is dear, and delays each off-ramp's payout by up to as long.",
+    services: ['chain'],
+  },
   chainMaxFeeGwei: {
     env: 'CHAIN_MAX_FEE_GWEI',
     default: '500',

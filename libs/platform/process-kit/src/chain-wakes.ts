@@ -22,13 +22,17 @@ export class ChainSendWakes {
     private readonly prefixes: readonly string[],
   ) {}
 
-  /** Returns how many jobs were woken (none for a send of no transaction, or one of another service's). */
-  async onSendFinished(db: Sql, send: Pick<SendFinished, 'idempotencyKey'>): Promise<number> {
-    const transactionId = transactionOfSendKey(send.idempotencyKey);
-    if (!transactionId) return 0;
+  /**
+   * Returns how many jobs were woken (none for a send of no transaction, or one of another service's). A netted
+   * transfer wakes the transaction of each settlement it carries.
+   */
+  async onSendFinished(db: Sql, send: Pick<SendFinished, 'idempotencyKey' | 'transfer'>): Promise<number> {
+    const keys = [send.idempotencyKey, ...(send.transfer?.shares ?? []).map((share) => share.idempotencyKey)];
+    const transactions = [...new Set(keys.flatMap((key) => transactionOfSendKey(key) ?? []))];
+    if (transactions.length === 0) return 0;
     return this.jobs.wake(
       db,
-      this.prefixes.map((prefix) => `${prefix}-${transactionId}`),
+      transactions.flatMap((transactionId) => this.prefixes.map((prefix) => `${prefix}-${transactionId}`)),
     );
   }
 }

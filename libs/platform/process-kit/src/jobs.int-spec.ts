@@ -59,6 +59,18 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     expect(await wakes.onSendFinished(pool, { idempotencyKey: `transfer:${txn(1)}:settle` })).toBe(0);
   });
 
+  it('a netted transfer wakes the transaction of every settlement it carries, each once', async () => {
+    for (const n of [40, 41]) {
+      await jobs.schedule(pool, `offramp-${txn(n)}`, 'payout', 5, new Date());
+      const payout = await claimOnly(`offramp-${txn(n)}`);
+      await jobs.retryLater(payout.id, 60_000, 'the settlement is queued', true);
+    }
+    const shares = [41, 40, 41].map((n) => ({ idempotencyKey: `${txn(n)}:settle`, paysOut: txn(n), amount: '1' }));
+    const netted = { tokenSymbol: 'CNGN', amount: '3', to: '0xabc', account: 'offramp-provider', shares };
+    expect(await wakes.onSendFinished(pool, { idempotencyKey: 'net:4f2a', transfer: netted })).toBe(2);
+    for (const n of [40, 41]) expect(await dueIn(`offramp-${txn(n)}`)).toBeLessThanOrEqual(0);
+  });
+
   it('a send final while its step still runs has the job run again at once when the step ends pending', async () => {
     await jobs.schedule(pool, `onramp-${txn(3)}`, 'deliver', 4, new Date());
     const deliver = await claimOnly(`onramp-${txn(3)}`);
