@@ -24,7 +24,7 @@ import { percentile, runAlone, type BenchSection } from './report';
 const SENDS = Number(process.env.BENCH_CHAIN_SENDS ?? 300);
 const LANE_SENDS = Number(process.env.BENCH_CHAIN_LANE_SENDS ?? 192);
 const LANES = 4;
-/** CHAIN_LANE_MAX_PENDING's default: what one lane has signed and not final at once. */
+/** CHAIN_LANE_MAX_PENDING's default: what one lane has signed and not yet mined at once. */
 const LANE_MAX_PENDING = 16;
 const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS ?? 20);
 const DEPTH = 2;
@@ -272,7 +272,7 @@ export async function benchChain(): Promise<BenchSection[]> {
           },
         ],
         notes: [
-          `each lane has at most ${LANE_MAX_PENDING} sends signed and not final (CHAIN_LANE_MAX_PENDING's default); a lane's transfer is a transferFrom of the hot wallet's tokens, routed to the ready lane with the fewest open sends`,
+          `each lane has at most ${LANE_MAX_PENDING} sends signed and not yet mined (CHAIN_LANE_MAX_PENDING's default); a lane's transfer is a transferFrom of the hot wallet's tokens, routed to the ready lane with the fewest open sends`,
         ],
       },
       {

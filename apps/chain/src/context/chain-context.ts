@@ -53,7 +53,7 @@ export interface ChainContextOptions {
   maxFeePerGas: bigint;
   /** The smallest deposit acted on, per token symbol (DUST_MINIMUMS with DEPOSIT_MINIMUMS over them). */
   dustMinimums?: Readonly<Record<string, string>>;
-  /** The most sends a lane has signed and not final at once (CHAIN_LANE_MAX_PENDING); none: no limit. */
+  /** The most sends a lane has signed and not yet mined at once (CHAIN_LANE_MAX_PENDING); none: no limit. */
   laneMaxPending?: number;
   /** What may leave the hot wallet, by chain id then token (CHAIN_OUTFLOW_LIMITS); none: no limit. */
   outflowLimits?: OutflowLimits;

@@ -292,6 +292,34 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await q.find('tx_reorged:next')).toMatchObject({ status: 'confirmed', nonce: sent.nonce! + 1n });
   });
 
+  it('keeps at most maxPending sends signed and not mined; mined ones waiting for their depth do not count', async () => {
+    const q = queue({ maxPending: 2, confirmations: 3 });
+    const keys = [0, 1, 2, 3, 4].map((i) => `tx_lane:${i}`);
+    await node.rpc('evm_setAutomine', [false]);
+    try {
+      for (const key of keys) await q.enqueue(pool, key, { to: outsider.address, value: 1n });
+      await q.tick();
+      await q.tick();
+      const statuses = async () => Promise.all(keys.map(async (key) => (await q.find(key))!.status));
+      // Two in flight, the rest queued in order, however many passes.
+      expect(await statuses()).toEqual(['pending', 'pending', 'queued', 'queued', 'queued']);
+      // Mined, not yet at the depth of 3: no longer in flight (seen at the pass after), so two more go.
+      await mine();
+      await q.tick();
+      await q.tick();
+      expect(await statuses()).toEqual(['pending', 'pending', 'pending', 'pending', 'queued']);
+      await mine();
+      await q.tick();
+      await q.tick();
+      expect(await statuses()).toEqual(['pending', 'pending', 'pending', 'pending', 'pending']);
+      await mine(3);
+      await q.tick();
+      expect(await statuses()).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'confirmed']);
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+  });
+
   it('a stuck send is replaced with higher fees at the same nonce and confirmed once', async () => {
     const q = queue({ stuckAfterMs: 0 });
     await node.rpc('evm_setAutomine', [false]);

@@ -72,9 +72,9 @@ export interface SendQueueOptions {
    */
   verify?: (send: SendRecord, logs: readonly Log[]) => string | undefined;
   /**
-   * The most sends signed and not final at once (none: no limit). A node keeps only so many of one sender's
+   * The most sends signed and not yet mined at once (none: no limit). A node keeps only so many of one sender's
    * transactions for sure (geth's `txpool.accountslots`, 16), and one stuck transaction holds every later nonce of its
-   * sender: a chain's lanes share the load instead.
+   * sender: a chain's lanes share the load instead. Mined sends waiting for their finality do not count.
    */
   maxPending?: number;
   /**
@@ -221,6 +221,11 @@ export class SendQueue {
   private readonly alerted = new Map<string, number>();
   /** The sends already reported reorganised out, so that each is reported once. */
   private readonly reorgedOut = new Set<string>();
+  /**
+   * This queue's sends signed and not mined, as its last pass over them found (plus what it signed since); undefined
+   * until a pass has looked (every signed send not final then counts).
+   */
+  private unmined: number | undefined;
 
   constructor(private readonly options: SendQueueOptions) {
     this.s = schemaName(options.schema);
@@ -340,6 +345,7 @@ export class SendQueue {
     // The nonces are compared before anything is signed, at every pass while halted, and once a second when idle (a
     // send taken out by a reorganisation is caught within it): an idle chain's passes cost no node round trip for it.
     const queued = open ? open.queued : undefined;
+    if (open && !open.pending) this.unmined = 0;
     if (this.halted || Date.now() - this.nonceCheckedAt >= NONCE_CHECK_MS || (queued ?? (await this.hasQueued()))) {
       this.nonceCheckedAt = Date.now();
       this.nonceAgrees = await this.checkNonce();
@@ -492,7 +498,7 @@ export class SendQueue {
         [chain, signer.address, [signer.address, ...(this.options.dependsOn ?? [])]],
       );
       const { pending, others } = open.rows[0]!;
-      const room = Math.min(SIGN_BATCH, (this.options.maxPending ?? Infinity) - pending);
+      const room = Math.min(SIGN_BATCH, (this.options.maxPending ?? Infinity) - Math.min(this.unmined ?? pending, pending));
       if (room <= 0) return null;
       const { rows } = await tx.query<SendRow>(
         `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'queued' order by id limit ${room} for update skip locked`,
@@ -500,7 +506,7 @@ export class SendQueue {
       );
       if (rows.length === 0) return null;
       const fees = this.capped(await client.estimateFeesPerGas());
-      const unmined = pending > 0 || others;
+      const mayDependOnOpen = pending > 0 || others;
       let nonce = BigInt(sender.rows[0].next_nonce);
       const out: { row: SendRecord; raw: Hex }[] = [];
       // Estimated together (all on the same pending state), then signed one by one in order.
@@ -528,7 +534,7 @@ export class SendQueue {
           // After a send of this wallet that is not mined yet, whatever the failure: the estimate may have run on a state
           // without it (the approval a swap needs, the funds a sweep brings). It stays queued and is estimated again at
           // the next pass, for a while (REVERT_RETRY_MS), without holding up the sends after it.
-          if (unmined && Date.now() - row.created_at.getTime() < REVERT_RETRY_MS) continue;
+          if (mayDependOnOpen && Date.now() - row.created_at.getTime() < REVERT_RETRY_MS) continue;
           // It would revert: nothing is signed, the nonce stays free, the send fails with the reason.
           const reason = revertReasonOf(error);
           await this.finish(tx, row.id, { status: 'failed', error: reason });
@@ -561,6 +567,7 @@ export class SendQueue {
       return out;
     });
     if (!signed) return false;
+    this.unmined = (this.unmined ?? 0) + signed.length;
     for (const { row, raw } of signed) await this.broadcast(row, raw);
     return true;
   }
@@ -572,13 +579,17 @@ export class SendQueue {
       `select * from ${this.s}.chain_sends where chain = $1 and sender = $2 and status = 'pending' order by nonce`,
       [chain, signer.address],
     );
-    if (rows.length === 0) return;
+    if (rows.length === 0) {
+      this.unmined = 0;
+      return;
+    }
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const through = await finalThrough(client, head, this.options.confirmations, this.options.finality);
     // Receipts are read concurrently (one HTTP request when the transport batches); sends are settled in nonce order.
     const receipts: Awaited<ReturnType<SendQueue['receiptOf']>>[] = [];
     for (let i = 0; i < rows.length; i += RECEIPT_BATCH)
       receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
+    this.unmined = receipts.filter((receipt) => !receipt).length;
     for (const [i, row] of rows.entries()) {
       const receipt = receipts[i];
       if (receipt) {
