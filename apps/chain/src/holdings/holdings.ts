@@ -45,11 +45,15 @@ export class Holdings {
                            where w.chain = $1 and w.address = d.to_address and s.status = 'confirmed' and s.block_number > d.block_number and s.block_number <= $2)`,
       [context.id, blockNumber.toString(), hot.toLowerCase()],
     );
-    // The hot wallet, its lanes (their gas; tokens they hold only if someone sent them some), and the unswept addresses.
-    const holders = [...context.lanes.queues.map((lane) => lane.sender), ...open.map((row) => row.address as Address)];
+    // The hot wallet and the unswept addresses; the other lanes for the native coin only: their gas, which the hot
+    // wallet's top-ups moved there. A lane never holds tokens (it moves the hot wallet's by allowance): tokens someone
+    // sends a lane are nobody's deposit and are left out, so that they cannot push the chain into a drift and pause it.
+    const holders = [hot, ...open.map((row) => row.address as Address)];
+    const lanes = context.lanes.queues.slice(1).map((lane) => lane.sender);
     const balances = new Map<string, bigint>();
     for (const token of context.tokens) {
-      const held = await Promise.all(holders.map((holder) => context.balanceAt(token, holder, blockNumber)));
+      const of = token.address === context.native.address ? [...holders, ...lanes] : holders;
+      const held = await Promise.all(of.map((holder) => context.balanceAt(token, holder, blockNumber)));
       balances.set(
         token.symbol,
         held.reduce((sum, balance) => sum + balance, 0n),
