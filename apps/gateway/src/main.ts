@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@ramp/config';
 import { KeyCache } from '@ramp/keys';
+import { RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
 import { createLogger, handleShutdown, LOGGER, migrateAndExit, serveOperations, startTransports, type Logger } from '@ramp/service-kit';
@@ -14,6 +15,7 @@ import { GatewayMetrics, observeHttp } from './edge/http-metrics';
 import { sendError } from './edge/error.filter';
 import { GATEWAY_DATABASE, GatewayModule } from './gateway.module';
 import { buildOpenApi, queryParametersOf, serveOpenApi } from './openapi/openapi';
+import { servePartnerWebhooks } from './partners/partner-webhooks';
 
 /**
  * Nest would install its own Fastify error handler at init, turning Fastify's coded errors (bad JSON, wrong content
@@ -87,6 +89,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   // text no service could store.
   const documentedQuery = new Map<string, string[]>();
   checkQueryAndPath(fastify, documentedQuery);
+  await servePartnerWebhooks(fastify, { rpc: app.get(RpcClient), logger, allowedIps: config.list('partnerWebhookAllowedIps') });
   await app.init();
   const document = buildOpenApi(app);
   for (const [route, names] of queryParametersOf(document)) documentedQuery.set(route, names);

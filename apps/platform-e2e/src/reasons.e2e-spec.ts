@@ -163,6 +163,10 @@ describe('reasons - every error reason and failure reason produced by a real req
     expectReason(await restricted.get('/wallets'), 403, 'IP_NOT_ALLOWED');
     expectReason(await live.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' }), 403, 'LIVE_MODE_DISABLED');
     expectReason(await live.post(`/sandbox/wallets/${UNKNOWN.wallet}/fund`, { tokenSymbol: 'USDC', amount: '10' }), 404, 'SANDBOX_ONLY');
+    // The bank partner's event route (outside /v1, no key): an event not signed with the partner's secret key.
+    const partner = new ApiClient(services.get('gateway')!.url);
+    const forged = { event: 'transfer.success', data: { reference: 'off_forged', amount: 100 } };
+    expectReason(await partner.post('/partners/paystack/webhook', forged, { 'x-paystack-signature': 'ab'.repeat(64) }), 401, 'PARTNER_SIGNATURE_INVALID');
 
     expect((await limited.get('/wallets')).status).toBe(200);
     const refused = await limited.get('/wallets');

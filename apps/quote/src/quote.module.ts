@@ -1,6 +1,16 @@
 import { Module } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { BANK_DIRECTORY, PRICE_FEED, ROUTE_PROVIDER, SandboxBankDirectory, SandboxPriceFeed, SandboxRouteProvider } from '@ramp/providers';
+import { Metrics } from '@ramp/observability';
+import {
+  BankDirectories,
+  liveBankDirectoryFrom,
+  partnerObserver,
+  PRICE_FEED,
+  ROUTE_PROVIDER,
+  SandboxBankDirectory,
+  SandboxPriceFeed,
+  SandboxRouteProvider,
+} from '@ramp/providers';
 import { CoreModule, DatabaseModule, prunerProviders, rpcClientProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { QUOTE_PRUNING } from './quotes/quote-pruning';
 import { BanksNatsController } from './banks/banks.nats.controller';
@@ -28,9 +38,14 @@ export const QUOTE_DATABASE: DatabaseSpec = {
     ...prunerProviders([QUOTE_PRUNING]),
     { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
     {
-      provide: BANK_DIRECTORY,
-      inject: [Config],
-      useFactory: (config: Config) => new SandboxBankDirectory({ delayMs: config.int('sandboxDelayMs') }),
+      // Test keys: the sandbox's directory; live keys: the bank partners of NAME_ENQUIRY_PROVIDERS, or refused.
+      provide: BankDirectories,
+      inject: [Config, Metrics],
+      useFactory: (config: Config, metrics: Metrics) =>
+        new BankDirectories(
+          new SandboxBankDirectory({ delayMs: config.int('sandboxDelayMs') }),
+          liveBankDirectoryFrom(config, partnerObserver(metrics.partnerCallSeconds)),
+        ),
     },
     { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
     ChainMarkets,

@@ -7,10 +7,13 @@ import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, reco
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
+import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
+import { PartnerEvents } from './partners/partner-events';
+import { PartnerEventsNatsController } from './partners/partner-events.nats.controller';
 import { RampChainEventsController } from './process/chain.events.controller';
 import { RAMP_LOG } from './process/log';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
@@ -19,12 +22,12 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 export const RAMP_DATABASE: DatabaseSpec = {
   schema: 'ramp',
   entities: [],
-  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001],
+  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001, Migration20261202000001],
 };
 
 @Module({
   imports: [CoreModule.forService('ramp'), DatabaseModule.forService(RAMP_DATABASE)],
-  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, RampChainEventsController],
+  controllers: [OfframpNatsController, OnrampNatsController, TransactionsNatsController, RampChainEventsController, PartnerEventsNatsController],
   providers: [
     jetStreamTransport(RAMP_DATABASE.schema),
     rpcClientProvider,
@@ -44,6 +47,7 @@ export const RAMP_DATABASE: DatabaseSpec = {
     OfframpService,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
     OnrampService,
+    PartnerEvents,
   ],
 })
 export class RampModule {}

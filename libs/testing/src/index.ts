@@ -16,3 +16,5 @@ export * from './anvil';
 export * from './test-stack';
 export * from './end-user';
 export * from './nats-cluster';
+export * from './partners/prism';
+export * from './partners/paystack-emulator';

@@ -25,7 +25,8 @@ export class VerifiedAccountSchema {
   @ApiProperty({ example: 'Guaranty Trust Bank' }) bankName!: string;
 }
 
-const BANKS: ForwardOptions = { status: 200, needsProviders: true };
+/** The quote service answers a live key from the bank partners, or refuses it (LIVE_MODE_DISABLED) when none is configured. */
+const BANKS: ForwardOptions = { status: 200, needsProviders: false };
 
 @Controller('onramp/banks')
 export class BanksHttpController {
@@ -38,7 +39,7 @@ export class BanksHttpController {
     summary: 'List Nigerian banks and their codes',
     description:
       'Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. ' +
-      'Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.',
+      'A live key gets the banks its bank partner can verify and pay (fetched from the partner, refreshed daily), or FORBIDDEN (LIVE_MODE_DISABLED) while no bank partner is configured.',
     status: 200,
     data: [BankSchema],
     errors: ['FORBIDDEN'],
@@ -54,10 +55,12 @@ export class BanksHttpController {
     summary: "Verify a bank account and return the holder's name",
     description:
       'Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); ' +
-      'then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.',
+      "then the bank directory resolves the name: the sandbox's for a test key, the bank partner's (NIBSS name enquiry) for a live key. " +
+      'INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have. ' +
+      'SERVICE_UNAVAILABLE: no bank partner answered; retry later.',
     status: 200,
     data: VerifiedAccountSchema,
-    errors: ['INVALID_REQUEST', 'FORBIDDEN'],
+    errors: ['INVALID_REQUEST', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'],
     idempotent: true,
   })
   async verify(@Body(BodyPipe) body: BankVerifyRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {

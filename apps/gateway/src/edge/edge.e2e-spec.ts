@@ -180,6 +180,10 @@ describe('gateway edge - authentication, envelope, limits', () => {
     expectError(quote, 403, 'FORBIDDEN');
     expect(quote.body.error.message).toContain('test key');
     expect((await api.withKey(live.apiKey).get('/transfer/chains')).status).toBe(200);
+    // Bank verification is the quote service's to refuse: no bank partner is configured here (PAYSTACK_SECRET_KEY).
+    const banks = await api.withKey(live.apiKey).get('/onramp/banks');
+    expectError(banks, 403, 'FORBIDDEN');
+    expect(banks.body.error).toMatchObject({ reason: 'LIVE_MODE_DISABLED', message: expect.stringContaining('bank partner') });
   });
 });
 

@@ -9,6 +9,7 @@ import { ClientResolver, type ClientFacts } from './client-address';
 import { sendError } from './error.filter';
 import type { GatewayMetrics } from './http-metrics';
 import { PROBE_ROUTES, PROBES } from './probes';
+import { PARTNER_ROUTES } from '../partners/partner-webhooks';
 import { isStorableText, TEXT_RULE } from './json-body';
 import { queryParameters } from './validation';
 
@@ -49,7 +50,8 @@ const PUBLIC_DOCS = /^\/v1\/(openapi\.json|docs)(\/|\?|$)/;
  * the API key (a key the cache does not hold is looked up only within the client address's lookup limit), the key's
  * IP allowlist, then the rate limit with its headers: the key's own for a key used from an allowed address, the client
  * address's otherwise (no key, an invalid one, or a key used from outside its allowlist, so that a leaked key's misuse
- * never spends its owner's budget). Probes skip all but the request id; the public API documents need no key.
+ * never spends its owner's budget). Probes skip all but the request id; the public API documents need no key; bank
+ * partners' events (PARTNER_ROUTES) need HTTPS but no key and no limit.
  */
 export function installEdge(fastify: FastifyInstance, options: EdgeOptions): void {
   fastify.decorateRequest('ctx', null as unknown as RequestContext);
@@ -71,6 +73,10 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
     if (!client.https && !options.allowInsecureHttp && !(options.allowLoopbackHttp && ClientResolver.isLoopback(client.address))) {
       throw new AppError('HTTPS_REQUIRED', 'HTTPS is required; requests over plain HTTP are refused');
     }
+
+    // A bank partner's event: authenticated by its signature (the ramp service checks it), not by an API key, and never
+    // rate limited (the partner resends what it could not deliver, and a burst of payouts is a burst of events).
+    if (PARTNER_ROUTES.test(request.url)) return;
 
     const presented = headerValue(request.headers['x-api-key']);
     const key = presented ? await authenticate(request, reply, options, presented) : undefined;

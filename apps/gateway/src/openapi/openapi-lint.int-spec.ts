@@ -49,6 +49,7 @@ const OPERATION_IDS: Record<string, string> = {
   'get /health/live': 'getLiveness',
   'get /health/ready': 'getReadiness',
   'get /metrics': 'getMetrics',
+  'post /partners/paystack/webhook': 'receivePaystackEvent',
 };
 
 interface SpectralResult {
@@ -113,9 +114,9 @@ describe("OpenAPI lint - docs/openapi.json passes Spectral's OpenAPI rules, with
     expect(Object.fromEntries(operationsOf(document).map(([route, operation]) => [route, operation.operationId]))).toEqual(OPERATION_IDS);
   });
 
-  it('needs the API key everywhere except on the probes and metrics', () => {
+  it("needs the API key everywhere except on the probes and metrics and the bank partners' events, and not on the webhooks we send", () => {
     for (const [route, operation] of operationsOf(document)) {
-      const expected = operation.tags[0] === 'Operations' ? [] : [{ apiKey: [] }];
+      const expected = ['Operations', 'Partners'].includes(operation.tags[0]) ? [] : [{ apiKey: [] }];
       expect({ route, security: operation.security }).toEqual({ route, security: expected });
     }
   });
@@ -129,6 +130,7 @@ describe("OpenAPI lint - docs/openapi.json passes Spectral's OpenAPI rules, with
       event: 'offramp.failed',
       data: { errorMessage: expect.any(String), failureReason: expect.any(String) },
     });
+    for (const webhook of Object.values(document['x-webhooks']) as Json[]) expect(webhook.post.security).toEqual([]);
     expect(document['x-webhooks'].transactionEvent.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEvent' });
   });
 });

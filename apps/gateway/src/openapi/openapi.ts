@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelopeSchema, PaginationMetaSchema } from './envelopes';
 import { API_TAGS } from './tags';
@@ -45,8 +46,56 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     for (const operation of operations) operation.security = [];
     document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };
   }
+  document.paths['/partners/paystack/webhook'] = PAYSTACK_WEBHOOK;
   return document;
 }
+
+function partnerError(description: string, code: string, reason: string) {
+  const example = { success: false, error: { code, reason, message: description } };
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeSchema' }, example } } };
+}
+
+/** The bank partner's event route (servePartnerWebhooks: a Fastify route of its own, so not in Nest's document). */
+const PAYSTACK_WEBHOOK: PathItemObject = {
+  servers: [{ url: '/', description: 'The root of this server' }],
+  post: {
+    operationId: 'receivePaystackEvent',
+    tags: ['Partners'],
+    security: [],
+    summary: "Paystack's events about the platform's payouts and collections",
+    description:
+      'Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, ' +
+      'or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; ' +
+      'anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).',
+    parameters: [
+      {
+        name: 'x-paystack-signature',
+        in: 'header',
+        required: true,
+        description: 'Hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key.',
+        schema: { type: 'string' },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['event', 'data'],
+            properties: { event: { type: 'string', example: 'transfer.success' }, data: { type: 'object', additionalProperties: true } },
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'Recorded (`recorded: false`: a resend, recorded before).' },
+      '401': partnerError('The signature is missing or wrong: nothing recorded.', 'UNAUTHORIZED', 'PARTNER_SIGNATURE_INVALID'),
+      '403': partnerError("The source address is not one of the partner's.", 'FORBIDDEN', 'IP_NOT_ALLOWED'),
+      '503': partnerError('Not recorded now: the partner sends it again.', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+    },
+  },
+};
 
 const SWAGGER_UI = join(require.resolve('swagger-ui-dist/package.json'), '..');
 

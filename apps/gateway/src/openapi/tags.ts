@@ -32,6 +32,9 @@ export const API_TAGS = {
     'Magic values make things fail: an account number whose first nine digits are `999999999` does not verify, `888888888` verifies but its payout is rejected; ' +
     "a payment or a deposit of another amount than asked is given back. Ramps, swaps and transfers on the local test chains run on chain, where no amount is magic: trade on their pools to move the price past a swap's tolerance, " +
     'and hold the bridge relayer (`POST /sandbox/relayer`) to have a bridge deposit refunded after its deadline. Everything taken is given back before the transaction fails.',
+  Partners:
+    "For the platform's bank partners, not for integrators: the events a partner sends about its payouts and collections (Paystack's `transfer.success`, `transfer.failed`, `transfer.reversed`, `charge.success`). " +
+    'Served at the root (not under `/v1`), without an API key: each event is authenticated by its signature over the raw body, recorded once and answered 200, then processed from the record.',
   Operations:
     'For the cluster, not for integrators: liveness, readiness and Prometheus metrics. Served by every service at the root (not under `/v1`), without an API key, ' +
     'and not through the ingress (through a trusted proxy they are NOT_FOUND).',

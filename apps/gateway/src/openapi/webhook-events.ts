@@ -269,6 +269,8 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
     transactionEvent: {
       post: {
         tags: ['Webhooks'],
+        // We call you: no API key of ours is involved (the signature headers authenticate the delivery).
+        security: [],
         summary: 'A transaction ended: the event POSTed to your webhook URL or callbackUrl',
         description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
         parameters: DELIVERY_HEADERS.map((header) => ({
@@ -294,6 +296,8 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
     walletEvent: {
       post: {
         tags: ['Webhooks'],
+        // We call you: no API key of ours is involved (the signature headers authenticate the delivery).
+        security: [],
         summary: "A managed wallet's event (a deposit's credit taken back): POSTed to your webhook URL",
         description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
         parameters: DELIVERY_HEADERS.map((header) => ({

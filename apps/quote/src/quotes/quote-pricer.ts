@@ -26,7 +26,7 @@ import {
 } from '@ramp/pricing';
 import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { ChainMarkets } from '../chains/chain-markets';
-import { BANK_DIRECTORY, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type BankDirectory, type PriceFeed, type RouteProvider } from '@ramp/providers';
+import { BankDirectories, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type PriceFeed, type RouteProvider } from '@ramp/providers';
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
 
@@ -46,7 +46,7 @@ export class QuotePricer {
 
   constructor(
     @Inject(PRICE_FEED) private readonly prices: PriceFeed,
-    @Inject(BANK_DIRECTORY) private readonly banks: BankDirectory,
+    @Inject(BankDirectories) private readonly banks: BankDirectories,
     @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
     @Inject(Config) config: Config,
@@ -78,9 +78,10 @@ export class QuotePricer {
     checkAmountLimits(cryptoAmount, token.symbol, 'amount', this.limits);
     // The NUBAN check runs before any provider call: a mistyped account never reaches the bank directory.
     const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
+    const directory = this.banks.of(tenant.environment);
     const [rate, market] = await Promise.all([this.prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
     const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees, market });
-    const { accountName } = await this.banks.resolveAccount(bank.code, request.accountNumber);
+    const { accountName } = await directory.resolveAccount(bank.code, request.accountNumber);
     return {
       ...priced,
       tokenSymbol: token.symbol,

@@ -42,6 +42,10 @@ export const ERROR_REASONS = {
   // UNAUTHORIZED (401)
   API_KEY_MISSING: { code: 'UNAUTHORIZED', description: 'No `x-api-key` header.' },
   API_KEY_INVALID: { code: 'UNAUTHORIZED', description: 'The API key is unknown or revoked.' },
+  PARTNER_SIGNATURE_INVALID: {
+    code: 'UNAUTHORIZED',
+    description: "A bank partner's event (`/partners/.../webhook`, not an integrator's route) whose signature is missing or wrong: nothing is recorded.",
+  },
   // FORBIDDEN (403)
   HTTPS_REQUIRED: { code: 'FORBIDDEN', description: 'The request came over plain HTTP.' },
   IP_NOT_ALLOWED: { code: 'FORBIDDEN', description: "The client address is outside the key's IP allowlist." },

@@ -93,3 +93,22 @@ export namespace TransactionGet {
   }
   export const contract = rpc<Request, TransactionRecord>('ledger.v1.transactions.get');
 }
+
+/**
+ * A bank partner's event (`POST /partners/<provider>/webhook` on the gateway): the body exactly as it arrived, and its
+ * signature header, for the ramp service to verify, record once and process from the record.
+ */
+export namespace PartnerEventReceive {
+  export interface Request {
+    provider: 'paystack';
+    /** The raw body, as UTF-8 text: its signature is checked over exactly these bytes. */
+    rawBody: string;
+    /** The partner's signature header (`x-paystack-signature`). */
+    signature?: string;
+  }
+  export interface Response {
+    /** false: the partner sent this event before (a resend); it is recorded once. */
+    recorded: boolean;
+  }
+  export const contract = rpc<Request, Response>('ramp.v1.partners.event');
+}

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { SETTINGS, SettingName } from './settings';
 
 export type Env = Record<string, string | undefined>;
@@ -14,6 +15,22 @@ export class Config {
   string(name: SettingName): string {
     const value = this.env[SETTINGS[name].env];
     return value === undefined || value === '' ? SETTINGS[name].default : value;
+  }
+
+  /**
+   * A secret setting: its variable, or the content of the file its `<VARIABLE>_FILE` names (a mounted Kubernetes
+   * Secret), trimmed. Setting both is refused: which one wins would be a guess.
+   */
+  secret(name: SettingName): string {
+    const variable = SETTINGS[name].env;
+    const file = this.env[`${variable}_FILE`];
+    if (file === undefined || file === '') return this.string(name);
+    if (this.env[variable]) throw new ConfigError(`${variable} and ${variable}_FILE are both set: set one`);
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ConfigError(`${variable}_FILE names ${file}, which cannot be read: ${(error as Error).message}`);
+    }
   }
 
   int(name: SettingName, min = 0, max = Number.MAX_SAFE_INTEGER): number {

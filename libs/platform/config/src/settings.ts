@@ -162,8 +162,41 @@ export const SETTINGS = {
     env: 'LIVE_PROVIDERS_ENABLED',
     default: '',
     description:
-      'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN) on every route that needs a provider.',
+      'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN, LIVE_MODE_DISABLED) on every route that needs a provider, except the bank list and verification, which the quote service answers from the bank partners (NAME_ENQUIRY_PROVIDERS) or refuses itself when none is configured.',
     services: ['gateway'],
+  },
+  paystackBaseUrl: {
+    env: 'PAYSTACK_BASE_URL',
+    default: 'https://api.paystack.co',
+    description: "Paystack's API address (the live bank partner: name enquiry). The live rehearsal and the tests point it at the project's Paystack emulator.",
+    services: ['quote', 'ramp'],
+  },
+  paystackSecretKey: {
+    env: 'PAYSTACK_SECRET_KEY',
+    default: '',
+    description:
+      "Paystack secret key (`sk_live_...`): a secret, from the environment or from a mounted file named by PAYSTACK_SECRET_KEY_FILE; never logged. It authenticates the platform's calls and verifies Paystack's events (`x-paystack-signature`, checked by the ramp service). Empty: Paystack is not configured, serves no live capability, and every event claiming to be Paystack's is refused.",
+    services: ['quote', 'ramp'],
+  },
+  partnerWebhookAllowedIps: {
+    env: 'PARTNER_WEBHOOK_ALLOWED_IPS',
+    default: '',
+    description:
+      "Source addresses (IPs or CIDRs, comma separated) from which `POST /partners/<provider>/webhook` is accepted: the partners' published addresses (Paystack: 52.31.139.75, 52.49.173.169, 52.214.14.220). Empty: any address; the signature is checked either way. Behind a proxy the client address is the one TRUSTED_PROXIES resolves.",
+    services: ['gateway'],
+  },
+  nameEnquiryProviders: {
+    env: 'NAME_ENQUIRY_PROVIDERS',
+    default: 'paystack',
+    description:
+      "Live keys' bank list and name enquiry: the bank partners to ask, in order (comma separated; `paystack`). A partner whose secret key is not set is left out; with none left, live keys are refused bank verification (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the next one is asked.",
+    services: ['quote'],
+  },
+  partnerTimeoutMs: {
+    env: 'PARTNER_TIMEOUT_MS',
+    default: '10000',
+    description: 'Limit of each attempt of a call to a bank partner; a call Paystack treats as safe to repeat (a read) is tried 3 times in all.',
+    services: ['quote'],
   },
   quoteTtlSeconds: { env: 'QUOTE_TTL_SECONDS', default: '300', description: 'Lifetime of every quote kind (the spec: 5 minutes).', services: ['quote'] },
   sandboxDelayMs: {

@@ -41,6 +41,8 @@ export class Metrics {
   readonly jobStepSeconds: Histogram<'step' | 'outcome'>;
   /** Terminal events whose integration event could not be built (a defect): skipped by the relay, kept in the log. */
   readonly integrationEventsUnbuildable: Counter<'log'>;
+  /** Calls to bank partners (each attempt), by provider, call and outcome: ok, refused (a 4xx answer), unavailable. */
+  readonly partnerCallSeconds: Histogram<'provider' | 'call' | 'outcome'>;
   private readonly consumers = new Map<string, { stream: string; read: () => Promise<ConsumerBacklog | undefined> }>();
   private readonly relays = new Map<string, { read: () => Promise<RelayBacklog | undefined>; leading: () => boolean }>();
 
@@ -86,6 +88,13 @@ export class Metrics {
       name: 'ramp_integration_events_unbuildable_total',
       help: "Terminal events of the service's log whose integration event could not be built: the relay skipped them (no webhook goes out for them) and logged each; they stay in the log.",
       labelNames: ['log'],
+      registers,
+    });
+    this.partnerCallSeconds = new Histogram({
+      name: 'ramp_partner_call_duration_seconds',
+      help: 'Calls to a bank partner (each attempt), by provider, call (bank_list, bank_resolve...) and outcome: ok, refused (the partner answered no), unavailable (a timeout, a fault, a 5xx, our key refused).',
+      labelNames: ['provider', 'call', 'outcome'],
+      buckets: LATENCY_BUCKETS,
       registers,
     });
     const consumers = () => [...this.consumers].map(([consumer, { stream, read }]) => ({ labels: { consumer, stream }, read }));

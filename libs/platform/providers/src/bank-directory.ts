@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { findBank } from '@ramp/banking';
-import { invalidField } from '@ramp/contracts';
+import { findBank, NIGERIAN_BANKS, type Bank } from '@ramp/banking';
+import { AppError, invalidField } from '@ramp/contracts';
 
 /**
  * Name enquiry: who holds an account. A live adapter asks NIBSS through a payment provider; callers check the
  * format first (`verifyAccountNumberFormat`), so an adapter only answers whether the account exists and whose it is.
  */
 export interface BankDirectory {
+  /** The banks an account can be verified at and paid to, with the platform's codes (CBN or NIBSS). */
+  listBanks(): Promise<Bank[]>;
   resolveAccount(bankCode: string, accountNumber: string): Promise<{ accountName: string }>;
 }
 
@@ -59,6 +61,10 @@ export class SandboxBankDirectory implements BankDirectory {
     if (!Number.isFinite(this.delayMs) || this.delayMs < 0) throw new Error(`delayMs must be 0 or more, got ${this.delayMs}`);
   }
 
+  async listBanks(): Promise<Bank[]> {
+    return NIGERIAN_BANKS.map(({ code, name }) => ({ code, name }));
+  }
+
   async resolveAccount(bankCode: string, accountNumber: string): Promise<{ accountName: string }> {
     if (this.delayMs > 0) await sleep(this.delayMs);
     if (accountNumber.slice(0, 9) === SANDBOX_MISSING_ACCOUNT_SERIAL) {
@@ -75,4 +81,22 @@ function sandboxAccountName(bankCode: string, accountNumber: string): string {
   const firstName = pool.firstNames[digest[1] % pool.firstNames.length];
   const surname = pool.surnames[digest[2] % pool.surnames.length];
   return `${firstName} ${surname}`;
+}
+
+/**
+ * The bank directory of each environment: the sandbox's for test keys, the partners' for live keys. A live key with
+ * no bank partner configured is refused (LIVE_MODE_DISABLED), never answered by the sandbox.
+ */
+export class BankDirectories {
+  constructor(
+    private readonly test: BankDirectory,
+    private readonly live: BankDirectory | undefined,
+  ) {}
+
+  of(environment: 'test' | 'live'): BankDirectory {
+    if (environment === 'test') return this.test;
+    if (!this.live)
+      throw new AppError('LIVE_MODE_DISABLED', 'Live bank verification needs a bank partner, and none is configured on this platform yet: use a test key');
+    return this.live;
+  }
 }

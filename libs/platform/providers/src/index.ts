@@ -4,3 +4,4 @@ export * from './routes';
 export * from './ramp-rails';
 export * from './route-rails';
 export * from './tokens';
+export * from './partners';

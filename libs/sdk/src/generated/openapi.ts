@@ -36,14 +36,14 @@ export interface paths {
   "/onramp/banks": {
     /**
      * List Nigerian banks and their codes
-     * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.
+     * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. A live key gets the banks its bank partner can verify and pay (fetched from the partner, refreshed daily), or FORBIDDEN (LIVE_MODE_DISABLED) while no bank partner is configured.
      */
     get: operations["listBanks"];
   };
   "/onramp/banks/verify": {
     /**
      * Verify a bank account and return the holder's name
-     * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.
+     * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name: the sandbox's for a test key, the bank partner's (NIBSS name enquiry) for a live key. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have. SERVICE_UNAVAILABLE: no bank partner answered; retry later.
      */
     post: operations["verifyBankAccount"];
   };
@@ -246,6 +246,13 @@ export interface paths {
      */
     get: operations["getMetrics"];
   };
+  "/partners/paystack/webhook": {
+    /**
+     * Paystack's events about the platform's payouts and collections
+     * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+     */
+    post: operations["receivePaystackEvent"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -322,6 +329,7 @@ export interface components {
        * - `WEBHOOK_TARGET_REFUSED` (INVALID_REQUEST): The webhook or callback URL is refused: not https, credentials or a fragment in it, a name that does not resolve, or a private, loopback or internal address.
        * - `API_KEY_MISSING` (UNAUTHORIZED): No `x-api-key` header.
        * - `API_KEY_INVALID` (UNAUTHORIZED): The API key is unknown or revoked.
+       * - `PARTNER_SIGNATURE_INVALID` (UNAUTHORIZED): A bank partner's event (`/partners/.../webhook`, not an integrator's route) whose signature is missing or wrong: nothing is recorded.
        * - `HTTPS_REQUIRED` (FORBIDDEN): The request came over plain HTTP.
        * - `IP_NOT_ALLOWED` (FORBIDDEN): The client address is outside the key's IP allowlist.
        * - `LIVE_MODE_DISABLED` (FORBIDDEN): A live key, before live mode is enabled on this platform: use a test key.
@@ -344,7 +352,7 @@ export interface components {
        * @example INVALID_FIELD
        * @enum {string}
        */
-      reason: "INVALID_FIELD" | "MALFORMED_REQUEST" | "BODY_TOO_LARGE" | "UNKNOWN_BANK" | "INVALID_CHECK_DIGIT" | "ACCOUNT_NOT_FOUND" | "AMOUNT_TOO_SMALL" | "AMOUNT_TOO_LARGE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "INVALID_ADDRESS" | "CHAIN_MISMATCH" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "QUOTE_KIND_MISMATCH" | "WEBHOOK_LIMIT_REACHED" | "WEBHOOK_TARGET_REFUSED" | "API_KEY_MISSING" | "API_KEY_INVALID" | "HTTPS_REQUIRED" | "IP_NOT_ALLOWED" | "LIVE_MODE_DISABLED" | "ROUTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "WALLET_NOT_FOUND" | "QUOTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "SANDBOX_ONLY" | "RESOURCE_NOT_FOUND" | "QUOTE_ALREADY_USED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_STATE_CONFLICT" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_DEVIATION";
+      reason: "INVALID_FIELD" | "MALFORMED_REQUEST" | "BODY_TOO_LARGE" | "UNKNOWN_BANK" | "INVALID_CHECK_DIGIT" | "ACCOUNT_NOT_FOUND" | "AMOUNT_TOO_SMALL" | "AMOUNT_TOO_LARGE" | "UNSUPPORTED_CHAIN" | "UNSUPPORTED_TOKEN" | "NO_ROUTE" | "INVALID_ADDRESS" | "CHAIN_MISMATCH" | "INSUFFICIENT_BALANCE" | "QUOTE_EXPIRED" | "QUOTE_KIND_MISMATCH" | "WEBHOOK_LIMIT_REACHED" | "WEBHOOK_TARGET_REFUSED" | "API_KEY_MISSING" | "API_KEY_INVALID" | "PARTNER_SIGNATURE_INVALID" | "HTTPS_REQUIRED" | "IP_NOT_ALLOWED" | "LIVE_MODE_DISABLED" | "ROUTE_NOT_FOUND" | "TRANSACTION_NOT_FOUND" | "WALLET_NOT_FOUND" | "QUOTE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "SANDBOX_ONLY" | "RESOURCE_NOT_FOUND" | "QUOTE_ALREADY_USED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "TRANSACTION_STATE_CONFLICT" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PRICE_DEVIATION";
       /** @example amount: must be greater than zero */
       message: string;
       /**
@@ -2369,7 +2377,7 @@ export interface operations {
   };
   /**
    * List Nigerian banks and their codes
-   * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. Needs the bank directory, so a live key gets FORBIDDEN until live mode is enabled.
+   * @description Commercial banks with their 3-digit CBN codes, and fintech and microfinance banks with their 6-digit NIBSS codes: the `bankCode` of off-ramp quotes and bank verification. A live key gets the banks its bank partner can verify and pay (fetched from the partner, refreshed daily), or FORBIDDEN (LIVE_MODE_DISABLED) while no bank partner is configured.
    */
   listBanks: {
     parameters: {
@@ -2497,7 +2505,7 @@ export interface operations {
   };
   /**
    * Verify a bank account and return the holder's name
-   * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have.
+   * @description Use it before an off-ramp to show the account name to the user. The account number must be 10 digits with a valid NUBAN check digit for the bank (checked before any provider call); then the bank directory resolves the name: the sandbox's for a test key, the bank partner's (NIBSS name enquiry) for a live key. INVALID_REQUEST names the field: an unknown bank code, a wrong check digit, or an account the bank does not have. SERVICE_UNAVAILABLE: no bank partner answered; retry later.
    */
   verifyBankAccount: {
     parameters: {
@@ -7110,6 +7118,53 @@ export interface operations {
     responses: {
       200: {
         content: never;
+      };
+    };
+  };
+  /**
+   * Paystack's events about the platform's payouts and collections
+   * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+   */
+  receivePaystackEvent: {
+    parameters: {
+      header: {
+        /** @description Hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key. */
+        "x-paystack-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @example transfer.success */
+          event: string;
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Recorded (`recorded: false`: a resend, recorded before). */
+      200: {
+        content: never;
+      };
+      /** @description The signature is missing or wrong: nothing recorded. */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description The source address is not one of the partner's. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description Not recorded now: the partner sends it again. */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
       };
     };
   };

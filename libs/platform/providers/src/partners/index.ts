@@ -1,0 +1,5 @@
+export * from './circuit-breaker';
+export * from './partner-bank-directory';
+export * from './partner-http';
+export * from './partners-config';
+export * from './paystack';

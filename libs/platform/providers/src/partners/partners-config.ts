@@ -1,0 +1,56 @@
+import type { Config } from '@ramp/config';
+import type { BankDirectory } from '../bank-directory';
+import { CircuitBreaker, Rotation } from './circuit-breaker';
+import type { PartnerCallObserver } from './partner-http';
+import { PartnerBankDirectory, RotatingBankDirectory, type BankPartner } from './partner-bank-directory';
+import { PaystackClient } from './paystack';
+
+/** The bank partners the platform has adapters for. */
+export const BANK_PARTNERS = ['paystack'] as const;
+export type BankPartnerName = (typeof BANK_PARTNERS)[number];
+
+/** Paystack's client from PAYSTACK_BASE_URL and PAYSTACK_SECRET_KEY(_FILE), or undefined without a key. */
+export function paystackFrom(config: Config, observer?: PartnerCallObserver): PaystackClient | undefined {
+  const secretKey = config.secret('paystackSecretKey');
+  if (!secretKey) return undefined;
+  return new PaystackClient({ baseUrl: config.string('paystackBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), observer });
+}
+
+/** Paystack as a bank partner for name enquiry. */
+export function paystackBanks(client: PaystackClient): BankPartner {
+  return {
+    name: 'paystack',
+    listBanks: async () =>
+      (await client.listBanks())
+        .filter((bank) => bank.active && bank.is_deleted !== true)
+        .map((bank) => ({ name: bank.name, code: bank.code, ...(bank.nip_sort_code && { nipCode: bank.nip_sort_code }) })),
+    resolveAccount: (code, accountNumber) => client.resolveAccount(code, accountNumber),
+  };
+}
+
+/** Each name in a provider-order setting must be a partner the platform knows; a typo refuses to start. */
+export function providerOrder(config: Config, setting: 'nameEnquiryProviders'): BankPartnerName[] {
+  const names = config.list(setting);
+  for (const name of names) {
+    if (!(BANK_PARTNERS as readonly string[]).includes(name))
+      throw new Error(`${setting}: "${name}" is not a bank partner (known: ${BANK_PARTNERS.join(', ')})`);
+  }
+  return names as BankPartnerName[];
+}
+
+/**
+ * Live name enquiry from configuration: the partners of NAME_ENQUIRY_PROVIDERS that have a secret key, in that
+ * order, each behind a circuit breaker; undefined when none has (live keys are then refused, never simulated).
+ */
+export function liveBankDirectoryFrom(config: Config, observer?: PartnerCallObserver): BankDirectory | undefined {
+  const entries = providerOrder(config, 'nameEnquiryProviders').flatMap((name) => {
+    const client = name === 'paystack' ? paystackFrom(config, observer) : undefined;
+    return client ? [{ name, provider: new PartnerBankDirectory(paystackBanks(client)) as BankDirectory, breaker: new CircuitBreaker() }] : [];
+  });
+  return entries.length === 0 ? undefined : new RotatingBankDirectory(new Rotation(entries));
+}
+
+/** A Metrics instance's partner histogram as a PartnerCallObserver. */
+export function partnerObserver(histogram: { observe(labels: { provider: string; call: string; outcome: string }, value: number): void }): PartnerCallObserver {
+  return { observe: (provider, call, outcome, seconds) => histogram.observe({ provider, call, outcome }, seconds) };
+}

@@ -1,0 +1,83 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { PartnerError, PartnerHttp, type PartnerHttpOptions } from './partner-http';
+
+/** Paystack's API address: PAYSTACK_BASE_URL's default. */
+export const PAYSTACK_API = 'https://api.paystack.co';
+
+/** A bank as Paystack lists it (`GET /bank`): the fields the platform reads. */
+export interface PaystackBank {
+  name: string;
+  code: string;
+  active: boolean;
+  is_deleted: boolean | null;
+  /** With `include_nip_sort_code=true`: the bank's 6-digit NIBSS institution code. */
+  nip_sort_code?: string;
+}
+
+interface Envelope<T> {
+  status: boolean;
+  message: string;
+  data: T;
+  meta?: { next?: string | null };
+}
+
+/** PartnerHttp's options but the provider's name: the API address, the secret key, the timeout, the observer. */
+export type PaystackSettings = Omit<PartnerHttpOptions, 'provider'>;
+
+/**
+ * Paystack's API (../shared/partners/paystack.yaml is its contract, checked by the tests through Prism): the calls the
+ * platform makes, each with PartnerHttp's timeout, retries where Paystack treats a repeat as harmless, and metrics.
+ */
+export class PaystackClient {
+  readonly http: PartnerHttp;
+
+  constructor(settings: PaystackSettings) {
+    this.http = new PartnerHttp({ provider: 'paystack', ...settings });
+  }
+
+  /** Nigeria's banks with their NIP codes, every page (`GET /bank?country=nigeria`, cursor pages of 100). */
+  async listBanks(): Promise<PaystackBank[]> {
+    const banks: PaystackBank[] = [];
+    let next: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const answer = await this.http.request<Envelope<PaystackBank[]>>({
+        call: 'bank_list',
+        method: 'GET',
+        path: '/bank',
+        query: { country: 'nigeria', currency: 'NGN', use_cursor: true, perPage: 100, include_nip_sort_code: true, next },
+        idempotent: true,
+      });
+      if (!Array.isArray(answer.data)) throw new PartnerError('paystack', 'bank_list', 'unavailable', 'answered without a list of banks');
+      banks.push(...answer.data);
+      next = answer.meta?.next ?? undefined;
+      if (!next) return banks;
+    }
+    throw new PartnerError('paystack', 'bank_list', 'unavailable', 'the bank list did not end within 50 pages');
+  }
+
+  /** Whose account this is (`GET /bank/resolve`): a refusal (422) means the bank has no such account. */
+  async resolveAccount(paystackBankCode: string, accountNumber: string): Promise<{ accountName: string }> {
+    const answer = await this.http.request<Envelope<{ account_number: string; account_name: string }>>({
+      call: 'bank_resolve',
+      method: 'GET',
+      path: '/bank/resolve',
+      query: { account_number: accountNumber, bank_code: paystackBankCode },
+      idempotent: true,
+    });
+    const name = answer.data?.account_name;
+    if (typeof name !== 'string' || name.trim() === '') throw new PartnerError('paystack', 'bank_resolve', 'unavailable', 'answered without an account name');
+    return { accountName: name.trim() };
+  }
+}
+
+/** `x-paystack-signature` of a body: the hex HMAC-SHA512 of the raw bytes, keyed with the secret key. */
+export function paystackSignature(rawBody: Buffer | string, secretKey: string): string {
+  return createHmac('sha512', secretKey).update(rawBody).digest('hex');
+}
+
+/** Whether `signature` is the body's, compared in constant time; a missing or malformed one is not. */
+export function isPaystackSignatureValid(rawBody: Buffer | string, signature: string | undefined, secretKey: string): boolean {
+  if (!signature || !secretKey || !/^[0-9a-f]{128}$/i.test(signature)) return false;
+  const expected = Buffer.from(paystackSignature(rawBody, secretKey), 'hex');
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
