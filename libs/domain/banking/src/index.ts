@@ -1,2 +1,3 @@
 export * from './banks';
 export * from './nuban';
+export * from './payouts';

@@ -11,6 +11,29 @@ export interface EmulatorRequest {
   body?: unknown;
 }
 
+/** A transfer the emulator holds, by our reference. */
+export interface EmulatedTransfer {
+  id: number;
+  reference: string;
+  amount: number;
+  recipient: EmulatedRecipient;
+  reason: string;
+  status: 'pending' | 'success' | 'failed' | 'reversed' | 'otp';
+  transfer_code: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EmulatedRecipient {
+  id: number;
+  recipient_code: string;
+  name: string;
+  account_number: string;
+  bank_code: string;
+  bank_name: string;
+  createdAt: string;
+}
+
 interface EmulatedBank {
   id: number;
   name: string;
@@ -34,6 +57,12 @@ export class PaystackEmulator {
   private readonly banks: EmulatedBank[];
   private readonly accounts = new Map<string, string>();
   private outage: { status: number; remaining: number } | undefined;
+  private lost = 0;
+  /** Every transfer by our reference: what a test asserts (exactly one per payout). */
+  readonly transfers = new Map<string, EmulatedTransfer>();
+  private readonly recipients = new Map<string, EmulatedRecipient>();
+  /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
+  balanceKobo = 100_000_000_00;
 
   constructor(
     readonly secretKey: string,
@@ -103,6 +132,24 @@ export class PaystackEmulator {
     return { status: response.status, body: parsed };
   }
 
+  /**
+   * The next `calls` calls are carried out and then answered 503, as when the partner did the work and the answer was
+   * lost on the way back: what an adapter must not take for "nothing happened".
+   */
+  loseNextAnswers(calls: number): void {
+    this.lost = calls;
+  }
+
+  /** Ends a pending transfer as the bank did, and sends its event (`transfer.<status>`) to `webhookUrl` when given. */
+  async settle(reference: string, status: 'success' | 'failed' | 'reversed', webhookUrl?: string): Promise<{ status: number; body: any } | undefined> {
+    const transfer = this.transfers.get(reference);
+    if (!transfer) throw new Error(`the emulator has no transfer ${reference}`);
+    if (status !== 'success') this.balanceKobo += transfer.amount;
+    transfer.status = status;
+    transfer.updatedAt = new Date().toISOString();
+    return webhookUrl ? this.sendEvent(webhookUrl, `transfer.${status}`, this.transferView(transfer)) : undefined;
+  }
+
   calls(path: string): EmulatorRequest[] {
     return this.requests.filter((request) => request.path === path);
   }
@@ -140,23 +187,147 @@ export class PaystackEmulator {
       return answer(this.outage.status, { status: false, message: 'Service temporarily unavailable' });
     }
     if (request.headers.authorization !== `Bearer ${this.secretKey}`) return answer(401, { status: false, message: 'Invalid key' });
-    const route = `${request.method} ${url.pathname}`;
-    if (route === 'GET /bank') return answer(200, this.listBanks(url.searchParams));
+    if (this.lost > 0) {
+      this.lost -= 1;
+      // Carried out, then the answer is lost.
+      this.route(request.method ?? 'GET', url, body);
+      return answer(503, { status: false, message: 'Service temporarily unavailable' });
+    }
+    const [status, payload] = this.route(request.method ?? 'GET', url, body);
+    return answer(status, payload);
+  }
+
+  private route(method: string, url: URL, body: unknown): [number, unknown] {
+    const route = `${method} ${url.pathname}`;
+    const now = new Date().toISOString();
+    if (route === 'POST /transferrecipient') {
+      const input = body as { name: string; account_number: string; bank_code: string };
+      const bank = this.banks.find((listed) => listed.code === input.bank_code);
+      if (!bank) return [400, { status: false, message: 'Invalid bank code', type: 'validation_error' }];
+      const key = `${input.bank_code}:${input.account_number}`;
+      let recipient = this.recipients.get(key);
+      if (!recipient) {
+        recipient = {
+          id: this.recipients.size + 1,
+          recipient_code: `RCP_${(this.recipients.size + 1).toString(36).padStart(10, '0')}`,
+          name: input.name,
+          account_number: input.account_number,
+          bank_code: input.bank_code,
+          bank_name: bank.name,
+          createdAt: now,
+        };
+        this.recipients.set(key, recipient);
+      }
+      return [201, { status: true, message: 'Transfer recipient created successfully', data: this.recipientView(recipient) }];
+    }
+    if (route === 'POST /transfer') {
+      const input = body as { amount: number; recipient: string; reference: string; reason?: string };
+      if (this.transfers.has(input.reference)) return [400, { status: false, message: 'Duplicate Transfer Reference', type: 'validation_error' }];
+      const recipient = [...this.recipients.values()].find((known) => known.recipient_code === input.recipient);
+      if (!recipient) return [400, { status: false, message: 'Recipient specified is invalid', type: 'validation_error' }];
+      if (input.amount > this.balanceKobo)
+        return [400, { status: false, message: 'Your balance is not enough to fulfil this request', type: 'validation_error' }];
+      this.balanceKobo -= input.amount;
+      const transfer: EmulatedTransfer = {
+        id: this.transfers.size + 1,
+        reference: input.reference,
+        amount: input.amount,
+        recipient,
+        reason: input.reason ?? '',
+        status: 'pending',
+        transfer_code: `TRF_${(this.transfers.size + 1).toString(36).padStart(10, '0')}`,
+        createdAt: now,
+        updatedAt: now,
+      };
+      this.transfers.set(input.reference, transfer);
+      const { recipient: _recipient, ...created } = this.transferView(transfer);
+      return [
+        200,
+        {
+          status: true,
+          message: 'Transfer has been queued',
+          data: { ...created, recipient: recipient.id, transfersessionid: [], transfertrials: [], request: transfer.id },
+        },
+      ];
+    }
+    if (method === 'GET' && url.pathname.startsWith('/transfer/verify/')) {
+      const transfer = this.transfers.get(decodeURIComponent(url.pathname.slice('/transfer/verify/'.length)));
+      if (!transfer) return [404, { status: false, message: 'Transfer not found', type: 'validation_error' }];
+      return [200, { status: true, message: 'Transfer retrieved', data: this.transferView(transfer) }];
+    }
+    if (route === 'GET /balance') return [200, { status: true, message: 'Balances retrieved', data: [{ currency: 'NGN', balance: this.balanceKobo }] }];
+    if (route === 'GET /bank') return [200, this.listBanks(url.searchParams)];
     if (route === 'GET /bank/resolve') {
       const key = `${url.searchParams.get('bank_code')}:${url.searchParams.get('account_number')}`;
       const name = this.accounts.get(key);
-      if (!name) return answer(422, { status: false, message: 'Could not resolve account name. Check parameters or try again.', type: 'validation_error' });
-      return answer(200, {
-        status: true,
-        message: 'Account number resolved',
-        data: {
-          account_number: url.searchParams.get('account_number'),
-          account_name: name,
-          bank_id: this.banks.find((bank) => bank.code === key.split(':')[0])?.id ?? 0,
+      if (!name) return [422, { status: false, message: 'Could not resolve account name. Check parameters or try again.', type: 'validation_error' }];
+      return [
+        200,
+        {
+          status: true,
+          message: 'Account number resolved',
+          data: {
+            account_number: url.searchParams.get('account_number'),
+            account_name: name,
+            bank_id: this.banks.find((bank) => bank.code === key.split(':')[0])?.id ?? 0,
+          },
         },
-      });
+      ];
     }
-    return answer(404, { status: false, message: `the emulator has no ${route}`, type: 'api_error' });
+    return [404, { status: false, message: `the emulator has no ${route}`, type: 'api_error' }];
+  }
+
+  private recipientView(recipient: EmulatedRecipient) {
+    return {
+      active: true,
+      createdAt: recipient.createdAt,
+      currency: 'NGN',
+      description: '',
+      domain: 'live',
+      email: '',
+      id: recipient.id,
+      integration: 1,
+      metadata: null,
+      name: recipient.name,
+      recipient_code: recipient.recipient_code,
+      type: 'nuban',
+      updatedAt: recipient.createdAt,
+      is_deleted: false,
+      isDeleted: false,
+      details: {
+        authorization_code: null,
+        account_number: recipient.account_number,
+        account_name: recipient.name,
+        bank_code: recipient.bank_code,
+        bank_name: recipient.bank_name,
+      },
+    };
+  }
+
+  /** A transfer as verify and the events show it. */
+  transferView(transfer: EmulatedTransfer) {
+    const { isDeleted: _isDeleted, ...recipient } = this.recipientView(transfer.recipient);
+    return {
+      amount: transfer.amount,
+      createdAt: transfer.createdAt,
+      currency: 'NGN',
+      domain: 'live',
+      failures: null,
+      id: transfer.id,
+      integration: 1,
+      reason: transfer.reason,
+      reference: transfer.reference,
+      source: 'balance',
+      source_details: null,
+      status: transfer.status,
+      titan_code: null,
+      transfer_code: transfer.transfer_code,
+      transferred_at: transfer.status === 'success' ? transfer.updatedAt : null,
+      updatedAt: transfer.updatedAt,
+      recipient,
+      session: { provider: null, id: null },
+      gateway_response: transfer.status === 'failed' ? 'Beneficiary bank unavailable' : null,
+    };
   }
 
   /**

@@ -3,3 +3,4 @@ export * from './partner-bank-directory';
 export * from './partner-http';
 export * from './partners-config';
 export * from './paystack';
+export * from './payouts';

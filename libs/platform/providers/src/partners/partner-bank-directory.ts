@@ -68,6 +68,11 @@ export class PartnerBankDirectory implements BankDirectory {
     return [...(await this.banks()).values()].map(({ bank }) => ({ code: bank.code, name: bank.name }));
   }
 
+  /** The partner's own code for the bank the platform knows by `bankCode`, or undefined when the partner does not list it. */
+  async partnerCodeOf(bankCode: string): Promise<string | undefined> {
+    return (await this.banks()).get(bankCode)?.partnerCode;
+  }
+
   async resolveAccount(bankCode: string, accountNumber: string): Promise<{ accountName: string }> {
     const listed = (await this.banks()).get(bankCode);
     if (!listed) throw invalidField('bankCode', `${bankCode} is not a bank this platform can pay or verify accounts at in live mode`);

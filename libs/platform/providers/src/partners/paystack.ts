@@ -14,6 +14,15 @@ export interface PaystackBank {
   nip_sort_code?: string;
 }
 
+/** A transfer as Paystack answers it (`POST /transfer`, `GET /transfer/verify/{reference}`): the fields read. */
+export interface PaystackTransfer {
+  reference: string;
+  status: string;
+  amount: number;
+  transfer_code: string;
+  gateway_response?: string | null;
+}
+
 interface Envelope<T> {
   status: boolean;
   message: string;
@@ -28,7 +37,7 @@ export type PaystackSettings = Omit<PartnerHttpOptions, 'provider'>;
  * Paystack's API (../shared/partners/paystack.yaml is its contract, checked by the tests through Prism): the calls the
  * platform makes, each with PartnerHttp's timeout, retries where Paystack treats a repeat as harmless, and metrics.
  */
-export class PaystackClient {
+export class PaystackClient implements PaystackPayoutCalls {
   readonly http: PartnerHttp;
 
   constructor(settings: PaystackSettings) {
@@ -68,6 +77,90 @@ export class PaystackClient {
     if (typeof name !== 'string' || name.trim() === '') throw new PartnerError('paystack', 'bank_resolve', 'unavailable', 'answered without an account name');
     return { accountName: name.trim() };
   }
+
+  /**
+   * A `nuban` transfer recipient (`POST /transferrecipient`): Paystack answers the existing recipient for an account
+   * it has, so asking again is harmless.
+   */
+  async createRecipient(input: { name: string; accountNumber: string; paystackBankCode: string }): Promise<{ recipientCode: string }> {
+    const answer = await this.http.request<Envelope<{ recipient_code: string }>>({
+      call: 'transferrecipient_create',
+      method: 'POST',
+      path: '/transferrecipient',
+      body: { type: 'nuban', name: input.name, account_number: input.accountNumber, bank_code: input.paystackBankCode, currency: 'NGN' },
+      idempotent: true,
+    });
+    const code = answer.data?.recipient_code;
+    if (typeof code !== 'string' || code === '')
+      throw new PartnerError('paystack', 'transferrecipient_create', 'unavailable', 'answered without a recipient code');
+    return { recipientCode: code };
+  }
+
+  /**
+   * A transfer from the balance (`POST /transfer`), amount in kobo, under our reference: Paystack refuses a second
+   * transfer with the same reference ("Duplicate Transfer Reference"), so a repeat after a lost answer pays nothing twice.
+   */
+  async initiateTransfer(input: { amountKobo: bigint; recipientCode: string; reference: string; reason: string }): Promise<PaystackTransfer> {
+    if (input.amountKobo <= 0n || input.amountKobo > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new RangeError(`a transfer of ${input.amountKobo} kobo cannot be sent`);
+    const answer = await this.http.request<Envelope<PaystackTransfer>>({
+      call: 'transfer_initiate',
+      method: 'POST',
+      path: '/transfer',
+      body: {
+        source: 'balance',
+        amount: Number(input.amountKobo),
+        recipient: input.recipientCode,
+        reference: input.reference,
+        reason: input.reason,
+        currency: 'NGN',
+      },
+      idempotent: true,
+    });
+    return transferOf(answer.data, 'transfer_initiate');
+  }
+
+  /** The transfer with our reference (`GET /transfer/verify/{reference}`), or undefined when Paystack has none (404). */
+  async verifyTransfer(reference: string): Promise<PaystackTransfer | undefined> {
+    try {
+      const answer = await this.http.request<Envelope<PaystackTransfer>>({
+        call: 'transfer_verify',
+        method: 'GET',
+        path: `/transfer/verify/${encodeURIComponent(reference)}`,
+        idempotent: true,
+      });
+      return transferOf(answer.data, 'transfer_verify');
+    } catch (error) {
+      if (error instanceof PartnerError && error.kind === 'refused' && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** The NGN balance transfers are paid from (`GET /balance`), in kobo. */
+  async balanceKobo(): Promise<bigint> {
+    const answer = await this.http.request<Envelope<{ currency: string; balance: number }[]>>({
+      call: 'balance',
+      method: 'GET',
+      path: '/balance',
+      idempotent: true,
+    });
+    const ngn = Array.isArray(answer.data) ? answer.data.find((entry) => entry.currency === 'NGN') : undefined;
+    if (!ngn || !Number.isSafeInteger(ngn.balance)) throw new PartnerError('paystack', 'balance', 'unavailable', 'answered without an NGN balance');
+    return BigInt(ngn.balance);
+  }
+}
+
+function transferOf(data: PaystackTransfer | undefined, call: string): PaystackTransfer {
+  if (!data || typeof data.reference !== 'string' || typeof data.status !== 'string')
+    throw new PartnerError('paystack', call, 'unavailable', 'answered without a transfer');
+  return data;
+}
+
+export interface PaystackPayoutCalls {
+  createRecipient(input: { name: string; accountNumber: string; paystackBankCode: string }): Promise<{ recipientCode: string }>;
+  initiateTransfer(input: { amountKobo: bigint; recipientCode: string; reference: string; reason: string }): Promise<PaystackTransfer>;
+  verifyTransfer(reference: string): Promise<PaystackTransfer | undefined>;
+  balanceKobo(): Promise<bigint>;
 }
 
 /** `x-paystack-signature` of a body: the hex HMAC-SHA512 of the raw bytes, keyed with the secret key. */

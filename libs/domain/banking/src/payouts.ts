@@ -1,0 +1,78 @@
+/**
+ * A bank payout's life at a partner, and the rule that one off-ramp never has two live payouts: pure, so that the
+ * process that pays and the tests share one reading of it.
+ */
+
+/**
+ * What a partner says of a transfer: `pending` (accepted, not final), `paid`, `failed` (final: no money moved),
+ * `reversed` (paid, then the bank sent the money back), `rejected` (refused when asked: it never existed), `unknown`
+ * (asked, and no answer came: it may exist; only a look-up by its reference can tell).
+ */
+export type PayoutState = 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected' | 'unknown';
+
+export interface PayoutAttempt {
+  provider: string;
+  reference: string;
+  state: PayoutState;
+}
+
+/**
+ * A transfer's reference at the partner: derived from the transaction and the attempt's number, so that asking again
+ * after a lost answer repeats the same reference (the partner refuses a duplicate: a retry can never pay twice) and
+ * only a new attempt, after the last one is known to have moved no money, has a new one. Paystack's rule: 16 to 50
+ * characters, lowercase letters, digits, `-` and `_`.
+ */
+export function payoutReference(transactionId: string, attempt: number): string {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be 1 or more, got ${attempt}`);
+  const reference = `${transactionId.toLowerCase().replace(/[^a-z0-9_-]/g, '_')}-payout-${attempt}`;
+  if (reference.length < 16 || reference.length > 50) throw new RangeError(`a payout reference must be 16 to 50 characters: ${reference}`);
+  return reference;
+}
+
+/** Paystack's transfer status (`data.status` of a transfer, its verify, its events) as a PayoutState. */
+export function paystackPayoutState(status: string): PayoutState {
+  switch (status) {
+    case 'success':
+      return 'paid';
+    case 'reversed':
+      return 'reversed';
+    case 'failed':
+    case 'abandoned':
+    case 'rejected':
+    case 'blocked':
+    // Waiting for an OTP nobody will enter (transfer OTP must be off for the integration): never sent.
+    case 'otp':
+      return 'failed';
+    default:
+      // pending, received, queued, processing: accepted and on its way.
+      return 'pending';
+  }
+}
+
+/** What the process does next about an off-ramp's payout, given its attempts so far. */
+export type PayoutDecision =
+  | { kind: 'wait'; attempt: PayoutAttempt }
+  | { kind: 'verify'; attempt: PayoutAttempt }
+  | { kind: 'done'; attempt: PayoutAttempt }
+  | { kind: 'send'; provider: string; attempt: number }
+  | { kind: 'exhausted' };
+
+/**
+ * The payout rule: a new transfer starts only when every earlier one is known to have moved no money (`failed`, or
+ * `rejected` when asked), and then at the next provider in `providers` (the configured order, without those out of
+ * rotation) after the last one tried, or the same one when it is the only one; an `unknown` attempt is looked up
+ * (verify) before anything else; a `pending` one is waited for; a `paid` or `reversed` one is the outcome.
+ */
+export function nextPayoutStep(attempts: readonly PayoutAttempt[], providers: readonly string[], maxAttempts = 3): PayoutDecision {
+  const open = attempts.find(
+    (attempt) => attempt.state === 'unknown' || attempt.state === 'pending' || attempt.state === 'paid' || attempt.state === 'reversed',
+  );
+  if (open?.state === 'unknown') return { kind: 'verify', attempt: open };
+  if (open?.state === 'pending') return { kind: 'wait', attempt: open };
+  if (open) return { kind: 'done', attempt: open };
+  if (attempts.length >= maxAttempts || providers.length === 0) return { kind: 'exhausted' };
+  const last = attempts.at(-1);
+  const after = last ? providers.indexOf(last.provider) : -1;
+  const provider = providers[(after + 1) % providers.length]!;
+  return { kind: 'send', provider, attempt: attempts.length + 1 };
+}
