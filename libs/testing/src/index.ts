@@ -18,3 +18,5 @@ export * from './end-user';
 export * from './nats-cluster';
 export * from './partners/prism';
 export * from './partners/paystack-emulator';
+export * from './partners/partner-emulator';
+export * from './partners/flutterwave-emulator';

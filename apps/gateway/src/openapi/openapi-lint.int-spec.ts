@@ -50,6 +50,7 @@ const OPERATION_IDS: Record<string, string> = {
   'get /health/ready': 'getReadiness',
   'get /metrics': 'getMetrics',
   'post /partners/paystack/webhook': 'receivePaystackEvent',
+  'post /partners/flutterwave/webhook': 'receiveFlutterwaveEvent',
 };
 
 interface SpectralResult {

@@ -125,8 +125,8 @@ describe('OpenAPI document - generated from the code, covering every route, sche
           .map((method) => `${method.toUpperCase()} ${root}${path.replace(/\{(\w+)\}/g, ':$1')}`);
       });
       expect(served.sort()).toEqual(documented.sort());
-      // The probes and metrics, and the bank partner's event route.
-      expect(served.length).toBe(ROUTES.length + 4);
+      // The probes and metrics, and the bank partners' event routes.
+      expect(served.length).toBe(ROUTES.length + 5);
     } finally {
       await gateway?.close();
     }
@@ -169,6 +169,7 @@ describe('OpenAPI document - generated from the code, covering every route, sche
       'get /health/ready',
       'get /metrics',
       'post /partners/paystack/webhook',
+      'post /partners/flutterwave/webhook',
     ];
     expect(documented.sort()).toEqual(expected.sort());
   });

@@ -46,7 +46,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     for (const operation of operations) operation.security = [];
     document.paths[path] = { ...item, servers: [{ url: '/', description: 'The root of this server' }] };
   }
-  document.paths['/partners/paystack/webhook'] = PAYSTACK_WEBHOOK;
+  Object.assign(document.paths, PARTNER_WEBHOOKS);
   return document;
 }
 
@@ -55,46 +55,57 @@ function partnerError(description: string, code: string, reason: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeSchema' }, example } } };
 }
 
-/** The bank partner's event route (servePartnerWebhooks: a Fastify route of its own, so not in Nest's document). */
-const PAYSTACK_WEBHOOK: PathItemObject = {
-  servers: [{ url: '/', description: 'The root of this server' }],
-  post: {
-    operationId: 'receivePaystackEvent',
-    tags: ['Partners'],
-    security: [],
-    summary: "Paystack's events about the platform's payouts and collections",
-    description:
-      'Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, ' +
-      'or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; ' +
-      'anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).',
-    parameters: [
-      {
-        name: 'x-paystack-signature',
-        in: 'header',
+/** A bank partner's event route (servePartnerWebhooks: a Fastify route of its own, so not in Nest's document). */
+function partnerWebhook(partner: { operationId: string; name: string; header: string; signature: string; example: string }): PathItemObject {
+  return {
+    servers: [{ url: '/', description: 'The root of this server' }],
+    post: {
+      operationId: partner.operationId,
+      tags: ['Partners'],
+      security: [],
+      summary: `${partner.name}'s events about the platform's payouts and collections`,
+      description:
+        `${partner.name} POSTs its events here (set as the webhook URL of the live ${partner.name} integration). \`${partner.header}\` must be ${partner.signature}, ` +
+        'or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event, reference and status is recognised) and answered 200; ' +
+        `anything else, such as 503 while the ramp service is down, makes ${partner.name} send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).`,
+      parameters: [{ name: partner.header, in: 'header', required: true, description: partner.signature, schema: { type: 'string' } }],
+      requestBody: {
         required: true,
-        description: 'Hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key.',
-        schema: { type: 'string' },
-      },
-    ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['event', 'data'],
-            properties: { event: { type: 'string', example: 'transfer.success' }, data: { type: 'object', additionalProperties: true } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['event', 'data'],
+              properties: { event: { type: 'string', example: partner.example }, data: { type: 'object', additionalProperties: true } },
+            },
           },
         },
       },
+      responses: {
+        '200': { description: 'Recorded (`recorded: false`: a resend, recorded before).' },
+        '401': partnerError('The signature is missing or wrong: nothing recorded.', 'UNAUTHORIZED', 'PARTNER_SIGNATURE_INVALID'),
+        '403': partnerError("The source address is not one of the partner's.", 'FORBIDDEN', 'IP_NOT_ALLOWED'),
+        '503': partnerError('Not recorded now: the partner sends it again.', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+      },
     },
-    responses: {
-      '200': { description: 'Recorded (`recorded: false`: a resend, recorded before).' },
-      '401': partnerError('The signature is missing or wrong: nothing recorded.', 'UNAUTHORIZED', 'PARTNER_SIGNATURE_INVALID'),
-      '403': partnerError("The source address is not one of the partner's.", 'FORBIDDEN', 'IP_NOT_ALLOWED'),
-      '503': partnerError('Not recorded now: the partner sends it again.', 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
-    },
-  },
+  };
+}
+
+const PARTNER_WEBHOOKS: Record<string, PathItemObject> = {
+  '/partners/paystack/webhook': partnerWebhook({
+    operationId: 'receivePaystackEvent',
+    name: 'Paystack',
+    header: 'x-paystack-signature',
+    signature: 'the hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key',
+    example: 'transfer.success',
+  }),
+  '/partners/flutterwave/webhook': partnerWebhook({
+    operationId: 'receiveFlutterwaveEvent',
+    name: 'Flutterwave',
+    header: 'verif-hash',
+    signature: "the secret hash set in Flutterwave's dashboard (FLUTTERWAVE_WEBHOOK_HASH)",
+    example: 'transfer.completed',
+  }),
 };
 
 const SWAGGER_UI = join(require.resolve('swagger-ui-dist/package.json'), '..');

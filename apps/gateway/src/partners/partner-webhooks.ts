@@ -9,7 +9,7 @@ import { sendError } from '../edge/error.filter';
 export const PARTNER_ROUTES = /^\/partners\/[a-z]+\/webhook(\?|$)/;
 
 /** Each partner's route and the header its signature comes in. */
-const PARTNERS = { paystack: 'x-paystack-signature' } as const;
+const PARTNERS = { paystack: 'x-paystack-signature', flutterwave: 'verif-hash' } as const;
 
 export interface PartnerWebhookOptions {
   rpc: Pick<RpcClient, 'call'>;
@@ -19,7 +19,7 @@ export interface PartnerWebhookOptions {
 }
 
 /**
- * `POST /partners/paystack/webhook`: a bank partner's event, its body kept as the exact bytes that arrived (in a
+ * `POST /partners/paystack/webhook` and `POST /partners/flutterwave/webhook`: a bank partner's event, its body kept as the exact bytes that arrived (in a
  * scope of its own, with no JSON parser: the signature is over the raw body), handed to the ramp service, which
  * verifies it, records it once and answers; 200 only once it is recorded, so the partner resends anything we have not
  * kept. A forged or unsigned event is 401 and nothing is recorded; an address off PARTNER_WEBHOOK_ALLOWED_IPS is 403.

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { eventually, freePort, PaystackEmulator, ServiceProcess, startServices, stopAll, TEST_DATABASE_URL } from '@ramp/testing';
+import { eventually, FlutterwaveEmulator, freePort, PaystackEmulator, ServiceProcess, startServices, stopAll, TEST_DATABASE_URL } from '@ramp/testing';
 
 /**
  * Paystack's events through the gateway's partner route to the ramp service: verified over the raw body, recorded
@@ -8,6 +8,7 @@ import { eventually, freePort, PaystackEmulator, ServiceProcess, startServices, 
 describe("bank partner events - Paystack's webhook, verified and recorded once", () => {
   const secretKey = `sk_live_${Math.random().toString(36).slice(2)}`;
   const paystack = new PaystackEmulator(secretKey);
+  const flutterwave = new FlutterwaveEmulator('FLWSECK-events-X', `hash-${Math.random().toString(36).slice(2)}`);
   const pool = new Pool({ connectionString: TEST_DATABASE_URL });
   let services: Map<string, ServiceProcess>;
   let webhook: string;
@@ -24,7 +25,11 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
 
   beforeAll(async () => {
     // Logging on (tests run services silent): the unmatched event's log line is part of what is checked.
-    services = await startServices(['ramp', 'gateway'], { PAYSTACK_SECRET_KEY: secretKey, LOG_LEVEL: 'info' });
+    services = await startServices(['ramp', 'gateway'], {
+      PAYSTACK_SECRET_KEY: secretKey,
+      FLUTTERWAVE_WEBHOOK_HASH: flutterwave.webhookHash,
+      LOG_LEVEL: 'info',
+    });
     webhook = `${services.get('gateway')!.url}/partners/paystack/webhook`;
   });
 
@@ -70,6 +75,18 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
     );
     const metrics = await (await fetch(`${services.get('ramp')!.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/ramp_partner_events_total\{[^}]*event="transfer.success"[^}]*outcome="duplicate"[^}]*\} [3-9]/);
+  });
+
+  it("takes Flutterwave's events by their verif-hash, a success and a failure of one reference as two events", async () => {
+    const url = `${services.get('gateway')!.url}/partners/flutterwave/webhook`;
+    const ref = reference();
+    const data = (status: string) => ({ id: 190_001, reference: ref, status, amount: 52000.5, currency: 'NGN' });
+    expect((await flutterwave.sendEvent(url, 'transfer.completed', data('SUCCESSFUL'), { signature: 'not-the-hash' })).status).toBe(401);
+    expect((await flutterwave.sendEvent(url, 'transfer.completed', data('SUCCESSFUL'), { signature: null })).status).toBe(401);
+    expect((await flutterwave.sendEvent(url, 'transfer.completed', data('SUCCESSFUL'))).body.data).toEqual({ recorded: true });
+    expect((await flutterwave.sendEvent(url, 'transfer.completed', data('SUCCESSFUL'))).body.data).toEqual({ recorded: false });
+    expect((await flutterwave.sendEvent(url, 'transfer.completed', data('FAILED'))).body.data).toEqual({ recorded: true });
+    expect(await rowsOf(ref)).toHaveLength(2);
   });
 
   it('processes what was recorded but not processed (a crash after the answer) at the next pass', async () => {

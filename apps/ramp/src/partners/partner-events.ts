@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import { Config } from '@ramp/config';
 import { AppError, invalidField, type PartnerEventReceive } from '@ramp/contracts';
 import { Metrics } from '@ramp/observability';
-import { isPaystackSignatureValid } from '@ramp/providers';
+import { isFlutterwaveHashValid, isPaystackSignatureValid } from '@ramp/providers';
 import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
 
 /** What processing an event came to: it changed a transaction, or it names nothing the platform knows (kept, reported). */
@@ -38,6 +38,7 @@ const SWEEP_MS = 5_000;
 export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly handlers = new Map<string, PartnerEventHandler>();
   private readonly paystackSecret: string;
+  private readonly flutterwaveHash: string;
   private readonly received: Counter<'provider' | 'event' | 'outcome'>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -50,6 +51,7 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.paystackSecret = config.secret('paystackSecretKey');
+    this.flutterwaveHash = config.secret('flutterwaveWebhookHash');
     this.received = new Counter({
       name: 'ramp_partner_events_total',
       help: "Bank partners' events by provider, event and outcome: recorded, duplicate (a resend), refused (bad signature), applied, unmatched (names nothing known: kept for an operator).",
@@ -64,14 +66,14 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async receive(request: PartnerEventReceive.Request): Promise<PartnerEventReceive.Response> {
-    if (request.provider !== 'paystack') throw invalidField('provider', 'must be paystack');
-    if (!this.paystackSecret || !isPaystackSignatureValid(request.rawBody, request.signature, this.paystackSecret)) {
+    if (!this.authentic(request)) {
       this.received.inc({ provider: request.provider, event: 'unknown', outcome: 'refused' });
-      throw new AppError('PARTNER_SIGNATURE_INVALID', 'The x-paystack-signature header is not the signature of this body with our Paystack secret key');
+      throw new AppError('PARTNER_SIGNATURE_INVALID', `The event's signature is not ${request.provider}'s: nothing is recorded`);
     }
     const body = parseEvent(request.rawBody);
     const reference = referenceOf(body.data);
-    const key = `${body.event}:${reference ?? String(body.data.id ?? '')}`;
+    // The event, what it is about, and its status (Flutterwave's transfer.completed carries success and failure alike).
+    const key = `${body.event}:${reference ?? String(body.data.id ?? '')}:${typeof body.data.status === 'string' ? body.data.status : ''}`;
     const inserted = await this.pool.query(
       `insert into ramp.partner_events (provider, event_key, event, reference, body) values ($1, $2, $3, $4, $5)
        on conflict (provider, event_key) do nothing returning id`,
@@ -81,6 +83,13 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
     this.received.inc({ provider: request.provider, event: body.event, outcome: recorded ? 'recorded' : 'duplicate' });
     if (recorded) this.kick();
     return { recorded };
+  }
+
+  /** Paystack: the HMAC-SHA512 of the raw body with its secret key; Flutterwave: `verif-hash` equal to the dashboard's secret hash. */
+  private authentic(request: PartnerEventReceive.Request): boolean {
+    if (request.provider === 'paystack') return isPaystackSignatureValid(request.rawBody, request.signature, this.paystackSecret);
+    if (request.provider === 'flutterwave') return isFlutterwaveHashValid(request.signature, this.flutterwaveHash);
+    throw invalidField('provider', 'must be paystack or flutterwave');
   }
 
   onApplicationBootstrap(): void {

@@ -100,10 +100,10 @@ export namespace TransactionGet {
  */
 export namespace PartnerEventReceive {
   export interface Request {
-    provider: 'paystack';
+    provider: 'paystack' | 'flutterwave';
     /** The raw body, as UTF-8 text: its signature is checked over exactly these bytes. */
     rawBody: string;
-    /** The partner's signature header (`x-paystack-signature`). */
+    /** The partner's signature header (`x-paystack-signature`; Flutterwave's `verif-hash`). */
     signature?: string;
   }
   export interface Response {

@@ -178,6 +178,26 @@ export const SETTINGS = {
       "Paystack secret key (`sk_live_...`): a secret, from the environment or from a mounted file named by PAYSTACK_SECRET_KEY_FILE; never logged. It authenticates the platform's calls and verifies Paystack's events (`x-paystack-signature`, checked by the ramp service). Empty: Paystack is not configured, serves no live capability, and every event claiming to be Paystack's is refused.",
     services: ['quote', 'ramp'],
   },
+  flutterwaveBaseUrl: {
+    env: 'FLUTTERWAVE_BASE_URL',
+    default: 'https://api.flutterwave.com/v3',
+    description: "Flutterwave's v3 API address (the second bank partner). The tests point it at the project's Flutterwave emulator.",
+    services: ['quote', 'ramp'],
+  },
+  flutterwaveSecretKey: {
+    env: 'FLUTTERWAVE_SECRET_KEY',
+    default: '',
+    description:
+      'Flutterwave secret key (`FLWSECK-...`): a secret, from the environment or from a mounted file named by FLUTTERWAVE_SECRET_KEY_FILE; never logged. Empty: Flutterwave is not configured and serves nothing.',
+    services: ['quote', 'ramp'],
+  },
+  flutterwaveWebhookHash: {
+    env: 'FLUTTERWAVE_WEBHOOK_HASH',
+    default: '',
+    description:
+      "The secret hash set in Flutterwave's dashboard: Flutterwave sends it as `verif-hash` with each event, and `POST /partners/flutterwave/webhook` refuses an event without it (PARTNER_SIGNATURE_INVALID). A secret (or FLUTTERWAVE_WEBHOOK_HASH_FILE). Empty: every event claiming to be Flutterwave's is refused.",
+    services: ['ramp'],
+  },
   partnerWebhookAllowedIps: {
     env: 'PARTNER_WEBHOOK_ALLOWED_IPS',
     default: '',
@@ -187,9 +207,9 @@ export const SETTINGS = {
   },
   nameEnquiryProviders: {
     env: 'NAME_ENQUIRY_PROVIDERS',
-    default: 'paystack',
+    default: 'paystack,flutterwave',
     description:
-      "Live keys' bank list and name enquiry: the bank partners to ask, in order (comma separated; `paystack`). A partner whose secret key is not set is left out; with none left, live keys are refused bank verification (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the next one is asked.",
+      "Live keys' bank list and name enquiry: the bank partners to ask, in order (comma separated; `paystack`, `flutterwave`). A partner whose secret key is not set is left out; with none left, live keys are refused bank verification (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the next one is asked.",
     services: ['quote'],
   },
   partnerTimeoutMs: {

@@ -249,9 +249,16 @@ export interface paths {
   "/partners/paystack/webhook": {
     /**
      * Paystack's events about the platform's payouts and collections
-     * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+     * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event, reference and status is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
      */
     post: operations["receivePaystackEvent"];
+  };
+  "/partners/flutterwave/webhook": {
+    /**
+     * Flutterwave's events about the platform's payouts and collections
+     * @description Flutterwave POSTs its events here (set as the webhook URL of the live Flutterwave integration). `verif-hash` must be the secret hash set in Flutterwave's dashboard (FLUTTERWAVE_WEBHOOK_HASH), or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event, reference and status is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Flutterwave send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+     */
+    post: operations["receiveFlutterwaveEvent"];
   };
 }
 
@@ -7123,12 +7130,12 @@ export interface operations {
   };
   /**
    * Paystack's events about the platform's payouts and collections
-   * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event and reference is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+   * @description Paystack POSTs its events here (set as the webhook URL of the live Paystack integration). `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key, or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event, reference and status is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Paystack send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
    */
   receivePaystackEvent: {
     parameters: {
       header: {
-        /** @description Hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key. */
+        /** @description the hex HMAC-SHA512 of the raw body, keyed with the Paystack secret key */
         "x-paystack-signature": string;
       };
     };
@@ -7136,6 +7143,53 @@ export interface operations {
       content: {
         "application/json": {
           /** @example transfer.success */
+          event: string;
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Recorded (`recorded: false`: a resend, recorded before). */
+      200: {
+        content: never;
+      };
+      /** @description The signature is missing or wrong: nothing recorded. */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description The source address is not one of the partner's. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+      /** @description Not recorded now: the partner sends it again. */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelopeSchema"];
+        };
+      };
+    };
+  };
+  /**
+   * Flutterwave's events about the platform's payouts and collections
+   * @description Flutterwave POSTs its events here (set as the webhook URL of the live Flutterwave integration). `verif-hash` must be the secret hash set in Flutterwave's dashboard (FLUTTERWAVE_WEBHOOK_HASH), or the answer is 401 (PARTNER_SIGNATURE_INVALID) and nothing is recorded. A valid event is recorded once (a resend of the same event, reference and status is recognised) and answered 200; anything else, such as 503 while the ramp service is down, makes Flutterwave send it again. With PARTNER_WEBHOOK_ALLOWED_IPS set, another source address is 403 (IP_NOT_ALLOWED).
+   */
+  receiveFlutterwaveEvent: {
+    parameters: {
+      header: {
+        /** @description the secret hash set in Flutterwave's dashboard (FLUTTERWAVE_WEBHOOK_HASH) */
+        "verif-hash": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @example transfer.completed */
           event: string;
           data: {
             [key: string]: unknown;

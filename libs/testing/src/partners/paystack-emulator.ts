@@ -1,15 +1,6 @@
 import { createHmac } from 'crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
-import type { AddressInfo } from 'net';
 import { NIGERIAN_BANKS } from '@ramp/banking';
-
-/** A request the emulator received, for a test to assert what the adapter asked (and what it never asked). */
-export interface EmulatorRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body?: unknown;
-}
+import { PartnerEmulator } from './partner-emulator';
 
 /** A transfer the emulator holds, by our reference. */
 export interface EmulatedTransfer {
@@ -51,23 +42,17 @@ interface EmulatedBank {
  *
  * Not Paystack: no other endpoint, no pagination beyond the bank list's cursor, and names are what the test gave.
  */
-export class PaystackEmulator {
-  readonly requests: EmulatorRequest[] = [];
-  private server: Server | undefined;
+export class PaystackEmulator extends PartnerEmulator {
   private readonly banks: EmulatedBank[];
   private readonly accounts = new Map<string, string>();
-  private outage: { status: number; remaining: number } | undefined;
-  private lost = 0;
   /** Every transfer by our reference: what a test asserts (exactly one per payout). */
   readonly transfers = new Map<string, EmulatedTransfer>();
   private readonly recipients = new Map<string, EmulatedRecipient>();
   /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
   balanceKobo = 100_000_000_00;
 
-  constructor(
-    readonly secretKey: string,
-    options: { unlisted?: readonly string[] } = {},
-  ) {
+  constructor(secretKey: string, options: { unlisted?: readonly string[] } = {}) {
+    super(secretKey);
     const unlisted = new Set(options.unlisted ?? []);
     this.banks = NIGERIAN_BANKS.filter((bank) => !unlisted.has(bank.code)).map((bank, index) => ({
       id: index + 1,
@@ -79,12 +64,6 @@ export class PaystackEmulator {
     }));
     // A bank the platform does not know (it has no NUBAN rule for it): listed by Paystack, never offered.
     this.banks.push({ id: 999, name: 'Emulated Unknown Bank', slug: 'emulated-unknown-bank', code: '999001', nip_sort_code: '999001' });
-  }
-
-  get url(): string {
-    const address = this.server?.address() as AddressInfo | null;
-    if (!address) throw new Error('the emulator is not started');
-    return `http://127.0.0.1:${address.port}`;
   }
 
   /** Paystack's code for the bank the platform knows by `code`. */
@@ -99,45 +78,9 @@ export class PaystackEmulator {
     this.accounts.set(`${this.paystackCodeOf(bankCode)}:${accountNumber}`, name);
   }
 
-  /** The next `calls` calls are answered with `status` (503: Paystack down; 0: the connection is dropped). */
-  failNext(calls: number, status = 503): void {
-    this.outage = { status, remaining: calls };
-  }
-
-  /**
-   * Sends an event as Paystack does: the JSON body POSTed to `url` with `x-paystack-signature`, the hex HMAC-SHA512 of
-   * the body keyed with the secret key (written here from Paystack's documentation, not with the platform's code), or
-   * the `signature` given (a forgery); `signature: null` sends none.
-   */
-  async sendEvent(
-    url: string,
-    event: string,
-    data: Record<string, unknown>,
-    options: { signature?: string | null } = {},
-  ): Promise<{ status: number; body: any }> {
-    const body = JSON.stringify({ event, data });
-    const signature = options.signature === undefined ? createHmac('sha512', this.secretKey).update(body).digest('hex') : options.signature;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(signature !== null && { 'x-paystack-signature': signature }) },
-      body,
-    });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, body: parsed };
-  }
-
-  /**
-   * The next `calls` calls are carried out and then answered 503, as when the partner did the work and the answer was
-   * lost on the way back: what an adapter must not take for "nothing happened".
-   */
-  loseNextAnswers(calls: number): void {
-    this.lost = calls;
+  protected signatureOf(body: string): [string, string] {
+    // Paystack's documented signature: the hex HMAC-SHA512 of the body, keyed with the secret key.
+    return ['x-paystack-signature', createHmac('sha512', this.secretKey).update(body).digest('hex')];
   }
 
   /** Ends a pending transfer as the bank did, and sends its event (`transfer.<status>`) to `webhookUrl` when given. */
@@ -150,54 +93,7 @@ export class PaystackEmulator {
     return webhookUrl ? this.sendEvent(webhookUrl, `transfer.${status}`, this.transferView(transfer)) : undefined;
   }
 
-  calls(path: string): EmulatorRequest[] {
-    return this.requests.filter((request) => request.path === path);
-  }
-
-  async start(): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((ready) => this.server!.listen(0, '127.0.0.1', ready));
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise((closed) => server.close(closed));
-    this.server = undefined;
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://emulator');
-    const raw = await new Promise<string>((done) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      request.on('end', () => done(text));
-    });
-    const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body });
-    const answer = (status: number, payload: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(payload));
-    };
-    if (this.outage && this.outage.remaining > 0) {
-      this.outage.remaining -= 1;
-      if (this.outage.status === 0) return void response.socket?.destroy();
-      return answer(this.outage.status, { status: false, message: 'Service temporarily unavailable' });
-    }
-    if (request.headers.authorization !== `Bearer ${this.secretKey}`) return answer(401, { status: false, message: 'Invalid key' });
-    if (this.lost > 0) {
-      this.lost -= 1;
-      // Carried out, then the answer is lost.
-      this.route(request.method ?? 'GET', url, body);
-      return answer(503, { status: false, message: 'Service temporarily unavailable' });
-    }
-    const [status, payload] = this.route(request.method ?? 'GET', url, body);
-    return answer(status, payload);
-  }
-
-  private route(method: string, url: URL, body: unknown): [number, unknown] {
+  protected route(method: string, url: URL, body: unknown): [number, unknown] {
     const route = `${method} ${url.pathname}`;
     const now = new Date().toISOString();
     if (route === 'POST /transferrecipient') {

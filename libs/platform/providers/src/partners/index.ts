@@ -4,3 +4,4 @@ export * from './partner-http';
 export * from './partners-config';
 export * from './paystack';
 export * from './payouts';
+export * from './flutterwave';

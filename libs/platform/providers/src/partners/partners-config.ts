@@ -3,10 +3,11 @@ import type { BankDirectory } from '../bank-directory';
 import { CircuitBreaker, Rotation } from './circuit-breaker';
 import type { PartnerCallObserver } from './partner-http';
 import { PartnerBankDirectory, RotatingBankDirectory, type BankPartner } from './partner-bank-directory';
+import { FlutterwaveClient } from './flutterwave';
 import { PaystackClient } from './paystack';
 
 /** The bank partners the platform has adapters for. */
-export const BANK_PARTNERS = ['paystack'] as const;
+export const BANK_PARTNERS = ['paystack', 'flutterwave'] as const;
 export type BankPartnerName = (typeof BANK_PARTNERS)[number];
 
 /** Paystack's client from PAYSTACK_BASE_URL and PAYSTACK_SECRET_KEY(_FILE), or undefined without a key. */
@@ -14,6 +15,18 @@ export function paystackFrom(config: Config, observer?: PartnerCallObserver): Pa
   const secretKey = config.secret('paystackSecretKey');
   if (!secretKey) return undefined;
   return new PaystackClient({ baseUrl: config.string('paystackBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), observer });
+}
+
+/** Flutterwave's client from FLUTTERWAVE_BASE_URL and FLUTTERWAVE_SECRET_KEY(_FILE), or undefined without a key. */
+export function flutterwaveFrom(config: Config, observer?: PartnerCallObserver): FlutterwaveClient | undefined {
+  const secretKey = config.secret('flutterwaveSecretKey');
+  if (!secretKey) return undefined;
+  return new FlutterwaveClient({ baseUrl: config.string('flutterwaveBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), observer });
+}
+
+/** Flutterwave as a bank partner for name enquiry (its codes are matched to the platform's by code alone). */
+export function flutterwaveBanks(client: FlutterwaveClient): BankPartner {
+  return { name: 'flutterwave', listBanks: () => client.listBanks(), resolveAccount: (code, accountNumber) => client.resolveAccount(code, accountNumber) };
 }
 
 /** Paystack as a bank partner for name enquiry. */
@@ -26,6 +39,16 @@ export function paystackBanks(client: PaystackClient): BankPartner {
         .map((bank) => ({ name: bank.name, code: bank.code, ...(bank.nip_sort_code && { nipCode: bank.nip_sort_code }) })),
     resolveAccount: (code, accountNumber) => client.resolveAccount(code, accountNumber),
   };
+}
+
+/** A configured partner's name enquiry, or undefined when its secret key is not set. */
+function bankPartnerFrom(name: BankPartnerName, config: Config, observer?: PartnerCallObserver): BankPartner | undefined {
+  if (name === 'paystack') {
+    const client = paystackFrom(config, observer);
+    return client && paystackBanks(client);
+  }
+  const client = flutterwaveFrom(config, observer);
+  return client && flutterwaveBanks(client);
 }
 
 /** Each name in a provider-order setting must be a partner the platform knows; a typo refuses to start. */
@@ -44,8 +67,8 @@ export function providerOrder(config: Config, setting: 'nameEnquiryProviders'): 
  */
 export function liveBankDirectoryFrom(config: Config, observer?: PartnerCallObserver): BankDirectory | undefined {
   const entries = providerOrder(config, 'nameEnquiryProviders').flatMap((name) => {
-    const client = name === 'paystack' ? paystackFrom(config, observer) : undefined;
-    return client ? [{ name, provider: new PartnerBankDirectory(paystackBanks(client)) as BankDirectory, breaker: new CircuitBreaker() }] : [];
+    const partner = bankPartnerFrom(name, config, observer);
+    return partner ? [{ name, provider: new PartnerBankDirectory(partner) as BankDirectory, breaker: new CircuitBreaker() }] : [];
   });
   return entries.length === 0 ? undefined : new RotatingBankDirectory(new Rotation(entries));
 }

@@ -1,9 +1,10 @@
 import { makeNuban, payoutReference } from '@ramp/banking';
-import { PARTNER_CONTRACTS, PaystackEmulator, PrismProxy } from '@ramp/testing';
+import { FlutterwaveEmulator, PARTNER_CONTRACTS, PaystackEmulator, PrismProxy } from '@ramp/testing';
+import { FlutterwaveClient } from './flutterwave';
 import { PartnerBankDirectory } from './partner-bank-directory';
-import { paystackBanks } from './partners-config';
+import { flutterwaveBanks, paystackBanks } from './partners-config';
 import { PaystackClient } from './paystack';
-import { PaystackPayouts, type PayoutRequest } from './payouts';
+import { FlutterwavePayouts, PaystackPayouts, type PayoutRequest } from './payouts';
 
 /**
  * Paystack payouts against the project's emulator behind Prism (partners/paystack.yaml): every request the adapter
@@ -95,5 +96,54 @@ describe('PaystackPayouts - transfers that can never pay twice, checked against 
     await emulator.settle(reversing.reference, 'success');
     await emulator.settle(reversing.reference, 'reversed');
     expect(await payouts.verify(reversing.reference)).toMatchObject({ state: 'reversed' });
+  });
+});
+
+describe('FlutterwavePayouts - the same guarantees against the Flutterwave emulator (its documentation, no published contract)', () => {
+  const emulator = new FlutterwaveEmulator('FLWSECK-payouts-test-X', 'hash');
+  let payouts: FlutterwavePayouts;
+  let attempt = 0;
+  const account = makeNuban('044', '135792468');
+  const request = (overrides: Partial<PayoutRequest> = {}): PayoutRequest => ({
+    reference: payoutReference(`txn_01JFLWPAYOUT${Date.now()}`, ++attempt),
+    bankCode: '044',
+    accountNumber: account,
+    accountName: 'EMEKA NWOSU',
+    amount: '52000.5',
+    narration: 'off-ramp payout',
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    await emulator.start();
+    const client = new FlutterwaveClient({ baseUrl: `${emulator.url}/v3`, secretKey: 'FLWSECK-payouts-test-X', timeoutMs: 5000, backoffMs: 20 });
+    payouts = new FlutterwavePayouts(client, new PartnerBankDirectory(flutterwaveBanks(client)));
+  });
+
+  afterAll(() => emulator.stop());
+
+  it('sends Naira as an exact number under the reference, once after a lost answer, and reads the outcome', async () => {
+    const first = request();
+    expect(await payouts.send(first)).toMatchObject({ state: 'pending' });
+    expect(emulator.calls('/v3/transfers').at(-1)!.body).toMatchObject({
+      amount: 52000.5,
+      currency: 'NGN',
+      debit_currency: 'NGN',
+      account_bank: '044',
+      reference: first.reference,
+    });
+    const lost = request();
+    emulator.loseNextAnswers(1);
+    expect(await payouts.send(lost)).toMatchObject({ state: 'pending' });
+    expect([...emulator.transfers.keys()].filter((reference) => reference === lost.reference)).toHaveLength(1);
+    await emulator.settle(first.reference, 'SUCCESSFUL');
+    await emulator.settle(lost.reference, 'FAILED');
+    expect(await payouts.verify(first.reference)).toMatchObject({ state: 'paid' });
+    expect(await payouts.verify(lost.reference)).toMatchObject({ state: 'failed', reason: expect.stringContaining('dormant') });
+    expect(await payouts.verify('no-such-reference-000')).toMatchObject({ state: 'rejected' });
+    emulator.failNext(3, 503);
+    expect(await payouts.send(request())).toMatchObject({ state: 'unknown' });
+    expect(await payouts.send(request({ amount: '999999999' }))).toMatchObject({ state: 'rejected', reason: expect.stringContaining('Insufficient') });
+    expect(Number(await payouts.balance())).toBe(emulator.balance);
   });
 });
