@@ -1,6 +1,6 @@
 import { Injectable, ValidationPipe, type ArgumentMetadata, type PipeTransform, type ValidationError } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, getMetadataStorage, IsArray, IsDefined, IsNumber, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, getMetadataStorage, IsArray, IsDefined, IsNumber, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { invalidField } from '@ramp/contracts';
 
 /** A required string field: "<field>: is required", "<field>: must be a string". */
@@ -37,6 +37,9 @@ export function queryParameters<K extends string>(query: Record<string, unknown>
   }
   return parameters;
 }
+
+/** An optional JSON object, whose fields the service checks (naming `<field>.<name>` in its errors). */
+export const OptionalObject = (): PropertyDecorator => applyDecorators(IsOptional(), IsObject({ message: 'must be an object' }));
 
 export const OptionalNumber = (): PropertyDecorator =>
   applyDecorators(IsOptional(), IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number' }));

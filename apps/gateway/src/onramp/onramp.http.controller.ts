@@ -2,10 +2,17 @@ import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/co
 import { ApiBody, ApiParam, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OnrampInitiate, RampTransactionGet, sandboxOnly, SandboxPayment } from '@ramp/contracts';
-import { BodyPipe, OptionalString, RequiredString } from '../edge/validation';
+import { BodyPipe, OptionalObject, OptionalString, RequiredString } from '../edge/validation';
 import { Forwarder, type ForwardOptions } from '../forwarding/forwarder';
 import { ApiEndpoint } from '../openapi/api-endpoint';
 import { InitiatedTransactionSchema, TransactionSchema } from '../transactions/transaction.schema';
+
+export class OnrampCustomerSchema implements OnrampInitiate.Customer {
+  @ApiProperty({ description: "The payer's email address.", example: 'ada.obi@example.com', maxLength: 254 }) email!: string;
+  @ApiProperty({ description: "The payer's first name, as their bank knows it.", example: 'Ada', maxLength: 100 }) firstName!: string;
+  @ApiProperty({ description: "The payer's last name.", example: 'Obi', maxLength: 100 }) lastName!: string;
+  @ApiProperty({ description: 'E.164 (+2348031234567), or a Nigerian local number (08031234567).', example: '+2348031234567' }) phone!: string;
+}
 
 export class OnrampInitiateRequest implements OnrampInitiate.Request {
   @ApiProperty({ description: 'An on-ramp quote of yours that has not expired or been used.', example: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V' })
@@ -31,6 +38,13 @@ export class OnrampInitiateRequest implements OnrampInitiate.Request {
   })
   @OptionalString(2048)
   callbackUrl?: string;
+  @ApiPropertyOptional({
+    type: OnrampCustomerSchema,
+    description:
+      'The payer, for whom the bank partner opens the account to pay into: required with a live key. A test key may give it (each field is checked, naming `customer.<field>`), and the sandbox does not use it.',
+  })
+  @OptionalObject()
+  customer?: OnrampCustomerSchema;
 }
 
 /** The two destinations: the properties' examples together would give both walletId and destinationAddress. */
@@ -42,6 +56,7 @@ const ONRAMP_INITIATE_EXAMPLES = {
       destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
       reference: 'topup-311',
       callbackUrl: 'https://example.com/hooks/ramp',
+      customer: { email: 'ada.obi@example.com', firstName: 'Ada', lastName: 'Obi', phone: '+2348031234567' },
     },
   },
   toWallet: {

@@ -34,6 +34,25 @@ describe('on-ramp - NGN in, crypto out, to a wallet or an address, through HTTP'
       )
     ).body.data;
 
+  it("takes the payer as customer with a test key, checks each field before the quote is used, and keeps the sandbox's account", async () => {
+    const walletId = await newWallet();
+    const q = await quote('20000');
+    const customer = { email: 'ada.obi@example.com', firstName: 'Ada', lastName: 'Obi', phone: '08031234567' };
+    for (const [bad, field] of [
+      [{ ...customer, email: 'ada at example.com' }, 'customer.email'],
+      [{ ...customer, phone: '12' }, 'customer.phone'],
+      [{ ...customer, bvn: '22222222222' }, 'customer.bvn'],
+      ['ada.obi@example.com', 'customer'],
+    ] as const) {
+      expectError(await api.post('/onramp/initiate', { quoteId: q.quoteId, walletId, customer: bad }), 400, 'INVALID_REQUEST', field);
+    }
+    // Refused before anything moved: the quote is still unused.
+    const started = await api.post('/onramp/initiate', { quoteId: q.quoteId, walletId, customer });
+    expect(started.status).toBe(201);
+    expect(started.body.data.paymentInstructions).toMatchObject({ bankName: 'Wema Bank', amount: q.fiatAmount });
+    expect(JSON.stringify(started.body.data)).not.toContain('ada.obi');
+  });
+
   it('to a managed wallet: answers payment instructions, then credits the quoted tokens once the NGN arrives', async () => {
     const walletId = await newWallet();
     const q = await quote('50000');

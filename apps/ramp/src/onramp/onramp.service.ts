@@ -6,6 +6,7 @@ import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type
 import type { OnrampRails } from '@ramp/providers';
 import {
   nextOnrampStep,
+  parseOnrampCustomer,
   onrampDecider,
   onrampView,
   type OnrampCommand,
@@ -50,6 +51,8 @@ export class OnrampService {
    * `destinationAddress`, with the virtual account to pay the NGN into.
    */
   async initiate(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
+    // Checked before the quote is used: a payer refused leaves the quote as it was. The sandbox's account needs none.
+    parseOnrampCustomer(request.customer, tenant.environment);
     const { state } = await this.initiation.initiateFromQuote({
       kind: 'onramp',
       tenant,

@@ -28,12 +28,21 @@ export namespace OfframpInitiate {
 }
 
 export namespace OnrampInitiate {
+  /** The payer, for whom a live on-ramp's bank partner opens the account to pay into. */
+  export interface Customer {
+    email: string;
+    firstName: string;
+    lastName: string;
+    phone: string;
+  }
   export interface Request {
     quoteId: string;
     walletId?: string;
     destinationAddress?: string;
     reference?: string;
     callbackUrl?: string;
+    /** Required with a live key; checked when given with a test key, and not used by the sandbox. */
+    customer?: Customer;
   }
   /** The pending transaction, with `paymentInstructions`: the virtual account to pay the NGN into. */
   export type Response = InitiatedTransaction;

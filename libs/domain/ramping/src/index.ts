@@ -4,3 +4,4 @@ export * from './transaction-view';
 export * from './kinds';
 
 export * from './onchain';
+export * from './customer';

@@ -1240,6 +1240,28 @@ export interface components {
        */
       transactionId: string;
     };
+    OnrampCustomerSchema: {
+      /**
+       * @description The payer's email address.
+       * @example ada.obi@example.com
+       */
+      email: string;
+      /**
+       * @description The payer's first name, as their bank knows it.
+       * @example Ada
+       */
+      firstName: string;
+      /**
+       * @description The payer's last name.
+       * @example Obi
+       */
+      lastName: string;
+      /**
+       * @description E.164 (+2348031234567), or a Nigerian local number (08031234567).
+       * @example +2348031234567
+       */
+      phone: string;
+    };
     OnrampInitiateRequest: {
       /**
        * @description An on-ramp quote of yours that has not expired or been used.
@@ -1266,6 +1288,8 @@ export interface components {
        * @example https://example.com/hooks/ramp
        */
       callbackUrl?: string;
+      /** @description The payer, for whom the bank partner opens the account to pay into: required with a live key. A test key may give it (each field is checked, naming `customer.<field>`), and the sandbox does not use it. */
+      customer?: components["schemas"]["OnrampCustomerSchema"];
     };
     SandboxPaymentRequest: {
       /**
