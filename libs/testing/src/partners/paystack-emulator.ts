@@ -48,6 +48,13 @@ export class PaystackEmulator extends PartnerEmulator {
   /** Every transfer by our reference: what a test asserts (exactly one per payout). */
   readonly transfers = new Map<string, EmulatedTransfer>();
   private readonly recipients = new Map<string, EmulatedRecipient>();
+  /** Customers by email, each with its dedicated account once one is asked for. */
+  readonly customers = new Map<
+    string,
+    { id: number; customer_code: string; email: string; first_name: string; last_name: string; phone: string; account?: string }
+  >();
+  /** Charges (payments into dedicated accounts) by reference, with what was refunded of each, in kobo. */
+  readonly charges = new Map<string, { reference: string; amount: number; accountNumber: string; customerCode: string; refunded: number }>();
   /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
   balanceKobo = 100_000_000_00;
 
@@ -76,6 +83,39 @@ export class PaystackEmulator extends PartnerEmulator {
   /** An account at a bank (the platform's code for it), held by `name`: what name enquiry answers. */
   openAccount(bankCode: string, accountNumber: string, name: string): void {
     this.accounts.set(`${this.paystackCodeOf(bankCode)}:${accountNumber}`, name);
+  }
+
+  /**
+   * A payer's bank transfer into a dedicated account: a charge of `amountKobo`, and `charge.success` (channel
+   * `dedicated_nuban`) sent to `webhookUrl` as Paystack sends it. Answers the charge's reference with the event's answer.
+   */
+  async payInto(accountNumber: string, amountKobo: number, webhookUrl: string): Promise<{ reference: string; answer: { status: number; body: any } }> {
+    const customer = [...this.customers.values()].find((known) => known.account === accountNumber);
+    if (!customer) throw new Error(`the emulator has no dedicated account ${accountNumber}`);
+    const reference = `T${(700_000_000 + this.charges.size).toString()}`;
+    this.charges.set(reference, { reference, amount: amountKobo, accountNumber, customerCode: customer.customer_code, refunded: 0 });
+    const paidAt = new Date().toISOString();
+    const answer = await this.sendEvent(webhookUrl, 'charge.success', {
+      id: 4_099_000 + this.charges.size,
+      domain: 'live',
+      status: 'success',
+      reference,
+      amount: amountKobo,
+      gateway_response: 'Approved',
+      paid_at: paidAt,
+      channel: 'dedicated_nuban',
+      currency: 'NGN',
+      customer: {
+        id: customer.id,
+        email: customer.email,
+        customer_code: customer.customer_code,
+        first_name: customer.first_name,
+        last_name: customer.last_name,
+        phone: customer.phone,
+      },
+      authorization: { channel: 'dedicated_nuban', bank: 'Wema Bank', receiver_bank_account_number: accountNumber, receiver_bank: 'Wema Bank' },
+    });
+    return { reference, answer };
   }
 
   protected signatureOf(body: string): [string, string] {
@@ -150,6 +190,145 @@ export class PaystackEmulator extends PartnerEmulator {
       const transfer = this.transfers.get(decodeURIComponent(url.pathname.slice('/transfer/verify/'.length)));
       if (!transfer) return [404, { status: false, message: 'Transfer not found', type: 'validation_error' }];
       return [200, { status: true, message: 'Transfer retrieved', data: this.transferView(transfer) }];
+    }
+    if (route === 'POST /customer') {
+      const input = body as { email: string; first_name?: string; last_name?: string; phone?: string };
+      let customer = this.customers.get(input.email);
+      if (!customer) {
+        const id = this.customers.size + 1;
+        customer = {
+          id,
+          customer_code: `CUS_${id.toString(36).padStart(12, '0')}`,
+          email: input.email,
+          first_name: input.first_name ?? '',
+          last_name: input.last_name ?? '',
+          phone: input.phone ?? '',
+        };
+        this.customers.set(input.email, customer);
+      }
+      const { account: _account, ...view } = customer;
+      return [
+        200,
+        {
+          status: true,
+          message: 'Customer created',
+          data: {
+            ...view,
+            transactions: [],
+            subscriptions: [],
+            authorizations: [],
+            integration: 1,
+            domain: 'live',
+            metadata: {},
+            risk_action: 'default',
+            createdAt: now,
+            updatedAt: now,
+            identified: false,
+            identifications: null,
+          },
+        },
+      ];
+    }
+    if (route === 'POST /dedicated_account') {
+      const input = body as { customer: string; preferred_bank?: string };
+      const customer = [...this.customers.values()].find((known) => known.customer_code === input.customer);
+      if (!customer) return [400, { status: false, message: 'Customer not found', type: 'validation_error' }];
+      if (!customer.first_name || !customer.last_name || !customer.phone) {
+        return [400, { status: false, message: 'Customer first name, last name and phone number are required', type: 'validation_error' }];
+      }
+      // Wema Bank (035) numbers, one per customer, the same when asked again.
+      customer.account ??= `${9_100_000_000 + customer.id}`;
+      return [
+        200,
+        {
+          status: true,
+          message: 'NUBAN successfully created',
+          data: {
+            bank: { name: 'Wema Bank', id: 20, slug: input.preferred_bank ?? 'wema-bank' },
+            account_name: `RAMP/${customer.first_name.toUpperCase()} ${customer.last_name.toUpperCase()}`,
+            account_number: customer.account,
+            assigned: true,
+            currency: 'NGN',
+            metadata: null,
+            active: true,
+            id: customer.id,
+            created_at: now,
+            updated_at: now,
+            assignment: {
+              integration: 1,
+              assignee_id: customer.id,
+              assignee_type: 'Customer',
+              expired: false,
+              account_type: 'PAY-WITH-TRANSFER-RECURRING',
+              assigned_at: now,
+              expired_at: null,
+            },
+            customer: {
+              id: customer.id,
+              first_name: customer.first_name,
+              last_name: customer.last_name,
+              email: customer.email,
+              customer_code: customer.customer_code,
+              phone: customer.phone,
+              metadata: {},
+              risk_action: 'default',
+              international_format_phone: customer.phone,
+            },
+          },
+        },
+      ];
+    }
+    if (route === 'POST /refund') {
+      const input = body as { transaction: string; amount?: number };
+      const charge = this.charges.get(input.transaction);
+      if (!charge) return [400, { status: false, message: 'Transaction reference not found', type: 'validation_error' }];
+      const amount = input.amount ?? charge.amount - charge.refunded;
+      if (amount <= 0 || charge.refunded + amount > charge.amount)
+        return [400, { status: false, message: 'Refund amount cannot be greater than transaction amount', type: 'validation_error' }];
+      charge.refunded += amount;
+      return [
+        200,
+        {
+          status: true,
+          message: 'Refund has been queued for processing',
+          data: {
+            transaction: {
+              id: 1,
+              domain: 'live',
+              reference: charge.reference,
+              amount: charge.amount,
+              paid_at: now,
+              channel: 'dedicated_nuban',
+              currency: 'NGN',
+              authorization: { exp_month: null, exp_year: null, account_name: null },
+              customer: { international_format_phone: null },
+              plan: {},
+              subaccount: { currency: null },
+              split: {},
+              order_id: null,
+              paidAt: now,
+              pos_transaction_data: null,
+              source: null,
+              fees_breakdown: null,
+            },
+            integration: 1,
+            deducted_amount: 0,
+            channel: null,
+            merchant_note: '',
+            customer_note: '',
+            status: 'pending',
+            refunded_by: 'platform',
+            expected_at: now,
+            currency: 'NGN',
+            domain: 'live',
+            amount,
+            fully_deducted: false,
+            id: this.charges.size,
+            createdAt: now,
+            updatedAt: now,
+          },
+        },
+      ];
     }
     if (route === 'GET /balance') return [200, { status: true, message: 'Balances retrieved', data: [{ currency: 'NGN', balance: this.balanceKobo }] }];
     if (route === 'GET /bank') return [200, this.listBanks(url.searchParams)];

@@ -5,3 +5,4 @@ export * from './partners-config';
 export * from './paystack';
 export * from './payouts';
 export * from './flutterwave';
+export * from './collections';

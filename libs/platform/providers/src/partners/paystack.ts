@@ -148,12 +148,76 @@ export class PaystackClient implements PaystackPayoutCalls {
     if (!ngn || !Number.isSafeInteger(ngn.balance)) throw new PartnerError('paystack', 'balance', 'unavailable', 'answered without an NGN balance');
     return BigInt(ngn.balance);
   }
+
+  /** A customer (`POST /customer`): Paystack answers the existing one for an email it has, so asking again is harmless. */
+  async createCustomer(input: { email: string; firstName: string; lastName: string; phone: string }): Promise<{ customerCode: string }> {
+    const answer = await this.http.request<Envelope<{ customer_code: string }>>({
+      call: 'customer_create',
+      method: 'POST',
+      path: '/customer',
+      body: { email: input.email, first_name: input.firstName, last_name: input.lastName, phone: input.phone },
+      idempotent: true,
+    });
+    const code = answer.data?.customer_code;
+    if (typeof code !== 'string' || code === '') throw new PartnerError('paystack', 'customer_create', 'unavailable', 'answered without a customer code');
+    return { customerCode: code };
+  }
+
+  /**
+   * The customer's dedicated virtual account (`POST /dedicated_account`), at `preferredBank` (Paystack's slug, such as
+   * `wema-bank`): one per customer, which Paystack answers again for the same customer.
+   */
+  async createDedicatedAccount(input: { customerCode: string; preferredBank: string }): Promise<PaystackDedicatedAccount> {
+    const answer = await this.http.request<Envelope<PaystackDedicatedAccount>>({
+      call: 'dedicated_account_create',
+      method: 'POST',
+      path: '/dedicated_account',
+      body: { customer: input.customerCode, preferred_bank: input.preferredBank },
+      idempotent: true,
+    });
+    const account = answer.data;
+    if (!account || !/^\d{10}$/.test(account.account_number ?? '') || !account.bank?.name) {
+      throw new PartnerError('paystack', 'dedicated_account_create', 'unavailable', 'answered without a 10-digit account');
+    }
+    return account;
+  }
+
+  /**
+   * A refund of a charge (`POST /refund`, amount in kobo): not repeated after a lost answer (Paystack keys a refund by
+   * nothing of ours), so a fault is the caller's to look into; a second full refund of one charge is refused anyway.
+   */
+  async refund(input: { chargeReference: string; amountKobo: bigint; note: string }): Promise<PaystackRefund> {
+    const answer = await this.http.request<Envelope<PaystackRefund>>({
+      call: 'refund_create',
+      method: 'POST',
+      path: '/refund',
+      body: { transaction: input.chargeReference, amount: Number(input.amountKobo), currency: 'NGN', merchant_note: input.note },
+      idempotent: false,
+    });
+    if (!answer.data || typeof answer.data.status !== 'string') throw new PartnerError('paystack', 'refund_create', 'unavailable', 'answered without a refund');
+    return answer.data;
+  }
 }
 
 function transferOf(data: PaystackTransfer | undefined, call: string): PaystackTransfer {
   if (!data || typeof data.reference !== 'string' || typeof data.status !== 'string')
     throw new PartnerError('paystack', call, 'unavailable', 'answered without a transfer');
   return data;
+}
+
+/** A dedicated virtual account as Paystack answers it (`POST /dedicated_account`): the fields read. */
+export interface PaystackDedicatedAccount {
+  account_number: string;
+  account_name: string;
+  bank: { name: string; slug: string };
+  customer: { customer_code: string };
+}
+
+/** A refund as Paystack answers it (`POST /refund`). */
+export interface PaystackRefund {
+  id: number;
+  status: string;
+  amount: number;
 }
 
 export interface PaystackPayoutCalls {
