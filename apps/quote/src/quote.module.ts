@@ -5,8 +5,8 @@ import {
   BankDirectories,
   liveBankDirectoryFrom,
   partnerObserver,
-  PRICE_FEED,
-  ROUTE_PROVIDER,
+  PriceFeeds,
+  RouteProviders,
   SandboxBankDirectory,
   SandboxPriceFeed,
   SandboxRouteProvider,
@@ -36,7 +36,8 @@ export const QUOTE_DATABASE: DatabaseSpec = {
   providers: [
     rpcClientProvider,
     ...prunerProviders([QUOTE_PRUNING]),
-    { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
+    // Live keys: no live price source or routes yet, so their quotes are refused (LIVE_MODE_DISABLED), never simulated.
+    { provide: PriceFeeds, useFactory: () => new PriceFeeds(new SandboxPriceFeed(), undefined) },
     {
       // Test keys: the sandbox's directory; live keys: the bank partners of NAME_ENQUIRY_PROVIDERS, or refused.
       provide: BankDirectories,
@@ -47,7 +48,7 @@ export const QUOTE_DATABASE: DatabaseSpec = {
           liveBankDirectoryFrom(config, partnerObserver(metrics.partnerCallSeconds)),
         ),
     },
-    { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
+    { provide: RouteProviders, useFactory: () => new RouteProviders(new SandboxRouteProvider(), undefined) },
     ChainMarkets,
     QuotePricer,
     QuoteStore,

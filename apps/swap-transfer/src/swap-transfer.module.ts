@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { swapTransferEvents } from '@ramp/contracts';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
-import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, SandboxPriceFeed, SandboxRouteProvider, SandboxRouteRails } from '@ramp/providers';
+import { PriceFeeds, ROUTE_RAILS, RouteProviders, SandboxPriceFeed, SandboxRouteProvider, SandboxRouteRails } from '@ramp/providers';
 import { ROUTE_KINDS } from '@ramp/routing';
 import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
@@ -38,8 +38,9 @@ export const SWAPTRANSFER_DATABASE: DatabaseSpec = {
           routes.runStep(job),
     },
     { provide: ROUTE_RAILS, useFactory: () => new SandboxRouteRails() },
-    { provide: ROUTE_PROVIDER, useFactory: () => new SandboxRouteProvider() },
-    { provide: PRICE_FEED, useFactory: () => new SandboxPriceFeed() },
+    // Live keys: no live routes or prices yet (refused, never simulated).
+    { provide: RouteProviders, useFactory: () => new RouteProviders(new SandboxRouteProvider(), undefined) },
+    { provide: PriceFeeds, useFactory: () => new PriceFeeds(new SandboxPriceFeed(), undefined) },
     RouteService,
   ],
 })

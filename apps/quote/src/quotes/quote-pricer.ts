@@ -26,7 +26,7 @@ import {
 } from '@ramp/pricing';
 import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { ChainMarkets } from '../chains/chain-markets';
-import { BankDirectories, formatDuration, PRICE_FEED, ROUTE_PROVIDER, type PriceFeed, type RouteProvider } from '@ramp/providers';
+import { BankDirectories, formatDuration, PriceFeeds, RouteProviders, type PriceFeed } from '@ramp/providers';
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
 
@@ -45,9 +45,9 @@ export class QuotePricer {
   private readonly judged = new WeakMap<HubPools, Promise<PoolDeviation[]>>();
 
   constructor(
-    @Inject(PRICE_FEED) private readonly prices: PriceFeed,
+    @Inject(PriceFeeds) private readonly prices: PriceFeeds,
     @Inject(BankDirectories) private readonly banks: BankDirectories,
-    @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
+    @Inject(RouteProviders) private readonly routes: RouteProviders,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
     @Inject(Config) config: Config,
   ) {
@@ -63,7 +63,8 @@ export class QuotePricer {
     const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
     const fiatAmount = parseAmount(request.amount, 'amount', NGN_DECIMALS);
     checkAmountLimits(fiatAmount, 'NGN', 'amount', this.limits);
-    const [rate, market] = await Promise.all([this.prices.ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
+    const prices = this.prices.of(tenant.environment);
+    const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
     const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees, market });
     return { ...priced, fiatCurrency: 'NGN', tokenSymbol: token.symbol, chain };
   }
@@ -79,7 +80,8 @@ export class QuotePricer {
     // The NUBAN check runs before any provider call: a mistyped account never reaches the bank directory.
     const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
     const directory = this.banks.of(tenant.environment);
-    const [rate, market] = await Promise.all([this.prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
+    const prices = this.prices.of(tenant.environment);
+    const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
     const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees, market });
     const { accountName } = await directory.resolveAccount(bank.code, request.accountNumber);
     return {
@@ -100,11 +102,13 @@ export class QuotePricer {
     const fromAmount = parseAmount(request.amount, 'amount', from.decimals);
     checkAmountLimits(fromAmount, from.symbol, 'amount', this.limits);
     const slippagePercent = parseSlippage(request.slippage);
+    const prices = this.prices.of(tenant.environment);
+    const routes = this.routes.of(tenant.environment);
     const [fromUsd, toUsd, ngnPerUsd, route] = await Promise.all([
-      this.prices.usdPrice(from.symbol),
-      this.prices.usdPrice(to.symbol),
-      this.prices.ngnPerUsd(),
-      this.routes.swapRoute({ fromChain, toChain, fromToken: from.symbol, toToken: to.symbol }),
+      prices.usdPrice(from.symbol),
+      prices.usdPrice(to.symbol),
+      prices.ngnPerUsd(),
+      routes.swapRoute({ fromChain, toChain, fromToken: from.symbol, toToken: to.symbol }),
     ]);
     const crossChain = fromChain !== toChain;
     const market = await this.market(tenant, route.legs);
@@ -160,7 +164,7 @@ export class QuotePricer {
     // drifted from would promise what they do not give and fail on its minimum once initiated.
     const pools = await this.markets.pools(tenant, swapChains);
     if (pools.size === 0) return undefined;
-    await this.checkNearFeed(legs, pools);
+    await this.checkNearFeed(legs, pools, this.prices.of(tenant.environment));
     return (net) => amountThroughPools(net, legs, pools, (symbol, chain) => tokenDecimals(symbol, chain));
   }
 
@@ -168,14 +172,14 @@ export class QuotePricer {
    * Refuses to price from a pool further than POOL_PRICE_TOLERANCE_PERCENT from the price feed (PRICE_DEVIATION, 503):
    * someone just moved it (or drained it), and its price is not the market's. Asked again once it is back, it quotes.
    */
-  private async checkNearFeed(legs: readonly RouteLegSpec[], pools: ReadonlyMap<string, HubPools>): Promise<void> {
+  private async checkNearFeed(legs: readonly RouteLegSpec[], pools: ReadonlyMap<string, HubPools>, prices: PriceFeed): Promise<void> {
     // Each read of a chain's pools is judged once (the same read answers every quote of its period), not per quote.
     const deviations: PoolDeviation[] = [];
     for (const [chain, chainPools] of pools) {
       // The judgement in flight is shared: the quotes that meet a new read together judge it once.
       let judging = this.judged.get(chainPools);
       if (!judging) {
-        judging = this.deviationsOf(chain, chainPools);
+        judging = this.deviationsOf(chain, chainPools, prices);
         this.judged.set(chainPools, judging);
       }
       const judged = await judging;
@@ -193,9 +197,9 @@ export class QuotePricer {
   }
 
   /** How far every pool of one read of a chain's pools is from the price feed. */
-  private async deviationsOf(chain: string, chainPools: HubPools): Promise<PoolDeviation[]> {
+  private async deviationsOf(chain: string, chainPools: HubPools, prices: PriceFeed): Promise<PoolDeviation[]> {
     const symbols = [chainPools.hub, ...chainPools.pools.map((pool) => pool.token)];
-    const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await this.prices.usdPrice(symbol)] as const)));
+    const usd = new Map(await Promise.all(symbols.map(async (symbol) => [symbol, await prices.usdPrice(symbol)] as const)));
     const everyPool = chainPools.pools
       .filter((pool) => pool.token !== chainPools.hub)
       .map((pool) => ({ kind: 'swap' as const, chain, fromToken: chainPools.hub, toToken: pool.token }));
@@ -231,11 +235,13 @@ export class QuotePricer {
     else if (crossChain) throw invalidField('destinationAddress', 'is required when toChain differs from fromChain');
     const fromAmount = parseAmount(request.amount, 'amount', from.decimals);
     checkAmountLimits(fromAmount, from.symbol, 'amount', this.limits);
+    const prices = this.prices.of(tenant.environment);
+    const routes = this.routes.of(tenant.environment);
     const [fromUsd, toUsd, ngnPerUsd, route] = await Promise.all([
-      this.prices.usdPrice(from.symbol),
-      this.prices.usdPrice(toSymbol),
-      this.prices.ngnPerUsd(),
-      this.routes.bridgeRoute({ fromChain, toChain, token: from.symbol, toToken: to.symbol }),
+      prices.usdPrice(from.symbol),
+      prices.usdPrice(toSymbol),
+      prices.ngnPerUsd(),
+      routes.bridgeRoute({ fromChain, toChain, token: from.symbol, toToken: to.symbol }),
     ]);
     const priced = priceTransfer({
       market: await this.market(tenant, route.legs),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
 import type { InitiatedTransaction, Tenant } from '@ramp/contracts';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type Preparation } from '@ramp/process-kit';
-import { PRICE_FEED, ROUTE_PROVIDER, ROUTE_RAILS, type PriceFeed, type RouteProvider, type RouteRails } from '@ramp/providers';
+import { PriceFeeds, ROUTE_RAILS, RouteProviders, type RouteRails } from '@ramp/providers';
 import {
   nextRouteStep,
   planOrder,
@@ -51,8 +51,8 @@ export class RouteService {
     @Inject(ProcessFactory) factory: ProcessFactory,
     @Inject(ChainLegs) private readonly chainLegs: ChainLegs,
     @Inject(ROUTE_RAILS) rails: RouteRails,
-    @Inject(ROUTE_PROVIDER) private readonly routes: RouteProvider,
-    @Inject(PRICE_FEED) private readonly prices: PriceFeed,
+    @Inject(RouteProviders) private readonly routes: RouteProviders,
+    @Inject(PriceFeeds) private readonly prices: PriceFeeds,
     @Inject(LedgerSteps) ledger: LedgerSteps,
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(Config) config: Config,
@@ -72,14 +72,18 @@ export class RouteService {
   async initiateSwap(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     return this.initiate('swap', tenant, request, requestId, async ({ quote, wallet, request: initiation }) => {
       const destination = swapDestination(quote, wallet!, initiation.address);
-      const { legs } = await this.routes.swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken });
+      const { legs } = await this.routes
+        .of(tenant.environment)
+        .swapRoute({ fromChain: quote.fromChain, toChain: quote.toChain, fromToken: quote.fromToken, toToken: quote.toToken });
       return { order: swapOrder(quote), destination, legs };
     });
   }
 
   async initiateTransfer(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     return this.initiate('transfer', tenant, request, requestId, async ({ quote, wallet }) => {
-      const { legs } = await this.routes.bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken });
+      const { legs } = await this.routes
+        .of(tenant.environment)
+        .bridgeRoute({ fromChain: quote.fromChain, toChain: quote.toChain, token: quote.fromToken, toToken: quote.toToken });
       return { order: transferOrder(quote), destination: transferDestination(quote, wallet!), legs };
     });
   }
@@ -114,7 +118,7 @@ export class RouteService {
       prepare: async (preparation): Promise<RouteInitiated> => {
         const { order, destination, legs } = await routeOf(preparation);
         const usdPrices = Object.fromEntries(
-          await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.usdPrice(symbol)).toFixed()] as const)),
+          await Promise.all(tokensOf(legs).map(async (symbol) => [symbol, (await this.prices.of(tenant.environment).usdPrice(symbol)).toFixed()] as const)),
         );
         const { transactionId, request: initiation, at } = preparation;
         // Swaps on chains with the platform's pools run there, for test keys (settleLegs); the rest on the sandbox's rails.

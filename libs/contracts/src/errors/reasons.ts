@@ -49,7 +49,11 @@ export const ERROR_REASONS = {
   // FORBIDDEN (403)
   HTTPS_REQUIRED: { code: 'FORBIDDEN', description: 'The request came over plain HTTP.' },
   IP_NOT_ALLOWED: { code: 'FORBIDDEN', description: "The client address is outside the key's IP allowlist." },
-  LIVE_MODE_DISABLED: { code: 'FORBIDDEN', description: 'A live key, before live mode is enabled on this platform: use a test key.' },
+  LIVE_MODE_DISABLED: {
+    code: 'FORBIDDEN',
+    description:
+      'A live key, asking for what has no live provider on this platform yet (live mode off, or the message names what is missing: a bank partner, a price source, routes): use a test key.',
+  },
   // NOT_FOUND (404): another tenant's ids are not found either
   ROUTE_NOT_FOUND: { code: 'NOT_FOUND', description: 'No such route (or method) under /v1.' },
   TRANSACTION_NOT_FOUND: { code: 'NOT_FOUND', description: 'No such transaction for this key (or not of the type the path names).' },

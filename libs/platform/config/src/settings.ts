@@ -162,7 +162,7 @@ export const SETTINGS = {
     env: 'LIVE_PROVIDERS_ENABLED',
     default: '',
     description:
-      'Live keys move real funds and need real provider adapters. Until they are configured, live keys are refused (FORBIDDEN, LIVE_MODE_DISABLED) on every route that needs a provider, except the bank list and verification, which the quote service answers from the bank partners (NAME_ENQUIRY_PROVIDERS) or refuses itself when none is configured.',
+      'Live keys move real funds and need real provider adapters. Until this is set, live keys are refused (FORBIDDEN, LIVE_MODE_DISABLED) on every route that needs a provider, except the bank list and verification, which the quote service answers from the bank partners (NAME_ENQUIRY_PROVIDERS) or refuses itself when none is configured. Set or not, a live quote needing a capability with no live adapter (a bank partner, a price source, routes) is refused by the quote service, naming what is missing: never priced from the sandbox.',
     services: ['gateway'],
   },
   paystackBaseUrl: {

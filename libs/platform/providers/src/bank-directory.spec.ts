@@ -1,5 +1,7 @@
 import { makeNuban } from '@ramp/banking';
-import { SANDBOX_MISSING_ACCOUNT_SERIAL, SandboxBankDirectory } from './bank-directory';
+import { BankDirectories, SANDBOX_MISSING_ACCOUNT_SERIAL, SandboxBankDirectory, type BankDirectory } from './bank-directory';
+import { PriceFeeds, SandboxPriceFeed } from './price-feed';
+import { RouteProviders, SandboxRouteProvider } from './routes';
 
 describe('SandboxBankDirectory', () => {
   const directory = new SandboxBankDirectory();
@@ -55,5 +57,22 @@ describe('SandboxBankDirectory', () => {
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('refuses the delay %p', (delayMs) => {
     expect(() => new SandboxBankDirectory({ delayMs })).toThrow(Error);
+  });
+});
+
+describe('ByEnvironment - no configuration binds a sandbox adapter to a live key', () => {
+  it('gives test keys the sandbox adapter and live keys only the live one, or refuses them', async () => {
+    const sandbox = new SandboxBankDirectory();
+    const partner: BankDirectory = { listBanks: async () => [], resolveAccount: async () => ({ accountName: 'FROM THE PARTNER' }) };
+    expect(new BankDirectories(sandbox, partner).of('test')).toBe(sandbox);
+    expect(new BankDirectories(sandbox, partner).of('live')).toBe(partner);
+    for (const unconfigured of [
+      new BankDirectories(sandbox, undefined),
+      new PriceFeeds(new SandboxPriceFeed(), undefined),
+      new RouteProviders(new SandboxRouteProvider(), undefined),
+    ]) {
+      expect(() => unconfigured.of('live')).toThrow(expect.objectContaining({ reason: 'LIVE_MODE_DISABLED' }));
+    }
+    expect(() => new BankDirectories(sandbox, undefined).of('live')).toThrow(/needs a bank partner/);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { findBank, NIGERIAN_BANKS, type Bank } from '@ramp/banking';
-import { AppError, invalidField } from '@ramp/contracts';
+import { invalidField } from '@ramp/contracts';
+import { ByEnvironment } from './by-environment';
 
 /**
  * Name enquiry: who holds an account. A live adapter asks NIBSS through a payment provider; callers check the
@@ -87,16 +88,8 @@ function sandboxAccountName(bankCode: string, accountNumber: string): string {
  * The bank directory of each environment: the sandbox's for test keys, the partners' for live keys. A live key with
  * no bank partner configured is refused (LIVE_MODE_DISABLED), never answered by the sandbox.
  */
-export class BankDirectories {
-  constructor(
-    private readonly test: BankDirectory,
-    private readonly live: BankDirectory | undefined,
-  ) {}
-
-  of(environment: 'test' | 'live'): BankDirectory {
-    if (environment === 'test') return this.test;
-    if (!this.live)
-      throw new AppError('LIVE_MODE_DISABLED', 'Live bank verification needs a bank partner, and none is configured on this platform yet: use a test key');
-    return this.live;
+export class BankDirectories extends ByEnvironment<BankDirectory> {
+  constructor(test: BankDirectory, live: BankDirectory | undefined) {
+    super('Live bank verification needs a bank partner', test, live);
   }
 }

@@ -1,3 +1,4 @@
+export * from './by-environment';
 export * from './bank-directory';
 export * from './price-feed';
 export * from './routes';

@@ -1,3 +1,4 @@
+import { ByEnvironment } from './by-environment';
 import { invalidField } from '@ramp/contracts';
 import { dec, Decimal } from '@ramp/money';
 
@@ -81,5 +82,12 @@ export class SandboxPriceFeed implements PriceFeed {
 
   async ngnPerUsd(): Promise<Decimal> {
     return this.ngnPerUsdValue;
+  }
+}
+
+/** The price source of each environment: the sandbox's feed for test keys; live keys have none yet (refused). */
+export class PriceFeeds extends ByEnvironment<PriceFeed> {
+  constructor(test: PriceFeed, live: PriceFeed | undefined) {
+    super('Live quotes need a live price source', test, live);
   }
 }

@@ -1,3 +1,4 @@
+import { ByEnvironment } from './by-environment';
 import type { RouteLegSpec } from '@ramp/routing';
 
 export interface SwapRouteInput {
@@ -150,4 +151,11 @@ export function formatDuration(seconds: number): string {
 
 function approximately(count: number, unit: string): string {
   return `~${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** The swap and bridge routes of each environment: the sandbox's for test keys; live keys have none yet (refused). */
+export class RouteProviders extends ByEnvironment<RouteProvider> {
+  constructor(test: RouteProvider, live: RouteProvider | undefined) {
+    super('Live swaps and transfers need live DEX and bridge routes', test, live);
+  }
 }

@@ -1,5 +1,6 @@
-/** Injection tokens of the provider adapters (sandbox today; real adapters are bound here for live keys). */
-export const PRICE_FEED = Symbol('PRICE_FEED');
-export const BANK_DIRECTORY = Symbol('BANK_DIRECTORY');
-export const ROUTE_PROVIDER = Symbol('ROUTE_PROVIDER');
+/**
+ * Injection tokens of the provider adapters that have no live counterpart yet. The others are injected by their
+ * per-environment class (BankDirectories, PriceFeeds, RouteProviders: ByEnvironment), which refuses a live key without
+ * a live adapter.
+ */
 export const ROUTE_RAILS = Symbol('ROUTE_RAILS');

@@ -339,7 +339,7 @@ export interface components {
        * - `PARTNER_SIGNATURE_INVALID` (UNAUTHORIZED): A bank partner's event (`/partners/.../webhook`, not an integrator's route) whose signature is missing or wrong: nothing is recorded.
        * - `HTTPS_REQUIRED` (FORBIDDEN): The request came over plain HTTP.
        * - `IP_NOT_ALLOWED` (FORBIDDEN): The client address is outside the key's IP allowlist.
-       * - `LIVE_MODE_DISABLED` (FORBIDDEN): A live key, before live mode is enabled on this platform: use a test key.
+       * - `LIVE_MODE_DISABLED` (FORBIDDEN): A live key, asking for what has no live provider on this platform yet (live mode off, or the message names what is missing: a bank partner, a price source, routes): use a test key.
        * - `ROUTE_NOT_FOUND` (NOT_FOUND): No such route (or method) under /v1.
        * - `TRANSACTION_NOT_FOUND` (NOT_FOUND): No such transaction for this key (or not of the type the path names).
        * - `WALLET_NOT_FOUND` (NOT_FOUND): No such wallet for this key.
