@@ -215,9 +215,10 @@ describe('deploy/ (Kubernetes)', () => {
   const find = (kind: string, name: string): Yaml => manifests.find((m) => m.kind === kind && m.metadata.name === name);
   const generated = kustomization.configMapGenerator.find((generator: Yaml) => generator.name === 'platform-config');
   const platformConfig = dotenv(`deploy/base/${generated.envs[0]}`);
-  // The Secret templates, by name: platform-secrets (every service's), chain-custody (the chain service's alone).
+  // The Secret templates, by name: platform-secrets (every service's), chain-custody (the chain service's alone),
+  // bank-partners (the quote and ramp services', optional).
   const secretKeys: Record<string, string[]> = Object.fromEntries(
-    ['platform-secrets', 'chain-custody'].map((name) => [name, Object.keys(yamlDocuments(`deploy/base/${name}.template.yaml`)[0].stringData)]),
+    ['platform-secrets', 'chain-custody', 'bank-partners'].map((name) => [name, Object.keys(yamlDocuments(`deploy/base/${name}.template.yaml`)[0].stringData)]),
   );
   const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
 
@@ -235,6 +236,11 @@ describe('deploy/ (Kubernetes)', () => {
         expect(secretKeys[secret.name]).toContain(secret.key);
         // Custody is the chain service's alone.
         if (secret.name === 'chain-custody') expect(container.name).toBe('chain');
+        // The bank partners' keys reach only the services that call or hear the partners, and never stop a start.
+        if (secret.name === 'bank-partners') {
+          expect(['quote', 'ramp']).toContain(container.name);
+          expect(secret.optional).toBe(true);
+        }
       }
       env[entry.name] = secret ? `secret:${secret.key}` : String(entry.value ?? '');
     }
@@ -410,19 +416,19 @@ describe('deploy/ (Kubernetes)', () => {
     for (const object of scaled) expect(object.spec.triggers[0]).toMatchObject({ type: 'cpu', metadata: { value: '70' } });
   });
 
-  it('limits egress, when the egress component is used: the notifier and the chain service alone to the public internet, never a private range or the metadata address', () => {
+  it('limits egress, when the egress component is used: the notifier, the chain service and the bank partners\' callers (quote, ramp) alone to the public internet, never a private range or the metadata address', () => {
     const component = 'deploy/components/egress';
     const policies: Yaml[] = ['default-deny.yaml', 'dependencies.yaml', 'internet.yaml'].flatMap((file) => yamlDocuments(`${component}/${file}`));
     const deny = policies.find((p) => p.metadata.name === 'platform-default-deny-egress');
     expect([deny.spec.policyTypes, deny.spec.egress]).toEqual([['Egress'], undefined]);
     for (const app of APPS) expect(matches(deny.spec.podSelector.matchLabels, find('Deployment', app).spec.template.metadata.labels)).toBe(true);
     const internet = policies.filter((p) => p.metadata.name.endsWith('-allow-internet'));
-    expect(internet.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['chain', 'notifier']);
+    expect(internet.map((p) => p.spec.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['chain', 'notifier', 'quote', 'ramp']);
     for (const policy of internet) {
       const [rule] = policy.spec.egress;
       // The chain service's JSON-RPC endpoints on 443; the notifier's webhooks on whatever port their URL names.
       expect([policy.metadata.name, rule.ports]).toEqual(
-        policy.metadata.name === 'chain-allow-internet' ? [policy.metadata.name, [{ protocol: 'TCP', port: 443 }]] : [policy.metadata.name, undefined],
+        policy.metadata.name === 'notifier-allow-internet' ? [policy.metadata.name, undefined] : [policy.metadata.name, [{ protocol: 'TCP', port: 443 }]],
       );
       expect(rule.to[0].ipBlock.cidr).toBe('0.0.0.0/0');
       expect(rule.to[0].ipBlock.except).toEqual(
