@@ -416,7 +416,7 @@ describe('deploy/ (Kubernetes)', () => {
     for (const object of scaled) expect(object.spec.triggers[0]).toMatchObject({ type: 'cpu', metadata: { value: '70' } });
   });
 
-  it('limits egress, when the egress component is used: the notifier, the chain service and the bank partners\' callers (quote, ramp) alone to the public internet, never a private range or the metadata address', () => {
+  it("limits egress, when the egress component is used: the notifier, the chain service and the bank partners' callers (quote, ramp) alone to the public internet, never a private range or the metadata address", () => {
     const component = 'deploy/components/egress';
     const policies: Yaml[] = ['default-deny.yaml', 'dependencies.yaml', 'internet.yaml'].flatMap((file) => yamlDocuments(`${component}/${file}`));
     const deny = policies.find((p) => p.metadata.name === 'platform-default-deny-egress');
