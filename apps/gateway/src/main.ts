@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Config } from '@ramp/config';
-import { KeyCache } from '@ramp/keys';
+import { IpAllowlist, KeyCache } from '@ramp/keys';
 import { RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
 import { RedisRateLimiter } from '@ramp/rate-limit';
@@ -72,6 +72,7 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
   observeHttp(fastify, metrics, logger);
   const anonymousPerMinute = config.int('anonymousPerMinute', 1);
   const keyLookupsPerMinute = config.int('keyLookupsPerMinute', 1);
+  const partnerPerMinute = config.int('partnerWebhookPerMinute', 1);
   installEdge(fastify, {
     keys: app.get(KeyCache),
     limiter: app.get(RedisRateLimiter),
@@ -83,13 +84,17 @@ export async function createGateway(config = new Config()): Promise<NestFastifyA
     keyLookupPolicy: { perMinute: keyLookupsPerMinute, burstPerSecond: Math.max(1, Math.ceil(keyLookupsPerMinute / 6)) },
     metrics,
     probesElsewhere: config.int('opsPort', 0, 65535) !== 0,
+    partners: {
+      allowlist: new IpAllowlist(config.list('partnerWebhookAllowedIps')),
+      policy: { perMinute: partnerPerMinute, burstPerSecond: Math.max(1, Math.ceil(partnerPerMinute / 6)) },
+    },
   });
   fastify.setErrorHandler((error, request, reply) => sendError(error, request, reply, logger));
   // Every route refuses query parameters it does not document (filled in from the document once it is built) and
   // text no service could store.
   const documentedQuery = new Map<string, string[]>();
   checkQueryAndPath(fastify, documentedQuery);
-  await servePartnerWebhooks(fastify, { rpc: app.get(RpcClient), logger, allowedIps: config.list('partnerWebhookAllowedIps') });
+  await servePartnerWebhooks(fastify, { rpc: app.get(RpcClient), logger });
   await app.init();
   const document = buildOpenApi(app);
   for (const [route, names] of queryParametersOf(document)) documentedQuery.set(route, names);

@@ -8,6 +8,7 @@ import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { Migration20261202000001 } from './migrations/Migration20261202000001';
+import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
@@ -22,7 +23,7 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 export const RAMP_DATABASE: DatabaseSpec = {
   schema: 'ramp',
   entities: [],
-  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001, Migration20261202000001],
+  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001, Migration20261202000001, Migration20261202000002],
 };
 
 @Module({

@@ -40,6 +40,11 @@ export interface EdgeOptions {
   metrics: GatewayMetrics;
   /** OPS_PORT is set: probes and metrics are served there, and this port answers them ROUTE_NOT_FOUND. */
   probesElsewhere?: boolean;
+  /**
+   * The bank partners' event routes: the addresses they are taken from (PARTNER_WEBHOOK_ALLOWED_IPS; empty: any) and
+   * each address's limit (PARTNER_WEBHOOK_PER_MINUTE), checked before the body is read.
+   */
+  partners?: { allowlist: IpAllowlist; policy: RateLimitPolicy };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -74,9 +79,17 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
       throw new AppError('HTTPS_REQUIRED', 'HTTPS is required; requests over plain HTTP are refused');
     }
 
-    // A bank partner's event: authenticated by its signature (the ramp service checks it), not by an API key, and never
-    // rate limited (the partner resends what it could not deliver, and a burst of payouts is a burst of events).
-    if (PARTNER_ROUTES.test(request.url)) return;
+    // A bank partner's event: authenticated by its signature (the ramp service checks it), not by an API key; from the
+    // partners' addresses when they are configured, and under a generous limit of its own per address (the partner
+    // resends what it could not deliver, and a burst of payouts is a burst of events), before its body is read.
+    if (PARTNER_ROUTES.test(request.url)) {
+      const partners = options.partners;
+      if (partners && !partners.allowlist.allows(client.address)) {
+        throw new AppError('IP_NOT_ALLOWED', `Partner events are accepted only from the partners' published addresses, not ${client.address}`);
+      }
+      if (partners) await enforceRateLimit(request, reply, options, { subject: `partner:${client.address}`, policy: partners.policy, scope: 'partner' });
+      return;
+    }
 
     const presented = headerValue(request.headers['x-api-key']);
     const key = presented ? await authenticate(request, reply, options, presented) : undefined;
@@ -111,8 +124,8 @@ async function authenticate(request: FastifyRequest, reply: FastifyReply, option
 interface Limit {
   subject: string;
   policy: RateLimitPolicy;
-  /** The metric's scope: a key's limit, a client address's, or an address's key lookups. */
-  scope: 'key' | 'address' | 'lookup';
+  /** The metric's scope: a key's limit, a client address's, an address's key lookups, or a partner address's events. */
+  scope: 'key' | 'address' | 'lookup' | 'partner';
 }
 
 async function enforceRateLimit(request: FastifyRequest, reply: FastifyReply, options: EdgeOptions, limit: Limit): Promise<void> {

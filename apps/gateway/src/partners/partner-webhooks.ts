@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, PartnerEventReceive, platformTenant } from '@ramp/contracts';
-import { IpAllowlist } from '@ramp/keys';
+import { PartnerEventReceive, platformTenant } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
 import type { Logger } from '@ramp/service-kit';
 import { sendError } from '../edge/error.filter';
@@ -14,27 +13,22 @@ const PARTNERS = { paystack: 'x-paystack-signature', flutterwave: 'verif-hash' }
 export interface PartnerWebhookOptions {
   rpc: Pick<RpcClient, 'call'>;
   logger: Logger;
-  /** PARTNER_WEBHOOK_ALLOWED_IPS: the partners' published source addresses; empty: any address (the signature decides). */
-  allowedIps: readonly string[];
 }
 
 /**
  * `POST /partners/paystack/webhook` and `POST /partners/flutterwave/webhook`: a bank partner's event, its body kept as the exact bytes that arrived (in a
  * scope of its own, with no JSON parser: the signature is over the raw body), handed to the ramp service, which
  * verifies it, records it once and answers; 200 only once it is recorded, so the partner resends anything we have not
- * kept. A forged or unsigned event is 401 and nothing is recorded; an address off PARTNER_WEBHOOK_ALLOWED_IPS is 403.
+ * kept. A forged or unsigned event is 401 and nothing is recorded. The edge has already refused an address off
+ * PARTNER_WEBHOOK_ALLOWED_IPS (403) and one over PARTNER_WEBHOOK_PER_MINUTE (429), before reading the body.
  */
 export async function servePartnerWebhooks(fastify: FastifyInstance, options: PartnerWebhookOptions): Promise<void> {
-  const allowlist = new IpAllowlist(options.allowedIps);
   await fastify.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     for (const [provider, header] of Object.entries(PARTNERS) as [keyof typeof PARTNERS, string][]) {
       scope.post(`/partners/${provider}/webhook`, async (request, reply) => {
         try {
-          if (!allowlist.allows(request.ctx.client.address)) {
-            throw new AppError('IP_NOT_ALLOWED', `Partner events are accepted only from the partners' published addresses, not ${request.ctx.client.address}`);
-          }
           const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
           const signature = request.headers[header];
           const answer = await options.rpc.call(

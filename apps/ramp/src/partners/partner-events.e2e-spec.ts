@@ -15,8 +15,8 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
 
   const rowsOf = async (reference: string) =>
     (
-      await pool.query<{ event: string; outcome: string | null; processed: boolean; body: unknown }>(
-        'select event, outcome, processed_at is not null as processed, body from ramp.partner_events where reference = $1',
+      await pool.query<{ event: string; outcome: string | null; processed: boolean; attempts: number; body: unknown }>(
+        'select event, outcome, processed_at is not null as processed, attempts, body from ramp.partner_events where reference = $1',
         [reference],
       )
     ).rows;
@@ -59,22 +59,38 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
     expect(again.map((answer) => answer.body.data)).toEqual([{ recorded: false }, { recorded: false }, { recorded: false }]);
     // The same reference with another status is another event.
     expect((await paystack.sendEvent(webhook, 'transfer.reversed', { ...transfer(ref), status: 'reversed' })).body.data).toEqual({ recorded: true });
-    // No payout has this reference: each is kept, marked unmatched and logged for an operator.
+    // Nothing handles transfer events yet (payouts are not wired): each is kept, open, looked at again hourly, logged.
     const rows = await eventually(
       () => rowsOf(ref),
-      (found) => found.length === 2 && found.every((row) => row.processed),
+      (found) => found.length === 2 && found.every((row) => row.outcome === 'unhandled'),
     );
-    expect(rows.map((row) => [row.event, row.outcome]).sort()).toEqual([
-      ['transfer.reversed', 'unmatched'],
-      ['transfer.success', 'unmatched'],
+    expect(rows.map((row) => [row.event, row.processed, row.attempts]).sort()).toEqual([
+      ['transfer.reversed', false, 1],
+      ['transfer.success', false, 1],
     ]);
     expect(rows.find((row) => row.event === 'transfer.success')!.body).toEqual({ event: 'transfer.success', data: transfer(ref) });
     await eventually(
       async () => services.get('ramp')!.logRecords,
-      (records) => records.some((record) => record.reference === ref && String(record.msg).includes('names nothing the platform knows')),
+      (records) => records.some((record) => record.reference === ref && String(record.msg).includes('nothing handles yet')),
     );
     const metrics = await (await fetch(`${services.get('ramp')!.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/ramp_partner_events_total\{[^}]*event="transfer.success"[^}]*outcome="duplicate"[^}]*\} [3-9]/);
+  });
+
+  it('keys an event without a reference or an id by its body, and reports a resend of one key with another body', async () => {
+    const url = webhook;
+    const marker = reference();
+    const kinds = async () =>
+      (await pool.query<{ n: string }>("select count(*) as n from ramp.partner_events where body->'data'->>'marker' = $1", [marker])).rows[0]!.n;
+    expect((await paystack.sendEvent(url, 'customeridentification.success', { marker, note: 'one' })).body.data).toEqual({ recorded: true });
+    expect((await paystack.sendEvent(url, 'customeridentification.success', { marker, note: 'two' })).body.data).toEqual({ recorded: true });
+    expect((await paystack.sendEvent(url, 'customeridentification.success', { marker, note: 'one' })).body.data).toEqual({ recorded: false });
+    expect(await kinds()).toBe('2');
+    const ref = reference();
+    await paystack.sendEvent(url, 'transfer.success', transfer(ref));
+    expect((await paystack.sendEvent(url, 'transfer.success', { ...transfer(ref), amount: 1 })).body.data).toEqual({ recorded: false });
+    const metrics = await (await fetch(`${services.get('ramp')!.opsUrl}/metrics`)).text();
+    expect(metrics).toMatch(/ramp_partner_events_total\{[^}]*outcome="duplicate_differs"[^}]*\} 1/);
   });
 
   it("takes Flutterwave's events by their verif-hash, a success and a failure of one reference as two events", async () => {
@@ -99,22 +115,33 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
     ]);
     const [row] = await eventually(
       () => rowsOf(ref),
-      (found) => found[0]?.processed === true,
+      (found) => found[0]?.attempts === 1,
       15_000,
     );
-    expect(row.outcome).toBe('unmatched');
+    expect(row).toMatchObject({ outcome: 'unhandled', processed: false });
   });
 
-  it("accepts events only from the partner's published addresses when they are set", async () => {
-    const gateway = await new ServiceProcess('gateway', await freePort(), { PARTNER_WEBHOOK_ALLOWED_IPS: '52.31.139.75,52.49.173.169' }).start();
+  it("accepts events only from the partner's published addresses when they are set, and within each address's limit", async () => {
+    const [fenced, limited] = await Promise.all([
+      new ServiceProcess('gateway', await freePort(), { PARTNER_WEBHOOK_ALLOWED_IPS: '52.31.139.75,52.49.173.169' }).start(),
+      // Behind a trusted proxy, so that the test speaks from an address of its own (the limit is per address, in Redis).
+      new ServiceProcess('gateway', await freePort(), { PARTNER_WEBHOOK_PER_MINUTE: '6', TRUSTED_PROXIES: '127.0.0.1' }).start(),
+    ]);
     try {
       const ref = reference();
-      const refused = await paystack.sendEvent(`${gateway.url}/partners/paystack/webhook`, 'transfer.success', transfer(ref));
+      const refused = await paystack.sendEvent(`${fenced.url}/partners/paystack/webhook`, 'transfer.success', transfer(ref));
       expect(refused.status).toBe(403);
       expect(refused.body.error.reason).toBe('IP_NOT_ALLOWED');
-      expect(await rowsOf(ref)).toEqual([]);
+      // Six a minute, one a second: the second at once is refused before it reaches the ramp service.
+      const url = `${limited.url}/partners/paystack/webhook`;
+      const headers = { 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}`, 'x-forwarded-proto': 'https' };
+      expect((await paystack.sendEvent(url, 'transfer.success', transfer(ref), { headers })).status).toBe(200);
+      const over = await paystack.sendEvent(url, 'transfer.failed', { ...transfer(ref), status: 'failed' }, { headers });
+      expect(over.status).toBe(429);
+      expect(over.body.error.reason).toBe('RATE_LIMIT_EXCEEDED');
+      expect((await rowsOf(ref)).map((row) => row.event)).toEqual(['transfer.success']);
     } finally {
-      await gateway.stop();
+      await Promise.all([fenced.stop(), limited.stop()]);
     }
   });
 });

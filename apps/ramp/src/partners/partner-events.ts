@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { Counter } from 'prom-client';
 import { Config } from '@ramp/config';
 import { AppError, invalidField, type PartnerEventReceive } from '@ramp/contracts';
@@ -7,7 +8,7 @@ import { Metrics } from '@ramp/observability';
 import { isFlutterwaveHashValid, isPaystackSignatureValid } from '@ramp/providers';
 import { LOGGER, PG_POOL, type Logger } from '@ramp/service-kit';
 
-/** What processing an event came to: it changed a transaction, or it names nothing the platform knows (kept, reported). */
+/** What processing an event came to: it changed a transaction, or it names nothing the platform knows (yet). */
 export type PartnerEventOutcome = 'applied' | 'unmatched';
 
 /** A recorded partner event, as a handler is given it. */
@@ -19,20 +20,34 @@ export interface PartnerEvent {
   body: { event: string; data: Record<string, unknown> };
 }
 
-/** Processes one kind of event (`transfer.success`...): idempotent, since a crash between it and the mark repeats it. */
-export type PartnerEventHandler = (event: PartnerEvent) => Promise<PartnerEventOutcome>;
+/**
+ * Processes one kind of event (`transfer.success`...), in the transaction that marks it (`client`), so that its effect
+ * and the mark commit together; idempotent all the same. `unmatched`: it names nothing known yet (the payout's record
+ * may not be committed yet), so it is tried again later.
+ */
+export type PartnerEventHandler = (event: PartnerEvent, client: PoolClient) => Promise<PartnerEventOutcome>;
 
-/** Events handled per pass, and the pause between passes that look for what a crash left unprocessed. */
+/** Events handled per pass, and the pause between passes that look for what is due again or a crash left. */
 const BATCH = 50;
 const SWEEP_MS = 5_000;
+/** An unmatched event is tried again after 30 s, 1 min, 2 min... (at most an hour apart), and closed after this many. */
+const UNMATCHED_TRIES = 12;
+/** A handler that throws is retried the same way, and the event parked for an operator after this many failures. */
+const FAILED_TRIES = 10;
+/** An event of a kind nothing handles (yet) is looked at again hourly, never closed: a later release may handle it. */
+const UNHANDLED_RETRY_S = 3600;
+
+const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** attempts);
 
 /**
  * Bank partners' events, received from the gateway: the signature checked over the raw body with the partner's secret
  * key (PARTNER_SIGNATURE_INVALID otherwise, nothing recorded), the event recorded once (a resend is the same
- * `event_key`: the event and the partner's reference of the transfer or charge), answered, then processed from the
- * record by the handler of its kind, on this replica at once and by any replica's sweep after a crash. An event no
- * handler takes, or whose reference names nothing, is kept with the outcome `unmatched`, counted and logged for an
- * operator, never dropped.
+ * `event_key`: the event, the partner's reference of the transfer or charge, or its id, or else the body's hash, and
+ * its status; a resend under the same key with another body is reported), answered, then processed from the record by
+ * the handler of its kind, each event in a savepoint of its own, on this replica at once and by any replica's pass
+ * every 5 s. Nothing is dropped: an event nothing handles yet is looked at hourly (`unhandled`); one naming nothing
+ * known is tried again with backoff and closed as `unmatched` after 12 tries, logged for an operator; one whose handler
+ * throws is retried and parked (`parked`) after 10 failures.
  */
 @Injectable()
 export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -54,7 +69,7 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
     this.flutterwaveHash = config.secret('flutterwaveWebhookHash');
     this.received = new Counter({
       name: 'ramp_partner_events_total',
-      help: "Bank partners' events by provider, event and outcome: recorded, duplicate (a resend), refused (bad signature), applied, unmatched (names nothing known: kept for an operator).",
+      help: "Bank partners' events by provider, event and outcome: recorded, duplicate (a resend), duplicate_differs (a resend with another body: the first kept), refused (bad signature), applied, unmatched_retry, unmatched (closed: kept for an operator), unhandled (nothing handles its kind yet), failed (a handler threw; retried), parked.",
       labelNames: ['provider', 'event', 'outcome'],
       registers: [metrics.registry],
     });
@@ -72,15 +87,31 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
     }
     const body = parseEvent(request.rawBody);
     const reference = referenceOf(body.data);
-    // The event, what it is about, and its status (Flutterwave's transfer.completed carries success and failure alike).
-    const key = `${body.event}:${reference ?? String(body.data.id ?? '')}:${typeof body.data.status === 'string' ? body.data.status : ''}`;
-    const inserted = await this.pool.query(
-      `insert into ramp.partner_events (provider, event_key, event, reference, body) values ($1, $2, $3, $4, $5)
-       on conflict (provider, event_key) do nothing returning id`,
-      [request.provider, key, body.event, reference, request.rawBody],
+    const sha256 = createHash('sha256').update(request.rawBody).digest('hex');
+    // The event, what it is about (its reference, else its id, else its very body), and its status (Flutterwave's
+    // transfer.completed carries success and failure alike).
+    const about = reference ?? (typeof body.data.id === 'string' || typeof body.data.id === 'number' ? `id:${body.data.id}` : `sha256:${sha256}`);
+    const key = `${body.event}:${about}:${typeof body.data.status === 'string' ? body.data.status : ''}`;
+    const inserted = await this.pool.query<{ id: string; body_sha256: string | null; inserted: boolean }>(
+      `with added as (
+         insert into ramp.partner_events (provider, event_key, event, reference, body, body_sha256) values ($1, $2, $3, $4, $5, $6)
+         on conflict (provider, event_key) do nothing returning id, body_sha256, true as inserted)
+       select * from added
+       union all
+       select id, body_sha256, false from ramp.partner_events where provider = $1 and event_key = $2 and not exists (select from added)`,
+      [request.provider, key, body.event, reference, request.rawBody, sha256],
     );
-    const recorded = inserted.rowCount === 1;
-    this.received.inc({ provider: request.provider, event: body.event, outcome: recorded ? 'recorded' : 'duplicate' });
+    const row = inserted.rows[0];
+    const recorded = row?.inserted === true;
+    if (!recorded && row && row.body_sha256 !== null && row.body_sha256 !== sha256) {
+      // Same event, reference and status, another body: kept as the first one, and shown to an operator.
+      this.logger.warn(
+        { provider: request.provider, event: body.event, reference, partnerEventId: row.id },
+        'a bank partner resent an event with another body: the first one is kept',
+      );
+    }
+    const differs = !recorded && row?.body_sha256 !== null && row?.body_sha256 !== sha256;
+    this.received.inc({ provider: request.provider, event: body.event, outcome: recorded ? 'recorded' : differs ? 'duplicate_differs' : 'duplicate' });
     if (recorded) this.kick();
     return { recorded };
   }
@@ -125,27 +156,26 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
     return this.running;
   }
 
-  /** One transaction: claims up to BATCH unprocessed events (skipping another replica's), handles each, marks it. */
+  /**
+   * One transaction: claims up to BATCH due events (skipping another replica's), and handles each in a savepoint of its
+   * own, so that one failing handler rolls back its own effect only, and the others' marks commit.
+   */
   private async processBatch(): Promise<number> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const claimed = await client.query<{ id: string; provider: string; event: string; reference: string | null; body: PartnerEvent['body'] }>(
-        `select id::text, provider, event, reference, body from ramp.partner_events
-         where processed_at is null order by id limit ${BATCH} for update skip locked`,
+      const claimed = await client.query<{
+        id: string;
+        provider: string;
+        event: string;
+        reference: string | null;
+        body: PartnerEvent['body'];
+        attempts: number;
+      }>(
+        `select id::text, provider, event, reference, body, attempts from ramp.partner_events
+         where processed_at is null and next_attempt_at <= now() order by next_attempt_at, id limit ${BATCH} for update skip locked`,
       );
-      for (const row of claimed.rows) {
-        const handler = this.handlers.get(row.event);
-        const outcome: PartnerEventOutcome = handler ? await handler(row) : 'unmatched';
-        if (outcome === 'unmatched') {
-          this.logger.warn(
-            { provider: row.provider, event: row.event, reference: row.reference, partnerEventId: row.id },
-            "a bank partner's event names nothing the platform knows: kept for an operator",
-          );
-        }
-        this.received.inc({ provider: row.provider, event: row.event, outcome });
-        await client.query('update ramp.partner_events set processed_at = now(), outcome = $2 where id = $1', [row.id, outcome]);
-      }
+      for (const row of claimed.rows) await this.processOne(client, row);
       await client.query('commit');
       return claimed.rows.length;
     } catch (error) {
@@ -153,6 +183,47 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
       throw error;
     } finally {
       client.release();
+    }
+  }
+
+  private async processOne(client: PoolClient, row: PartnerEvent & { attempts: number }): Promise<void> {
+    const handler = this.handlers.get(row.event);
+    const where = { provider: row.provider, event: row.event, reference: row.reference, partnerEventId: row.id };
+    if (!handler) {
+      if (row.attempts === 0) this.logger.warn(where, "a bank partner's event that nothing handles yet: kept, and looked at again hourly");
+      this.received.inc({ provider: row.provider, event: row.event, outcome: 'unhandled' });
+      await client.query(
+        `update ramp.partner_events set attempts = attempts + 1, outcome = 'unhandled', next_attempt_at = now() + make_interval(secs => $2) where id = $1`,
+        [row.id, UNHANDLED_RETRY_S],
+      );
+      return;
+    }
+    await client.query('savepoint partner_event');
+    try {
+      const outcome = await handler(row, client);
+      await client.query('release savepoint partner_event');
+      const closes = outcome === 'applied' || row.attempts + 1 >= UNMATCHED_TRIES;
+      if (outcome === 'unmatched' && closes)
+        this.logger.warn(where, "a bank partner's event names nothing the platform knows: closed as unmatched, kept for an operator");
+      this.received.inc({ provider: row.provider, event: row.event, outcome: closes ? outcome : 'unmatched_retry' });
+      await client.query(
+        `update ramp.partner_events set attempts = attempts + 1, outcome = $2, last_error = null,
+           processed_at = case when $3 then now() end, next_attempt_at = now() + make_interval(secs => $4) where id = $1`,
+        [row.id, outcome, closes, backoffSeconds(row.attempts)],
+      );
+    } catch (error) {
+      await client.query('rollback to savepoint partner_event');
+      const parked = row.attempts + 1 >= FAILED_TRIES;
+      this.logger.warn(
+        { ...where, err: error },
+        parked ? "a bank partner's event failed too often: parked for an operator" : "a bank partner's event failed; tried again later",
+      );
+      this.received.inc({ provider: row.provider, event: row.event, outcome: parked ? 'parked' : 'failed' });
+      await client.query(
+        `update ramp.partner_events set attempts = attempts + 1, last_error = $2, outcome = $3,
+           next_attempt_at = case when $3 = 'parked' then 'infinity'::timestamptz else now() + make_interval(secs => $4) end where id = $1`,
+        [row.id, error instanceof Error ? error.message.slice(0, 1000) : String(error), parked ? 'parked' : 'failed', backoffSeconds(row.attempts)],
+      );
     }
   }
 }

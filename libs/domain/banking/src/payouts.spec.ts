@@ -20,7 +20,7 @@ describe('paystackPayoutState', () => {
     ['abandoned', 'failed'],
     ['rejected', 'failed'],
     ['blocked', 'failed'],
-    ['otp', 'failed'],
+    ['otp', 'held'],
     ['pending', 'pending'],
     ['received', 'pending'],
     ['queued', 'pending'],
@@ -37,8 +37,12 @@ describe('nextPayoutStep - one off-ramp never has two live payouts', () => {
     expect(nextPayoutStep([], providers)).toEqual({ kind: 'send', provider: 'paystack', attempt: 1 });
   });
 
-  it('never starts another while one may have moved money: unknown is looked up, pending waited for', () => {
-    expect(nextPayoutStep([attempt('paystack', 'unknown')], providers)).toMatchObject({ kind: 'verify' });
+  it('never starts another while one may have moved money: unknown is sent again as it was, pending waited for', () => {
+    expect(nextPayoutStep([attempt('paystack', 'unknown')], providers)).toEqual({ kind: 'resend', attempt: attempt('paystack', 'unknown') });
+    expect(nextPayoutStep([attempt('paystack', 'failed'), attempt('flutterwave', 'unknown', 2)], providers)).toMatchObject({
+      kind: 'resend',
+      attempt: { provider: 'flutterwave', reference: 'ref-2' },
+    });
     expect(nextPayoutStep([attempt('paystack', 'pending')], providers)).toMatchObject({ kind: 'wait' });
     expect(nextPayoutStep([attempt('paystack', 'failed'), attempt('flutterwave', 'pending', 2)], providers)).toMatchObject({
       kind: 'wait',
@@ -46,9 +50,10 @@ describe('nextPayoutStep - one off-ramp never has two live payouts', () => {
     });
   });
 
-  it('takes a paid or reversed transfer as the outcome', () => {
+  it('takes a paid transfer as the outcome, and stops for an operator on a reversed or held one', () => {
     expect(nextPayoutStep([attempt('paystack', 'paid')], providers)).toMatchObject({ kind: 'done', attempt: { state: 'paid' } });
-    expect(nextPayoutStep([attempt('paystack', 'reversed')], providers)).toMatchObject({ kind: 'done', attempt: { state: 'reversed' } });
+    expect(nextPayoutStep([attempt('paystack', 'reversed')], providers)).toMatchObject({ kind: 'hold', attempt: { state: 'reversed' } });
+    expect(nextPayoutStep([attempt('paystack', 'held')], providers)).toMatchObject({ kind: 'hold', attempt: { state: 'held' } });
   });
 
   it('moves to the next provider only once the last transfer is known to have moved no money', () => {

@@ -5,10 +5,11 @@
 
 /**
  * What a partner says of a transfer: `pending` (accepted, not final), `paid`, `failed` (final: no money moved),
- * `reversed` (paid, then the bank sent the money back), `rejected` (refused when asked: it never existed), `unknown`
- * (asked, and no answer came: it may exist; only a look-up by its reference can tell).
+ * `reversed` (paid, then the bank sent the money back), `rejected` (refused when first asked: it never existed),
+ * `unknown` (no answer, a refusal after a lost answer, or not found when looked up: it may exist), `held` (stopped where
+ * only a person can move it, such as Paystack's `otp`: it may still be paid, so nothing else is sent).
  */
-export type PayoutState = 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected' | 'unknown';
+export type PayoutState = 'pending' | 'paid' | 'failed' | 'reversed' | 'rejected' | 'unknown' | 'held';
 
 export interface PayoutAttempt {
   provider: string;
@@ -40,9 +41,11 @@ export function paystackPayoutState(status: string): PayoutState {
     case 'abandoned':
     case 'rejected':
     case 'blocked':
-    // Waiting for an OTP nobody will enter (transfer OTP must be off for the integration): never sent.
-    case 'otp':
       return 'failed';
+    // Waiting for an OTP (transfer OTP must be off for the integration): someone may still finalise it from the
+    // dashboard, so it is not a failure another provider may pay over; an operator decides.
+    case 'otp':
+      return 'held';
     default:
       // pending, received, queued, processing: accepted and on its way.
       return 'pending';
@@ -52,24 +55,26 @@ export function paystackPayoutState(status: string): PayoutState {
 /** What the process does next about an off-ramp's payout, given its attempts so far. */
 export type PayoutDecision =
   | { kind: 'wait'; attempt: PayoutAttempt }
-  | { kind: 'verify'; attempt: PayoutAttempt }
+  | { kind: 'resend'; attempt: PayoutAttempt }
   | { kind: 'done'; attempt: PayoutAttempt }
+  | { kind: 'hold'; attempt: PayoutAttempt }
   | { kind: 'send'; provider: string; attempt: number }
   | { kind: 'exhausted' };
 
 /**
  * The payout rule: a new transfer starts only when every earlier one is known to have moved no money (`failed`, or
- * `rejected` when asked), and then at the next provider in `providers` (the configured order, without those out of
- * rotation) after the last one tried, or the same one when it is the only one; an `unknown` attempt is looked up
- * (verify) before anything else; a `pending` one is waited for; a `paid` or `reversed` one is the outcome.
+ * `rejected` when first asked), and then at the next provider in `providers` (the configured order, without those out
+ * of rotation) after the last one tried, or the same one when it is the only one. An `unknown` attempt is sent again to
+ * the same provider under the same reference (the partner refuses a duplicate, so this pays nothing twice) until the
+ * partner says what became of it; a `pending` one is waited for; `paid` is the outcome; `reversed` and `held` stop for an
+ * operator.
  */
 export function nextPayoutStep(attempts: readonly PayoutAttempt[], providers: readonly string[], maxAttempts = 3): PayoutDecision {
-  const open = attempts.find(
-    (attempt) => attempt.state === 'unknown' || attempt.state === 'pending' || attempt.state === 'paid' || attempt.state === 'reversed',
-  );
-  if (open?.state === 'unknown') return { kind: 'verify', attempt: open };
+  const open = attempts.find((attempt) => attempt.state !== 'failed' && attempt.state !== 'rejected');
+  if (open?.state === 'unknown') return { kind: 'resend', attempt: open };
   if (open?.state === 'pending') return { kind: 'wait', attempt: open };
-  if (open) return { kind: 'done', attempt: open };
+  if (open?.state === 'paid') return { kind: 'done', attempt: open };
+  if (open) return { kind: 'hold', attempt: open };
   if (attempts.length >= maxAttempts || providers.length === 0) return { kind: 'exhausted' };
   const last = attempts.at(-1);
   const after = last ? providers.indexOf(last.provider) : -1;

@@ -188,7 +188,7 @@ export const SETTINGS = {
     env: 'FLUTTERWAVE_SECRET_KEY',
     default: '',
     description:
-      'Flutterwave secret key (`FLWSECK-...`): a secret, from the environment or from a mounted file named by FLUTTERWAVE_SECRET_KEY_FILE; never logged. Empty: Flutterwave is not configured and serves nothing.',
+      'Flutterwave live secret key (`FLWSECK-...`; a `FLWSECK_TEST-` key is refused at start): a secret, from the environment or from a mounted file named by FLUTTERWAVE_SECRET_KEY_FILE; never logged. Empty: Flutterwave is not configured and serves nothing.',
     services: ['quote', 'ramp'],
   },
   flutterwaveWebhookHash: {
@@ -205,11 +205,25 @@ export const SETTINGS = {
       "Source addresses (IPs or CIDRs, comma separated) from which `POST /partners/<provider>/webhook` is accepted: the partners' published addresses (Paystack: 52.31.139.75, 52.49.173.169, 52.214.14.220). Empty: any address; the signature is checked either way. Behind a proxy the client address is the one TRUSTED_PROXIES resolves.",
     services: ['gateway'],
   },
+  partnerWebhookPerMinute: {
+    env: 'PARTNER_WEBHOOK_PER_MINUTE',
+    default: '6000',
+    description:
+      "Events a single source address may POST to the bank partners' routes per minute (a burst of a sixth of it per second), before the body is read; above it, 429 and the partner resends later. Generous: a burst of payouts is a burst of events.",
+    services: ['gateway'],
+  },
   nameEnquiryProviders: {
     env: 'NAME_ENQUIRY_PROVIDERS',
     default: 'paystack,flutterwave',
     description:
       "Live keys' bank list and name enquiry: the bank partners to ask, in order (comma separated; `paystack`, `flutterwave`). A partner whose secret key is not set is left out; with none left, live keys are refused bank verification (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the next one is asked.",
+    services: ['quote'],
+  },
+  nameEnquiryBudgetMs: {
+    env: 'NAME_ENQUIRY_BUDGET_MS',
+    default: '2000',
+    description:
+      "Each bank partner's share of a live name enquiry, its attempts and pauses together: an unavailable partner is given up within it and the next one asked, so that two partners answer within the gateway's RPC_TIMEOUT_MS (5 s).",
     services: ['quote'],
   },
   partnerTimeoutMs: {

@@ -60,14 +60,14 @@ export abstract class PartnerEmulator {
     url: string,
     event: string,
     data: Record<string, unknown>,
-    options: { signature?: string | null } = {},
+    options: { signature?: string | null; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: any }> {
     const body = JSON.stringify({ event, data });
     const [header, computed] = this.signatureOf(body);
     const signature = options.signature === undefined ? computed : options.signature;
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(signature !== null && { [header]: signature }) },
+      headers: { 'content-type': 'application/json', ...options.headers, ...(signature !== null && { [header]: signature }) },
       body,
     });
     const text = await response.text();

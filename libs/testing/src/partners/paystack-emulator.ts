@@ -55,6 +55,8 @@ export class PaystackEmulator extends PartnerEmulator {
   >();
   /** Charges (payments into dedicated accounts) by reference, with what was refunded of each, in kobo. */
   readonly charges = new Map<string, { reference: string; amount: number; accountNumber: string; customerCode: string; refunded: number }>();
+  /** Refuse a transfer the balance cannot cover before looking at its reference (Paystack's order is not documented). */
+  checksBalanceFirst = false;
   /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
   balanceKobo = 100_000_000_00;
 
@@ -158,6 +160,8 @@ export class PaystackEmulator extends PartnerEmulator {
     }
     if (route === 'POST /transfer') {
       const input = body as { amount: number; recipient: string; reference: string; reason?: string };
+      const poor: [number, unknown] = [400, { status: false, message: 'Your balance is not enough to fulfil this request', type: 'validation_error' }];
+      if (this.checksBalanceFirst && input.amount > this.balanceKobo) return poor;
       if (this.transfers.has(input.reference)) return [400, { status: false, message: 'Duplicate Transfer Reference', type: 'validation_error' }];
       const recipient = [...this.recipients.values()].find((known) => known.recipient_code === input.recipient);
       if (!recipient) return [400, { status: false, message: 'Recipient specified is invalid', type: 'validation_error' }];

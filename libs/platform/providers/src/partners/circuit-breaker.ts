@@ -49,6 +49,11 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
+  /** A call that told nothing about the partner (our own check refused it first): a half-open trial may go again. */
+  release(): void {
+    this.trialInFlight = false;
+  }
+
   failed(): void {
     this.trialInFlight = false;
     if (this.openedAt !== undefined) {
@@ -95,8 +100,10 @@ export class Rotation<T> {
           last = error;
           continue;
         }
-        // An answer (a refusal, or our own check of what it said): the partner is up.
-        entry.breaker.succeeded();
+        // The partner's refusal is an answer: it is up. Anything else (our own check, before or after it was asked) says
+        // nothing about it.
+        if (error instanceof PartnerError) entry.breaker.succeeded();
+        else entry.breaker.release();
         throw error;
       }
     }

@@ -46,8 +46,8 @@ export interface PartnerBankDirectoryOptions {
 }
 
 /**
- * Name enquiry through one bank partner: the bank list fetched from it and kept for `refreshMs` (kept longer, stale,
- * while the partner cannot be reached), and each account resolved by it under its own code for the bank. Callers check
+ * Name enquiry through one bank partner: the bank list fetched from it and kept for `refreshMs`, then refreshed beside
+ * the answers (the stale one kept while the partner cannot be reached), and each account resolved by it under its own code for the bank. Callers check
  * the account number's format and check digit first, so the partner is asked only about accounts that can exist.
  */
 export class PartnerBankDirectory implements BankDirectory {
@@ -55,6 +55,7 @@ export class PartnerBankDirectory implements BankDirectory {
   private readonly now: () => number;
   private cached: { at: number; banks: Map<string, { bank: Bank; partnerCode: string }> } | undefined;
   private loading: Promise<Map<string, { bank: Bank; partnerCode: string }>> | undefined;
+  private failedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly partner: BankPartner,
@@ -86,17 +87,26 @@ export class PartnerBankDirectory implements BankDirectory {
     }
   }
 
+  /**
+   * The list: fetched on first use (a caller waits for it); once it is older than refreshMs, the one held is answered
+   * at once and a new one fetched beside it, at most once a minute while the partner cannot be reached.
+   */
   private async banks(): Promise<Map<string, { bank: Bank; partnerCode: string }>> {
     const cached = this.cached;
-    if (cached && this.now() - cached.at < this.refreshMs) return cached.banks;
-    this.loading ??= this.load().finally(() => (this.loading = undefined));
-    try {
-      return await this.loading;
-    } catch (error) {
-      // A stale list beats none: the banks rarely change, and the partner may be down for the hour.
-      if (cached) return cached.banks;
-      throw error;
+    if (cached) {
+      if (this.now() - cached.at >= this.refreshMs && !this.loading && this.now() - this.failedAt >= 60_000) {
+        this.loading = this.load()
+          .catch((error: unknown) => {
+            this.failedAt = this.now();
+            throw error;
+          })
+          .finally(() => (this.loading = undefined));
+        this.loading.catch(() => undefined);
+      }
+      return cached.banks;
     }
+    this.loading ??= this.load().finally(() => (this.loading = undefined));
+    return this.loading;
   }
 
   private async load(): Promise<Map<string, { bank: Bank; partnerCode: string }>> {

@@ -24,6 +24,11 @@ export class PartnerError extends Error {
     readonly status?: number,
     /** The partner's answer, when it gave one (its `message`, `code`...). Never holds a secret: it is the partner's text. */
     readonly body?: unknown,
+    /**
+     * A refusal that came after an earlier attempt of the same call got no answer: that attempt may have been carried
+     * out, and the refusal may be about it (a duplicate, a balance it emptied), so it proves nothing was done.
+     */
+    readonly afterLostAnswer = false,
   ) {
     super(`${provider} ${call}: ${message}`);
   }
@@ -36,6 +41,11 @@ export interface PartnerHttpOptions {
   secretKey: string;
   /** Each attempt's limit (PARTNER_TIMEOUT_MS). */
   timeoutMs: number;
+  /**
+   * The whole call's limit, its attempts and pauses together (PARTNER_CALL_BUDGET_MS): no attempt starts, or runs,
+   * past it, so that a caller waiting on a request/reply answer (5 s) hears of a failover in time.
+   */
+  budgetMs?: number;
   observer?: PartnerCallObserver;
   /** Attempts in all for a call the partner documents as safe to repeat (a read, or a write keyed by our reference). */
   attempts?: number;
@@ -65,11 +75,16 @@ export interface PartnerRequest {
 export class PartnerHttp {
   private readonly attempts: number;
   private readonly backoffMs: number;
+  private readonly budgetMs: number;
 
   constructor(private readonly options: PartnerHttpOptions) {
     this.attempts = options.attempts ?? 3;
     this.backoffMs = options.backoffMs ?? 250;
+    this.budgetMs = options.budgetMs ?? Number.POSITIVE_INFINITY;
     if (!options.secretKey) throw new Error(`${options.provider}: a secret key is required`);
+    // Checked here, so that a malformed key (a newline from a file) never reaches fetch, whose error would quote it.
+    if (!/^[\x21-\x7e]+$/.test(options.secretKey))
+      throw new Error(`${options.provider}: the secret key has characters a key cannot have (spaces, line breaks)`);
   }
 
   get provider(): string {
@@ -78,25 +93,41 @@ export class PartnerHttp {
 
   async request<T>(request: PartnerRequest): Promise<T> {
     const attempts = request.idempotent ? this.attempts : 1;
+    const deadline = performance.now() + this.budgetMs;
     let last: PartnerError | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await sleep(this.backoffMs * 2 ** (attempt - 2));
+      if (attempt > 1) {
+        const pause = this.backoffMs * 2 ** (attempt - 2);
+        if (performance.now() + pause + 50 > deadline) break;
+        await sleep(pause);
+      }
       const started = performance.now();
       try {
-        const answer = await this.once<T>(request);
+        const answer = await this.once<T>(request, Math.floor(Math.min(this.options.timeoutMs, Math.max(1, deadline - started))));
         this.observe(request.call, 'ok', started);
         return answer;
       } catch (error) {
         const failure = error instanceof PartnerError ? error : new PartnerError(this.provider, request.call, 'unavailable', describe(error));
         this.observe(request.call, failure.kind, started);
-        if (failure.kind === 'refused') throw failure;
+        if (failure.kind === 'refused') {
+          if (!last) throw failure;
+          throw new PartnerError(
+            failure.provider,
+            failure.call,
+            'refused',
+            failure.message.replace(`${this.provider} ${request.call}: `, ''),
+            failure.status,
+            failure.body,
+            true,
+          );
+        }
         last = failure;
       }
     }
     throw last!;
   }
 
-  private async once<T>(request: PartnerRequest): Promise<T> {
+  private async once<T>(request: PartnerRequest, timeoutMs: number): Promise<T> {
     const url = new URL(request.path.replace(/^\//, ''), this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const response = await fetch(url, {
@@ -107,7 +138,7 @@ export class PartnerHttp {
         ...(request.body !== undefined && { 'content-type': 'application/json' }),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();
     let body: unknown;
@@ -132,7 +163,10 @@ export class PartnerHttp {
         response.status,
       );
     }
-    const kind = response.status >= 500 || response.status === 429 || response.status === 408 ? 'unavailable' : 'refused';
+    // A refusal is the partner's own answer: a 4xx carrying its JSON envelope. A 4xx without one (a proxy's page, a wrong
+    // base URL) says nothing about the request, and neither does a 5xx, a 429 or a 408.
+    const answered = typeof body === 'object' && body !== null && ('message' in body || 'status' in body);
+    const kind = response.status >= 500 || response.status === 429 || response.status === 408 || !answered ? 'unavailable' : 'refused';
     throw new PartnerError(this.provider, request.call, kind, `answered ${response.status}: ${said}`, response.status, body);
   }
 

@@ -1,4 +1,4 @@
-import type { Config } from '@ramp/config';
+import { ConfigError, type Config } from '@ramp/config';
 import type { BankDirectory } from '../bank-directory';
 import { CircuitBreaker, Rotation } from './circuit-breaker';
 import type { PartnerCallObserver } from './partner-http';
@@ -10,18 +10,28 @@ import { PaystackClient } from './paystack';
 export const BANK_PARTNERS = ['paystack', 'flutterwave'] as const;
 export type BankPartnerName = (typeof BANK_PARTNERS)[number];
 
-/** Paystack's client from PAYSTACK_BASE_URL and PAYSTACK_SECRET_KEY(_FILE), or undefined without a key. */
-export function paystackFrom(config: Config, observer?: PartnerCallObserver): PaystackClient | undefined {
+/**
+ * Paystack's client from PAYSTACK_BASE_URL and PAYSTACK_SECRET_KEY(_FILE), or undefined without a key. A test-mode key
+ * (`sk_test_`) is refused at start: live keys would be served by Paystack's test mode, with made-up names and payouts.
+ */
+export function paystackFrom(config: Config, observer?: PartnerCallObserver, budgetMs?: number): PaystackClient | undefined {
   const secretKey = config.secret('paystackSecretKey');
   if (!secretKey) return undefined;
-  return new PaystackClient({ baseUrl: config.string('paystackBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), observer });
+  if (!secretKey.startsWith('sk_live_'))
+    throw new ConfigError('PAYSTACK_SECRET_KEY must be a live secret key (sk_live_...): the platform serves test keys from its own sandbox');
+  return new PaystackClient({ baseUrl: config.string('paystackBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), budgetMs, observer });
 }
 
-/** Flutterwave's client from FLUTTERWAVE_BASE_URL and FLUTTERWAVE_SECRET_KEY(_FILE), or undefined without a key. */
-export function flutterwaveFrom(config: Config, observer?: PartnerCallObserver): FlutterwaveClient | undefined {
+/** Flutterwave's client from FLUTTERWAVE_BASE_URL and FLUTTERWAVE_SECRET_KEY(_FILE), or undefined without a key; a test-mode key is refused. */
+export function flutterwaveFrom(config: Config, observer?: PartnerCallObserver, budgetMs?: number): FlutterwaveClient | undefined {
   const secretKey = config.secret('flutterwaveSecretKey');
   if (!secretKey) return undefined;
-  return new FlutterwaveClient({ baseUrl: config.string('flutterwaveBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), observer });
+  if (!secretKey.startsWith('FLWSECK-') || /^FLWSECK_TEST/i.test(secretKey)) {
+    throw new ConfigError(
+      'FLUTTERWAVE_SECRET_KEY must be a live secret key (FLWSECK-..., not FLWSECK_TEST-...): the platform serves test keys from its own sandbox',
+    );
+  }
+  return new FlutterwaveClient({ baseUrl: config.string('flutterwaveBaseUrl'), secretKey, timeoutMs: config.int('partnerTimeoutMs', 1), budgetMs, observer });
 }
 
 /** Flutterwave as a bank partner for name enquiry (its codes are matched to the platform's by code alone). */
@@ -43,11 +53,13 @@ export function paystackBanks(client: PaystackClient): BankPartner {
 
 /** A configured partner's name enquiry, or undefined when its secret key is not set. */
 function bankPartnerFrom(name: BankPartnerName, config: Config, observer?: PartnerCallObserver): BankPartner | undefined {
+  // Each partner's share of a name enquiry, its attempts together: two of them fit in the gateway's wait for an answer.
+  const budgetMs = config.int('nameEnquiryBudgetMs', 100);
   if (name === 'paystack') {
-    const client = paystackFrom(config, observer);
+    const client = paystackFrom(config, observer, budgetMs);
     return client && paystackBanks(client);
   }
-  const client = flutterwaveFrom(config, observer);
+  const client = flutterwaveFrom(config, observer, budgetMs);
   return client && flutterwaveBanks(client);
 }
 

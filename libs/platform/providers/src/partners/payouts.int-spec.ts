@@ -61,24 +61,47 @@ describe('PaystackPayouts - transfers that can never pay twice, checked against 
   });
 
   it('pays exactly once when Paystack did the transfer and the answer was lost, and when it was down then back', async () => {
+    const kobo = 14_901_075;
     const lost = request();
+    const before = emulator.balanceKobo;
     emulator.loseNextAnswers(1);
     const result = await payouts.send(lost);
     // The retry under the same reference met "Duplicate Transfer Reference", and the transfer was looked up.
     expect(result.state).toBe('pending');
     expect(emulator.calls('/transfer').filter((call) => (call.body as { reference: string }).reference === lost.reference)).toHaveLength(2);
-    expect([...emulator.transfers.values()].filter((transfer) => transfer.reference === lost.reference)).toHaveLength(1);
+    expect(emulator.balanceKobo).toBe(before - kobo);
+
+    // The same, where Paystack checks the balance before the reference: the retry is refused for a balance the first
+    // attempt emptied, which is no proof that nothing was paid; the transfer is looked up and found.
+    emulator.checksBalanceFirst = true;
+    emulator.balanceKobo = kobo;
+    const drained = request();
+    emulator.loseNextAnswers(1);
+    expect(await payouts.send(drained)).toMatchObject({ state: 'pending' });
+    expect(emulator.balanceKobo).toBe(0);
+    emulator.checksBalanceFirst = false;
+    emulator.balanceKobo = 100_000_000_00;
 
     const down = request();
     emulator.failNext(2, 503);
     expect((await payouts.send(down)).state).toBe('pending');
-    expect(emulator.transfers.has(down.reference)).toBe(true);
+    expect(emulator.balanceKobo).toBe(100_000_000_00 - kobo);
 
-    // Down through every attempt: unknown, never taken for "nothing happened"; verify tells once it is back.
+    // Down through every attempt: unknown, never taken for "nothing happened", and not found when looked up at once
+    // (still unknown); sending the same reference again, once Paystack is back, settles it with exactly one transfer.
     const unknown = request();
     emulator.failNext(3, 503);
     expect(await payouts.send(unknown)).toMatchObject({ state: 'unknown' });
-    expect(await payouts.verify(unknown.reference)).toMatchObject({ state: 'rejected', reason: expect.stringContaining('no transfer') });
+    expect(await payouts.verify(unknown.reference)).toMatchObject({ state: 'unknown', reason: expect.stringContaining('no transfer') });
+    expect(await payouts.send(unknown)).toMatchObject({ state: 'pending' });
+    expect(await payouts.send(unknown)).toMatchObject({ state: 'pending' });
+    expect(emulator.balanceKobo).toBe(100_000_000_00 - 2 * kobo);
+  });
+
+  it('holds a payout whose reference the partner knows for another amount', async () => {
+    const first = request({ amount: '10' });
+    expect(await payouts.send(first)).toMatchObject({ state: 'pending' });
+    expect(await payouts.send({ ...first, amount: '20' })).toMatchObject({ state: 'held', reason: expect.stringContaining('another amount') });
   });
 
   it('says rejected (nothing exists) when Paystack refuses, and failed or reversed when the bank says so', async () => {
@@ -132,15 +155,19 @@ describe('FlutterwavePayouts - the same guarantees against the Flutterwave emula
       account_bank: '044',
       reference: first.reference,
     });
+    const balanceBefore = emulator.balance;
     const lost = request();
     emulator.loseNextAnswers(1);
     expect(await payouts.send(lost)).toMatchObject({ state: 'pending' });
-    expect([...emulator.transfers.keys()].filter((reference) => reference === lost.reference)).toHaveLength(1);
+    expect(
+      emulator.calls('/v3/transfers').filter((call) => call.method === 'POST' && (call.body as { reference: string }).reference === lost.reference),
+    ).toHaveLength(2);
+    expect(emulator.balance).toBe(balanceBefore - 52000.5);
     await emulator.settle(first.reference, 'SUCCESSFUL');
     await emulator.settle(lost.reference, 'FAILED');
     expect(await payouts.verify(first.reference)).toMatchObject({ state: 'paid' });
     expect(await payouts.verify(lost.reference)).toMatchObject({ state: 'failed', reason: expect.stringContaining('dormant') });
-    expect(await payouts.verify('no-such-reference-000')).toMatchObject({ state: 'rejected' });
+    expect(await payouts.verify('no-such-reference-000')).toMatchObject({ state: 'unknown' });
     emulator.failNext(3, 503);
     expect(await payouts.send(request())).toMatchObject({ state: 'unknown' });
     expect(await payouts.send(request({ amount: '999999999' }))).toMatchObject({ state: 'rejected', reason: expect.stringContaining('Insufficient') });

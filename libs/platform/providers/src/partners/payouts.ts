@@ -1,5 +1,5 @@
 import { paystackPayoutState, type PayoutState } from '@ramp/banking';
-import { fromBaseUnits, toBaseUnits } from '@ramp/money';
+import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import { flutterwavePayoutState, type FlutterwaveClient, type FlutterwaveTransfer } from './flutterwave';
 import type { PartnerBankDirectory } from './partner-bank-directory';
 import { PartnerError } from './partner-http';
@@ -37,9 +37,8 @@ export interface PayoutProvider {
 /**
  * Paystack payouts: a `nuban` recipient per account (kept for the process's life, and Paystack answers the same one
  * again anyway), then a transfer from the balance under the payout's reference. Whatever happens, the answer says
- * whether money may have moved: a refusal when asked is `rejected` (nothing exists), a lost answer is `unknown` (only
- * `verify` can tell), a "Duplicate Transfer Reference" is looked up (the first ask got through), and a transfer's own
- * status is read with paystackPayoutState.
+ * whether money may have moved (failedSend): `rejected` only when the first ask was refused and no transfer exists
+ * under the reference, `unknown` whenever it may exist, and a transfer's own status read with paystackPayoutState.
  */
 export class PaystackPayouts implements PayoutProvider {
   readonly name = 'paystack';
@@ -69,7 +68,13 @@ export class PaystackPayouts implements PayoutProvider {
       });
       return resultOf(transfer);
     } catch (error) {
-      return failedSend(error, /duplicate/i, () => this.verify(request.reference));
+      return failedSend(
+        error,
+        this.name,
+        () => this.client.verifyTransfer(request.reference),
+        resultOf,
+        (transfer) => transfer.amount === Number(toBaseUnits(request.amount, 2)),
+      );
     }
   }
 
@@ -83,22 +88,43 @@ export class PaystackPayouts implements PayoutProvider {
 }
 
 /**
- * What a send that threw means: the partner's refusal of a reused reference (`duplicate`) means an earlier ask got
- * through, so the transfer is looked up; any other refusal means nothing exists (`rejected`); no answer means it may
- * exist (`unknown`).
+ * What a send that threw means. No answer: the transfer may exist (`unknown`). A refusal: the reference is looked up
+ * first, since the refusal may be about an earlier attempt of this send that got through (a duplicate reference, a
+ * balance it emptied); found, it is what the partner says of it (held when its amount is not the one asked); not found,
+ * nothing exists (`rejected`), unless an attempt of this send got no answer, in which case only a send of the same
+ * reference again can tell (`unknown`).
  */
-function failedSend(error: unknown, duplicate: RegExp, verify: () => Promise<PayoutResult>): Promise<PayoutResult> | PayoutResult {
+async function failedSend<T>(
+  error: unknown,
+  provider: string,
+  find: () => Promise<T | undefined>,
+  resultOfTransfer: (transfer: T) => PayoutResult,
+  sameAmount: (transfer: T) => boolean,
+): Promise<PayoutResult> {
   if (!(error instanceof PartnerError)) throw error;
-  if (error.kind === 'refused' && duplicate.test(error.message)) return verify();
-  if (error.kind === 'refused') return { state: 'rejected', reason: error.message };
-  return { state: 'unknown', reason: error.message };
+  if (error.kind !== 'refused') return { state: 'unknown', reason: error.message };
+  let transfer: T | undefined;
+  try {
+    transfer = await find();
+  } catch (lookupError) {
+    if (lookupError instanceof PartnerError) return { state: 'unknown', reason: `${error.message}; the look-up failed: ${lookupError.message}` };
+    throw lookupError;
+  }
+  if (transfer !== undefined) {
+    if (!sameAmount(transfer)) return { state: 'held', reason: `${provider} holds a transfer under this reference for another amount: an operator must look` };
+    return resultOfTransfer(transfer);
+  }
+  return error.afterLostAnswer ? { state: 'unknown', reason: error.message } : { state: 'rejected', reason: error.message };
 }
 
-/** A transfer looked up by reference: its state, `rejected` when the partner has none, `unknown` when it did not answer. */
+/**
+ * A transfer looked up by reference: its state; `unknown` when the partner has none (it may not show it yet: only a
+ * send of the same reference again settles it) or does not answer.
+ */
 async function lookUp<T>(provider: string, find: () => Promise<T | undefined>, resultOfTransfer: (transfer: T) => PayoutResult): Promise<PayoutResult> {
   try {
     const transfer = await find();
-    return transfer ? resultOfTransfer(transfer) : { state: 'rejected', reason: `${provider} has no transfer with this reference` };
+    return transfer ? resultOfTransfer(transfer) : { state: 'unknown', reason: `${provider} shows no transfer with this reference (yet)` };
   } catch (error) {
     if (error instanceof PartnerError) return { state: 'unknown', reason: error.message };
     throw error;
@@ -116,7 +142,7 @@ function resultOf(transfer: PaystackTransfer): PayoutResult {
 
 /**
  * Flutterwave payouts: a transfer from the NGN balance under the payout's reference (no recipient step), read the
- * same way as Paystack's: refused when asked is `rejected`, a lost answer `unknown`, a reused reference looked up.
+ * same way as Paystack's (failedSend, lookUp).
  */
 export class FlutterwavePayouts implements PayoutProvider {
   readonly name = 'flutterwave';
@@ -139,22 +165,18 @@ export class FlutterwavePayouts implements PayoutProvider {
       });
       return flutterwaveResultOf(transfer);
     } catch (error) {
-      if (!(error instanceof PartnerError)) throw error;
-      if (error.kind === 'refused' && /reference/i.test(error.message) && /(duplicate|already|exist)/i.test(error.message))
-        return this.verify(request.reference);
-      if (error.kind === 'refused') return { state: 'rejected', reason: error.message };
-      return { state: 'unknown', reason: error.message };
+      return failedSend(
+        error,
+        this.name,
+        () => this.client.findTransfer(request.reference),
+        flutterwaveResultOf,
+        (transfer) => dec(transfer.amount).eq(request.amount),
+      );
     }
   }
 
-  async verify(reference: string): Promise<PayoutResult> {
-    try {
-      const transfer = await this.client.findTransfer(reference);
-      return transfer ? flutterwaveResultOf(transfer) : { state: 'rejected', reason: 'flutterwave has no transfer with this reference' };
-    } catch (error) {
-      if (error instanceof PartnerError) return { state: 'unknown', reason: error.message };
-      throw error;
-    }
+  verify(reference: string): Promise<PayoutResult> {
+    return lookUp(this.name, () => this.client.findTransfer(reference), flutterwaveResultOf);
   }
 
   balance(): Promise<string> {
