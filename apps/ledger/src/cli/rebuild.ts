@@ -5,7 +5,7 @@ import { type StoredEvent } from '@ramp/event-store';
 import { connectNats, ensureStream, JETSTREAM_API_TIMEOUT_MS } from '@ramp/messaging';
 import { LEDGER_DATABASE } from '../ledger.module';
 import { transactionEventStreams } from '@ramp/contracts';
-import { projectTransactionEvents } from '../transactions/transactions-projection';
+import { ProjectionGap, projectTransactionEvents } from '../transactions/transactions-projection';
 
 const PROJECTIONS = ['transactions'];
 
@@ -44,8 +44,20 @@ async function main(): Promise<void> {
       let applied = 0;
       // At most one row per event, 12 parameters a row: 4,000 stays within PostgreSQL's 65,535 parameters a statement.
       const batchSize = 4000;
-      // A batch is written while the next is read: one write at a time, in stream order (the projection refuses an
-      // event ahead of its predecessor), overlapped with the stream's reading.
+      // Events whose predecessor has not come yet (a relay's republication may have put them in the log out of order):
+      // tried again before each later batch, and once more at the end; any left then is a real gap.
+      let waiting: StoredEvent[] = [];
+      const write = (events: StoredEvent[]) => {
+        const again = waiting;
+        const deferred: StoredEvent[] = [];
+        // In version order (a stable sort: streams are independent, and each stream's events must come in its order).
+        const ordered = [...again, ...events].sort((a, b) => a.streamVersion - b.streamVersion);
+        return withTransaction(pool, (tx) => projectTransactionEvents(tx, ordered, table, deferred)).then((count) => {
+          waiting = deferred;
+          return count;
+        });
+      };
+      // A batch is written while the next is read: one write at a time, in stream order, overlapped with the reading.
       let writing: Promise<number> = Promise.resolve(0);
       for (let next = fromSequence; next <= toSequence;) {
         const events: StoredEvent[] = [];
@@ -58,11 +70,15 @@ async function main(): Promise<void> {
         applied += await writing;
         writing = Promise.resolve(0);
         if (events.length === 0) break;
-        writing = withTransaction(pool, (tx) => projectTransactionEvents(tx, events, table));
+        writing = write(events);
         // Its failure is the rebuild's, reported at the await above or below; not an unhandled rejection meanwhile.
         writing.catch(() => undefined);
       }
-      return applied + (await writing);
+      applied += await writing;
+      if (waiting.length > 0) applied += await write([]);
+      const [gap] = waiting;
+      if (gap) throw new ProjectionGap(`${gap.streamId}: version ${gap.streamVersion} has no predecessor in ${stream}`);
+      return applied;
     };
 
     // Each stream up to where it is now into the fresh table; then the swap; then what arrived meanwhile.

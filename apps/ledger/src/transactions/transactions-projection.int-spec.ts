@@ -1,7 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
 import type { StoredEvent } from '@ramp/event-store';
 import { TEST_DATABASE_URL } from '@ramp/testing';
-import { projectTransactionEvents } from './transactions-projection';
+import { ProjectionGap, projectTransactionEvents } from './transactions-projection';
 
 /**
  * The read model's writes against PostgreSQL, two consumers at once: a stream's row never steps back to an older
@@ -84,5 +84,24 @@ describe('transactions projection - concurrent writers never move a row backward
     expect(await projectTransactionEvents(pool as never, [event(id, 1, 'pending')], table)).toBe(0);
     const { rows } = await pool.query(`select stream_version, status from ${table} where id = $1`, [id]);
     expect(rows).toEqual([{ stream_version: 2, status: 'completed' }]);
+  });
+
+  it("with somewhere to defer to (the rebuild), holds an event whose predecessor has not come, and its stream's later ones", async () => {
+    const id = 'txn_01JD7X3Q9Z8K4M2N6P5R7S9DEF0';
+    const other = 'txn_01JD7X3Q9Z8K4M2N6P5R7S9DEF1';
+    await expect(projectTransactionEvents(pool as never, [event(id, 2, 'pending')], table)).rejects.toBeInstanceOf(ProjectionGap);
+    const deferred: StoredEvent[] = [];
+    expect(
+      await projectTransactionEvents(pool as never, [event(id, 2, 'pending'), event(other, 1, 'pending'), event(id, 3, 'completed')], table, deferred),
+    ).toBe(1);
+    expect(deferred.map((held) => [held.streamId, held.streamVersion])).toEqual([
+      [`offramp-${id}`, 2],
+      [`offramp-${id}`, 3],
+    ]);
+    const none: StoredEvent[] = [];
+    expect(await projectTransactionEvents(pool as never, [event(id, 1, 'pending'), ...deferred], table, none)).toBe(3);
+    expect(none).toEqual([]);
+    const { rows } = await pool.query(`select stream_version, status from ${table} where id = $1`, [id]);
+    expect(rows).toEqual([{ stream_version: 3, status: 'completed' }]);
   });
 });
