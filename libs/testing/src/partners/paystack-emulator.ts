@@ -55,6 +55,8 @@ export class PaystackEmulator extends PartnerEmulator {
   >();
   /** Charges (payments into dedicated accounts) by reference, with what was refunded of each, in kobo. */
   readonly charges = new Map<string, { reference: string; amount: number; accountNumber: string; customerCode: string; refunded: number }>();
+  /** Answer the next refund as `failed` (Paystack queued it and it failed at once): nothing is given back. */
+  failNextRefund = false;
   /** Refuse a transfer the balance cannot cover before looking at its reference (Paystack's order is not documented). */
   checksBalanceFirst = false;
   /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
@@ -289,7 +291,9 @@ export class PaystackEmulator extends PartnerEmulator {
       const amount = input.amount ?? charge.amount - charge.refunded;
       if (amount <= 0 || charge.refunded + amount > charge.amount)
         return [400, { status: false, message: 'Refund amount cannot be greater than transaction amount', type: 'validation_error' }];
-      charge.refunded += amount;
+      const failed = this.failNextRefund;
+      this.failNextRefund = false;
+      if (!failed) charge.refunded += amount;
       return [
         200,
         {
@@ -320,7 +324,7 @@ export class PaystackEmulator extends PartnerEmulator {
             channel: null,
             merchant_note: '',
             customer_note: '',
-            status: 'pending',
+            status: failed ? 'failed' : 'pending',
             refunded_by: 'platform',
             expected_at: now,
             currency: 'NGN',

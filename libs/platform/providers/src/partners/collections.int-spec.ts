@@ -78,6 +78,11 @@ describe('PaystackCollections - dedicated accounts, payments and refunds, checke
       merchant_note: 'on-ramp paid the wrong amount',
     });
     expect(emulator.charges.get(reference)!.refunded).toBe(5_000_050);
+    // A refund Paystack answers as failed gave nothing back: rejected, never counted as refunded.
+    const { reference: second } = await emulator.payInto(account.accountNumber, 1_000, webhook());
+    emulator.failNextRefund = true;
+    expect(await collections.refund({ reference: second, amount: '10' }, 'failed at once')).toMatchObject({ state: 'rejected' });
+    expect(emulator.charges.get(second)!.refunded).toBe(0);
     // A second refund of the same payment is refused by Paystack: nothing is given back twice.
     expect(await collections.refund(payment!, 'again')).toMatchObject({ state: 'rejected' });
     expect(emulator.charges.get(reference)!.refunded).toBe(5_000_050);

@@ -79,7 +79,9 @@ export class PaystackCollections implements CollectionProvider {
 
   async refund(payment: Pick<CollectionPayment, 'reference' | 'amount'>, note: string) {
     try {
-      await this.client.refund({ chargeReference: payment.reference, amountKobo: toBaseUnits(payment.amount, 2), note });
+      const refund = await this.client.refund({ chargeReference: payment.reference, amountKobo: toBaseUnits(payment.amount, 2), note });
+      // Paystack answers a queued refund (pending, processing, processed); `failed` gave nothing back.
+      if (refund.status === 'failed') return { state: 'rejected' as const, reason: 'paystack answered the refund as failed' };
       return { state: 'refunded' as const };
     } catch (error) {
       if (!(error instanceof PartnerError)) throw error;
