@@ -4,6 +4,8 @@ import { Metrics } from '@ramp/observability';
 import {
   BankDirectories,
   liveBankDirectoryFrom,
+  livePayoutsFrom,
+  OfframpPayouts,
   partnerObserver,
   PriceFeeds,
   RouteProviders,
@@ -48,6 +50,8 @@ export const QUOTE_DATABASE: DatabaseSpec = {
           liveBankDirectoryFrom(config, partnerObserver(metrics.partnerCallSeconds)),
         ),
     },
+    // Live off-ramps: refused at quote time unless a partner of PAYOUT_PROVIDERS has its key (the ramp service pays).
+    { provide: OfframpPayouts, inject: [Config], useFactory: (config: Config) => new OfframpPayouts(livePayoutsFrom(config)) },
     { provide: RouteProviders, useFactory: () => new RouteProviders(new SandboxRouteProvider(), undefined) },
     ChainMarkets,
     QuotePricer,

@@ -11,6 +11,7 @@ import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
+import { PayoutEvents } from './offramp/payout-events';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
 import { PartnerEvents } from './partners/partner-events';
@@ -49,6 +50,7 @@ export const RAMP_DATABASE: DatabaseSpec = {
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
     OnrampService,
     PartnerEvents,
+    PayoutEvents,
   ],
 })
 export class RampModule {}

@@ -28,6 +28,7 @@ export {
   type RawBody,
   type StandardWebhookHeaders,
   type StandardWebhookOptions,
+  type OfframpWebhookEvent,
   type WalletWebhookEvent,
   type WebhookEvent,
   type WebhookEventName,

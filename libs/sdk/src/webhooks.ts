@@ -27,6 +27,9 @@ export type WebhookEvent = Omit<Schemas['WebhookEvent'], 'data'> & {
 /** A managed wallet's event (`wallet.deposit_reversed`), to webhooks that list it by name. */
 export type WalletWebhookEvent = Schemas['WalletWebhookEvent'];
 
+/** An off-ramp's event after its end (`offramp.payout_reversed`), to webhooks that list it by name. */
+export type OfframpWebhookEvent = Schemas['OfframpWebhookEvent'];
+
 /** What `POST /webhooks/{webhookId}/test` sends. */
 export interface WebhookTestEvent {
   event: 'webhook.test';
@@ -137,8 +140,8 @@ export function constructWebhookEvent(
   rawBody: RawBody,
   signatureHeader: string | string[] | null | undefined,
   secret: string,
-): WebhookEvent | WalletWebhookEvent | WebhookTestEvent {
+): WebhookEvent | WalletWebhookEvent | OfframpWebhookEvent | WebhookTestEvent {
   if (!verifyWebhookSignature(rawBody, signatureHeader, secret)) throw new WebhookVerificationError();
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  return JSON.parse(text) as WebhookEvent | WalletWebhookEvent | WebhookTestEvent;
+  return JSON.parse(text) as WebhookEvent | WalletWebhookEvent | OfframpWebhookEvent | WebhookTestEvent;
 }

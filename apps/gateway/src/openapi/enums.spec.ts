@@ -17,6 +17,7 @@ import {
   INTEGRATION_EVENT_NAMES,
   WEBHOOK_EVENT_NAMES,
   WALLET_EVENT_NAMES,
+  OFFRAMP_EVENT_NAMES,
   ROUTE_STEP_KINDS,
   ROUTE_STEP_STATUSES,
   TRANSACTION_OUTCOMES,
@@ -102,6 +103,9 @@ const EXPECTED: [where: string, list: readonly unknown[]][] = [
   [query('/webhooks/{webhookId}/deliveries', 'status'), DELIVERY_STATUSES],
   [schema('WebhookEvent', 'event'), INTEGRATION_EVENT_NAMES],
   [schema('WalletWebhookEvent', 'event'), WALLET_EVENT_NAMES],
+  [schema('OfframpWebhookEvent', 'event'), OFFRAMP_EVENT_NAMES],
+  [schema('OfframpWebhookEventData', 'status'), TRANSACTION_STATUSES],
+  [schema('OfframpWebhookEventData', 'fiatCurrency'), [FIAT_CURRENCY]],
   [schema('WebhookEventData', 'type'), TRANSACTION_TYPES],
   [schema('WebhookEventData', 'status'), TRANSACTION_OUTCOMES],
   [schema('ErrorBodySchema', 'code'), ERROR_CODES],
@@ -109,7 +113,7 @@ const EXPECTED: [where: string, list: readonly unknown[]][] = [
 ];
 
 /** One-value enums: a constant of the answer (`success: true`) rather than a list of the code. */
-const CONSTANTS = [[true], [false], ['test'], ['pending']];
+const CONSTANTS = [[true], [false], ['test'], ['pending'], ['offramp']];
 
 describe('OpenAPI enums - the reference lists exactly the values of the code', () => {
   let enums: Map<string, unknown[]>;

@@ -6,7 +6,15 @@ import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-sp
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelopeSchema, PaginationMetaSchema } from './envelopes';
 import { API_TAGS } from './tags';
-import { OFFRAMP_COMPLETED_EVENT, WALLET_DEPOSIT_REVERSED_EVENT, WalletWebhookEventSchema, webhookExtensions, WebhookEventSchema } from './webhook-events';
+import {
+  OFFRAMP_COMPLETED_EVENT,
+  OFFRAMP_PAYOUT_REVERSED_EVENT,
+  OfframpWebhookEventSchema,
+  WALLET_DEPOSIT_REVERSED_EVENT,
+  WalletWebhookEventSchema,
+  webhookExtensions,
+  WebhookEventSchema,
+} from './webhook-events';
 
 /** The OpenAPI 3 document, generated from the controllers and DTOs of the gateway. */
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
@@ -31,11 +39,12 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.build(), {
     ignoreGlobalPrefix: true,
     autoTagControllers: false,
-    extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema, WebhookEventSchema, WalletWebhookEventSchema],
+    extraModels: [ErrorEnvelopeSchema, PaginationMetaSchema, WebhookEventSchema, WalletWebhookEventSchema, OfframpWebhookEventSchema],
   });
   const schemas = document.components?.schemas ?? {};
   schemas['WebhookEvent'] = { ...schemas['WebhookEvent'], example: OFFRAMP_COMPLETED_EVENT };
   schemas['WalletWebhookEvent'] = { ...schemas['WalletWebhookEvent'], example: WALLET_DEPOSIT_REVERSED_EVENT };
+  schemas['OfframpWebhookEvent'] = { ...schemas['OfframpWebhookEvent'], example: OFFRAMP_PAYOUT_REVERSED_EVENT };
   document.components = { ...document.components, schemas, examples };
   // Probes and metrics are served at the root, not under the /v1 server, and need no key.
   for (const [path, item] of Object.entries(document.paths)) {

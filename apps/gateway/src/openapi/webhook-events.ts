@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, type ExampleObject } from '@nestjs/swagger';
-import { INTEGRATION_EVENT_NAMES, TRANSACTION_OUTCOMES, TRANSACTION_TYPES, WALLET_EVENT_NAMES, type WalletDepositReversedEvent } from '@ramp/contracts';
+import {
+  INTEGRATION_EVENT_NAMES,
+  OFFRAMP_EVENT_NAMES,
+  FIAT_CURRENCY,
+  TRANSACTION_OUTCOMES,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  WALLET_EVENT_NAMES,
+  type OfframpPayoutReversedEvent,
+  type WalletDepositReversedEvent,
+} from '@ramp/contracts';
 import { deliveryHeaders, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '@ramp/webhooks';
 
 // What a webhook receiver gets, for the served reference (docs/api/webhooks.md states the same facts, and
@@ -105,6 +115,51 @@ export const WALLET_DEPOSIT_REVERSED_EVENT: WalletDepositReversedEvent = {
     from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     blockNumber: '18231044',
     metadata: { eventId: '5c1d2e4a-7b0f-4c52-9a51-1f0e8d6f7a21', depositId: 'test:base:0x8f2a6c1e0d3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f:3' },
+  },
+};
+
+@ApiSchema({ name: 'OfframpWebhookEventMetadata' })
+export class OfframpWebhookEventMetadataSchema {
+  @ApiProperty({ description: "The event's id, also sent as `x-service-event-id`.", example: '0b7e4f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b' }) eventId!: string;
+}
+
+@ApiSchema({ name: 'OfframpWebhookEventData', description: 'The off-ramp whose payout the bank sent back.' })
+export class OfframpWebhookEventDataSchema {
+  @ApiProperty({ example: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V' }) transactionId!: string;
+  @ApiProperty({ required: false, description: 'Your reference from the initiation; present when you gave one.', example: 'order-1042' }) reference?: string;
+  @ApiProperty({ enum: ['offramp'] }) type!: string;
+  @ApiProperty({ enum: TRANSACTION_STATUSES, description: "The off-ramp's status, which the reversal does not change.", example: 'completed' })
+  status!: string;
+  @ApiProperty({ description: 'The NGN the bank sent back: the payout.', example: '149010.75' }) payoutAmount!: string;
+  @ApiProperty({ enum: [FIAT_CURRENCY] }) fiatCurrency!: string;
+  @ApiProperty({ description: "The payout's reference at the bank partner.", example: 'txn_01jd7x3q9z8k4m2n6p5r7s9t1v-payout-1' }) payoutReference!: string;
+  @ApiProperty({ type: OfframpWebhookEventMetadataSchema }) metadata!: OfframpWebhookEventMetadataSchema;
+}
+
+@ApiSchema({
+  name: 'OfframpWebhookEvent',
+  description:
+    "An off-ramp's event after its end, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning), never to a `callbackUrl`: `offramp.payout_reversed` when the bank sent back the Naira of a live off-ramp that was paid out. The off-ramp stays `completed`; its payout is held for the platform's operators, who pay it again or settle it with you.",
+})
+export class OfframpWebhookEventSchema {
+  @ApiProperty({ enum: OFFRAMP_EVENT_NAMES }) event!: string;
+  @ApiProperty({ format: 'date-time', description: 'When the reversal was recorded.', example: '2026-11-24T08:15:02.000Z' }) timestamp!: string;
+  @ApiProperty({ type: OfframpWebhookEventDataSchema }) data!: OfframpWebhookEventDataSchema;
+}
+
+/** A live off-ramp's payout of 149,010.75 NGN, sent back by the bank after it was paid. */
+export const OFFRAMP_PAYOUT_REVERSED_EVENT: OfframpPayoutReversedEvent = {
+  event: 'offramp.payout_reversed',
+  timestamp: '2026-11-24T08:15:02.000Z',
+  data: {
+    transactionId: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+    reference: 'order-1042',
+    type: 'offramp',
+    status: 'completed',
+    payoutAmount: '149010.75',
+    fiatCurrency: 'NGN',
+    payoutReference: 'txn_01jd7x3q9z8k4m2n6p5r7s9t1v-payout-1',
+    metadata: { eventId: '0b7e4f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b' },
   },
 };
 
@@ -253,6 +308,13 @@ export const WEBHOOKS_DESCRIPTION = [
   '```json',
   json(WALLET_DEPOSIT_REVERSED_EVENT),
   '```',
+  '',
+  `**Off-ramp events.** ${OFFRAMP_EVENT_NAMES.map((name) => `\`${name}\``).join(', ')}, the **OfframpWebhookEvent** schema, only to webhooks that list it by name (\`*\` does not take it; a \`callbackUrl\` never does), signed, sent and retried the same way:`,
+  "the bank sent back the Naira of a live off-ramp that was paid out. The off-ramp stays `completed`; its payout is held for the platform's operators, who pay it again or settle it with you.",
+  '',
+  '```json',
+  json(OFFRAMP_PAYOUT_REVERSED_EVENT),
+  '```',
 ].join('\n');
 
 /**
@@ -264,62 +326,50 @@ export function webhookExtensions(): { examples: Record<string, ExampleObject>; 
     OfframpCompletedEvent: { summary: 'offramp.completed', value: OFFRAMP_COMPLETED_EVENT },
     OfframpFailedEvent: { summary: 'offramp.failed (payout rejected)', value: OFFRAMP_FAILED_EVENT },
     WalletDepositReversedEvent: { summary: 'wallet.deposit_reversed', value: WALLET_DEPOSIT_REVERSED_EVENT },
+    OfframpPayoutReversedEvent: { summary: 'offramp.payout_reversed', value: OFFRAMP_PAYOUT_REVERSED_EVENT },
   };
   const xWebhooks = {
-    transactionEvent: {
-      post: {
-        tags: ['Webhooks'],
-        // We call you: no API key of ours is involved (the signature headers authenticate the delivery).
-        security: [],
-        summary: 'A transaction ended: the event POSTed to your webhook URL or callbackUrl',
-        description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
-        parameters: DELIVERY_HEADERS.map((header) => ({
-          name: header.name,
-          in: 'header',
-          required: true,
-          description: header.description,
-          schema: { type: 'string' },
-          example: header.example,
-        })),
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/WebhookEvent' },
-              examples: { completed: { $ref: '#/components/examples/OfframpCompletedEvent' }, failed: { $ref: '#/components/examples/OfframpFailedEvent' } },
-            },
-          },
-        },
-        responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
-      },
-    },
-    walletEvent: {
-      post: {
-        tags: ['Webhooks'],
-        // We call you: no API key of ours is involved (the signature headers authenticate the delivery).
-        security: [],
-        summary: "A managed wallet's event (a deposit's credit taken back): POSTed to your webhook URL",
-        description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
-        parameters: DELIVERY_HEADERS.map((header) => ({
-          name: header.name,
-          in: 'header',
-          required: true,
-          description: header.description,
-          schema: { type: 'string' },
-          example: header.example,
-        })),
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/WalletWebhookEvent' },
-              examples: { reversed: { $ref: '#/components/examples/WalletDepositReversedEvent' } },
-            },
-          },
-        },
-        responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
-      },
-    },
+    transactionEvent: deliveryOperation('A transaction ended: the event POSTed to your webhook URL or callbackUrl', 'WebhookEvent', {
+      completed: 'OfframpCompletedEvent',
+      failed: 'OfframpFailedEvent',
+    }),
+    walletEvent: deliveryOperation("A managed wallet's event (a deposit's credit taken back): POSTed to your webhook URL", 'WalletWebhookEvent', {
+      reversed: 'WalletDepositReversedEvent',
+    }),
+    offrampEvent: deliveryOperation("An off-ramp's event after its end (its payout sent back by the bank): POSTed to your webhook URL", 'OfframpWebhookEvent', {
+      reversed: 'OfframpPayoutReversedEvent',
+    }),
   };
   return { examples, xWebhooks };
+}
+
+/** One kind of delivery as an operation your server receives: its headers, its body's schema and its examples (by name). */
+function deliveryOperation(summary: string, schema: string, examples: Record<string, string>) {
+  return {
+    post: {
+      tags: ['Webhooks'],
+      // We call you: no API key of ours is involved (the signature headers authenticate the delivery).
+      security: [],
+      summary,
+      description: `Answer 2xx within 30 seconds; anything else is retried ${RETRY_SCHEDULE} after the failed attempt.`,
+      parameters: DELIVERY_HEADERS.map((header) => ({
+        name: header.name,
+        in: 'header',
+        required: true,
+        description: header.description,
+        schema: { type: 'string' },
+        example: header.example,
+      })),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { $ref: `#/components/schemas/${schema}` },
+            examples: Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, { $ref: `#/components/examples/${example}` }])),
+          },
+        },
+      },
+      responses: { '2XX': { description: 'Received. Any other answer, or none within 30 seconds, is retried.' } },
+    },
+  };
 }

@@ -1,18 +1,21 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { chainEvents, everyEventOf, integrationEvents } from '@ramp/contracts';
+import { chainEvents, everyEventOf, integrationEvents, rampEvents } from '@ramp/contracts';
 import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { AllowedHosts } from '@ramp/webhooks';
 import { DeliveryStore, type IncomingEvent } from './delivery-store';
 import { decodeIntegrationMessage, withAllowedCallback } from './intake';
+import { offrampEventOf, PAYOUT_REVERSED } from './offramp-events';
 import { walletEventOf } from './wallet-events';
 
 /** The durable consumer of the integration events, shared by the notifier's replicas. */
 export const DELIVERIES_CONSUMER = 'notifier_deliveries';
 /** The durable consumer of the chain service's events, for the wallets' webhook events. */
 export const WALLET_EVENTS_CONSUMER = 'notifier_wallet_events';
+/** The durable consumer of the ramp service's reversed payouts, for the off-ramps' `offramp.payout_reversed`. */
+export const OFFRAMP_EVENTS_CONSUMER = 'notifier_offramp_events';
 
 /**
  * Turns each integration event into its deliveries, written in one transaction with its inbox entry; and the chain
@@ -45,5 +48,14 @@ export class DeliveriesEventsController {
     if (!incoming) return;
     const deliveries = await this.store.recordEvent(context.tx, incoming, new Date());
     this.logger.info({ event: incoming.type, deliveries, correlationId: event.metadata.correlationId }, 'wallet event recorded');
+  }
+
+  /** The off-ramps' webhook events after their end (offrampEventOf): only the ramp service's reversed payouts are read. */
+  @JetStreamEventPattern(`${rampEvents().subjectPrefix}.${PAYOUT_REVERSED}`, { durable: OFFRAMP_EVENTS_CONSUMER, ackWaitMs: 10_000 })
+  async recordOfframpEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+    const incoming = offrampEventOf(event);
+    if (!incoming) return;
+    const deliveries = await this.store.recordEvent(context.tx, incoming, new Date());
+    this.logger.info({ event: incoming.type, deliveries, correlationId: event.metadata.correlationId }, 'off-ramp event recorded');
   }
 }

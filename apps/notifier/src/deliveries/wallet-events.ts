@@ -14,7 +14,6 @@ export function walletEventOf(event: StoredEvent): IncomingEvent | undefined {
   const walletId = /^wallet:(.+)$/.exec(reversed.owner)?.[1];
   // Dust was never the wallet's: its reversal takes nothing from it.
   if (!walletId || reversed.dust) return undefined;
-  const tenant: Tenant = event.metadata.tenant;
   const payload: WalletDepositReversedEvent = {
     event: 'wallet.deposit_reversed',
     timestamp: event.createdAt,
@@ -30,11 +29,20 @@ export function walletEventOf(event: StoredEvent): IncomingEvent | undefined {
       metadata: { eventId: event.eventId, depositId: reversed.depositId },
     },
   };
+  return namedEventOf(event, payload, null);
+}
+
+/**
+ * A webhook event added within /v1 (a wallet's, an off-ramp's), as the notifier records it from the domain event it
+ * stands for: for the event's tenant, only to webhooks that name it (subscribedBy), never to a callback (no key, no URL).
+ */
+export function namedEventOf(event: StoredEvent, payload: { event: string }, transactionId: string | null): IncomingEvent {
+  const tenant: Tenant = event.metadata.tenant;
   return {
     eventId: event.eventId,
     type: payload.event,
     body: JSON.stringify(payload),
-    transactionId: null,
+    transactionId,
     organizationId: tenant.organizationId,
     environment: tenant.environment as Environment,
     generation: generationOf(tenant),

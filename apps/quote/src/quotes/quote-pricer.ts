@@ -26,7 +26,7 @@ import {
 } from '@ramp/pricing';
 import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { ChainMarkets } from '../chains/chain-markets';
-import { BankDirectories, formatDuration, PriceFeeds, RouteProviders, type PriceFeed } from '@ramp/providers';
+import { BankDirectories, formatDuration, OfframpPayouts, PriceFeeds, RouteProviders, type PriceFeed } from '@ramp/providers';
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
 
@@ -47,6 +47,7 @@ export class QuotePricer {
   constructor(
     @Inject(PriceFeeds) private readonly prices: PriceFeeds,
     @Inject(BankDirectories) private readonly banks: BankDirectories,
+    @Inject(OfframpPayouts) private readonly payouts: OfframpPayouts,
     @Inject(RouteProviders) private readonly routes: RouteProviders,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
     @Inject(Config) config: Config,
@@ -79,6 +80,8 @@ export class QuotePricer {
     checkAmountLimits(cryptoAmount, token.symbol, 'amount', this.limits);
     // The NUBAN check runs before any provider call: a mistyped account never reaches the bank directory.
     const bank = verifyAccountNumberFormat(request.bankCode, request.accountNumber);
+    // Refused before any partner is asked when nobody could pay it out (a live key without a payout partner).
+    this.payouts.of(tenant.environment);
     const directory = this.banks.of(tenant.environment);
     const prices = this.prices.of(tenant.environment);
     const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);

@@ -16,7 +16,9 @@ import {
 import { RpcClient } from '@ramp/messaging';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess, type WithInitiation } from '@ramp/process-kit';
-import { formatDuration, sandboxHash, type OfframpRails } from '@ramp/providers';
+import { Metrics } from '@ramp/observability';
+import { formatDuration, livePayoutsFrom, OfframpPayouts, partnerObserver, sandboxHash, type OfframpRails } from '@ramp/providers';
+import { Counter } from 'prom-client';
 import {
   isRecordedDeposit,
   nextOfframpStep,
@@ -45,6 +47,9 @@ export class OfframpService {
   private readonly depositWindowSeconds: number;
   private readonly steps: OfframpSteps;
   readonly process: StreamProcess<OfframpState, OfframpCommand, OfframpEvent, OfframpStep>;
+  /** Who pays an off-ramp's Naira, by environment (the sandbox's rails, or PAYOUT_PROVIDERS). */
+  readonly payouts: OfframpPayouts;
+  readonly payoutsCounted: Counter<'provider' | 'outcome'>;
 
   constructor(
     @Inject(ProcessFactory) processes: ProcessFactory,
@@ -56,10 +61,22 @@ export class OfframpService {
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(RecordedWaits) private readonly waits: RecordedWaits,
+    @Inject(Metrics) metrics: Metrics,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs, logger);
+    this.payouts = new OfframpPayouts(livePayoutsFrom(config, partnerObserver(metrics.partnerCallSeconds)));
+    this.payoutsCounted = new Counter({
+      name: 'ramp_payouts_total',
+      help: "Live payouts' moves by provider and outcome: sent, paid, failed, rejected, held (stopped at the partner for a person), reversed (the bank sent it back), waiting_for_balance (the partner balance does not cover it: top it up), no_partner (every partner out of rotation).",
+      labelNames: ['provider', 'outcome'],
+      registers: [metrics.registry],
+    });
+    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs, logger, this.payouts, {
+      verifyMs: config.int('payoutVerifyMs', 1000),
+      count: (provider, outcome) => this.payoutsCounted.inc({ provider, outcome }),
+      logger,
+    });
     this.process = processes.define({
       prefix: 'offramp',
       decider: offrampDecider,

@@ -3,7 +3,7 @@ import { AppError, ChainTransfer, platformTenant, type DepositCredited, type Ten
 import type { RpcClient } from '@ramp/messaging';
 import type { Logger } from '@ramp/service-kit';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
-import { SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
+import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
 import {
   OFFRAMP_PROVIDER,
   offrampSettlementAmount,
@@ -14,6 +14,7 @@ import {
   type OfframpStep,
 } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
+import { LivePayoutStep, type LivePayoutOptions } from './live-payout.step';
 
 /** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
 const OFFRAMP_DEPOSITS = 'offramp-deposits';
@@ -38,7 +39,17 @@ export class OfframpSteps {
     private readonly chain: Pick<ChainLegs, 'swap' | 'transfer'>,
     private readonly stepDelayMs: number,
     private readonly logger?: Pick<Logger, 'warn'>,
+    /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
+    private readonly payouts = new OfframpPayouts(undefined),
+    private readonly livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
   ) {}
+
+  /** The sandbox's rails, which never serve a live key: a live off-ramp reaching them is a defect, retried and logged. */
+  private sandboxRails(tenant: Tenant): OfframpRails {
+    if (tenant.environment !== 'test')
+      throw new Error(`a live off-ramp reached the sandbox's rails: nothing is simulated for a live key; an operator must look`);
+    return this.rails;
+  }
 
   async perform({ transactionId, state, step, tenant }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
     const at = () => new Date().toISOString();
@@ -50,12 +61,19 @@ export class OfframpSteps {
         return { type: 'expireDeposit', at: at() };
       case 'swapToCngn': {
         if (state.initiated.settlement === 'onchain') return this.swapOnChain(transactionId, state, tenant);
-        const swap = await this.rails.swapToCngn({ transactionId, tokenSymbol: quote.tokenSymbol, amount: quote.cryptoAmount, expectedCngn: quote.fiatAmount });
+        const swap = await this.sandboxRails(tenant).swapToCngn({
+          transactionId,
+          tokenSymbol: quote.tokenSymbol,
+          amount: quote.cryptoAmount,
+          expectedCngn: quote.fiatAmount,
+        });
         return swap.ok
           ? { type: 'recordSwap', ok: true, cngnAmount: swap.cngnAmount, transactionHash: swap.transactionHash, at: at() }
           : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'payout': {
+        const payout = this.payouts.of(tenant.environment);
+        if (payout.kind === 'live') return new LivePayoutStep(payout.payouts, this.livePayoutOptions).perform(transactionId, state);
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
@@ -63,21 +81,21 @@ export class OfframpSteps {
         const settled = state.initiated.settlement === 'onchain' ? await this.settleOnChain(transactionId, state, tenant) : undefined;
         if (settled && !settled.ok)
           throw new Error(`the CNGN of ${transactionId} could not be sent to the off-ramp provider: ${settled.reason}; an operator must look`);
-        const payout = await this.rails.payout({
+        const paid = await this.sandboxRails(tenant).payout({
           transactionId,
           bankCode: quote.bankAccount.bankCode,
           accountNumber: quote.bankAccount.accountNumber,
           amount: quote.payoutAmount,
         });
-        return payout.ok
+        return paid.ok
           ? {
               type: 'recordPayout',
               ok: true,
-              transactionHash: settled?.transactionHash ?? payout.transactionHash,
-              payoutReference: payout.payoutReference,
+              transactionHash: settled?.transactionHash ?? paid.transactionHash,
+              payoutReference: paid.payoutReference,
               at: at(),
             }
-          : { type: 'recordPayout', ok: false, reason: payout.reason, at: at() };
+          : { type: 'recordPayout', ok: false, reason: paid.reason, at: at() };
       }
       case 'captureHold':
         return this.ledger.captureHold(tenant, transactionId, { destination: OFFRAMP_PROVIDER });
@@ -105,7 +123,7 @@ export class OfframpSteps {
           if (!refund.ok) throw new Error(`the refund of ${transactionId} failed on chain: ${refund.reason}; an operator must look`);
           return { type: 'recordDepositRefunded', transactionHash: refund.transactionHash, at: at() };
         }
-        const refund = await this.rails.refundDeposit({
+        const refund = await this.sandboxRails(tenant).refundDeposit({
           transactionId,
           to: refundAddressOf(state),
           amount: state.deposit!.amount,
@@ -204,6 +222,8 @@ export class OfframpSteps {
    */
   dueAt(step: OfframpStep, state: OfframpState): Date {
     if (step.kind === 'awaitDeposit') return new Date(step.until);
+    // A live payout's next move (send, look up) is due at once: the partner takes its own time, and its event wakes it.
+    if (step.kind === 'payout' && state.initiated?.tenant.environment === 'live') return new Date();
     const onchainSwap = step.kind === 'swapToCngn' && state.initiated?.settlement === 'onchain';
     if ((step.kind === 'swapToCngn' && !onchainSwap) || step.kind === 'payout') return new Date(Date.now() + this.stepDelayMs);
     return new Date();

@@ -59,16 +59,22 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
     expect(again.map((answer) => answer.body.data)).toEqual([{ recorded: false }, { recorded: false }, { recorded: false }]);
     // The same reference with another status is another event.
     expect((await paystack.sendEvent(webhook, 'transfer.reversed', { ...transfer(ref), status: 'reversed' })).body.data).toEqual({ recorded: true });
-    // Nothing handles transfer events yet (payouts are not wired): each is kept, open, looked at again hourly, logged.
+    // A transfer reference the platform never made (no off-ramp's payout): each is kept, open, tried again later.
     const rows = await eventually(
       () => rowsOf(ref),
-      (found) => found.length === 2 && found.every((row) => row.outcome === 'unhandled'),
+      (found) => found.length === 2 && found.every((row) => row.outcome === 'unmatched'),
     );
     expect(rows.map((row) => [row.event, row.processed, row.attempts]).sort()).toEqual([
       ['transfer.reversed', false, 1],
       ['transfer.success', false, 1],
     ]);
     expect(rows.find((row) => row.event === 'transfer.success')!.body).toEqual({ event: 'transfer.success', data: transfer(ref) });
+    // An event of a kind nothing handles is kept too, looked at again hourly, and logged.
+    expect((await paystack.sendEvent(webhook, 'paymentrequest.success', { reference: ref, status: 'success' })).body.data).toEqual({ recorded: true });
+    await eventually(
+      () => rowsOf(ref),
+      (found) => found.some((row) => row.event === 'paymentrequest.success' && row.outcome === 'unhandled' && !row.processed),
+    );
     await eventually(
       async () => services.get('ramp')!.logRecords,
       (records) => records.some((record) => record.reference === ref && String(record.msg).includes('nothing handles yet')),
@@ -118,7 +124,7 @@ describe("bank partner events - Paystack's webhook, verified and recorded once",
       (found) => found[0]?.attempts === 1,
       15_000,
     );
-    expect(row).toMatchObject({ outcome: 'unhandled', processed: false });
+    expect(row).toMatchObject({ outcome: 'unmatched', processed: false });
   });
 
   it("accepts events only from the partner's published addresses when they are set, and within each address's limit", async () => {

@@ -75,8 +75,44 @@ export const INTEGRATION_EVENT_NAMES: readonly IntegrationEventName[] = TRANSACT
 export const WALLET_EVENT_NAMES = ['wallet.deposit_reversed'] as const;
 export type WalletEventName = (typeof WALLET_EVENT_NAMES)[number];
 
-/** Every event a webhook may subscribe to: the spec's eight, then the wallets' (`*` takes them all). */
-export const WEBHOOK_EVENT_NAMES: readonly (IntegrationEventName | WalletEventName)[] = [...INTEGRATION_EVENT_NAMES, ...WALLET_EVENT_NAMES];
+/** Webhook events of an off-ramp beside its end (`offramp.completed`, `offramp.failed`): what happened after it. */
+export const OFFRAMP_EVENT_NAMES = ['offramp.payout_reversed'] as const;
+export type OfframpEventName = (typeof OFFRAMP_EVENT_NAMES)[number];
+
+/**
+ * Every event a webhook may subscribe to: the spec's eight (`*` takes them), then those added within `/v1`, which go
+ * only to webhooks that list them by name: the wallets', the off-ramps'.
+ */
+export const WEBHOOK_EVENT_NAMES: readonly (IntegrationEventName | WalletEventName | OfframpEventName)[] = [
+  ...INTEGRATION_EVENT_NAMES,
+  ...WALLET_EVENT_NAMES,
+  ...OFFRAMP_EVENT_NAMES,
+];
+
+/**
+ * `offramp.payout_reversed`: the bank sent back the Naira of a live off-ramp that was paid out (its bank partner's
+ * `transfer.reversed`, confirmed with the partner). The off-ramp stays `completed`, its payout is held for the
+ * platform's operators, who pay it again or settle it with the integrator; the Naira is back with the platform.
+ */
+export interface OfframpPayoutReversedEvent {
+  event: 'offramp.payout_reversed';
+  timestamp: string;
+  data: {
+    transactionId: string;
+    /** The integrator's reference from the initiation, when one was given. */
+    reference?: string;
+    type: 'offramp';
+    /** The off-ramp's status, which the reversal does not change (`completed`, once paid). */
+    status: 'pending' | 'completed' | 'failed';
+    /** The NGN the bank sent back: the payout's amount. */
+    payoutAmount: string;
+    fiatCurrency: 'NGN';
+    /** The payout's reference at the bank partner. */
+    payoutReference: string;
+    /** `eventId` lets a receiver deduplicate (the off-ramp's event id). */
+    metadata: { eventId: string };
+  };
+}
 
 /**
  * `wallet.deposit_reversed`: a reorganisation of the chain removed a deposit that had been credited to a managed wallet,

@@ -1,4 +1,4 @@
-import { nextPayoutStep, payoutReference, paystackPayoutState, type PayoutAttempt } from './payouts';
+import { nextPayoutStep, payoutReference, paystackPayoutState, transactionOfPayoutReference, type PayoutAttempt } from './payouts';
 
 describe('payoutReference', () => {
   it('is the same for the same attempt, new for the next, within Paystack’s characters and length', () => {
@@ -9,6 +9,22 @@ describe('payoutReference', () => {
     expect(payoutReference(id, 2)).toMatch(/^[a-z0-9_-]{16,50}$/);
     expect(() => payoutReference(id, 0)).toThrow(RangeError);
     expect(() => payoutReference('x'.repeat(60), 1)).toThrow(/16 to 50/);
+  });
+
+  it("is read back to its transaction, and nothing else is (a partner's event for a reference the platform never made)", () => {
+    const id = 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V';
+    expect(transactionOfPayoutReference(payoutReference(id, 1))).toBe(id);
+    expect(transactionOfPayoutReference(payoutReference(id, 12))).toBe(id);
+    for (const other of [
+      null,
+      undefined,
+      '',
+      'off_123',
+      `${payoutReference(id, 1)}x`,
+      'txn_01jd7x3q9z8k4m2n6p5r7s9t1v-payout-0',
+      'txn_01jd7x3q9z8k4m2n6p5r7s9t1-payout-1',
+    ])
+      expect(transactionOfPayoutReference(other)).toBeUndefined();
   });
 });
 

@@ -30,6 +30,15 @@ export function payoutReference(transactionId: string, attempt: number): string 
   return reference;
 }
 
+/** A payoutReference: the transaction's id lowercased, then the attempt's number. */
+const PAYOUT_REFERENCE = /^txn_([0-9a-z]{26})-payout-([1-9]\d*)$/;
+
+/** The transaction a partner's reference is the payout of (payoutReference read back), or undefined for one the platform did not make. */
+export function transactionOfPayoutReference(reference: string | null | undefined): string | undefined {
+  const match = reference ? PAYOUT_REFERENCE.exec(reference) : null;
+  return match ? `txn_${match[1]!.toUpperCase()}` : undefined;
+}
+
 /** Paystack's transfer status (`data.status` of a transfer, its verify, its events) as a PayoutState. */
 export function paystackPayoutState(status: string): PayoutState {
   switch (status) {

@@ -453,3 +453,106 @@ describe('integration events', () => {
     expect(integrationEventOf(done, 'onramp.completed', 'evt-4', at)).toBeUndefined();
   });
 });
+
+describe('off-ramp, a live payout attempt by attempt', () => {
+  const base = [initiated(true), held, swapped];
+  const attempt = (n: number, provider: string, state: string, extra: object = {}): OfframpEvent =>
+    ({ type: 'offramp.payout_attempted', data: { attempt: n, provider, reference: `txn_x-payout-${n}`, state, ...extra, at } }) as OfframpEvent;
+  const record = (n: number, provider: string, state: string): OfframpCommand =>
+    ({ type: 'recordPayoutAttempt', attempt: n, provider, reference: `txn_x-payout-${n}`, state, at }) as OfframpCommand;
+
+  it('records the attempt before the partner is asked, then what the partner says; paid pays the off-ramp out', () => {
+    given(base)
+      .when(record(1, 'paystack', 'unknown'))
+      .then([{ type: 'offramp.payout_attempted', data: { attempt: 1, provider: 'paystack', reference: 'txn_x-payout-1', state: 'unknown', at } }], 'payout');
+    given([...base, attempt(1, 'paystack', 'unknown')])
+      .when(record(1, 'paystack', 'pending'))
+      .then([{ type: 'offramp.payout_attempted' }], 'payout');
+    given([...base, attempt(1, 'paystack', 'unknown'), attempt(1, 'paystack', 'pending')])
+      .when(record(1, 'paystack', 'paid'))
+      .then([{ type: 'offramp.payout_attempted' }, { type: 'offramp.paid_out', data: { payoutReference: 'txn_x-payout-1', at } }], 'captureHold');
+    // The same news again (an event and a verify) changes nothing.
+    given([...base, attempt(1, 'paystack', 'pending')])
+      .when(record(1, 'paystack', 'pending'))
+      .then([]);
+  });
+
+  it('starts a second attempt only once the first is known to have moved no Naira, and keeps each at its partner', () => {
+    for (const state of ['unknown', 'pending', 'held', 'reversed']) {
+      given([...base, attempt(1, 'paystack', state)])
+        .when(record(2, 'flutterwave', 'unknown'))
+        .thenRefused('CONFLICT');
+    }
+    for (const state of ['failed', 'rejected']) {
+      given([...base, attempt(1, 'paystack', state)])
+        .when(record(2, 'flutterwave', 'unknown'))
+        .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 2, provider: 'flutterwave' }) }], 'payout');
+    }
+    given([...base, attempt(1, 'paystack', 'failed')])
+      .when(record(3, 'flutterwave', 'unknown'))
+      .thenRefused('CONFLICT');
+    // An attempt never moves to another partner or reference, whatever a crash or a breaker did meanwhile.
+    given([...base, attempt(1, 'paystack', 'unknown')])
+      .when(record(1, 'flutterwave', 'pending'))
+      .thenRefused('CONFLICT');
+  });
+
+  it("never changes a partner's last word: a failed attempt is not paid later, a paid one not failed", () => {
+    given([...base, attempt(1, 'paystack', 'failed')])
+      .when(record(1, 'paystack', 'paid'))
+      .then([]);
+    given([...base, attempt(1, 'paystack', 'failed'), attempt(2, 'flutterwave', 'unknown')])
+      .when(record(1, 'paystack', 'pending'))
+      .then([]);
+  });
+
+  it('cannot fail while an attempt may have paid; fails (PAYOUT_REJECTED) once every attempt is known to have paid nothing', () => {
+    given([...base, attempt(1, 'paystack', 'pending')])
+      .when({ type: 'recordPayout', ok: false, reason: 'x', at })
+      .thenRefused('CONFLICT');
+    given([...base, attempt(1, 'paystack', 'unknown')])
+      .when({ type: 'fail', reason: 'operator', failureReason: 'TRANSACTION_FAILED', at })
+      .thenRefused('CONFLICT');
+    given([...base, attempt(1, 'paystack', 'failed'), attempt(2, 'flutterwave', 'rejected')])
+      .when({ type: 'recordPayout', ok: false, reason: 'the account is closed', at })
+      .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'releaseHold');
+    given([...base, attempt(1, 'paystack', 'failed')])
+      .when({ type: 'recordPayout', ok: true, transactionHash: '0x', payoutReference: 'NIP', at })
+      .thenRefused('CONFLICT');
+  });
+
+  it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {
+    const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', depositId: 'base:0xdep:0', at } };
+    const state = foldInitiated([initiated(false), deposit, swapped, attempt(1, 'paystack', 'pending')]);
+    const decided = decideOfframp(
+      { type: 'recordDepositReversed', depositId: 'base:0xdep:0', transactionHash: '0xdep', credit: 1, refunded: false, at },
+      state,
+    );
+    expect(decided).toEqual([expect.objectContaining({ type: 'offramp.deposit_reversed', data: expect.objectContaining({ afterPayout: true }) })]);
+  });
+
+  it('records a reversal of the paid payout once, holds the off-ramp for an operator, and ignores one of another reference', () => {
+    const paidLive = [...base, attempt(1, 'paystack', 'paid'), { type: 'offramp.paid_out', data: { payoutReference: 'txn_x-payout-1', at } } as OfframpEvent];
+    given(paidLive)
+      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .then(
+        [
+          { type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 1, state: 'reversed' }) },
+          { type: 'offramp.payout_reversed', data: { provider: 'paystack', payoutReference: 'txn_x-payout-1', amount: '149010.75', at } },
+        ],
+        'none',
+      );
+    const completed = [...paidLive, { type: 'offramp.completed', data: { at } } as OfframpEvent];
+    given(completed)
+      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .then([{ type: 'offramp.payout_attempted' }, { type: 'offramp.payout_reversed' }]);
+    const reversed = decideOfframp({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at }, fold(completed));
+    given([...completed, ...reversed])
+      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .then([]);
+    given(completed).when({ type: 'recordPayoutReversed', payoutReference: 'txn_y-payout-1', at }).then([]);
+    expect(fold([...completed, ...reversed])).toEqual(
+      expect.objectContaining({ status: 'completed', payoutReversal: { provider: 'paystack', payoutReference: 'txn_x-payout-1', amount: '149010.75', at } }),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { nextPayoutStep, type PayoutState } from '@ramp/banking';
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { isInitiated, type WithInitiation } from '@ramp/transactions';
@@ -51,7 +52,22 @@ export type OfframpEvent =
   /** The chain took the reversed deposit back in after the payout: the loss booked for it is recovered. */
   | { type: 'offramp.deposit_restored'; data: DepositMovement & { at: string } }
   | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
-  | { type: 'offramp.paid_out'; data: { transactionHash: string; payoutReference: string; at: string } }
+  /**
+   * `transactionHash`: the CNGN's settlement on chain (absent for a live payout from a bank partner's balance: no
+   * transfer on chain pays it). `payoutReference`: the bank's (sandbox) or the platform's reference at the partner.
+   */
+  | { type: 'offramp.paid_out'; data: { transactionHash?: string; payoutReference: string; at: string } }
+  /**
+   * A live payout's attempt at a bank partner, each time what is known of it changes: first `unknown` (about to be
+   * sent: written before the partner is asked, so that a crash never lets the attempt go to another partner), then what
+   * the partner says (PayoutState). Attempt n+1 exists only once every earlier one is `failed` or `rejected`.
+   */
+  | { type: 'offramp.payout_attempted'; data: PayoutAttemptRecord & { at: string } }
+  /**
+   * The bank sent a paid payout back (the partner's `transfer.reversed`): the Naira is back in the partner balance,
+   * and the off-ramp is held for an operator (pay again or give the tokens back); the integrator is told.
+   */
+  | { type: 'offramp.payout_reversed'; data: { provider: string; payoutReference: string; amount: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
   | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'offramp.funds_released'; data: { at: string } }
@@ -72,6 +88,17 @@ export interface DepositMovement {
 
 export type Stage = 'funding' | 'swap' | 'payout';
 
+/** One attempt of a live payout (see nextPayoutStep): at which partner, under which reference, and what it came to. */
+export interface PayoutAttemptRecord {
+  attempt: number;
+  provider: string;
+  reference: string;
+  state: PayoutState;
+  reason?: string;
+  /** The partner's own id of the transfer (Paystack's transfer code, Flutterwave's id). */
+  partnerReference?: string;
+}
+
 export type OfframpCommand =
   | { type: 'initiate'; data: Extract<OfframpEvent, { type: 'offramp.initiated' }>['data'] }
   | { type: 'recordFundsHeld'; at: string }
@@ -83,6 +110,10 @@ export type OfframpCommand =
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
   | { type: 'recordPayout'; at: string; ok: false; reason: string }
+  /** What is known of a live payout's attempt now (see offramp.payout_attempted). */
+  | ({ type: 'recordPayoutAttempt'; at: string } & PayoutAttemptRecord)
+  /** The partner says the paid payout under `payoutReference` was sent back by the bank. */
+  | { type: 'recordPayoutReversed'; at: string; payoutReference: string }
   | { type: 'fail'; at: string; reason: string; failureReason: FailureReason }
   | { type: 'expireDeposit'; at: string }
   | { type: 'recordFundsReleased'; at: string }
@@ -97,7 +128,11 @@ export interface OfframpState {
   fundsHeld: boolean;
   deposit?: { amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string };
   swap?: { cngnAmount: string; transactionHash: string };
-  payout?: { transactionHash: string; payoutReference: string };
+  payout?: { transactionHash?: string; payoutReference: string };
+  /** A live payout's attempts, in order. */
+  payoutAttempts?: PayoutAttemptRecord[];
+  /** The paid payout came back (offramp.payout_reversed): held for an operator. */
+  payoutReversal?: { provider: string; payoutReference: string; amount: string; at: string };
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -139,7 +174,14 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.swapped':
       return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
     case 'offramp.paid_out':
-      return { ...next, payout: { transactionHash: event.data.transactionHash, payoutReference: event.data.payoutReference } };
+      return { ...next, payout: withoutAbsent({ transactionHash: event.data.transactionHash, payoutReference: event.data.payoutReference }) };
+    case 'offramp.payout_attempted': {
+      const { at: _at, ...attempt } = event.data;
+      const attempts = (state.payoutAttempts ?? []).filter((known) => known.attempt !== attempt.attempt);
+      return { ...next, payoutAttempts: [...attempts, attempt].sort((a, b) => a.attempt - b.attempt) };
+    }
+    case 'offramp.payout_reversed':
+      return { ...next, payoutReversal: event.data };
     case 'offramp.completed':
       return { ...next, status: 'completed' };
     case 'offramp.failing':
@@ -156,6 +198,14 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
 export const isCustodial = (state: OfframpState): boolean => Boolean(state.initiated?.walletId);
 const isFunded = (state: OfframpState): boolean => (isCustodial(state) ? state.fundsHeld : state.deposit !== undefined);
 const needsSwap = (state: OfframpState): boolean => state.initiated?.quote.tokenSymbol !== 'CNGN';
+
+/**
+ * Whether a payout may have moved Naira: it was paid, or a live attempt exists that is not known to have moved none
+ * (anything but `failed` or `rejected`). From then on the off-ramp can no longer fail and give the tokens back.
+ */
+export function payoutStarted(state: OfframpState): boolean {
+  return state.payout !== undefined || (state.payoutAttempts ?? []).some((attempt) => attempt.state !== 'failed' && attempt.state !== 'rejected');
+}
 
 /** What the process does next for a transaction in this state; `none` when it waits for the outside or is done. */
 export type OfframpStep =
@@ -185,6 +235,8 @@ export function nextOfframpStep(state: OfframpState): OfframpStep {
     return isCustodial(state) ? { kind: 'placeHold' } : { kind: 'awaitDeposit', until: state.initiated.depositExpiresAt ?? state.initiated.at };
   }
   if (needsSwap(state) && !state.swap) return { kind: 'swapToCngn' };
+  // A payout the bank sent back waits for an operator: nothing more runs on its own.
+  if (state.payoutReversal) return { kind: 'none' };
   if (!state.payout) return { kind: 'payout' };
   return isCustodial(state) ? { kind: 'captureHold' } : { kind: 'complete' };
 }
@@ -238,6 +290,7 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
   }
   if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
   if (command.type === 'recordDepositReversed') return decideReversal(command, state);
+  if (command.type === 'recordPayoutReversed') return decidePayoutReversal(command, state);
   if (command.type === 'recordDeposit' && state.depositReversal && command.depositId !== undefined && command.depositId === state.deposit?.depositId) {
     return decideDepositBack(command, state);
   }
@@ -285,15 +338,24 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
         : [{ type: 'offramp.failing', data: { errorMessage: `The swap to CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
     case 'recordPayout':
       if (state.payout || step.kind !== 'payout') return [];
+      // A live payout is recorded attempt by attempt (recordPayoutAttempt); it fails only when every attempt is known
+      // to have moved no Naira.
+      if (state.payoutAttempts?.length) {
+        if (command.ok) refuse('A live payout is paid through its attempts (recordPayoutAttempt)');
+        if (payoutStarted(state)) refuse('A payout attempt may have paid: the off-ramp cannot fail now');
+      }
       return command.ok
         ? [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }]
         : [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
+    case 'recordPayoutAttempt':
+      return decidePayoutAttempt(command, state, step);
     case 'fail':
       if (state.failing !== undefined)
         return step.kind === 'fail'
           ? [{ type: 'offramp.failed', data: { errorMessage: state.failing, failureReason: state.failureReason ?? 'TRANSACTION_FAILED', at } }]
           : [];
       if (state.payout) refuse('The NGN was paid out: the off-ramp can no longer fail');
+      if (payoutStarted(state)) refuse('A payout attempt may have paid: the off-ramp can no longer fail');
       return [{ type: 'offramp.failing', data: { errorMessage: command.reason, failureReason: command.failureReason, at } }];
     case 'recordFundsReleased':
       return state.fundsReleased || step.kind !== 'releaseHold' ? [] : [{ type: 'offramp.funds_released', data: { at } }];
@@ -315,7 +377,8 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
 function decideReversal(command: Extract<OfframpCommand, { type: 'recordDepositReversed' }>, state: WithInitiation<OfframpState>): OfframpEvent[] {
   if (!state.deposit || state.depositReversal || !isRecordedDeposit(state, command)) return [];
   const { quote, tenant } = state.initiated;
-  const afterPayout = state.payout !== undefined;
+  // A live payout under way may already have paid: the deposit's loss is booked as after a payout.
+  const afterPayout = payoutStarted(state);
   const refunded = command.refunded || state.depositRefund !== undefined;
   const movement = depositMovement(state, command.depositId, command.credit, tenant.environment, quote.chain);
   const events: OfframpEvent[] = [{ type: 'offramp.deposit_reversed', data: { ...movement, afterPayout, refunded, at: command.at } }];
@@ -350,6 +413,55 @@ function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDepos
   }
   if (reversal.refunded) return [];
   return [{ type: 'offramp.deposit_received', data: depositData(command) }];
+}
+
+/** States an attempt does not leave: the partner's last word (a reversal after `paid` is recordPayoutReversed's). */
+const FINAL_ATTEMPT_STATES: readonly PayoutState[] = ['paid', 'failed', 'rejected'];
+
+/**
+ * What is known of a live payout's attempt. A new attempt must be the next number, and is refused unless every earlier
+ * attempt is known to have moved no Naira (nextPayoutStep's rule, which the process follows: this is the guard). An
+ * attempt keeps its partner and reference, and a final state is never changed (a partner contradicting itself is for
+ * an operator). `paid` pays the off-ramp out.
+ */
+function decidePayoutAttempt(
+  command: Extract<OfframpCommand, { type: 'recordPayoutAttempt' }>,
+  state: WithInitiation<OfframpState>,
+  step: OfframpStep,
+): OfframpEvent[] {
+  if (state.payout || step.kind !== 'payout') return [];
+  const { type: _type, at, ...attempt } = command;
+  const attempts = state.payoutAttempts ?? [];
+  const known = attempts.find((candidate) => candidate.attempt === attempt.attempt);
+  if (known) {
+    if (known.provider !== attempt.provider || known.reference !== attempt.reference)
+      refuse(`Payout attempt ${attempt.attempt} went to ${known.provider} as ${known.reference}, not ${attempt.provider} as ${attempt.reference}`);
+    if (known.state === attempt.state || FINAL_ATTEMPT_STATES.includes(known.state)) return [];
+  } else {
+    if (attempt.attempt !== attempts.length + 1) refuse(`Payout attempt ${attempt.attempt} is not the next one (${attempts.length + 1})`);
+    const next = nextPayoutStep(attempts, [attempt.provider], Number.MAX_SAFE_INTEGER);
+    if (next.kind !== 'send') refuse(`A new payout attempt while attempt ${attempts.at(-1)?.attempt} may still pay`);
+  }
+  const events: OfframpEvent[] = [{ type: 'offramp.payout_attempted', data: { ...withoutAbsent(attempt), at } }];
+  if (attempt.state === 'paid') events.push({ type: 'offramp.paid_out', data: { payoutReference: attempt.reference, at } });
+  return events;
+}
+
+/**
+ * The bank sent back the payout that paid this off-ramp: recorded once, whatever the off-ramp's status (it is usually
+ * completed by then), and held for an operator. A reversal of any other reference changes nothing.
+ */
+function decidePayoutReversal(command: Extract<OfframpCommand, { type: 'recordPayoutReversed' }>, state: WithInitiation<OfframpState>): OfframpEvent[] {
+  if (state.payoutReversal || state.payout?.payoutReference !== command.payoutReference) return [];
+  const attempt = state.payoutAttempts?.find((candidate) => candidate.reference === command.payoutReference);
+  if (!attempt) return [];
+  return [
+    { type: 'offramp.payout_attempted', data: { ...attempt, state: 'reversed', reason: 'the bank sent the payout back', at: command.at } },
+    {
+      type: 'offramp.payout_reversed',
+      data: { provider: attempt.provider, payoutReference: attempt.reference, amount: state.initiated.quote.payoutAmount, at: command.at },
+    },
+  ];
 }
 
 function depositMovement(

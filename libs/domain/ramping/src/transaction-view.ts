@@ -84,7 +84,7 @@ function offrampHashes(state: OfframpState): RampHashView[] | undefined {
   return present([
     state.deposit && { step: 'deposit', transactionHash: state.deposit.transactionHash, settlement: deposit! },
     state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement },
-    state.payout && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement },
+    state.payout?.transactionHash !== undefined && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement },
     state.depositRefund !== undefined && { step: 'refund', transactionHash: state.depositRefund, settlement: deposit ?? 'simulated' },
   ]);
 }

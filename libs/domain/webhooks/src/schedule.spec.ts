@@ -43,7 +43,7 @@ describe('event selection', () => {
     [[], 'must name at least one event (or "*" for all)'],
     [
       ['offramp.done'],
-      '[0] "offramp.done" is not an event; use one of onramp.completed, onramp.failed, offramp.completed, offramp.failed, swap.completed, swap.failed, transfer.completed, transfer.failed, wallet.deposit_reversed or "*"',
+      '[0] "offramp.done" is not an event; use one of onramp.completed, onramp.failed, offramp.completed, offramp.failed, swap.completed, swap.failed, transfer.completed, transfer.failed, wallet.deposit_reversed, offramp.payout_reversed or "*"',
     ],
     [['swap.failed', 3], '[1] must be a string'],
     [['webhook.test'], expect.stringContaining('"webhook.test" is not an event')],

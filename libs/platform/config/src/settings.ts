@@ -219,6 +219,20 @@ export const SETTINGS = {
       "Live keys' bank list and name enquiry: the bank partners to ask, in order (comma separated; `paystack`, `flutterwave`). A partner whose secret key is not set is left out; with none left, live keys are refused bank verification (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the next one is asked.",
     services: ['quote'],
   },
+  payoutProviders: {
+    env: 'PAYOUT_PROVIDERS',
+    default: 'paystack,flutterwave',
+    description:
+      "Live off-ramps' bank payouts: the bank partners that may pay, in order (comma separated; `paystack`, `flutterwave`). A partner whose secret key is not set is left out; with none left, live off-ramps are refused at quote time (LIVE_MODE_DISABLED). An off-ramp's first attempt goes to the first partner in rotation; a next attempt (at most 3) goes to the next partner, and only once the last one's transfer is known to have failed or was never accepted. A partner whose calls get no answer is taken out of rotation by a circuit breaker (5 in a row, 30 s).",
+    services: ['quote', 'ramp'],
+  },
+  payoutVerifyMs: {
+    env: 'PAYOUT_VERIFY_MS',
+    default: '60000',
+    description:
+      "How long a live payout waits for its partner's event (transfer.success, transfer.failed...) before the ramp service asks the partner itself (GET /transfer/verify/{reference}); then again at this interval until the partner says how it ended. Also the pause between two looks at a partner balance too low for the payout.",
+    services: ['ramp'],
+  },
   nameEnquiryBudgetMs: {
     env: 'NAME_ENQUIRY_BUDGET_MS',
     default: '2000',

@@ -142,6 +142,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     consumes: [
       { stream: integrationEvents, durables: ['notifier_deliveries'] },
       { stream: chainEvents, durables: ['notifier_wallet_events'] },
+      { stream: rampEvents, durables: ['notifier_offramp_events'] },
     ],
   },
 };

@@ -1448,7 +1448,7 @@ export interface components {
        *   "offramp.failed"
        * ]
        */
-      events: ("onramp.completed" | "onramp.failed" | "offramp.completed" | "offramp.failed" | "swap.completed" | "swap.failed" | "transfer.completed" | "transfer.failed" | "wallet.deposit_reversed" | "*")[];
+      events: ("onramp.completed" | "onramp.failed" | "offramp.completed" | "offramp.failed" | "swap.completed" | "swap.failed" | "transfer.completed" | "transfer.failed" | "wallet.deposit_reversed" | "offramp.payout_reversed" | "*")[];
       /**
        * @description Your note (at most 500 characters).
        * @example Payouts service
@@ -1707,6 +1707,74 @@ export interface components {
        */
       timestamp: string;
       data: components["schemas"]["WalletWebhookEventData"];
+    };
+    OfframpWebhookEventMetadata: {
+      /**
+       * @description The event's id, also sent as `x-service-event-id`.
+       * @example 0b7e4f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b
+       */
+      eventId: string;
+    };
+    /** @description The off-ramp whose payout the bank sent back. */
+    OfframpWebhookEventData: {
+      /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
+      transactionId: string;
+      /**
+       * @description Your reference from the initiation; present when you gave one.
+       * @example order-1042
+       */
+      reference?: string;
+      /** @enum {string} */
+      type: "offramp";
+      /**
+       * @description The off-ramp's status, which the reversal does not change.
+       * @example completed
+       * @enum {string}
+       */
+      status: "pending" | "completed" | "failed";
+      /**
+       * @description The NGN the bank sent back: the payout.
+       * @example 149010.75
+       */
+      payoutAmount: string;
+      /** @enum {string} */
+      fiatCurrency: "NGN";
+      /**
+       * @description The payout's reference at the bank partner.
+       * @example txn_01jd7x3q9z8k4m2n6p5r7s9t1v-payout-1
+       */
+      payoutReference: string;
+      metadata: components["schemas"]["OfframpWebhookEventMetadata"];
+    };
+    /**
+     * @description An off-ramp's event after its end, only to webhooks that list it by name in `events` (`*` does not take it, see Versioning), never to a `callbackUrl`: `offramp.payout_reversed` when the bank sent back the Naira of a live off-ramp that was paid out. The off-ramp stays `completed`; its payout is held for the platform's operators, who pay it again or settle it with you.
+     * @example {
+     *   "event": "offramp.payout_reversed",
+     *   "timestamp": "2026-11-24T08:15:02.000Z",
+     *   "data": {
+     *     "transactionId": "txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V",
+     *     "reference": "order-1042",
+     *     "type": "offramp",
+     *     "status": "completed",
+     *     "payoutAmount": "149010.75",
+     *     "fiatCurrency": "NGN",
+     *     "payoutReference": "txn_01jd7x3q9z8k4m2n6p5r7s9t1v-payout-1",
+     *     "metadata": {
+     *       "eventId": "0b7e4f1a-2c3d-4e5f-8a9b-0c1d2e3f4a5b"
+     *     }
+     *   }
+     * }
+     */
+    OfframpWebhookEvent: {
+      /** @enum {string} */
+      event: "offramp.payout_reversed";
+      /**
+       * Format: date-time
+       * @description When the reversal was recorded.
+       * @example 2026-11-24T08:15:02.000Z
+       */
+      timestamp: string;
+      data: components["schemas"]["OfframpWebhookEventData"];
     };
   };
   responses: never;

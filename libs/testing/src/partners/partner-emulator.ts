@@ -17,8 +17,8 @@ export interface EmulatorRequest {
 export abstract class PartnerEmulator {
   readonly requests: EmulatorRequest[] = [];
   private server: Server | undefined;
-  private outage: { status: number; remaining: number } | undefined;
-  private lost = 0;
+  private outage: { status: number; remaining: number; path?: string } | undefined;
+  private lost: { remaining: number; path?: string } = { remaining: 0 };
 
   constructor(readonly secretKey: string) {}
 
@@ -34,17 +34,17 @@ export abstract class PartnerEmulator {
     return `http://127.0.0.1:${address.port}`;
   }
 
-  /** The next `calls` calls are answered with `status` (503: the partner down; 0: the connection is dropped). */
-  failNext(calls: number, status = 503): void {
-    this.outage = { status, remaining: calls };
+  /** The next `calls` calls (to `path` only, when given) are answered with `status` (503: the partner down; 0: the connection is dropped). */
+  failNext(calls: number, status = 503, path?: string): void {
+    this.outage = { status, remaining: calls, ...(path !== undefined && { path }) };
   }
 
   /**
-   * The next `calls` calls are carried out and then answered 503, as when the partner did the work and the answer was
+   * The next `calls` calls (to `path` only, when given) are carried out and then answered 503, as when the partner did the work and the answer was
    * lost on the way back: what an adapter must not take for "nothing happened".
    */
-  loseNextAnswers(calls: number): void {
-    this.lost = calls;
+  loseNextAnswers(calls: number, path?: string): void {
+    this.lost = { remaining: calls, ...(path !== undefined && { path }) };
   }
 
   calls(path: string): EmulatorRequest[] {
@@ -108,14 +108,16 @@ export abstract class PartnerEmulator {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(payload));
     };
-    if (this.outage && this.outage.remaining > 0) {
+    // `path`: only calls to it (a `POST /transfer`), the others answered as ever.
+    const hits = (filter: { path?: string }) => filter.path === undefined || filter.path === url.pathname;
+    if (this.outage && this.outage.remaining > 0 && hits(this.outage)) {
       this.outage.remaining -= 1;
       if (this.outage.status === 0) return void response.socket?.destroy();
       return answer(this.outage.status, { status: false, message: 'Service temporarily unavailable' });
     }
     if (request.headers.authorization !== `Bearer ${this.secretKey}`) return answer(401, { status: false, message: 'Invalid key' });
-    if (this.lost > 0) {
-      this.lost -= 1;
+    if (this.lost.remaining > 0 && hits(this.lost)) {
+      this.lost.remaining -= 1;
       // Carried out, then the answer is lost.
       this.route(method, url, body);
       return answer(503, { status: false, message: 'Service temporarily unavailable' });

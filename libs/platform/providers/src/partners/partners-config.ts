@@ -5,6 +5,7 @@ import type { PartnerCallObserver } from './partner-http';
 import { PartnerBankDirectory, RotatingBankDirectory, type BankPartner } from './partner-bank-directory';
 import { FlutterwaveClient } from './flutterwave';
 import { PaystackClient } from './paystack';
+import { FlutterwavePayouts, LivePayouts, PaystackPayouts, type PayoutEntry } from './payouts';
 
 /** The bank partners the platform has adapters for. */
 export const BANK_PARTNERS = ['paystack', 'flutterwave'] as const;
@@ -64,7 +65,7 @@ function bankPartnerFrom(name: BankPartnerName, config: Config, observer?: Partn
 }
 
 /** Each name in a provider-order setting must be a partner the platform knows; a typo refuses to start. */
-export function providerOrder(config: Config, setting: 'nameEnquiryProviders'): BankPartnerName[] {
+export function providerOrder(config: Config, setting: 'nameEnquiryProviders' | 'payoutProviders'): BankPartnerName[] {
   const names = config.list(setting);
   for (const name of names) {
     if (!(BANK_PARTNERS as readonly string[]).includes(name))
@@ -83,6 +84,25 @@ export function liveBankDirectoryFrom(config: Config, observer?: PartnerCallObse
     return partner ? [{ name, provider: new PartnerBankDirectory(partner) as BankDirectory, breaker: new CircuitBreaker() }] : [];
   });
   return entries.length === 0 ? undefined : new RotatingBankDirectory(new Rotation(entries));
+}
+
+/**
+ * Live payouts from configuration: the partners of PAYOUT_PROVIDERS that have a secret key, in that order, each with
+ * its breaker and its own bank list (for its bank codes); undefined when none has (live off-ramps are then refused
+ * at quote time, never paid by the sandbox).
+ */
+export function livePayoutsFrom(config: Config, observer?: PartnerCallObserver): LivePayouts | undefined {
+  const entries = providerOrder(config, 'payoutProviders').flatMap((name): PayoutEntry[] => {
+    if (name === 'paystack') {
+      const client = paystackFrom(config, observer);
+      return client ? [{ name, provider: new PaystackPayouts(client, new PartnerBankDirectory(paystackBanks(client))), breaker: new CircuitBreaker() }] : [];
+    }
+    const client = flutterwaveFrom(config, observer);
+    return client
+      ? [{ name, provider: new FlutterwavePayouts(client, new PartnerBankDirectory(flutterwaveBanks(client))), breaker: new CircuitBreaker() }]
+      : [];
+  });
+  return entries.length === 0 ? undefined : new LivePayouts(entries);
 }
 
 /** A Metrics instance's partner histogram as a PartnerCallObserver. */

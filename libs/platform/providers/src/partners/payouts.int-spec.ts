@@ -102,6 +102,10 @@ describe('PaystackPayouts - transfers that can never pay twice, checked against 
     const first = request({ amount: '10' });
     expect(await payouts.send(first)).toMatchObject({ state: 'pending' });
     expect(await payouts.send({ ...first, amount: '20' })).toMatchObject({ state: 'held', reason: expect.stringContaining('another amount') });
+    // Looked up for the amount the off-ramp asked: held, even once the partner says it is paid.
+    await emulator.settle(first.reference, 'success');
+    expect(await payouts.verify(first.reference, '20')).toMatchObject({ state: 'held', reason: expect.stringContaining('another amount') });
+    expect(await payouts.verify(first.reference, '10')).toMatchObject({ state: 'paid' });
   });
 
   it('says rejected (nothing exists) when Paystack refuses, and failed or reversed when the bank says so', async () => {
@@ -166,6 +170,8 @@ describe('FlutterwavePayouts - the same guarantees against the Flutterwave emula
     await emulator.settle(first.reference, 'SUCCESSFUL');
     await emulator.settle(lost.reference, 'FAILED');
     expect(await payouts.verify(first.reference)).toMatchObject({ state: 'paid' });
+    expect(await payouts.verify(first.reference, '52000.50')).toMatchObject({ state: 'paid' });
+    expect(await payouts.verify(first.reference, '52000.51')).toMatchObject({ state: 'held', reason: expect.stringContaining('another amount') });
     expect(await payouts.verify(lost.reference)).toMatchObject({ state: 'failed', reason: expect.stringContaining('dormant') });
     expect(await payouts.verify('no-such-reference-000')).toMatchObject({ state: 'unknown' });
     emulator.failNext(3, 503);

@@ -1,5 +1,7 @@
 import { paystackPayoutState, type PayoutState } from '@ramp/banking';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
+import { ByEnvironment } from '../by-environment';
+import type { CircuitBreaker } from './circuit-breaker';
 import { flutterwavePayoutState, type FlutterwaveClient, type FlutterwaveTransfer } from './flutterwave';
 import type { PartnerBankDirectory } from './partner-bank-directory';
 import { PartnerError } from './partner-http';
@@ -29,7 +31,8 @@ export interface PayoutResult {
 export interface PayoutProvider {
   readonly name: string;
   send(request: PayoutRequest): Promise<PayoutResult>;
-  verify(reference: string): Promise<PayoutResult>;
+  /** What the partner says of the transfer under `reference`; `held` when it is for another amount than `amount` (Naira). */
+  verify(reference: string, amount?: string): Promise<PayoutResult>;
   /** Naira available for payouts, a decimal string. */
   balance(): Promise<string>;
 }
@@ -50,8 +53,8 @@ export class PaystackPayouts implements PayoutProvider {
   ) {}
 
   async send(request: PayoutRequest): Promise<PayoutResult> {
-    const bankCode = await this.directory.partnerCodeOf(request.bankCode).catch(() => undefined);
-    if (bankCode === undefined) return { state: 'rejected', reason: `paystack does not list bank ${request.bankCode}` };
+    const bankCode = await partnerCodeOf(this.directory, request.bankCode, this.name);
+    if (typeof bankCode !== 'string') return bankCode;
     try {
       const key = `${bankCode}:${request.accountNumber}`;
       let recipientCode = this.recipients.get(key);
@@ -78,12 +81,30 @@ export class PaystackPayouts implements PayoutProvider {
     }
   }
 
-  verify(reference: string): Promise<PayoutResult> {
-    return lookUp(this.name, () => this.client.verifyTransfer(reference), resultOf);
+  verify(reference: string, amount?: string): Promise<PayoutResult> {
+    return lookUp(
+      this.name,
+      () => this.client.verifyTransfer(reference),
+      resultOf,
+      (transfer) => amount === undefined || transfer.amount === Number(toBaseUnits(amount, 2)),
+    );
   }
 
   async balance(): Promise<string> {
     return fromBaseUnits(await this.client.balanceKobo(), 2);
+  }
+}
+
+/**
+ * The partner's code for the bank, before anything is sent: a bank it does not list is `rejected` (nothing was sent);
+ * a bank list it cannot give now is `unknown`, so the same attempt is sent again later rather than given up.
+ */
+async function partnerCodeOf(directory: Pick<PartnerBankDirectory, 'partnerCodeOf'>, bankCode: string, provider: string): Promise<string | PayoutResult> {
+  try {
+    return (await directory.partnerCodeOf(bankCode)) ?? { state: 'rejected', reason: `${provider} does not list bank ${bankCode}` };
+  } catch (error) {
+    if (error instanceof PartnerError) return { state: 'unknown', reason: `${provider}'s bank list is unavailable: ${error.message}` };
+    throw error;
   }
 }
 
@@ -118,12 +139,20 @@ async function failedSend<T>(
 }
 
 /**
- * A transfer looked up by reference: its state; `unknown` when the partner has none (it may not show it yet: only a
- * send of the same reference again settles it) or does not answer.
+ * A transfer looked up by reference: its state; `held` when it is not for the amount the payout asked (`sameAmount`:
+ * paid or not, it is not this payout as asked, and an operator must look); `unknown` when the partner has none (it
+ * may not show it yet: only a send of the same reference again settles it) or does not answer.
  */
-async function lookUp<T>(provider: string, find: () => Promise<T | undefined>, resultOfTransfer: (transfer: T) => PayoutResult): Promise<PayoutResult> {
+async function lookUp<T>(
+  provider: string,
+  find: () => Promise<T | undefined>,
+  resultOfTransfer: (transfer: T) => PayoutResult,
+  sameAmount: (transfer: T) => boolean = () => true,
+): Promise<PayoutResult> {
   try {
     const transfer = await find();
+    if (transfer && !sameAmount(transfer))
+      return { state: 'held', reason: `${provider} holds a transfer under this reference for another amount: an operator must look` };
     return transfer ? resultOfTransfer(transfer) : { state: 'unknown', reason: `${provider} shows no transfer with this reference (yet)` };
   } catch (error) {
     if (error instanceof PartnerError) return { state: 'unknown', reason: error.message };
@@ -153,8 +182,8 @@ export class FlutterwavePayouts implements PayoutProvider {
   ) {}
 
   async send(request: PayoutRequest): Promise<PayoutResult> {
-    const bankCode = await this.directory.partnerCodeOf(request.bankCode).catch(() => undefined);
-    if (bankCode === undefined) return { state: 'rejected', reason: `flutterwave does not list bank ${request.bankCode}` };
+    const bankCode = await partnerCodeOf(this.directory, request.bankCode, this.name);
+    if (typeof bankCode !== 'string') return bankCode;
     try {
       const transfer = await this.client.initiateTransfer({
         bankCode,
@@ -175,8 +204,13 @@ export class FlutterwavePayouts implements PayoutProvider {
     }
   }
 
-  verify(reference: string): Promise<PayoutResult> {
-    return lookUp(this.name, () => this.client.findTransfer(reference), flutterwaveResultOf);
+  verify(reference: string, amount?: string): Promise<PayoutResult> {
+    return lookUp(
+      this.name,
+      () => this.client.findTransfer(reference),
+      flutterwaveResultOf,
+      (transfer) => amount === undefined || dec(transfer.amount).eq(amount),
+    );
   }
 
   balance(): Promise<string> {
@@ -187,4 +221,83 @@ export class FlutterwavePayouts implements PayoutProvider {
 function flutterwaveResultOf(transfer: FlutterwaveTransfer): PayoutResult {
   const state = flutterwavePayoutState(transfer.status);
   return { state, partnerReference: String(transfer.id), ...(state === 'failed' && { reason: transfer.complete_message || 'flutterwave transfer failed' }) };
+}
+
+/** One configured payout provider with its breaker. */
+export interface PayoutEntry {
+  name: string;
+  provider: PayoutProvider;
+  breaker: CircuitBreaker;
+}
+
+/**
+ * The live payout providers in their configured order (PAYOUT_PROVIDERS), each behind a circuit breaker. It does not
+ * choose: the off-ramp's process does, by nextPayoutStep over `available()`, so that an attempt stays with the partner
+ * it was recorded at. A send or a look that gets no answer (`unknown`) counts against the partner's breaker.
+ */
+export class LivePayouts {
+  private readonly byName: ReadonlyMap<string, PayoutEntry>;
+
+  constructor(readonly entries: readonly PayoutEntry[]) {
+    if (entries.length === 0) throw new Error('live payouts need at least one provider');
+    this.byName = new Map(entries.map((entry) => [entry.name, entry]));
+  }
+
+  /** The providers a new attempt may go to, in order: those whose circuit is not open. */
+  available(): string[] {
+    return this.entries.filter((entry) => entry.breaker.state !== 'open').map((entry) => entry.name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  send(name: string, request: PayoutRequest): Promise<PayoutResult> {
+    return this.observed(name, (provider) => provider.send(request));
+  }
+
+  verify(name: string, reference: string, amount?: string): Promise<PayoutResult> {
+    return this.observed(name, (provider) => provider.verify(reference, amount));
+  }
+
+  /** The partner's balance for payouts, or undefined when it does not answer (counted against its breaker). */
+  async balance(name: string): Promise<string | undefined> {
+    const entry = this.entry(name);
+    try {
+      const balance = await entry.provider.balance();
+      entry.breaker.succeeded();
+      return balance;
+    } catch (error) {
+      if (!(error instanceof PartnerError)) throw error;
+      if (error.kind === 'unavailable') entry.breaker.failed();
+      return undefined;
+    }
+  }
+
+  private async observed(name: string, call: (provider: PayoutProvider) => Promise<PayoutResult>): Promise<PayoutResult> {
+    const entry = this.entry(name);
+    const result = await call(entry.provider);
+    if (result.state === 'unknown') entry.breaker.failed();
+    else entry.breaker.succeeded();
+    return result;
+  }
+
+  private entry(name: string): PayoutEntry {
+    const entry = this.byName.get(name);
+    if (!entry) throw new Error(`payout provider ${name} is not configured (PAYOUT_PROVIDERS): an operator must look`);
+    return entry;
+  }
+}
+
+/** Who pays an off-ramp's Naira: the sandbox's rails (test keys) or the live payout partners (live keys). */
+export type OfframpPayout = { kind: 'sandbox' } | { kind: 'live'; payouts: LivePayouts };
+
+/**
+ * An off-ramp's payout by environment (ByEnvironment): a live key without a payout partner configured is refused
+ * (LIVE_MODE_DISABLED) at quote time, and its payout is never the sandbox's.
+ */
+export class OfframpPayouts extends ByEnvironment<OfframpPayout> {
+  constructor(live: LivePayouts | undefined) {
+    super('Live off-ramps need a bank partner for payouts', { kind: 'sandbox' }, live && { kind: 'live', payouts: live });
+  }
 }

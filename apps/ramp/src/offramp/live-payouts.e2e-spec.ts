@@ -1,0 +1,343 @@
+import { Pool } from 'pg';
+import { makeNuban, payoutReference } from '@ramp/banking';
+import { newId, type OfframpQuote, type Tenant } from '@ramp/contracts';
+import { EventLog, handleCommand, type StoredEvent } from '@ramp/event-store';
+import { JobQueue } from '@ramp/process-kit';
+import { nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  FlutterwaveEmulator,
+  makeTestCertificates,
+  PARTNER_CONTRACTS,
+  PaystackEmulator,
+  PrismProxy,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  WebhookReceiver,
+  type ServiceProcess,
+} from '@ramp/testing';
+
+/**
+ * A live off-ramp's payout through the real ramp service and gateway, against the project's Paystack emulator behind
+ * Prism (Paystack's published contract checks every request and answer) and its Flutterwave emulator. A live off-ramp
+ * cannot be quoted yet (live chains are issue 28), so each test writes one as initiation and its deposit and swap
+ * leave it (non-custodial, its deposit received, swapped to CNGN) and schedules its payout, then lets the service pay.
+ */
+describe('live payouts - an off-ramp paid by a bank partner, never twice', () => {
+  const paystack = new PaystackEmulator(`sk_live_${Math.random().toString(36).slice(2)}`);
+  const flutterwave = new FlutterwaveEmulator(`FLWSECK-${Math.random().toString(36).slice(2)}-X`, `hash-${Math.random().toString(36).slice(2)}`);
+  const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+  const log = new EventLog('ramp');
+  const jobs = new JobQueue(pool, 'ramp');
+  const certificates = makeTestCertificates();
+  const secrets = new Map<string, string>();
+  const receiver = new WebhookReceiver(certificates, { secretFor: (path) => secrets.get(path) });
+  let tenant: Tenant;
+  let liveKey: string;
+  let prism: PrismProxy;
+
+  const at = () => new Date().toISOString();
+  const quote = (accountNumber: string): OfframpQuote.Response => ({
+    quoteId: newId('qt'),
+    expiresAt: at(),
+    cryptoAmount: '100',
+    tokenSymbol: 'USDC',
+    chain: 'base',
+    fiatAmount: '149250.00',
+    fiatCurrency: 'NGN',
+    rate: '1492.5',
+    fees: { providerFee: '199.25', platformFee: '20.00', swapFee: '20.00', totalFee: '239.25' },
+    payoutAmount: '149010.75',
+    bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber, accountName: 'NGOZI OKAFOR' },
+  });
+
+  async function command(transactionId: string, cmd: OfframpCommand, schedule = false): Promise<void> {
+    const streamId = `offramp-${transactionId}`;
+    await handleCommand(pool, log, {
+      streamId,
+      decider: offrampDecider,
+      command: cmd,
+      metadata: { correlationId: transactionId, causationId: 'test', actor: 'test', tenant },
+      viewOf: offrampView,
+      alsoInTransaction: async (tx, appended, next) => {
+        if (schedule) await jobs.schedule(tx, streamId, nextOfframpStep(next).kind, appended.at(-1)!.streamVersion, new Date());
+      },
+    });
+  }
+
+  /** A live off-ramp as its initiation, deposit and swap leave it, its payout's job due now. */
+  async function swappedOfframp(): Promise<{ transactionId: string; reference: (attempt: number) => string }> {
+    const transactionId = newId('txn');
+    const accountNumber = makeNuban('058', String(100_000_000 + Math.floor(Math.random() * 899_999_999)));
+    await command(transactionId, {
+      type: 'initiate',
+      data: {
+        transactionId,
+        tenant,
+        quote: quote(accountNumber),
+        walletId: null,
+        sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        depositAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+        depositExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        reference: `order-${transactionId.slice(-6)}`,
+        callbackUrl: null,
+        at: at(),
+      },
+    });
+    await command(transactionId, { type: 'recordDeposit', amount: '100', transactionHash: `0x${'d'.repeat(64)}`, tokenSymbol: 'USDC', at: at() });
+    await command(transactionId, { type: 'recordSwap', ok: true, cngnAmount: '149250', transactionHash: `0x${'5'.repeat(64)}`, at: at() }, true);
+    return { transactionId, reference: (attempt) => payoutReference(transactionId, attempt) };
+  }
+
+  const eventsOf = async (transactionId: string) => (await log.readStream(pool, `offramp-${transactionId}`)) as unknown as StoredEvent<OfframpEvent['type']>[];
+  const stateOf = async (transactionId: string): Promise<OfframpState> =>
+    (await eventsOf(transactionId)).reduce((state, event) => offrampDecider.evolve(state, event as unknown as OfframpEvent), offrampDecider.initialState);
+  const until = (transactionId: string, done: (state: OfframpState) => boolean, ms = 30_000) => eventually(() => stateOf(transactionId), done, ms);
+  const attemptsOf = (state: OfframpState) => (state.payoutAttempts ?? []).map((attempt) => [attempt.attempt, attempt.provider, attempt.state]);
+  const paystackTransfers = (reference: string) => paystack.calls('/transfer').filter((call) => (call.body as { reference?: string }).reference === reference);
+
+  beforeAll(async () => {
+    await Promise.all([paystack.start(), flutterwave.start(), receiver.start()]);
+    prism = await PrismProxy.start(PARTNER_CONTRACTS.paystack, paystack.url);
+    // The off-ramps are this live key's, as if it had initiated them: its webhooks hear of them.
+    const key = await createKey({ env: 'live' });
+    tenant = { organizationId: key.organizationId, environment: 'live', keyId: key.keyId };
+    liveKey = key.apiKey;
+  });
+
+  afterAll(async () => {
+    await prism?.stop();
+    await Promise.all([paystack.stop(), flutterwave.stop(), receiver.stop()]);
+    await pool.end();
+  });
+
+  afterEach(() => expect(prism.violations).toEqual([]));
+
+  const partnersEnv = (verifyMs: number) => ({
+    PAYSTACK_SECRET_KEY: paystack.secretKey,
+    PAYSTACK_BASE_URL: prism.url,
+    FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey,
+    FLUTTERWAVE_BASE_URL: `${flutterwave.url}/v3`,
+    FLUTTERWAVE_WEBHOOK_HASH: flutterwave.webhookHash,
+    PAYOUT_VERIFY_MS: String(verifyMs),
+  });
+
+  describe("moved on by the partners' events alone (PAYOUT_VERIFY_MS of 10 minutes)", () => {
+    let services: Map<string, ServiceProcess>;
+    let paystackWebhook: string;
+    let flutterwaveWebhook: string;
+
+    beforeAll(async () => {
+      services = await startServices(['ramp', 'notifier', 'gateway'], {
+        ...partnersEnv(600_000),
+        LOG_LEVEL: 'info',
+        LIVE_PROVIDERS_ENABLED: 'true',
+        WEBHOOK_ALLOW_HOSTS: 'localhost',
+        WEBHOOK_CA_FILE: certificates.caFile,
+      });
+      const gateway = services.get('gateway')!;
+      const api = new ApiClient(`${gateway.url}/v1`, liveKey);
+      for (const [path, events] of [
+        ['/reversals', ['offramp.payout_reversed']],
+        ['/everything', ['*']],
+      ] as const) {
+        const created = await api.post('/webhooks', { url: receiver.url(path), events });
+        expect(created.status).toBe(201);
+        secrets.set(path, created.body.data.secret);
+      }
+      paystackWebhook = `${gateway.url}/partners/paystack/webhook`;
+      flutterwaveWebhook = `${gateway.url}/partners/flutterwave/webhook`;
+    });
+
+    afterAll(async () => {
+      await stopAll(services?.values() ?? []);
+    });
+
+    it('records the attempt, sends one transfer in kobo under its reference, and completes when transfer.success arrives', async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      const pending = await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      expect(attemptsOf(pending)).toEqual([[1, 'paystack', 'pending']]);
+      expect(paystackTransfers(reference(1))).toHaveLength(1);
+      expect(paystack.transfers.get(reference(1))).toMatchObject({ amount: 14_901_075, status: 'pending' });
+      // Nothing but the event moves it on within the 10 minutes of PAYOUT_VERIFY_MS.
+      expect((await paystack.settle(reference(1), 'success', paystackWebhook))!.status).toBe(200);
+      const done = await until(transactionId, (state) => state.status === 'completed');
+      expect(done.payout).toEqual({ payoutReference: reference(1) });
+      expect(attemptsOf(done)).toEqual([[1, 'paystack', 'paid']]);
+      // The attempt was written before the transfer was asked for, and the event only made the service look.
+      const types = (await eventsOf(transactionId)).map((event) => event.type);
+      expect(types.slice(3)).toEqual([
+        'offramp.payout_attempted',
+        'offramp.payout_attempted',
+        'offramp.payout_attempted',
+        'offramp.paid_out',
+        'offramp.completed',
+      ]);
+      expect(paystackTransfers(reference(1))).toHaveLength(1);
+      expect(paystack.calls(`/transfer/verify/${reference(1)}`).length).toBeGreaterThan(0);
+    });
+
+    it("moves to Flutterwave only once Paystack's transfer is known failed, and completes by Flutterwave's event", async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      await paystack.settle(reference(1), 'failed', paystackWebhook);
+      const second = await until(transactionId, (state) => state.payoutAttempts?.[1]?.state === 'pending');
+      expect(attemptsOf(second)).toEqual([
+        [1, 'paystack', 'failed'],
+        [2, 'flutterwave', 'pending'],
+      ]);
+      expect(flutterwave.transfers.get(reference(2))).toMatchObject({ amount: 149010.75, bank_code: '058' });
+      expect(paystack.transfers.has(reference(2))).toBe(false);
+      await flutterwave.settle(reference(2), 'SUCCESSFUL', flutterwaveWebhook);
+      const done = await until(transactionId, (state) => state.status === 'completed');
+      expect(done.payout).toEqual({ payoutReference: reference(2) });
+    });
+
+    it('holds a paid off-ramp whose payout the bank sent back (transfer.reversed) for an operator, once, and tells the integrator', async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      await paystack.settle(reference(1), 'success', paystackWebhook);
+      await until(transactionId, (state) => state.status === 'completed');
+      await paystack.settle(reference(1), 'reversed', paystackWebhook);
+      const reversed = await until(transactionId, (state) => state.payoutReversal !== undefined);
+      expect(reversed).toMatchObject({
+        status: 'completed',
+        payoutReversal: { provider: 'paystack', payoutReference: reference(1), amount: '149010.75' },
+      });
+      expect(attemptsOf(reversed)).toEqual([[1, 'paystack', 'reversed']]);
+      // The same event again records nothing more.
+      await paystack.sendEvent(paystackWebhook, 'transfer.reversed', { ...paystack.transferView(paystack.transfers.get(reference(1))!), id: 99 });
+      const ramp = services.get('ramp')!;
+      await eventually(
+        async () => ramp.logRecords,
+        (records) => records.some((record) => record.transactionId === transactionId && String(record.msg).includes('held for an operator')),
+      );
+      expect((await eventsOf(transactionId)).filter((event) => event.type === 'offramp.payout_reversed')).toHaveLength(1);
+      const metrics = await (await fetch(`${ramp.opsUrl}/metrics`)).text();
+      expect(metrics).toMatch(/ramp_payouts_total\{[^}]*provider="paystack"[^}]*outcome="reversed"[^}]*\} 1/);
+      // The integrator's webhook that names offramp.payout_reversed hears of it, signed; one on `*` does not.
+      const [told] = await eventually(
+        async () => receiver.on('/reversals').filter((delivery) => delivery.body?.data?.transactionId === transactionId),
+        (deliveries) => deliveries.length > 0,
+      );
+      expect(told!.signatureValid).toBe(true);
+      expect(told!.body).toEqual({
+        event: 'offramp.payout_reversed',
+        timestamp: expect.any(String),
+        data: {
+          transactionId,
+          reference: `order-${transactionId.slice(-6)}`,
+          type: 'offramp',
+          status: 'completed',
+          payoutAmount: '149010.75',
+          fiatCurrency: 'NGN',
+          payoutReference: reference(1),
+          metadata: { eventId: expect.any(String) },
+        },
+      });
+      const everything = receiver.on('/everything').filter((delivery) => delivery.body?.data?.transactionId === transactionId);
+      expect(everything.map((delivery) => delivery.body.event)).not.toContain('offramp.payout_reversed');
+    });
+
+    it('keeps an event for a reference the platform never made as unmatched, and changes nothing', async () => {
+      const stranger = `txn_${'0'.repeat(26)}-payout-1`;
+      const answer = await paystack.sendEvent(paystackWebhook, 'transfer.success', {
+        reference: stranger,
+        status: 'success',
+        amount: 100,
+        transfer_code: 'TRF_x',
+      });
+      expect(answer.status).toBe(200);
+      const outcome = await eventually(
+        async () => (await pool.query<{ outcome: string | null }>('select outcome from ramp.partner_events where reference = $1', [stranger])).rows[0]?.outcome,
+        (value) => value === 'unmatched',
+      );
+      expect(outcome).toBe('unmatched');
+    });
+  });
+
+  describe('found out by asking the partner (PAYOUT_VERIFY_MS of 1.5 s)', () => {
+    let services: Map<string, ServiceProcess>;
+
+    beforeAll(async () => {
+      services = await startServices(['ramp', 'gateway'], partnersEnv(1_500));
+    });
+
+    afterAll(async () => {
+      await stopAll(services?.values() ?? []);
+    });
+
+    it('completes a payout whose event is lost, by verify', async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      await paystack.settle(reference(1), 'success');
+      const done = await until(transactionId, (state) => state.status === 'completed');
+      expect(done.payout).toEqual({ payoutReference: reference(1) });
+    });
+
+    it('sends exactly one transfer through a partner outage and a lost answer', async () => {
+      // The partner is down for the first asks of the transfer; then it carries one out and its answer is lost.
+      paystack.failNext(3, 503, '/transfer');
+      paystack.loseNextAnswers(1, '/transfer');
+      const { transactionId, reference } = await swappedOfframp();
+      const done = await eventually(
+        async () => {
+          const state = await stateOf(transactionId);
+          if (state.payoutAttempts?.[0]?.state === 'pending' && paystack.transfers.get(reference(1))?.status === 'pending')
+            await paystack.settle(reference(1), 'success');
+          return state;
+        },
+        (state) => state.status === 'completed',
+        60_000,
+        200,
+      );
+      expect(attemptsOf(done)).toEqual([[1, 'paystack', 'paid']]);
+      // Asked at least five times (three refused by the outage, the one whose answer was lost, the duplicate after it).
+      expect(paystackTransfers(reference(1)).length).toBeGreaterThanOrEqual(5);
+      expect([...paystack.transfers.keys()].filter((key) => key.startsWith(transactionId.toLowerCase()))).toEqual([reference(1)]);
+      expect(flutterwave.transfers.has(reference(1)) || flutterwave.transfers.has(reference(2))).toBe(false);
+    });
+
+    it("waits, and does not fail, while the partner's balance does not cover the payout; pays once it is topped up", async () => {
+      const balance = paystack.balanceKobo;
+      paystack.balanceKobo = 1_000_00;
+      const { transactionId, reference } = await swappedOfframp();
+      const ramp = services.get('ramp')!;
+      await eventually(
+        async () => (await fetch(`${ramp.opsUrl}/metrics`)).text(),
+        (metrics) => /ramp_payouts_total\{[^}]*provider="paystack"[^}]*outcome="waiting_for_balance"[^}]*\} [1-9]/.test(metrics),
+      );
+      const waiting = await stateOf(transactionId);
+      expect(waiting.status).toBe('pending');
+      expect(waiting.payoutAttempts ?? []).toEqual([]);
+      expect(paystack.transfers.has(reference(1))).toBe(false);
+      paystack.balanceKobo = balance;
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      await paystack.settle(reference(1), 'success');
+      await until(transactionId, (state) => state.status === 'completed');
+    });
+
+    it('fails the off-ramp (PAYOUT_REJECTED) only once every attempt is known to have paid nothing', async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      for (const attempt of [1, 3]) {
+        await until(transactionId, (state) => state.payoutAttempts?.[attempt - 1]?.state === 'pending');
+        await paystack.settle(reference(attempt), 'failed');
+        if (attempt === 1) {
+          await until(transactionId, (state) => state.payoutAttempts?.[1]?.state === 'pending');
+          await flutterwave.settle(reference(2), 'FAILED');
+        }
+      }
+      const failing = await until(transactionId, (state) => state.failing !== undefined);
+      expect(attemptsOf(failing)).toEqual([
+        [1, 'paystack', 'failed'],
+        [2, 'flutterwave', 'failed'],
+        [3, 'paystack', 'failed'],
+      ]);
+      expect(failing.failureReason).toBe('PAYOUT_REJECTED');
+      expect(failing.payout).toBeUndefined();
+    });
+  });
+});
