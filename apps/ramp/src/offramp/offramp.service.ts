@@ -68,7 +68,7 @@ export class OfframpService {
     this.payouts = new OfframpPayouts(livePayoutsFrom(config, partnerObserver(metrics.partnerCallSeconds)));
     this.payoutsCounted = new Counter({
       name: 'ramp_payouts_total',
-      help: "Live payouts' moves by provider and outcome: sent, paid, failed, rejected, held (stopped at the partner for a person), reversed (the bank sent it back), waiting_for_balance (the partner balance does not cover it: top it up), no_partner (every partner out of rotation).",
+      help: "Live payouts' moves by provider and outcome: sent, paid, failed, rejected, held (stopped at the partner for a person), reversed (the bank sent it back), unresolved (refused after an unanswered ask: it may have paid, so it is asked again, never sent elsewhere), waiting_for_balance (the partner balance does not cover it: top it up), no_partner (every partner out of rotation).",
       labelNames: ['provider', 'outcome'],
       registers: [metrics.registry],
     });

@@ -51,7 +51,7 @@ export class OfframpSteps {
     return this.rails;
   }
 
-  async perform({ transactionId, state, step, tenant }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
+  async perform({ transactionId, state, step, tenant, job, version }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
     const at = () => new Date().toISOString();
     const quote = state.initiated.quote;
     switch (step.kind) {
@@ -73,7 +73,7 @@ export class OfframpSteps {
       }
       case 'payout': {
         const payout = this.payouts.of(tenant.environment);
-        if (payout.kind === 'live') return new LivePayoutStep(payout.payouts, this.livePayoutOptions).perform(transactionId, state);
+        if (payout.kind === 'live') return new LivePayoutStep(payout.payouts, this.livePayoutOptions).perform({ transactionId, state, job, version });
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,

@@ -10,9 +10,10 @@ import { OfframpService } from './offramp.service';
 /**
  * What a partner's transfer event does. Its body is never taken as the outcome: it wakes the off-ramp's payout step,
  * which asks the partner itself (LivePayoutStep), so a forged or stale event can at most make the platform look
- * sooner. A reversal (`transfer.reversed`) of the paid payout, which no step is waiting for any more, is looked up
- * at the partner and, when the partner confirms it, recorded on the off-ramp (held for an operator). An event for no
- * off-ramp, or for an attempt not recorded at that partner, is `unmatched` (kept and reported).
+ * sooner. A reversal (`transfer.reversed`) of an attempt that may have paid (usually paid already, when no step waits
+ * for it any more) is looked up at the partner and, when the partner confirms it, recorded on the off-ramp (held for an
+ * operator); not confirmed yet, the event is tried again later. An event for no off-ramp, or for an attempt not
+ * recorded at that partner (yet), is `unmatched`: tried again, then kept and reported.
  */
 @Injectable()
 export class PayoutEvents implements OnModuleInit {
@@ -37,7 +38,9 @@ export class PayoutEvents implements OnModuleInit {
     if (!isInitiated(state)) return 'unmatched';
     const attempt = state.payoutAttempts?.find((candidate) => candidate.reference === event.reference && candidate.provider === event.provider);
     if (!attempt) return 'unmatched';
-    if (event.event === 'transfer.reversed' && state.payout?.payoutReference === attempt.reference) {
+    if (event.event === 'transfer.reversed' && attempt.state !== 'failed' && attempt.state !== 'rejected') {
+      // Already recorded (a resend of the event, another replica): nothing more to do, nothing logged twice.
+      if (state.payoutReversal) return 'applied';
       await this.recordReversal(transactionId, state.initiated.tenant, attempt.provider, attempt.reference, state.initiated.quote.payoutAmount, event.id);
       return 'applied';
     }

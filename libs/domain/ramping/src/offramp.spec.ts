@@ -456,69 +456,102 @@ describe('integration events', () => {
 
 describe('off-ramp, a live payout attempt by attempt', () => {
   const base = [initiated(true), held, swapped];
-  const attempt = (n: number, provider: string, state: string, extra: object = {}): OfframpEvent =>
-    ({ type: 'offramp.payout_attempted', data: { attempt: n, provider, reference: `txn_x-payout-${n}`, state, ...extra, at } }) as OfframpEvent;
-  const record = (n: number, provider: string, state: string): OfframpCommand =>
-    ({ type: 'recordPayoutAttempt', attempt: n, provider, reference: `txn_x-payout-${n}`, state, at }) as OfframpCommand;
+  const ref = (n: number) => `txn_x-payout-${n}`;
+  const attempt = (n: number, provider: string, state: string, sends = 1, extra: object = {}): OfframpEvent =>
+    ({ type: 'offramp.payout_attempted', data: { attempt: n, provider, reference: ref(n), state, sends, ...extra, at } }) as OfframpEvent;
+  const sending = (n: number, provider: string, sends = 1): OfframpEvent => attempt(n, provider, 'unknown', sends, { sending: true });
+  const ask = (n: number, provider: string): OfframpCommand => ({ type: 'recordPayoutSending', attempt: n, provider, reference: ref(n), at });
+  const answer = (n: number, provider: string, state: string, send = 1): OfframpCommand =>
+    ({ type: 'recordPayoutAttempt', attempt: n, provider, reference: ref(n), state, send, at }) as OfframpCommand;
 
-  it('records the attempt before the partner is asked, then what the partner says; paid pays the off-ramp out', () => {
+  it('records each ask before it is made, then what the partner says; paid pays the off-ramp out', () => {
     given(base)
-      .when(record(1, 'paystack', 'unknown'))
-      .then([{ type: 'offramp.payout_attempted', data: { attempt: 1, provider: 'paystack', reference: 'txn_x-payout-1', state: 'unknown', at } }], 'payout');
-    given([...base, attempt(1, 'paystack', 'unknown')])
-      .when(record(1, 'paystack', 'pending'))
-      .then([{ type: 'offramp.payout_attempted' }], 'payout');
-    given([...base, attempt(1, 'paystack', 'unknown'), attempt(1, 'paystack', 'pending')])
-      .when(record(1, 'paystack', 'paid'))
-      .then([{ type: 'offramp.payout_attempted' }, { type: 'offramp.paid_out', data: { payoutReference: 'txn_x-payout-1', at } }], 'captureHold');
+      .when(ask(1, 'paystack'))
+      .then(
+        [
+          {
+            type: 'offramp.payout_attempted',
+            data: expect.objectContaining({ attempt: 1, provider: 'paystack', reference: ref(1), state: 'unknown', sends: 1, sending: true }),
+          },
+        ],
+        'payout',
+      );
+    expect(fold([...base, sending(1, 'paystack')]).payoutToSend).toBe(1);
+    given([...base, sending(1, 'paystack')])
+      .when(answer(1, 'paystack', 'pending'))
+      .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ state: 'pending', sends: 1 }) }], 'payout');
+    // Any later event clears the ask's turn: only the job its record scheduled may make it.
+    expect(fold([...base, sending(1, 'paystack'), attempt(1, 'paystack', 'pending')]).payoutToSend).toBeUndefined();
+    given([...base, sending(1, 'paystack'), attempt(1, 'paystack', 'pending')])
+      .when(answer(1, 'paystack', 'paid'))
+      .then([{ type: 'offramp.payout_attempted' }, { type: 'offramp.paid_out', data: { payoutReference: ref(1), at } }], 'captureHold');
     // The same news again (an event and a verify) changes nothing.
-    given([...base, attempt(1, 'paystack', 'pending')])
-      .when(record(1, 'paystack', 'pending'))
+    given([...base, sending(1, 'paystack'), attempt(1, 'paystack', 'pending')])
+      .when(answer(1, 'paystack', 'pending'))
       .then([]);
+  });
+
+  it('counts every further ask of an unanswered attempt, and asks again only an unknown one', () => {
+    given([...base, sending(1, 'paystack')])
+      .when(ask(1, 'paystack'))
+      .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ sends: 2, sending: true }) }], 'payout');
+    for (const state of ['pending', 'held', 'failed']) {
+      expect(() => decideOfframp(ask(1, 'paystack'), fold([...base, sending(1, 'paystack'), attempt(1, 'paystack', state)]))).toThrow(
+        `Payout attempt 1 is ${state}: it is not sent again`,
+      );
+    }
+    expect(() => decideOfframp(answer(1, 'paystack', 'pending'), fold(base))).toThrow(/never recorded as sent/);
+  });
+
+  it('believes a refusal only in answer to the very first ask: after an unanswered one, it may be a duplicate of a paid transfer', () => {
+    given([...base, sending(1, 'paystack')])
+      .when(answer(1, 'paystack', 'rejected'))
+      .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ state: 'rejected' }) }], 'payout');
+    expect(() => decideOfframp(answer(1, 'paystack', 'rejected', 2), fold([...base, sending(1, 'paystack', 2)]))).toThrow(/may have paid \(asked 2 times/);
+    // A stale answer to the first ask, after a second was recorded (a replica whose lease ran out), is not believed either.
+    expect(() => decideOfframp(answer(1, 'paystack', 'rejected', 1), fold([...base, sending(1, 'paystack', 2)]))).toThrow(/may have paid/);
+    for (const state of ['pending', 'held', 'reversed']) {
+      expect(() => decideOfframp(answer(1, 'paystack', 'rejected'), fold([...base, attempt(1, 'paystack', state)]))).toThrow(/may have paid/);
+    }
   });
 
   it('starts a second attempt only once the first is known to have moved no Naira, and keeps each at its partner', () => {
     for (const state of ['unknown', 'pending', 'held', 'reversed']) {
-      given([...base, attempt(1, 'paystack', state)])
-        .when(record(2, 'flutterwave', 'unknown'))
-        .thenRefused('CONFLICT');
+      expect(() => decideOfframp(ask(2, 'flutterwave'), fold([...base, attempt(1, 'paystack', state)]))).toThrow(/may still pay/);
     }
     for (const state of ['failed', 'rejected']) {
       given([...base, attempt(1, 'paystack', state)])
-        .when(record(2, 'flutterwave', 'unknown'))
-        .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 2, provider: 'flutterwave' }) }], 'payout');
+        .when(ask(2, 'flutterwave'))
+        .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 2, provider: 'flutterwave', sends: 1 }) }], 'payout');
     }
-    given([...base, attempt(1, 'paystack', 'failed')])
-      .when(record(3, 'flutterwave', 'unknown'))
-      .thenRefused('CONFLICT');
+    expect(() => decideOfframp(ask(3, 'flutterwave'), fold([...base, attempt(1, 'paystack', 'failed')]))).toThrow(/not the next one/);
     // An attempt never moves to another partner or reference, whatever a crash or a breaker did meanwhile.
-    given([...base, attempt(1, 'paystack', 'unknown')])
-      .when(record(1, 'flutterwave', 'pending'))
-      .thenRefused('CONFLICT');
+    expect(() => decideOfframp(ask(1, 'flutterwave'), fold([...base, sending(1, 'paystack')]))).toThrow(/went to paystack/);
+    expect(() => decideOfframp(answer(1, 'flutterwave', 'pending'), fold([...base, sending(1, 'paystack')]))).toThrow(/went to paystack/);
   });
 
   it("never changes a partner's last word: a failed attempt is not paid later, a paid one not failed", () => {
     given([...base, attempt(1, 'paystack', 'failed')])
-      .when(record(1, 'paystack', 'paid'))
+      .when(answer(1, 'paystack', 'paid'))
       .then([]);
-    given([...base, attempt(1, 'paystack', 'failed'), attempt(2, 'flutterwave', 'unknown')])
-      .when(record(1, 'paystack', 'pending'))
+    given([...base, attempt(1, 'paystack', 'failed'), sending(2, 'flutterwave')])
+      .when(answer(1, 'paystack', 'pending'))
       .then([]);
   });
 
   it('cannot fail while an attempt may have paid; fails (PAYOUT_REJECTED) once every attempt is known to have paid nothing', () => {
-    given([...base, attempt(1, 'paystack', 'pending')])
-      .when({ type: 'recordPayout', ok: false, reason: 'x', at })
-      .thenRefused('CONFLICT');
-    given([...base, attempt(1, 'paystack', 'unknown')])
-      .when({ type: 'fail', reason: 'operator', failureReason: 'TRANSACTION_FAILED', at })
-      .thenRefused('CONFLICT');
+    expect(() => decideOfframp({ type: 'recordPayout', ok: false, reason: 'x', at }, fold([...base, attempt(1, 'paystack', 'pending')]))).toThrow(
+      /may have paid: the off-ramp cannot fail now/,
+    );
+    expect(() => decideOfframp({ type: 'fail', reason: 'operator', failureReason: 'TRANSACTION_FAILED', at }, fold([...base, sending(1, 'paystack')]))).toThrow(
+      /can no longer fail/,
+    );
     given([...base, attempt(1, 'paystack', 'failed'), attempt(2, 'flutterwave', 'rejected')])
       .when({ type: 'recordPayout', ok: false, reason: 'the account is closed', at })
       .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'releaseHold');
-    given([...base, attempt(1, 'paystack', 'failed')])
-      .when({ type: 'recordPayout', ok: true, transactionHash: '0x', payoutReference: 'NIP', at })
-      .thenRefused('CONFLICT');
+    expect(() =>
+      decideOfframp({ type: 'recordPayout', ok: true, transactionHash: '0x', payoutReference: 'NIP', at }, fold([...base, attempt(1, 'paystack', 'failed')])),
+    ).toThrow(/through its attempts/);
   });
 
   it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {
@@ -531,28 +564,50 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     expect(decided).toEqual([expect.objectContaining({ type: 'offramp.deposit_reversed', data: expect.objectContaining({ afterPayout: true }) })]);
   });
 
-  it('records a reversal of the paid payout once, holds the off-ramp for an operator, and ignores one of another reference', () => {
-    const paidLive = [...base, attempt(1, 'paystack', 'paid'), { type: 'offramp.paid_out', data: { payoutReference: 'txn_x-payout-1', at } } as OfframpEvent];
+  it('records a reversal of a paid payout once, holds the off-ramp for an operator, and ignores one of another reference', () => {
+    const paidLive = [...base, attempt(1, 'paystack', 'paid'), { type: 'offramp.paid_out', data: { payoutReference: ref(1), at } } as OfframpEvent];
     given(paidLive)
-      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .when({ type: 'recordPayoutReversed', payoutReference: ref(1), at })
       .then(
         [
-          { type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 1, state: 'reversed' }) },
-          { type: 'offramp.payout_reversed', data: { provider: 'paystack', payoutReference: 'txn_x-payout-1', amount: '149010.75', at } },
+          { type: 'offramp.payout_attempted', data: expect.objectContaining({ attempt: 1, state: 'reversed', sends: 1 }) },
+          { type: 'offramp.payout_reversed', data: { provider: 'paystack', payoutReference: ref(1), amount: '149010.75', at } },
         ],
         'none',
       );
     const completed = [...paidLive, { type: 'offramp.completed', data: { at } } as OfframpEvent];
     given(completed)
-      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .when({ type: 'recordPayoutReversed', payoutReference: ref(1), at })
       .then([{ type: 'offramp.payout_attempted' }, { type: 'offramp.payout_reversed' }]);
-    const reversed = decideOfframp({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at }, fold(completed));
+    const reversed = decideOfframp({ type: 'recordPayoutReversed', payoutReference: ref(1), at }, fold(completed));
     given([...completed, ...reversed])
-      .when({ type: 'recordPayoutReversed', payoutReference: 'txn_x-payout-1', at })
+      .when({ type: 'recordPayoutReversed', payoutReference: ref(1), at })
       .then([]);
     given(completed).when({ type: 'recordPayoutReversed', payoutReference: 'txn_y-payout-1', at }).then([]);
     expect(fold([...completed, ...reversed])).toEqual(
-      expect.objectContaining({ status: 'completed', payoutReversal: { provider: 'paystack', payoutReference: 'txn_x-payout-1', amount: '149010.75', at } }),
+      expect.objectContaining({ status: 'completed', payoutReversal: { provider: 'paystack', payoutReference: ref(1), amount: '149010.75', at } }),
     );
+  });
+
+  it('holds a payout reversed before its payment was recorded, from the partner event or from the look-up, and never completes it', () => {
+    const pending = [...base, sending(1, 'paystack'), attempt(1, 'paystack', 'pending')];
+    // The event came first: recorded as a reversal of the pending attempt.
+    given(pending)
+      .when({ type: 'recordPayoutReversed', payoutReference: ref(1), at })
+      .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ state: 'reversed' }) }, { type: 'offramp.payout_reversed' }], 'none');
+    // The look-up came first: the same.
+    given(pending)
+      .when(answer(1, 'paystack', 'reversed'))
+      .then([{ type: 'offramp.payout_attempted', data: expect.objectContaining({ state: 'reversed' }) }, { type: 'offramp.payout_reversed' }], 'none');
+    // The look-up's "paid" arriving after the reversal records nothing: the off-ramp stays held, never completed.
+    const reversedFirst = [...pending, ...decideOfframp({ type: 'recordPayoutReversed', payoutReference: ref(1), at }, fold(pending))];
+    given(reversedFirst)
+      .when(answer(1, 'paystack', 'paid'))
+      .then([]);
+    expect(nextOfframpStep(fold(reversedFirst)).kind).toBe('none');
+    // A failed attempt moved nothing: nothing to reverse.
+    given([...base, attempt(1, 'paystack', 'failed')])
+      .when({ type: 'recordPayoutReversed', payoutReference: ref(1), at })
+      .then([]);
   });
 });

@@ -58,11 +58,12 @@ export type OfframpEvent =
    */
   | { type: 'offramp.paid_out'; data: { transactionHash?: string; payoutReference: string; at: string } }
   /**
-   * A live payout's attempt at a bank partner, each time what is known of it changes: first `unknown` (about to be
-   * sent: written before the partner is asked, so that a crash never lets the attempt go to another partner), then what
-   * the partner says (PayoutState). Attempt n+1 exists only once every earlier one is `failed` or `rejected`.
+   * A live payout's attempt at a bank partner, each time what is known of it changes. `sending`: the partner is about
+   * to be asked (again), written before it is, with `sends` counting the asks, so that a crash never lets the attempt go
+   * to another partner and a refusal is believed only for the very first ask; then what the partner says (PayoutState).
+   * Attempt n+1 exists only once every earlier one is `failed` or `rejected`.
    */
-  | { type: 'offramp.payout_attempted'; data: PayoutAttemptRecord & { at: string } }
+  | { type: 'offramp.payout_attempted'; data: PayoutAttemptRecord & { sending?: true; at: string } }
   /**
    * The bank sent a paid payout back (the partner's `transfer.reversed`): the Naira is back in the partner balance,
    * and the off-ramp is held for an operator (pay again or give the tokens back); the integrator is told.
@@ -94,6 +95,8 @@ export interface PayoutAttemptRecord {
   provider: string;
   reference: string;
   state: PayoutState;
+  /** How often the partner has been asked for this transfer (each ask recorded before it is made). */
+  sends: number;
   reason?: string;
   /** The partner's own id of the transfer (Paystack's transfer code, Flutterwave's id). */
   partnerReference?: string;
@@ -110,8 +113,13 @@ export type OfframpCommand =
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
   | { type: 'recordPayout'; at: string; ok: false; reason: string }
-  /** What is known of a live payout's attempt now (see offramp.payout_attempted). */
-  | ({ type: 'recordPayoutAttempt'; at: string } & PayoutAttemptRecord)
+  /** A live payout's attempt is about to be sent (again) to its partner: a new attempt, or the next ask of an `unknown` one. */
+  | { type: 'recordPayoutSending'; at: string; attempt: number; provider: string; reference: string }
+  /**
+   * What the partner says of a live payout's attempt now, in answer to its `send`th ask (or to a look-up after it):
+   * see offramp.payout_attempted.
+   */
+  | ({ type: 'recordPayoutAttempt'; at: string; send: number } & Omit<PayoutAttemptRecord, 'sends'>)
   /** The partner says the paid payout under `payoutReference` was sent back by the bank. */
   | { type: 'recordPayoutReversed'; at: string; payoutReference: string }
   | { type: 'fail'; at: string; reason: string; failureReason: FailureReason }
@@ -131,6 +139,11 @@ export interface OfframpState {
   payout?: { transactionHash?: string; payoutReference: string };
   /** A live payout's attempts, in order. */
   payoutAttempts?: PayoutAttemptRecord[];
+  /**
+   * The attempt whose next ask was just recorded (the last event is its `sending`): only the first run of the job that
+   * event scheduled sends it; any later event clears it.
+   */
+  payoutToSend?: number;
   /** The paid payout came back (offramp.payout_reversed): held for an operator. */
   payoutReversal?: { provider: string; payoutReference: string; amount: string; at: string };
   failing?: string;
@@ -149,7 +162,8 @@ export const initialOfframpState: OfframpState = { status: 'pending', fundsHeld:
 
 export function evolveOfframp(state: OfframpState, event: OfframpEvent): OfframpState {
   const at = event.data.at;
-  const next: OfframpState = { ...state, updatedAt: at };
+  const { payoutToSend: _sendDue, ...rest } = state;
+  const next: OfframpState = { ...rest, updatedAt: at };
   switch (event.type) {
     case 'offramp.initiated':
       return { ...next, initiated: event.data, createdAt: at };
@@ -176,9 +190,13 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.paid_out':
       return { ...next, payout: withoutAbsent({ transactionHash: event.data.transactionHash, payoutReference: event.data.payoutReference }) };
     case 'offramp.payout_attempted': {
-      const { at: _at, ...attempt } = event.data;
+      const { at: _at, sending, ...attempt } = event.data;
       const attempts = (state.payoutAttempts ?? []).filter((known) => known.attempt !== attempt.attempt);
-      return { ...next, payoutAttempts: [...attempts, attempt].sort((a, b) => a.attempt - b.attempt) };
+      return {
+        ...next,
+        payoutAttempts: [...attempts, attempt].sort((a, b) => a.attempt - b.attempt),
+        ...(sending && { payoutToSend: attempt.attempt }),
+      };
     }
     case 'offramp.payout_reversed':
       return { ...next, payoutReversal: event.data };
@@ -347,6 +365,8 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       return command.ok
         ? [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }]
         : [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
+    case 'recordPayoutSending':
+      return decidePayoutSending(command, state, step);
     case 'recordPayoutAttempt':
       return decidePayoutAttempt(command, state, step);
     case 'fail':
@@ -419,10 +439,42 @@ function decideDepositBack(command: Extract<OfframpCommand, { type: 'recordDepos
 const FINAL_ATTEMPT_STATES: readonly PayoutState[] = ['paid', 'failed', 'rejected'];
 
 /**
- * What is known of a live payout's attempt. A new attempt must be the next number, and is refused unless every earlier
- * attempt is known to have moved no Naira (nextPayoutStep's rule, which the process follows: this is the guard). An
- * attempt keeps its partner and reference, and a final state is never changed (a partner contradicting itself is for
- * an operator). `paid` pays the off-ramp out.
+ * A live payout's attempt is about to be asked of its partner: a new attempt (the next number, and only when every
+ * earlier one is known to have moved no Naira: nextPayoutStep's rule, which the process follows; this is the guard),
+ * or the next ask of an `unknown` one, at the same partner under the same reference. Counted in `sends`.
+ */
+function decidePayoutSending(
+  command: Extract<OfframpCommand, { type: 'recordPayoutSending' }>,
+  state: WithInitiation<OfframpState>,
+  step: OfframpStep,
+): OfframpEvent[] {
+  if (state.payout || step.kind !== 'payout') return [];
+  const attempts = state.payoutAttempts ?? [];
+  const known = attempts.find((candidate) => candidate.attempt === command.attempt);
+  if (known) {
+    sameAttempt(known, command);
+    if (known.state !== 'unknown') refuse(`Payout attempt ${known.attempt} is ${known.state}: it is not sent again`);
+  } else {
+    if (command.attempt !== attempts.length + 1) refuse(`Payout attempt ${command.attempt} is not the next one (${attempts.length + 1})`);
+    const next = nextPayoutStep(attempts, [command.provider], Number.MAX_SAFE_INTEGER);
+    if (next.kind !== 'send') refuse(`A new payout attempt while attempt ${attempts.at(-1)?.attempt} may still pay`);
+  }
+  const { attempt, provider, reference, at } = command;
+  const sends = (known?.sends ?? 0) + 1;
+  return [
+    {
+      type: 'offramp.payout_attempted',
+      data: { attempt, provider, reference, state: 'unknown', sends, reason: `ask ${sends} of the partner, recorded before it is made`, sending: true, at },
+    },
+  ];
+}
+
+/**
+ * What the partner says of an attempt that was recorded as sent. It keeps its partner and reference; a final state is
+ * never changed (a partner contradicting itself is for an operator). `rejected` (the partner refused it and has no
+ * transfer under the reference) is believed only in answer to the very first ask: after an earlier ask that got no
+ * answer, the refusal may be of a duplicate and "not found" a partner's lag, so it may have paid. `paid` pays the
+ * off-ramp out; `reversed` (paid, then sent back, before the payment was recorded) holds it as a reversal does.
  */
 function decidePayoutAttempt(
   command: Extract<OfframpCommand, { type: 'recordPayoutAttempt' }>,
@@ -430,38 +482,43 @@ function decidePayoutAttempt(
   step: OfframpStep,
 ): OfframpEvent[] {
   if (state.payout || step.kind !== 'payout') return [];
-  const { type: _type, at, ...attempt } = command;
-  const attempts = state.payoutAttempts ?? [];
-  const known = attempts.find((candidate) => candidate.attempt === attempt.attempt);
-  if (known) {
-    if (known.provider !== attempt.provider || known.reference !== attempt.reference)
-      refuse(`Payout attempt ${attempt.attempt} went to ${known.provider} as ${known.reference}, not ${attempt.provider} as ${attempt.reference}`);
-    if (known.state === attempt.state || FINAL_ATTEMPT_STATES.includes(known.state)) return [];
-  } else {
-    if (attempt.attempt !== attempts.length + 1) refuse(`Payout attempt ${attempt.attempt} is not the next one (${attempts.length + 1})`);
-    const next = nextPayoutStep(attempts, [attempt.provider], Number.MAX_SAFE_INTEGER);
-    if (next.kind !== 'send') refuse(`A new payout attempt while attempt ${attempts.at(-1)?.attempt} may still pay`);
-  }
-  const events: OfframpEvent[] = [{ type: 'offramp.payout_attempted', data: { ...withoutAbsent(attempt), at } }];
+  const { type: _type, at, send, ...answer } = command;
+  const known = state.payoutAttempts?.find((candidate) => candidate.attempt === answer.attempt);
+  if (!known) refuse(`Payout attempt ${answer.attempt} was never recorded as sent`);
+  sameAttempt(known, answer);
+  if (known.state === answer.state || FINAL_ATTEMPT_STATES.includes(known.state)) return [];
+  if (answer.state === 'rejected' && (known.state !== 'unknown' || known.sends !== 1 || send !== 1))
+    refuse(`Payout attempt ${known.attempt} may have paid (asked ${known.sends} times, now ${known.state}): a refusal does not prove it did not`);
+  const attempt: PayoutAttemptRecord = { ...withoutAbsent(answer), sends: known.sends };
+  const events: OfframpEvent[] = [{ type: 'offramp.payout_attempted', data: { ...attempt, at } }];
   if (attempt.state === 'paid') events.push({ type: 'offramp.paid_out', data: { payoutReference: attempt.reference, at } });
+  if (attempt.state === 'reversed') events.push(payoutReversed(state, attempt, at));
   return events;
 }
 
+function sameAttempt(known: PayoutAttemptRecord, asked: { attempt: number; provider: string; reference: string }): void {
+  if (known.provider !== asked.provider || known.reference !== asked.reference)
+    refuse(`Payout attempt ${known.attempt} went to ${known.provider} as ${known.reference}, not ${asked.provider} as ${asked.reference}`);
+}
+
 /**
- * The bank sent back the payout that paid this off-ramp: recorded once, whatever the off-ramp's status (it is usually
- * completed by then), and held for an operator. A reversal of any other reference changes nothing.
+ * The bank sent back a payout of this off-ramp (the partner confirmed it): recorded once, whatever the off-ramp's
+ * status (usually completed by then; a pending one stops), and held for an operator. Only an attempt that may have
+ * paid can be reversed; any other reference changes nothing.
  */
 function decidePayoutReversal(command: Extract<OfframpCommand, { type: 'recordPayoutReversed' }>, state: WithInitiation<OfframpState>): OfframpEvent[] {
-  if (state.payoutReversal || state.payout?.payoutReference !== command.payoutReference) return [];
+  if (state.payoutReversal) return [];
   const attempt = state.payoutAttempts?.find((candidate) => candidate.reference === command.payoutReference);
-  if (!attempt) return [];
-  return [
-    { type: 'offramp.payout_attempted', data: { ...attempt, state: 'reversed', reason: 'the bank sent the payout back', at: command.at } },
-    {
-      type: 'offramp.payout_reversed',
-      data: { provider: attempt.provider, payoutReference: attempt.reference, amount: state.initiated.quote.payoutAmount, at: command.at },
-    },
-  ];
+  if (!attempt || attempt.state === 'failed' || attempt.state === 'rejected') return [];
+  const reversed: PayoutAttemptRecord = { ...attempt, state: 'reversed', reason: 'the bank sent the payout back' };
+  return [{ type: 'offramp.payout_attempted', data: { ...reversed, at: command.at } }, payoutReversed(state, reversed, command.at)];
+}
+
+function payoutReversed(state: WithInitiation<OfframpState>, attempt: PayoutAttemptRecord, at: string): OfframpEvent {
+  return {
+    type: 'offramp.payout_reversed',
+    data: { provider: attempt.provider, payoutReference: attempt.reference, amount: state.initiated.quote.payoutAmount, at },
+  };
 }
 
 function depositMovement(

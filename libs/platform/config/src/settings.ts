@@ -244,7 +244,7 @@ export const SETTINGS = {
     env: 'PARTNER_TIMEOUT_MS',
     default: '10000',
     description: 'Limit of each attempt of a call to a bank partner; a call Paystack treats as safe to repeat (a read) is tried 3 times in all.',
-    services: ['quote'],
+    services: ['quote', 'ramp'],
   },
   quoteTtlSeconds: { env: 'QUOTE_TTL_SECONDS', default: '300', description: 'Lifetime of every quote kind (the spec: 5 minutes).', services: ['quote'] },
   sandboxDelayMs: {
@@ -278,7 +278,7 @@ export const SETTINGS = {
     env: 'JOB_LEASE_MS',
     default: '30000',
     description:
-      'How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this.',
+      "How long a ramp or swap-transfer replica holds a transaction step it claimed; a replica that dies mid-step has its steps taken over after this. A live payout's calls to a bank partner each end within a fifth of it.",
     services: ['ramp', 'swap-transfer'],
   },
   jobConcurrency: {

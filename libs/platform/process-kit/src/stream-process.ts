@@ -32,6 +32,13 @@ export interface StepContext<State extends InitiatedState, Step> {
   state: WithInitiation<State>;
   step: Step;
   tenant: Tenant;
+  /**
+   * The job that runs the step: the stream version it was decided at and how often it has been claimed (1 the first
+   * time). A step whose effect must happen at most once per decision (a live payout's send) reads them.
+   */
+  job?: Pick<Job, 'decided_at_version' | 'attempts'>;
+  /** The stream's version as the step read it. */
+  version?: number;
 }
 
 /**
@@ -107,7 +114,7 @@ export class StreamProcess<State extends InitiatedState, Command, Event extends 
     // The request that started the transaction stays findable from every later event and log line of it.
     const requestId = events[0]?.metadata.requestId;
     await withLogContext({ requestId }, async () => {
-      const command = await perform({ transactionId, state, step, tenant });
+      const command = await perform({ transactionId, state, step, tenant, job, version: events.length });
       // Decided on the stream as read above (no second read); appended at its version, or decided again if it moved.
       await this.apply(transactionId, tenant, command, { causationId: `job:${job.id}`, actor: this.definition.systemActor, requestId }, job.id, events);
     });

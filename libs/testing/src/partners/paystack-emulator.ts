@@ -61,6 +61,8 @@ export class PaystackEmulator extends PartnerEmulator {
   checksBalanceFirst = false;
   /** The NGN balance transfers are paid from, in kobo (a transfer takes it; a failed or reversed one gives it back). */
   balanceKobo = 100_000_000_00;
+  /** References whose transfer the verify call does not find (yet), as a partner whose look-up lags its writes. */
+  readonly hiddenFromLookUp = new Set<string>();
 
   constructor(secretKey: string, options: { unlisted?: readonly string[] } = {}) {
     super(secretKey);
@@ -193,7 +195,8 @@ export class PaystackEmulator extends PartnerEmulator {
       ];
     }
     if (method === 'GET' && url.pathname.startsWith('/transfer/verify/')) {
-      const transfer = this.transfers.get(decodeURIComponent(url.pathname.slice('/transfer/verify/'.length)));
+      const reference = decodeURIComponent(url.pathname.slice('/transfer/verify/'.length));
+      const transfer = this.hiddenFromLookUp.has(reference) ? undefined : this.transfers.get(reference);
       if (!transfer) return [404, { status: false, message: 'Transfer not found', type: 'validation_error' }];
       return [200, { status: true, message: 'Transfer retrieved', data: this.transferView(transfer) }];
     }

@@ -92,9 +92,12 @@ export function liveBankDirectoryFrom(config: Config, observer?: PartnerCallObse
  * at quote time, never paid by the sandbox).
  */
 export function livePayoutsFrom(config: Config, observer?: PartnerCallObserver): LivePayouts | undefined {
+  // Each call's attempts together within a fifth of the job's lease: a payout step's three or four calls end before
+  // another replica may take the step over.
+  const budgetMs = Math.floor(config.int('jobLeaseMs', 1000) / 5);
   const entries = providerOrder(config, 'payoutProviders').flatMap((name): PayoutEntry[] => {
     if (name === 'paystack') {
-      const client = paystackFrom(config, observer);
+      const client = paystackFrom(config, observer, budgetMs);
       return client ? [{ name, provider: new PaystackPayouts(client, new PartnerBankDirectory(paystackBanks(client))), breaker: new CircuitBreaker() }] : [];
     }
     const client = flutterwaveFrom(config, observer);
