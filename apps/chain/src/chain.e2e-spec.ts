@@ -3,7 +3,7 @@ import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits,
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
+import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, FaucetSend, newId, platformTenant } from '@ramp/contracts';
 import { DEVELOPMENT_MNEMONIC, HdCustody, lanePath, resolveChains } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import {
@@ -240,8 +240,36 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expect((await refused({ tokenSymbol: 'DOGE' })).body.error).toMatchObject({ reason: 'UNSUPPORTED_TOKEN', field: 'tokenSymbol' });
     expect((await refused({ chain: 'ethereum' })).body.error).toMatchObject({ reason: 'UNSUPPORTED_CHAIN', field: 'chain' });
     expect((await refused({ amount: '1.0000001' })).body.error).toMatchObject({ reason: 'INVALID_FIELD', field: 'amount' });
+    // The wait for the signature is the platform's own (a step that must not hold its slot): not a field of the API.
+    expect((await refused({ waitMs: 0 })).body.error).toMatchObject({ reason: 'INVALID_FIELD', field: 'waitMs' });
     const live = new ApiClient(api.baseUrl, (await createKey({ env: 'live' })).apiKey);
     expectError(await live.post('/sandbox/faucet', { chain: 'base', address, tokenSymbol: 'USDC', amount: '1' }), 404, 'NOT_FOUND');
+  }, 60_000);
+
+  it('answers a faucet request that does not wait (waitMs 0) at once: queued until signed, then its hash, one transfer per key', async () => {
+    await withChainRpc('chain-faucet-nowait', async (rpc) => {
+      const ramp = platformTenant('test', 'ramp');
+      const address = privateKeyToAccount(generatePrivateKey()).address;
+      const request = { chain: 'base', address, tokenSymbol: 'CNGN', amount: '1000', idempotencyKey: `onramp:${newId('txn')}:mint`, waitMs: 0 };
+      const answers: (FaucetSend.Response | FaucetSend.Queued)[] = [];
+      const signed = await eventually(
+        async () => {
+          const answer = await rpc.call(FaucetSend.contract, ramp, request);
+          answers.push(answer);
+          return answer;
+        },
+        (answer) => !('queued' in answer),
+        20_000,
+        100,
+      );
+      // Every answer before the faucet's queue signed (it signs on its tick) is queued, with no hash.
+      for (const early of answers.slice(0, -1)) expect(early).toEqual({ chain: 'base', address, tokenSymbol: 'CNGN', amount: '1000', queued: true });
+      expect(signed).toMatchObject({ chain: 'base', address, tokenSymbol: 'CNGN', amount: '1000', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(await rpc.call(FaucetSend.contract, ramp, request)).toEqual(signed);
+      await client.waitForTransactionReceipt({ hash: (signed as FaucetSend.Response).transactionHash as `0x${string}` });
+      expect(FaucetSend.signed(await rpc.call(FaucetSend.contract, ramp, { ...request, waitMs: undefined }))).toEqual(signed);
+      await expect(rpc.call(FaucetSend.contract, ramp, { ...request, waitMs: 99_999 })).rejects.toMatchObject({ field: 'waitMs' });
+    });
   }, 60_000);
 
   it("gives back an off-ramp's deposit only as it arrived: its token, its amount, to its sender, once; every term of a repeated request compared; never a swap without a minimum", async () => {

@@ -15,6 +15,11 @@ module.exports = async () => {
   // pools far from the sandbox prices must not refuse the suites' quotes. pool-quotes.e2e-spec.ts tests the tolerance
   // (10%) on chains of its own.
   process.env.POOL_PRICE_TOLERANCE_PERCENT = process.env.POOL_PRICE_TOLERANCE_PERCENT || '100';
+  // The largest suites (chaos, production shape) run every service at once beside the chain service: at DB_POOL_MAX 20
+  // each, their pools, LISTEN connections and the tests' own pools can ask PostgreSQL for more than its default
+  // max_connections (100) allows, and a chaos run once failed on "sorry, too many clients already". 10 each keeps them
+  // under it; a step waits for a connection rather than being refused one.
+  process.env.DB_POOL_MAX = process.env.DB_POOL_MAX || '10';
   execSync('bash scripts/stack.sh', { cwd: root, stdio: 'inherit' });
   // The local test chains of the run, on ports of their own (never `npm start`'s), started empty: every run begins on
   // fresh chains. TEST_CHAINS, when given, names other nodes (they are restarted empty only if they are local ones).

@@ -30,6 +30,14 @@ import { Networks } from './networks';
 /** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
 const FAUCET_BROADCAST_WAIT_MS = 15_000;
 
+/** How long a faucet request waits for its transfer to be signed: `waitMs` (0 to 15 s) when given, else 15 s. */
+function waitOf(waitMs: unknown): number {
+  if (waitMs === undefined) return FAUCET_BROADCAST_WAIT_MS;
+  if (typeof waitMs !== 'number' || !Number.isInteger(waitMs) || waitMs < 0 || waitMs > FAUCET_BROADCAST_WAIT_MS)
+    throw invalidField('waitMs', `must be an integer from 0 to ${FAUCET_BROADCAST_WAIT_MS}`);
+  return waitMs;
+}
+
 @Controller()
 export class ChainNatsController {
   constructor(
@@ -71,7 +79,7 @@ export class ChainNatsController {
 
   /** Test keys only: a mint (test token) or a transfer (test coin) from the local chain's faucet, once per key. */
   @Handles(FaucetSend.contract)
-  async faucet(@RequestData() request: FaucetSend.Request, @CallerTenant() tenant: Tenant): Promise<FaucetSend.Response> {
+  async faucet(@RequestData() request: FaucetSend.Request, @CallerTenant() tenant: Tenant): Promise<FaucetSend.Response | FaucetSend.Queued> {
     sandboxOnly(tenant.environment);
     const runtime = this.networks.get('test', request.chain);
     if (!runtime.faucet) throw invalidField('chain', `${runtime.chain} is not a local test chain: use its public faucet`, 'UNSUPPORTED_CHAIN');
@@ -84,9 +92,13 @@ export class ChainNatsController {
     const faucet = runtime.faucet;
     const requested = await faucet.request(key, address, token, toBaseUnits(amount.toFixed(), token.decimals));
     const signedOrFailed = (found: typeof requested | undefined) => (found && (found.txHash || found.status === 'failed') ? found : undefined);
+    const waitMs = waitOf(request.waitMs);
     const send =
-      signedOrFailed(requested) ?? (await this.waits.until(async () => signedOrFailed(await faucet.find(key)), FAUCET_BROADCAST_WAIT_MS)) ?? requested;
+      signedOrFailed(requested) ?? (waitMs > 0 ? await this.waits.until(async () => signedOrFailed(await faucet.find(key)), waitMs) : undefined) ?? requested;
     if (send.status === 'failed') throw new AppError('INTERNAL_ERROR', `The faucet's transfer failed: ${send.error ?? 'unknown reason'}`);
+    // Not signed yet, and the caller does not wait (a step that releases its slot): it asks again with the same key.
+    if (!send.txHash && request.waitMs !== undefined)
+      return { chain: runtime.chain, address, tokenSymbol: token.symbol, amount: amount.toFixed(), queued: true };
     if (!send.txHash) {
       // Why, when the faucet's queue knows (halted, or out of gas): the caller gets that, not a timeout.
       const waiting = await runtime.context.faucet!.waiting();

@@ -98,11 +98,13 @@ export class SandboxHttpController {
   async faucet(@Body(BodyPipe) body: FaucetRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     sandboxOnly(request.ctx.key?.tenant.environment);
     await this.forwarder.idempotent(request, reply, { status: 200, needsProviders: false }, async (tenant, key) => {
-      const data = await this.rpc.call(
-        FaucetSend.contract,
-        tenant,
-        { ...body, idempotencyKey: key ?? newId('evt') },
-        { requestId: request.ctx.requestId, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS },
+      const data = FaucetSend.signed(
+        await this.rpc.call(
+          FaucetSend.contract,
+          tenant,
+          { ...body, idempotencyKey: key ?? newId('evt') },
+          { requestId: request.ctx.requestId, timeoutMs: SANDBOX_CHAIN_TIMEOUT_MS },
+        ),
       );
       return { success: true as const, data };
     });

@@ -157,11 +157,13 @@ export class WalletService {
       );
       return this.view(this.pool, wallet);
     }
-    const sent = await this.rpc.call(
-      FaucetSend.contract,
-      tenant,
-      { chain: wallet.chain, address: wallet.address, tokenSymbol: token.symbol, amount: amount.toFixed(), idempotencyKey: `fund:${newId('evt')}` },
-      { timeoutMs: FAUCET_TIMEOUT_MS },
+    const sent = FaucetSend.signed(
+      await this.rpc.call(
+        FaucetSend.contract,
+        tenant,
+        { chain: wallet.chain, address: wallet.address, tokenSymbol: token.symbol, amount: amount.toFixed(), idempotencyKey: `fund:${newId('evt')}` },
+        { timeoutMs: FAUCET_TIMEOUT_MS },
+      ),
     );
     const credited = await this.waits.until(
       async () =>

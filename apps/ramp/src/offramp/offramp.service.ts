@@ -249,11 +249,13 @@ export class OfframpService {
   private async depositFromFaucet(tenant: Tenant, state: WithInitiation<OfframpState>, amount: string): Promise<TransactionView> {
     const { transactionId, quote, depositAddress } = state.initiated;
     if (!state.deposit && state.status === 'pending') {
-      const sent = await this.rpc.call(
-        FaucetSend.contract,
-        tenant,
-        { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
-        { timeoutMs: FAUCET_TIMEOUT_MS },
+      const sent = FaucetSend.signed(
+        await this.rpc.call(
+          FaucetSend.contract,
+          tenant,
+          { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
+          { timeoutMs: FAUCET_TIMEOUT_MS },
+        ),
       );
       const recorded = await this.waits.until(
         async () => ((await this.process.ownedBy(tenant, transactionId)).deposit?.transactionHash === sent.transactionHash ? true : undefined),

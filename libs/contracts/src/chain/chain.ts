@@ -1,5 +1,6 @@
 import type { Environment } from '../rpc/tenant';
 import { rpc } from '../rpc/rpc';
+import { AppError } from '../errors/app-error';
 
 /**
  * The chain service: the only process with signing keys and JSON-RPC access (docs/chains.md). Other services ask it
@@ -75,7 +76,9 @@ export namespace DepositAddressWatch {
 
 /**
  * Test chains only: the faucet sends `amount` of `tokenSymbol` (test tokens are minted, the native coin transferred) to
- * `address`, once per `idempotencyKey`; answers once the transfer is broadcast, with its hash.
+ * `address`, once per `idempotencyKey`; answers once the transfer is broadcast, with its hash. `waitMs` bounds that wait
+ * (15 s when absent): 0 answers at once, `queued` (no hash yet) when the faucet has not signed it, so that a caller that
+ * must not wait (a transaction's step, which releases its job slot) asks again with the same key.
  */
 export namespace FaucetSend {
   export interface Request {
@@ -84,6 +87,7 @@ export namespace FaucetSend {
     tokenSymbol: string;
     amount: string;
     idempotencyKey: string;
+    waitMs?: number;
   }
   export interface Response {
     chain: string;
@@ -92,7 +96,15 @@ export namespace FaucetSend {
     amount: string;
     transactionHash: string;
   }
-  export const contract = rpc<Request, Response>('chain.v1.faucet.send');
+  /** Only with `waitMs`: the transfer is queued, not signed yet. */
+  export type Queued = Omit<Response, 'transactionHash'> & { queued: true };
+  /** The answer of a call that waited (no `waitMs`), which is signed; one still queued is SERVICE_UNAVAILABLE (ask again). */
+  export function signed(answer: Response | Queued): Response {
+    if ('queued' in answer)
+      throw new AppError('SERVICE_UNAVAILABLE', `The ${answer.chain} faucet has not sent yet: the same request later finds the same transfer`);
+    return answer;
+  }
+  export const contract = rpc<Request, Response | Queued>('chain.v1.faucet.send');
 }
 
 /**

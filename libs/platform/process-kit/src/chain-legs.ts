@@ -3,7 +3,7 @@ import type { RpcClient } from '@ramp/messaging';
 import type { LegResult } from '@ramp/providers';
 import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
-import { finalOrPending } from './step-pending';
+import { finalOrPending, StepPending } from './step-pending';
 
 /**
  * A leg's step asks the chain service once and, while the send is on its way, ends pending: its job slot is free for
@@ -12,8 +12,10 @@ import { finalOrPending } from './step-pending';
  * finds the same send every time.
  */
 const LEG_LOOK_AGAIN_MS = 5_000;
-/** How long a restock waits for the faucet to sign its mint. */
+/** How long a restock's request may take (it does not wait for the faucet to sign). */
 const FAUCET_TIMEOUT_MS = 20_000;
+/** When a restock the faucet has not signed yet is asked about again (the faucet's queue signs within a block or so). */
+const RESTOCK_RETRY_MS = 500;
 
 /**
  * The legs are the chain service's requests as they are: a swap's `idempotencyKey` is `<transaction id>:leg:<index>`
@@ -174,7 +176,10 @@ export class ChainLegs {
       amount: leg.amount,
       idempotencyKey: leg.idempotencyKey,
     };
-    const sent = await this.rpc.call(FaucetSend.contract, this.tenant(leg.environment), request, { timeoutMs: FAUCET_TIMEOUT_MS });
+    // Answered at once: a mint the faucet has not signed yet releases the step's slot and is asked for again (the same
+    // key finds the same transfer), instead of holding the slot while the faucet's queue signs.
+    const sent = await this.rpc.call(FaucetSend.contract, this.tenant(leg.environment), { ...request, waitMs: 0 }, { timeoutMs: FAUCET_TIMEOUT_MS });
+    if ('queued' in sent) throw new StepPending(`the ${leg.chain} faucet has not signed ${leg.idempotencyKey} yet`, RESTOCK_RETRY_MS);
     return { transactionHash: sent.transactionHash };
   }
 }
