@@ -86,6 +86,7 @@ export class LivePayoutStep {
       }
       case 'resend': {
         const known = this.recorded(attempts, decision.attempt);
+        this.stillConfigured(transactionId, known);
         if (!this.mayAsk(run, known)) {
           if (run.job !== undefined && run.version !== undefined && run.job.decided_at_version < run.version) {
             // An older job of the stream (another event came since, with a job of its own, which makes the next move):
@@ -118,6 +119,7 @@ export class LivePayoutStep {
       case 'wait':
       case 'hold': {
         const known = this.recorded(attempts, decision.attempt);
+        this.stillConfigured(transactionId, known);
         // For the quoted amount: a transfer under the reference for any other amount is held, never taken as paid.
         const result = await this.payouts.verify(known.provider, known.reference, quote.payoutAmount);
         if (result.state !== known.state && result.state !== 'unknown' && result.state !== 'pending') this.options.count(known.provider, result.state);
@@ -143,6 +145,20 @@ export class LivePayoutStep {
    */
   private mayAsk(run: LivePayoutRun, known: PayoutAttemptRecord): boolean {
     return run.state.payoutToSend === known.attempt && run.job?.attempts === 1 && run.job.decided_at_version === run.version;
+  }
+
+  /**
+   * An open attempt stays with its partner: one taken out of PAYOUT_PROVIDERS (or without its key now) cannot be asked,
+   * and no other may be. The payout waits, counted (`no_partner`) and logged for an operator, who puts the partner back.
+   */
+  private stillConfigured(transactionId: string, known: PayoutAttemptRecord): void {
+    if (this.payouts.has(known.provider)) return;
+    this.options.count(known.provider, 'no_partner');
+    this.options.logger?.error(
+      { transactionId, provider: known.provider, reference: known.reference, state: known.state },
+      'a payout attempt is open at a bank partner that is no longer configured (PAYOUT_PROVIDERS): it waits; put the partner back',
+    );
+    throw new StepPending(`payout ${known.reference}: ${known.provider} is not configured`, this.options.verifyMs * 10);
   }
 
   /** The pause before an unanswered attempt is asked again: PAYOUT_VERIFY_MS, doubling with each ask, at most an hour. */
