@@ -1,8 +1,9 @@
 import { payoutReference } from '@ramp/banking';
-import type { OfframpQuote, Tenant } from '@ramp/contracts';
+import type { Tenant } from '@ramp/contracts';
 import { isInitiated, StepPending, type WithInitiation } from '@ramp/process-kit';
 import { CircuitBreaker, LivePayouts, type PayoutProvider, type PayoutRequest, type PayoutResult } from '@ramp/providers';
 import { decideOfframp, evolveOfframp, initialOfframpState, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
+import { liveOfframpQuote } from './live-offramp.spec-helper';
 import { LivePayoutStep, type PayoutOutcome } from './live-payout.step';
 
 const TENANT: Tenant = { organizationId: 'org_a', environment: 'live', keyId: 'key_a' };
@@ -10,19 +11,7 @@ const TXN = 'txn_01M82JKS0653T6WKTARA9RFX7D';
 const at = '2026-11-22T10:00:00.000Z';
 const ref = (attempt: number) => payoutReference(TXN, attempt);
 
-const quote: OfframpQuote.Response = {
-  quoteId: 'qt_01M82JKS0653T6WKTARA9RFX7D',
-  expiresAt: at,
-  cryptoAmount: '100',
-  tokenSymbol: 'USDC',
-  chain: 'base',
-  fiatAmount: '149250.00',
-  fiatCurrency: 'NGN',
-  rate: '1492.5',
-  fees: { providerFee: '199.25', platformFee: '20.00', swapFee: '20.00', totalFee: '239.25' },
-  payoutAmount: '149010.75',
-  bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber: '0123456789', accountName: 'ADA OBI' },
-};
+const quote = liveOfframpQuote('0123456789', at);
 
 /** A partner whose answers the test sets: what it was asked is kept. */
 class Partner implements PayoutProvider {

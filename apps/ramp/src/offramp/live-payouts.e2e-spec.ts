@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { makeNuban, payoutReference } from '@ramp/banking';
-import { newId, type OfframpQuote, type Tenant } from '@ramp/contracts';
+import { newId, type Tenant } from '@ramp/contracts';
 import { EventLog, handleCommand, type StoredEvent } from '@ramp/event-store';
 import { JobQueue } from '@ramp/process-kit';
 import { nextOfframpStep, offrampDecider, offrampView, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
@@ -19,6 +19,7 @@ import {
   WebhookReceiver,
   type ServiceProcess,
 } from '@ramp/testing';
+import { liveOfframpQuote } from './live-offramp.spec-helper';
 
 /**
  * A live off-ramp's payout through the real ramp service and gateway, against the project's Paystack emulator behind
@@ -40,19 +41,6 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
   let prism: PrismProxy;
 
   const at = () => new Date().toISOString();
-  const quote = (accountNumber: string): OfframpQuote.Response => ({
-    quoteId: newId('qt'),
-    expiresAt: at(),
-    cryptoAmount: '100',
-    tokenSymbol: 'USDC',
-    chain: 'base',
-    fiatAmount: '149250.00',
-    fiatCurrency: 'NGN',
-    rate: '1492.5',
-    fees: { providerFee: '199.25', platformFee: '20.00', swapFee: '20.00', totalFee: '239.25' },
-    payoutAmount: '149010.75',
-    bankAccount: { bankName: 'Guaranty Trust Bank', bankCode: '058', accountNumber, accountName: 'NGOZI OKAFOR' },
-  });
 
   async function command(transactionId: string, cmd: OfframpCommand, schedule = false): Promise<void> {
     const streamId = `offramp-${transactionId}`;
@@ -77,7 +65,7 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
       data: {
         transactionId,
         tenant,
-        quote: quote(accountNumber),
+        quote: { ...liveOfframpQuote(accountNumber, at()), quoteId: newId('qt') },
         walletId: null,
         sourceAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
         depositAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
@@ -275,6 +263,40 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
       expect((await stateOf(transactionId)).status).toBe('pending');
       expect(paystackTransfers(reference(1))).toHaveLength(1);
       expect(flutterwave.transfers.has(reference(2))).toBe(false);
+    });
+
+    it("takes no signed event's word: a success or a reversal the partner does not confirm pays out nothing and holds nothing", async () => {
+      const { transactionId, reference } = await swappedOfframp();
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending');
+      const verifies = () => paystack.calls(`/transfer/verify/${reference(1)}`).length;
+      await eventually(
+        async () => verifies(),
+        (count) => count === 1,
+      );
+      // Signed with the partner's key (a replay of another transfer's body under this reference, a stale or a buggy
+      // event): the partner itself still says pending.
+      const body = { ...paystack.transferView(paystack.transfers.get(reference(1))!), amount: 1 };
+      expect((await paystack.sendEvent(paystackWebhook, 'transfer.success', { ...body, status: 'success' })).status).toBe(200);
+      await eventually(
+        async () => verifies(),
+        (count) => count === 2,
+      );
+      expect((await paystack.sendEvent(paystackWebhook, 'transfer.reversed', { ...body, status: 'reversed' })).status).toBe(200);
+      const reversal = await eventually(
+        async () =>
+          (
+            await pool.query<{ outcome: string | null; last_error: string | null }>(
+              `select outcome, last_error from ramp.partner_events where reference = $1 and event = 'transfer.reversed'`,
+              [reference(1)],
+            )
+          ).rows[0],
+        (row) => row?.outcome === 'failed',
+      );
+      expect(reversal!.last_error).toContain('says it is pending');
+      const state = await stateOf(transactionId);
+      expect(attemptsOf(state)).toEqual([[1, 'paystack', 'pending']]);
+      expect([state.status, state.payout, state.payoutReversal]).toEqual(['pending', undefined, undefined]);
+      expect(paystackTransfers(reference(1))).toHaveLength(1);
     });
 
     it('keeps an event for a reference the platform never made as unmatched, and changes nothing', async () => {

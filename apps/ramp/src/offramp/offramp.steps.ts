@@ -41,8 +41,14 @@ export class OfframpSteps {
     private readonly logger?: Pick<Logger, 'warn'>,
     /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
     private readonly payouts = new OfframpPayouts(undefined),
-    private readonly livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
-  ) {}
+    livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
+  ) {
+    const live = payouts.livePartners();
+    this.livePayout = live && new LivePayoutStep(live, livePayoutOptions);
+  }
+
+  /** The live payout step over the partners of PAYOUT_PROVIDERS, when any is configured. */
+  private readonly livePayout: LivePayoutStep | undefined;
 
   /** The sandbox's rails, which never serve a live key: a live off-ramp reaching them is a defect, retried and logged. */
   private sandboxRails(tenant: Tenant): OfframpRails {
@@ -72,8 +78,8 @@ export class OfframpSteps {
           : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'payout': {
-        const payout = this.payouts.of(tenant.environment);
-        if (payout.kind === 'live') return new LivePayoutStep(payout.payouts, this.livePayoutOptions).perform({ transactionId, state, job, version });
+        // Refused (LIVE_MODE_DISABLED) for a live off-ramp when no payout partner is configured.
+        if (this.payouts.of(tenant.environment).kind === 'live') return this.livePayout!.perform({ transactionId, state, job, version });
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
