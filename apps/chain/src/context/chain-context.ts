@@ -29,6 +29,9 @@ import { missingEffect } from './send-effects';
 import { Outflows } from '../transfers/outflows';
 
 /** The chain service's schema: its event log, send queues and watchers. */
+/** The most JSON-RPC requests in one HTTP request to a chain's node: providers cap batches (some at 50 or 100). */
+const RPC_BATCH_SIZE = 20;
+
 export const CHAIN_SCHEMA = 'chain';
 
 /** What a send of the chain service is for: the `kind` column of chain_sends (Migration20261129000002). */
@@ -113,7 +116,10 @@ export class ChainContext {
     this.network = planned.network;
     this.tokens = planned.tokens;
     this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
-    this.client = createPublicClient({ transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }) }) as PublicClient;
+    // The requests a pass makes at once (receipts, balances, nonces) go in one HTTP request (JSON-RPC batch).
+    this.client = createPublicClient({
+      transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0, batch: { batchSize: RPC_BATCH_SIZE } }),
+    }) as PublicClient;
     const queue = {
       schema: CHAIN_SCHEMA,
       pool,

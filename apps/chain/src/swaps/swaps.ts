@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { getAddress, type Address, type Log } from 'viem';
 import { AppError, type SendFinished } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
-import { NATIVE_TOKEN, routerAmountOut, routerSwapCall, swapOutputOf, type SendRecord } from '@ramp/evm';
+import { NATIVE_TOKEN, recordOf, routerAmountOut, routerSwapCall, swapOutputOf, type SendRecord, type SendRow } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
@@ -149,11 +149,20 @@ export class Swaps {
 
   /**
    * A swap queued before under `sendKey`, with its send and, once confirmed, its output; IDEMPOTENCY_KEY_REUSED when it
-   * was queued with other terms; undefined when there is none.
+   * was queued with other terms; undefined when there is none. One statement: the send's status and the swap's output
+   * are read on the same snapshot (both are written in the transaction that finishes the send).
    */
   private async known(db: Pick<PoolClient, 'query'>, sendKey: string, terms: SwapTerms): Promise<SwapRecord | undefined> {
-    const row = await this.row(db, sendKey);
-    if (!row) return undefined;
+    const { rows } = await db.query<SendRow & { swap: SwapRow }>(
+      `select s.*, json_build_object('from_token', w.from_token, 'to_token', w.to_token, 'amount_in', w.amount_in::text,
+                'minimum_out', w.minimum_out::text, 'to_address', w.to_address, 'account', w.account, 'amount_out', w.amount_out::text) as swap
+         from ${CHAIN_SCHEMA}.swaps w join ${CHAIN_SCHEMA}.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key
+        where w.chain = $1 and w.send_key = $2`,
+      [this.context.id, sendKey],
+    );
+    const found = rows[0];
+    if (!found) return undefined;
+    const row = found.swap;
     const same =
       row.from_token === terms.fromToken.symbol &&
       row.to_token === terms.toToken.symbol &&
@@ -162,11 +171,9 @@ export class Swaps {
       row.to_address === terms.to.toLowerCase() &&
       row.account === terms.account;
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Swap ${sendKey.slice('swap:'.length)} was queued with other terms`);
-    const send = await this.context.hot.find(sendKey, db);
-    // The row's output is read after the send: a send seen confirmed has it (both written in the transaction that
-    // finished it).
-    const out = send?.status === 'confirmed' ? (await this.row(db, sendKey))!.amount_out : null;
-    return { send: send!, ...(out !== null && { amountOut: BigInt(out) }) };
+    const send = recordOf(found);
+    const out = send.status === 'confirmed' ? row.amount_out : null;
+    return { send, ...(out !== null && { amountOut: BigInt(out) }) };
   }
 
   private async row(db: Pick<PoolClient, 'query'>, sendKey: string): Promise<SwapRow | undefined> {

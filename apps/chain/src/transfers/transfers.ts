@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import { getAddress, keccak256, toHex, type Address } from 'viem';
 import { AppError, invalidField } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
-import type { SendRecord } from '@ramp/evm';
+import { recordOf, type SendRecord, type SendRow } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
@@ -157,20 +157,23 @@ export class Transfers {
    * IDEMPOTENCY_KEY_REUSED when any of its terms differs; undefined when there is none.
    */
   private async knownTransfer(db: Pick<PoolClient, 'query'>, sendKey: string, terms: TransferTerms): Promise<{ send: SendRecord | undefined } | undefined> {
-    const { rows } = await db.query<{
-      token_symbol: string;
-      amount: string;
-      to_address: string;
-      account: string;
-      refund_of: string | null;
-      netted: boolean;
-      net_send_key: string | null;
-    }>(
-      `select token_symbol, amount::text, to_address, account, refund_of, netted, net_send_key from ${CHAIN_SCHEMA}.transfers where chain = $1 and send_key = $2`,
+    // One statement: the transfer's terms and the send that carries it (its own, or for a netted settlement the netted
+    // transfer's, none while it waits for its netting).
+    const { rows } = await db.query<
+      Partial<SendRow> & {
+        transfer: { token_symbol: string; amount: string; to_address: string; account: string; refund_of: string | null; netted: boolean };
+      }
+    >(
+      `select s.*, json_build_object('token_symbol', t.token_symbol, 'amount', t.amount::text, 'to_address', t.to_address, 'account', t.account,
+                'refund_of', t.refund_of, 'netted', t.netted) as transfer
+         from ${CHAIN_SCHEMA}.transfers t
+         left join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = case when t.netted then t.net_send_key else t.send_key end
+        where t.chain = $1 and t.send_key = $2`,
       [this.context.id, sendKey],
     );
-    const row = rows[0];
-    if (!row) return undefined;
+    const found = rows[0];
+    if (!found) return undefined;
+    const row = found.transfer;
     const same =
       row.token_symbol === terms.token.symbol &&
       dec(row.amount).eq(terms.amount) &&
@@ -180,8 +183,11 @@ export class Transfers {
       (row.refund_of ?? undefined) === terms.refundOf;
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${sendKey.slice('transfer:'.length)} was queued with other terms`);
     // A netted settlement answers with the transfer that carries it, once there is one.
-    if (row.netted) return { send: row.net_send_key === null ? undefined : await this.context.hot.find(row.net_send_key, db) };
-    return { send: (await this.context.hot.find(sendKey, db))! };
+    if (found.id === null || found.id === undefined) {
+      if (!row.netted) throw new Error(`transfer ${sendKey} has no send`);
+      return { send: undefined };
+    }
+    return { send: recordOf(found as SendRow) };
   }
 
   /**

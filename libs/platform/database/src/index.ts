@@ -7,3 +7,4 @@ export * from './waker';
 export * from './recorded-waits';
 export { Migration } from '@mikro-orm/migrations';
 export * from './access';
+export * from './prepared-statements';

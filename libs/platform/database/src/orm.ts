@@ -3,6 +3,7 @@ import { Migration, Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Pool } from 'pg';
 import { poolDialect } from './pool-dialect';
+import { preparingClient, StatementNames } from './prepared-statements';
 import { withTransaction } from './sql';
 
 type MigrationClass = Constructor<Migration>;
@@ -18,6 +19,8 @@ export interface ServiceDatabaseOptions {
   poolMax: number;
   /** PostgreSQL's application_name of the connections (pg_stat_activity). */
   applicationName?: string;
+  /** DB_PREPARE_STATEMENTS: statements with parameters are prepared on each connection (createPool); default true. */
+  prepareStatements?: boolean;
 }
 
 /**
@@ -31,9 +34,16 @@ export interface ServiceDatabase {
   close(): Promise<void>;
 }
 
-/** A `pg` Pool on `url` that survives PostgreSQL dropping its idle connections (a restart, a crash). */
-export function createPool(url: string, max: number, applicationName = 'ramp-service'): Pool {
-  const pool = new Pool({ connectionString: url, max, application_name: applicationName });
+/** The statements the process's pools prepare (createPool): one set, so that a refused plan is refused everywhere. */
+const statementNames = new StatementNames();
+
+/**
+ * A `pg` Pool on `url` that survives PostgreSQL dropping its idle connections (a restart, a crash). Its statements with
+ * parameters are prepared on each connection (preparingClient) unless `prepare` is false (DB_PREPARE_STATEMENTS: a
+ * connection pooler in transaction mode that does not keep prepared statements).
+ */
+export function createPool(url: string, max: number, applicationName = 'ramp-service', prepare = true): Pool {
+  const pool = new Pool({ connectionString: url, max, application_name: applicationName, ...(prepare && { Client: preparingClient(statementNames) }) });
   // An idle connection that PostgreSQL drops is removed by the pool; the error event must not also kill the process.
   pool.on('error', () => undefined);
   return pool;
@@ -42,7 +52,7 @@ export function createPool(url: string, max: number, applicationName = 'ramp-ser
 /** Opens the service's pool and MikroORM on it, on the service's own schema. Migrations are applied separately (applyMigrations). */
 export async function openDatabase(options: ServiceDatabaseOptions): Promise<ServiceDatabase> {
   if (!Number.isInteger(options.poolMax) || options.poolMax < 2) throw new Error(`the pool needs at least 2 connections, got ${options.poolMax}`);
-  const pool = createPool(options.url, options.poolMax, options.applicationName);
+  const pool = createPool(options.url, options.poolMax, options.applicationName, options.prepareStatements ?? true);
   let orm: MikroORM;
   try {
     orm = await MikroORM.init({

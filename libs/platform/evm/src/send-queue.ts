@@ -99,6 +99,9 @@ const REVERT_RETRY_MS = 30_000;
 
 /** Most sends signed in one database transaction. */
 const SIGN_BATCH = 50;
+
+/** How recent this replica's last pass of a queue must be for its own view of why the queue waits to be the answer. */
+const WAITING_FRESH_MS = 2_000;
 /** Most receipts asked for at once. */
 const RECEIPT_BATCH = 100;
 
@@ -148,7 +151,8 @@ export function sendQueueMigration(schema: string): string[] {
   ];
 }
 
-interface SendRow {
+/** A chain_sends row as `select *` (or `s.*` of a join) reads it. */
+export interface SendRow {
   id: string;
   chain: string;
   sender: string;
@@ -173,7 +177,8 @@ interface SendRow {
   kind?: string | null;
 }
 
-function recordOf(row: SendRow): SendRecord {
+/** A send as a chain_sends row has it. */
+export function recordOf(row: SendRow): SendRecord {
   return {
     id: row.id,
     chain: row.chain,
@@ -212,6 +217,8 @@ export class SendQueue {
   /** When checkNonce last ran, and what it found. */
   private nonceCheckedAt = 0;
   private nonceAgrees = true;
+  /** When this replica last finished a pass of the queue (0: never): its own waitingReason is then the answer to waiting(). */
+  private passedAt = 0;
   /** What recordWaiting last wrote (undefined: nothing yet). */
   private recordedWaiting: string | null | undefined;
   /** When a send last waited because the wallet could not pay for it, and why. */
@@ -359,6 +366,7 @@ export class SendQueue {
     }
     if (open?.pending !== false || signed) await this.settlePending();
     await this.recordWaiting();
+    this.passedAt = Date.now();
   }
 
   /**
@@ -386,8 +394,12 @@ export class SendQueue {
     this.recordedWaiting = reason;
   }
 
-  /** Why this wallet's sends wait, as the replica running the chain last recorded it (any replica may ask), or undefined. */
+  /**
+   * Why this wallet's sends wait, or undefined: as this replica knows it while it runs the queue's passes (it made one
+   * within the last WAITING_FRESH_MS), else as the replica running the chain last recorded it (any replica may ask).
+   */
   async waiting(): Promise<string | undefined> {
+    if (Date.now() - this.passedAt < WAITING_FRESH_MS) return this.waitingReason;
     const { rows } = await this.options.pool.query<{ waiting: string | null }>(
       `select waiting from ${this.s}.chain_senders where chain = $1 and address = $2`,
       [this.options.chain, this.sender],
@@ -568,7 +580,9 @@ export class SendQueue {
     });
     if (!signed) return false;
     this.unmined = (this.unmined ?? 0) + signed.length;
-    for (const { row, raw } of signed) await this.broadcast(row, raw);
+    // Broadcast together, in nonce order (one HTTP request when the transport batches): a node holds a later nonce until
+    // the one before it arrives, so the order within the request does not hold anything up.
+    await Promise.all(signed.map(({ row, raw }) => this.broadcast(row, raw)));
     return true;
   }
 

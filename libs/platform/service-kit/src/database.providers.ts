@@ -71,7 +71,7 @@ export async function openServiceDatabase(spec: DatabaseSpec, config: Config, ap
   const url = config.string('databaseUrl');
   const migrate = config.bool('migrateOnStart');
   if (migrate) await ensureDatabase(url);
-  const database = await openDatabase({ ...spec, url, poolMax, applicationName });
+  const database = await openDatabase({ ...spec, url, poolMax, applicationName, prepareStatements: config.bool('dbPrepareStatements') });
   try {
     if (migrate) await applyMigrations(database, spec.schema);
     else {
