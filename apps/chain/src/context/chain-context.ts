@@ -139,7 +139,9 @@ export class ChainContext {
         signer: index === 0 ? hotSigner : custody.signer(lanePath(settings.hotWalletPath, index)),
         onFinished: options.onHotSendFinished,
         verify: (send, logs) => missingEffect(send, logs, effects),
-        maxPending: options.laneMaxPending,
+        // A local anvil node mines each transaction as it arrives and keeps any number of one sender's: the cap is a
+        // public node's (geth's txpool.accountslots), and on a local chain it only made each pass sign fewer.
+        maxPending: settings.localPort === undefined ? options.laneMaxPending : undefined,
         // A lane spends the hot wallet's tokens: what the hot wallet's sweeps bring in first.
         ...(index > 0 && { dependsOn: [hotSigner.address] }),
       });

@@ -46,6 +46,8 @@ export class SendLanes {
   private readonly ready = new Set<string>();
   private readonly notReadyAt = new Map<string, number>();
   private maintainedAt = 0;
+  /** Each queue's pass under way (tick). */
+  private readonly running = new Map<SendQueue, Promise<void>>();
   private readonly s: string;
 
   constructor(private readonly options: LaneOptions) {
@@ -142,14 +144,28 @@ export class SendLanes {
 
   /**
    * One pass of every lane, all at once: which have sends open is read in one statement, and a lane with none costs no
-   * round trip but its nonce check once a second. A lane that fails is reported and the others go on.
+   * round trip but its nonce check once a second. A lane that fails is reported and the others go on. A queue whose
+   * pass is still under way (a long batch to sign and settle) is left to it and not started again; the pass returns
+   * once any queue's pass has ended, so that one busy queue (the hot wallet's swaps) does not hold up the others (the
+   * faucet's, a lane's) nor the chain's other parts.
    */
   async tick(extra: readonly SendQueue[], onError: (queue: SendQueue, error: unknown) => void): Promise<void> {
     const open = await SendQueue.openSends(this.options.pool, this.options.schema, this.options.chain);
     const none = { queued: false, pending: false };
-    await Promise.all(
-      [...this.options.queues, ...extra].map((queue) => queue.tick(open.get(queue.sender) ?? none).catch((error: unknown) => onError(queue, error))),
-    );
+    for (const queue of [...this.options.queues, ...extra]) {
+      if (this.running.has(queue)) continue;
+      const pass = queue
+        .tick(open.get(queue.sender) ?? none)
+        .catch((error: unknown) => onError(queue, error))
+        .finally(() => this.running.delete(queue));
+      this.running.set(queue, pass);
+    }
+    if (this.running.size > 0) await Promise.race(this.running.values());
+  }
+
+  /** Until every queue's pass under way has ended (before the chain's leadership is given up). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.running.values()]);
   }
 
   /** Pauses every lane with a reason, or resumes them (undefined). */

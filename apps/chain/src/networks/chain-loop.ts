@@ -75,6 +75,9 @@ export class ChainLoop {
         this.report('leadership', error);
         await sleep(1000);
       } finally {
+        // A send queue's pass may still be signing (SendLanes.tick does not wait for every queue): it ends before the
+        // lock is released, so that the next leader never signs beside it.
+        await this.runtime.idle();
         this.leading = false;
         await session?.end();
       }

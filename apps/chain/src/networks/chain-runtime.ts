@@ -78,6 +78,11 @@ export class ChainRuntime {
     if (this.faucet) await this.faucet.stockInventory();
   }
 
+  /** Until the send queues' passes under way have ended: before this replica gives up running the chain. */
+  async idle(): Promise<void> {
+    await this.context.lanes.idle();
+  }
+
   /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
   async tick(onError: (part: string, error: unknown) => void): Promise<void> {
     try {

@@ -417,7 +417,7 @@ export const SETTINGS = {
     env: 'CHAIN_LANE_MAX_PENDING',
     default: '16',
     description:
-      "The most sends one send lane (a chain's hot wallet, or one of its extra lanes: a chain's `lanes` setting) has signed and not yet mined at once (mined ones waiting for their finality do not count); more wait queued. A node keeps only so many of one sender's transactions for sure (geth's txpool.accountslots, 16), and one stuck transaction holds up every later nonce of its sender: a chain that must send more at once is given more lanes.",
+      "The most sends one send lane (a chain's hot wallet, or one of its extra lanes: a chain's `lanes` setting) has signed and not yet mined at once (mined ones waiting for their finality do not count); more wait queued. A node keeps only so many of one sender's transactions for sure (geth's txpool.accountslots, 16), and one stuck transaction holds up every later nonce of its sender: a chain that must send more at once is given more lanes. Local anvil nodes (test chains with a `localPort`) keep any number and are not capped.",
     services: ['chain'],
   },
   chainSettlementNetMs: {
