@@ -135,14 +135,14 @@ async function benchLanes(pool: Pool, schema: string): Promise<{ one: number; fo
       });
     const queues = Array.from({ length: LANES }, (_, lane) => queueOf(lane));
     const usdc = { symbol: 'USDC', decimals: 6, address: contracts.tokens.USDC.toLowerCase() as Address };
-    // The chain's passes, every 20 ms, until every send is final.
+    // The chain's passes, every 20 ms, until every send is final (and every queue's pass has ended).
     const drain = async (lanes: SendLanes) => {
       for (;;) {
         await lanes.tick([], (_queue, error) => {
           throw error;
         });
         const { rows } = await pool.query<{ open: string }>(`select count(*) as open from ${schema}.chain_sends where status in ('queued', 'pending')`);
-        if (rows[0].open === '0') return;
+        if (rows[0].open === '0') return lanes.idle();
         await sleep(20);
       }
     };
