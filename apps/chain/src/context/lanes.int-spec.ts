@@ -71,6 +71,22 @@ describe('SendLanes.tick - every queue at its own pace', () => {
     expect(errors).toEqual([]);
   });
 
+  it('does not start a queue whose pass ended during the read of what is open: that read saw it mid-pass', async () => {
+    const hot = queue('0x0000000000000000000000000000000000000001');
+    const lanes = new SendLanes({ schema, chain: 'test-base', pool, queues: [hot] as unknown as SendQueue[], gas: 0n });
+    const tick = () => lanes.tick([], () => undefined);
+    hot.hold();
+    // The only queue's pass is held: the first tick waits for it (nothing else ends).
+    const first = tick();
+    while (hot.passes === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const next = tick();
+    hot.release();
+    await Promise.all([first, next]);
+    expect(hot.passes).toBe(1);
+    await tick();
+    expect(hot.passes).toBe(2);
+  });
+
   it('reports a queue whose pass fails and goes on with the others', async () => {
     const hot = queue('0x0000000000000000000000000000000000000001');
     const lane = { sender: '0x0000000000000000000000000000000000000002', tick: () => Promise.reject(new Error('node down')) };

@@ -150,10 +150,12 @@ export class SendLanes {
    * faucet's, a lane's) nor the chain's other parts.
    */
   async tick(extra: readonly SendQueue[], onError: (queue: SendQueue, error: unknown) => void): Promise<void> {
+    // Which queues start is decided before the read: a queue whose pass ends during it must not start on what the read
+    // saw of it while that pass still ran (it would count its just-signed sends as none, and sign past its cap).
+    const idle = [...this.options.queues, ...extra].filter((queue) => !this.running.has(queue));
     const open = await SendQueue.openSends(this.options.pool, this.options.schema, this.options.chain);
     const none = { queued: false, pending: false };
-    for (const queue of [...this.options.queues, ...extra]) {
-      if (this.running.has(queue)) continue;
+    for (const queue of idle) {
       const pass = queue
         .tick(open.get(queue.sender) ?? none)
         .catch((error: unknown) => onError(queue, error))

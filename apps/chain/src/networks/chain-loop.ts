@@ -73,6 +73,8 @@ export class ChainLoop {
         }
       } catch (error) {
         this.report('leadership', error);
+        // The lock may be gone already (its connection died): the queues' passes under way end before anything else.
+        await this.runtime.idle();
         await sleep(1000);
       } finally {
         // A send queue's pass may still be signing (SendLanes.tick does not wait for every queue): it ends before the

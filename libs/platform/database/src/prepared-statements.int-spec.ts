@@ -75,6 +75,28 @@ describe('database - prepared statements (createPool)', () => {
     expect((await pool.query(alone, [1])).rows).toEqual([{ id: 1, note: 'added', other: 7 }]);
     expect((await withTransaction(pool, (tx) => tx.query(inTransaction, [1]))).rows).toEqual([{ id: 1, note: 'added', other: 7 }]);
   });
+
+  it('runs a statement again unprepared when a migration changed the type of a column it compares', async () => {
+    const pool = onePool();
+    await admin.query(`create table ${schema}.coded (id int primary key, code int not null)`);
+    await admin.query(`insert into ${schema}.coded values (1, 7)`);
+    const text = `select id from ${schema}.coded where code = $1`;
+    expect((await pool.query(text, [7])).rows).toEqual([{ id: 1 }]);
+    // Its parameter was inferred an integer at the first parse; the column becomes text.
+    await admin.query(`alter table ${schema}.coded alter column code type text using code::text`);
+    expect((await pool.query(text, ['7'])).rows).toEqual([{ id: 1 }]);
+  });
+
+  it('keeps a connection usable after a value pg could not send (pg closed the statement on the server)', async () => {
+    const pool = onePool();
+    const text = `select body from ${schema}.notes where id = $1::int and $2::jsonb is not null`;
+    await withTransaction(pool, (tx) => tx.query(text, [1, '{}']));
+    // A bigint inside an object cannot be made JSON: pg fails before sending, and closes the prepared statement.
+    await expect(withTransaction(pool, (tx) => tx.query(text, [1, { amount: 1n }]))).rejects.toThrow(/BigInt/);
+    // The same connection (the pool has one), in a transaction and alone: it prepares the statement again.
+    expect((await withTransaction(pool, (tx) => tx.query(text, [2, '{}']))).rows).toEqual([{ body: 'two' }]);
+    expect((await pool.query(text, [1, '{}'])).rows).toEqual([{ body: 'one' }]);
+  });
 });
 
 describe('database - StatementNames', () => {

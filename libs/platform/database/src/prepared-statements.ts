@@ -8,8 +8,21 @@ import { Client, type QueryResult } from 'pg';
  */
 const MAX_PREPARED = 1_000;
 
-/** PostgreSQL's "cached plan must not change result type": a `select *` prepared before a migration changed its table. */
-const PLAN_CHANGED_RESULT = '0A000';
+/**
+ * What PostgreSQL answers to a prepared statement whose table a migration changed: "cached plan must not change result
+ * type" (0A000: a `select *` whose table gained a column), and a parameter of the type inferred at its first parse no
+ * longer fitting its column (42804 datatype_mismatch, 42883 undefined_function). Unprepared, the types are inferred
+ * again.
+ */
+const PLAN_REFUSED = new Set(['0A000', '42804', '42883']);
+
+/** "prepared statement does not exist": the connection lost it (see forget). */
+const STATEMENT_MISSING = '26000';
+
+/** The `pg` Connection's record of the statements it parsed (not in pg's types). */
+interface ParsedStatements {
+  connection: { parsedStatements: Record<string, string>; submittedNamedStatements?: Record<string, string> };
+}
 
 type Callback = (error: Error | null, result?: QueryResult) => void;
 
@@ -49,9 +62,9 @@ export class StatementNames {
  * platform's statements once per connection instead of at every call. Queries without parameters (transaction
  * control, DDL, several statements in one text) and query objects run as before.
  *
- * A statement prepared before a migration changed the row type it returns (`select *` of a table that gained a column)
- * is refused by PostgreSQL with 0A000: its text is then run unprepared from then on, and the query that met the refusal
- * is run again at once when it was alone (not inside a transaction block, which the refusal aborted: the caller's
+ * A statement prepared before a migration changed its table (PLAN_REFUSED: the row type of a `select *`, a column's
+ * type) is refused by PostgreSQL: its text is then run unprepared from then on, and the query that met the refusal is
+ * run again at once when it was alone (not inside a transaction block, which the refusal aborted: the caller's
  * transaction fails once, as on any error, and its retry runs unprepared).
  */
 export function preparingClient(names: StatementNames): typeof Client {
@@ -64,11 +77,23 @@ export function preparingClient(names: StatementNames): typeof Client {
       const name = names.of(text);
       if (name === undefined) return (super.query as (...a: unknown[]) => unknown)(...args);
       const unprepared = (done: Callback) => (super.query as (...a: unknown[]) => unknown)(text, values, done);
+      // A value pg could not send (a client-side error, no code) makes pg close the statement on the server while its
+      // connection still counts it parsed; and a statement the server no longer has is missing: either way this
+      // connection parses it again at its next use.
+      const forget = () => {
+        const { connection } = this as unknown as ParsedStatements;
+        delete connection.parsedStatements[name];
+        if (connection.submittedNamedStatements) delete connection.submittedNamedStatements[name];
+      };
       const run = (done: Callback) =>
         (super.query as (...a: unknown[]) => unknown)({ name, text, values }, (error: (Error & { code?: string }) | null, result?: QueryResult) => {
-          if (error?.code !== PLAN_CHANGED_RESULT || !/cached plan/.test(error.message)) return done(error, result);
+          if (!error) return done(error, result);
+          const alone = this.getTransactionStatus() === 'I';
+          if (error.code === undefined || error.code === STATEMENT_MISSING) forget();
+          if (error.code === STATEMENT_MISSING && alone) return unprepared(done);
+          if (error.code === undefined || !PLAN_REFUSED.has(error.code)) return done(error, result);
           names.refuse(text);
-          if (this.getTransactionStatus() === 'I') return unprepared(done);
+          if (alone) return unprepared(done);
           done(error, result);
         });
       if (typeof callback === 'function') {

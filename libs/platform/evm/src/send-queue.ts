@@ -105,6 +105,9 @@ const WAITING_FRESH_MS = 2_000;
 /** Most receipts asked for at once. */
 const RECEIPT_BATCH = 100;
 
+/** Signed sends broadcast at once (at most the chain transport's JSON-RPC batch, so that each goes in one request). */
+const BROADCAST_BATCH = 20;
+
 /** The channel a queue NOTIFYs when sends are signed or end (at the commit), for whoever waits on one (RecordedWaits). */
 export function sendQueueChannel(schema: string): string {
   return `${schema}_sends`;
@@ -580,9 +583,10 @@ export class SendQueue {
     });
     if (!signed) return false;
     this.unmined = (this.unmined ?? 0) + signed.length;
-    // Broadcast together, in nonce order (one HTTP request when the transport batches): a node holds a later nonce until
-    // the one before it arrives, so the order within the request does not hold anything up.
-    await Promise.all(signed.map(({ row, raw }) => this.broadcast(row, raw)));
+    // Broadcast in nonce order, BROADCAST_BATCH at a time (one HTTP request each when the transport batches): a batch
+    // reaches the node after the one before it, so a node that refuses a nonce ahead of its next never sees one.
+    for (let i = 0; i < signed.length; i += BROADCAST_BATCH)
+      await Promise.all(signed.slice(i, i + BROADCAST_BATCH).map(({ row, raw }) => this.broadcast(row, raw)));
     return true;
   }
 
