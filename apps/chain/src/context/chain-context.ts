@@ -12,6 +12,7 @@ import {
   lanePath,
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
+  RPC_BATCH_SIZE,
   seedPools,
   SendQueue,
   TestToken,
@@ -29,9 +30,6 @@ import { missingEffect } from './send-effects';
 import { Outflows } from '../transfers/outflows';
 
 /** The chain service's schema: its event log, send queues and watchers. */
-/** The most JSON-RPC requests in one HTTP request to a chain's node: providers cap batches (some at 50 or 100). */
-const RPC_BATCH_SIZE = 20;
-
 export const CHAIN_SCHEMA = 'chain';
 
 /** What a send of the chain service is for: the `kind` column of chain_sends (Migration20261129000002). */

@@ -105,8 +105,11 @@ const WAITING_FRESH_MS = 2_000;
 /** Most receipts asked for at once. */
 const RECEIPT_BATCH = 100;
 
-/** Signed sends broadcast at once (at most the chain transport's JSON-RPC batch, so that each goes in one request). */
-const BROADCAST_BATCH = 20;
+/**
+ * The most JSON-RPC requests in one HTTP request to a chain's node (the chain service's transport batches; providers
+ * cap batches, some at 50 or 100), and so the signed sends a queue broadcasts at once: each group goes in one request.
+ */
+export const RPC_BATCH_SIZE = 20;
 
 /** The channel a queue NOTIFYs when sends are signed or end (at the commit), for whoever waits on one (RecordedWaits). */
 export function sendQueueChannel(schema: string): string {
@@ -583,10 +586,10 @@ export class SendQueue {
     });
     if (!signed) return false;
     this.unmined = (this.unmined ?? 0) + signed.length;
-    // Broadcast in nonce order, BROADCAST_BATCH at a time (one HTTP request each when the transport batches): a batch
+    // Broadcast in nonce order, RPC_BATCH_SIZE at a time (one HTTP request each when the transport batches): a batch
     // reaches the node after the one before it, so a node that refuses a nonce ahead of its next never sees one.
-    for (let i = 0; i < signed.length; i += BROADCAST_BATCH)
-      await Promise.all(signed.slice(i, i + BROADCAST_BATCH).map(({ row, raw }) => this.broadcast(row, raw)));
+    for (let i = 0; i < signed.length; i += RPC_BATCH_SIZE)
+      await Promise.all(signed.slice(i, i + RPC_BATCH_SIZE).map(({ row, raw }) => this.broadcast(row, raw)));
     return true;
   }
 
