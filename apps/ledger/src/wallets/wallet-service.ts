@@ -54,6 +54,9 @@ interface HoldRow {
   destination: string | null;
 }
 
+/** Wallets this replica has read, by id and tenant: a wallet row is never updated or deleted once created. */
+const WALLETS_KEPT = 10_000;
+
 /** External and revenue account names: `sandbox-funding`, `swap-fees`. */
 const ACCOUNT_NAME = /^[a-z][a-z0-9-]{0,40}$/;
 
@@ -64,6 +67,12 @@ export const SANDBOX_FUNDING = externalAccount('sandbox-funding');
 @Injectable()
 export class WalletService {
   private readonly journal = new Journal();
+  /**
+   * The wallets read lately (at most WALLETS_KEPT, the oldest read first out): a hold's, a credit's and a read's look
+   * at the wallet is a database round trip (and a commit) otherwise, several per transaction. Safe to keep: nothing
+   * updates or deletes a wallet's row, and the key holds the tenant's sandbox generation, so a reset's wallets are others.
+   */
+  private readonly wallets = new Map<string, WalletRow>();
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -295,11 +304,16 @@ export class WalletService {
 
   private async walletOf(db: Sql, tenant: Tenant, walletId: unknown): Promise<WalletRow> {
     if (!isIdOf('wal', walletId)) throw new AppError('WALLET_NOT_FOUND', `Wallet ${String(walletId)} was not found`);
+    const key = `${walletId}:${tenant.organizationId}:${tenant.environment}:${generationOf(tenant)}`;
+    const kept = this.wallets.get(key);
+    if (kept) return kept;
     const { rows } = await db.query<WalletRow>(
       `select ${WALLET_COLUMNS} from ledger.wallets where id = $1 and organization_id = $2 and environment = $3 and generation = $4`,
       [walletId, tenant.organizationId, tenant.environment, generationOf(tenant)],
     );
     if (!rows[0]) throw new AppError('WALLET_NOT_FOUND', `Wallet ${walletId} was not found`);
+    if (this.wallets.size >= WALLETS_KEPT) this.wallets.delete(this.wallets.keys().next().value!);
+    this.wallets.set(key, rows[0]);
     return rows[0];
   }
 

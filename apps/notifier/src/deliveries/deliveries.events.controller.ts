@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { chainEvents, everyEventOf, integrationEvents, rampEvents } from '@ramp/contracts';
+import { CHAIN_EVENT_TYPES, chainEvents, everyEventOf, integrationEvents, rampEvents } from '@ramp/contracts';
 import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
 import { LOGGER, type Logger } from '@ramp/service-kit';
@@ -42,7 +42,8 @@ export class DeliveriesEventsController {
   }
 
   /** The wallets' webhook events (walletEventOf) from the chain service's events: `wallet.deposit_reversed`. */
-  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: WALLET_EVENTS_CONSUMER, ackWaitMs: 10_000 })
+  // Only reversals make wallet events: the chain's other events are acknowledged without a transaction.
+  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: WALLET_EVENTS_CONSUMER, ackWaitMs: 10_000, types: [CHAIN_EVENT_TYPES.depositReversed] })
   async recordWalletEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     const incoming = walletEventOf(event);
     if (!incoming) return;

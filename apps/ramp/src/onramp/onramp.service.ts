@@ -98,13 +98,14 @@ export class OnrampService {
     const state = await this.process.ownedBy(tenant, transactionId);
     const id = state.initiated.transactionId;
     const value = amount === undefined ? dec(state.initiated.virtualAccount.amount) : parseAmount(amount, 'amount', 2);
-    await this.process.apply(
+    const recorded = await this.process.apply(
       id,
       tenant,
       { type: 'recordPayment', amount: value.toFixed(2), payerReference: `SANDBOX-${id.slice(-10)}`, at: new Date().toISOString() },
       { causationId: `sandbox:${id}`, actor: 'sandbox' },
     );
-    return this.get(tenant, id);
+    // As the command left it: no second read.
+    return this.process.definition.view(recorded);
   }
 
   /** Runs a claimed job of an on-ramp (see StreamProcess.runJob). */

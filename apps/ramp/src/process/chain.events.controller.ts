@@ -19,7 +19,13 @@ export class RampChainEventsController {
     @Inject(ChainSendWakes) private readonly wakes: ChainSendWakes,
   ) {}
 
-  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: 'ramp_chain_deposits' })
+  // The cost of an event is its commit: the events waiting together are handled in one transaction; the hot wallet's
+  // opening balance is not the ramp's.
+  @JetStreamEventPattern(everyEventOf(chainEvents), {
+    durable: 'ramp_chain_deposits',
+    batchSize: 50,
+    types: [CHAIN_EVENT_TYPES.depositCredited, CHAIN_EVENT_TYPES.depositReversed, CHAIN_EVENT_TYPES.sendFinished],
+  })
   async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     if (event.type === CHAIN_EVENT_TYPES.depositCredited)
       await this.offramps.recordChainDeposit(event.data as DepositCredited, event.metadata.tenant, event.eventId);

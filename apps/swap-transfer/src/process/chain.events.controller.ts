@@ -15,7 +15,13 @@ import { ChainSendWakes } from '@ramp/process-kit';
 export class SwapTransferChainEventsController {
   constructor(@Inject(ChainSendWakes) private readonly wakes: ChainSendWakes) {}
 
-  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: 'swap_transfer_chain_sends', inbox: false, batchSize: 50, startAt: 'new' })
+  @JetStreamEventPattern(everyEventOf(chainEvents), {
+    durable: 'swap_transfer_chain_sends',
+    inbox: false,
+    batchSize: 50,
+    startAt: 'new',
+    types: [CHAIN_EVENT_TYPES.sendFinished],
+  })
   async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     if (event.type === CHAIN_EVENT_TYPES.sendFinished) await this.wakes.onSendFinished(context.tx, event.data as SendFinished);
   }

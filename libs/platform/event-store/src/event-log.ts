@@ -86,6 +86,38 @@ export class EventLog {
     return rows.map(toStoredEvent);
   }
 
+  /** The events of several streams in one round trip, each stream's in order (a stream with none is absent). */
+  async readStreams(db: Sql, streamIds: readonly string[]): Promise<Map<string, StoredEvent[]>> {
+    const streams = new Map<string, StoredEvent[]>();
+    if (streamIds.length === 0) return streams;
+    const { rows } = await db.query<EventRow>(`select ${COLUMNS} from ${this.table} where stream_id = any($1::text[]) order by stream_id, stream_version`, [
+      [...new Set(streamIds)],
+    ]);
+    for (const event of rows.map(toStoredEvent)) {
+      const stream = streams.get(event.streamId);
+      if (stream) stream.push(event);
+      else streams.set(event.streamId, [event]);
+    }
+    return streams;
+  }
+
+  /**
+   * An SQL expression for the events of the stream `streamId` (an SQL expression of the caller's statement) as a JSON
+   * array in stream order, for a statement that reads a stream beside its own work (the job claim): read its value
+   * with {@link eventsOfJson}. Positions and transaction ids are strings, as in StoredEvent.
+   */
+  streamJson(streamId: string): string {
+    return `(select coalesce(json_agg(json_build_object('global_position', e.global_position::text, 'event_id', e.event_id, 'stream_id', e.stream_id,
+               'stream_version', e.stream_version, 'type', e.type, 'data', e.data, 'metadata', e.metadata, 'transaction_id', e.transaction_id::text,
+               'created_at', e.created_at) order by e.stream_version), '[]'::json)
+        from ${this.table} e where e.stream_id = ${streamId})`;
+  }
+
+  /** The events of a {@link streamJson} value. */
+  static eventsOfJson(rows: readonly EventRow[]): StoredEvent[] {
+    return rows.map(toStoredEvent);
+  }
+
   /**
    * The next events of the whole log after `after`, in (transaction id, position) order, and only from transactions
    * older than every transaction still running. A transaction that commits late has a transaction id at least the

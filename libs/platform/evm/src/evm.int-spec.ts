@@ -320,6 +320,32 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     }
   });
 
+  it('settles the sends a pass finds final in one database transaction; when one cannot be settled, the sends before it are, and it and the rest wait', async () => {
+    const keys = [0, 1, 2, 3].map((i) => `tx_settle:${i}`);
+    const settledIn = new Map<string, string>();
+    let refuse: string | undefined = keys[2];
+    const q = queue({
+      confirmations: 2,
+      onFinished: async (tx, send) => {
+        if (send.idempotencyKey === refuse) throw new Error('its books cannot be written yet');
+        settledIn.set(send.idempotencyKey, (await tx.query<{ xid: string }>(`select pg_current_xact_id()::text as xid`)).rows[0]!.xid);
+      },
+    });
+    for (const key of keys) await q.enqueue(pool, key, { to: outsider.address, value: 1n });
+    await q.tick();
+    await mine(2);
+    // One pass finds all four final: the first two are settled, each on its own after the pass's transaction failed.
+    await expect(q.tick()).rejects.toThrow('its books cannot be written yet');
+    const statuses = async () => Promise.all(keys.map(async (key) => (await q.find(key))!.status));
+    expect(await statuses()).toEqual(['confirmed', 'confirmed', 'pending', 'pending']);
+    refuse = undefined;
+    settledIn.clear();
+    await q.tick();
+    expect(await statuses()).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed']);
+    expect([...settledIn.keys()]).toEqual(keys.slice(2));
+    expect(new Set(settledIn.values()).size).toBe(1);
+  });
+
   it('a stuck send is replaced with higher fees at the same nonce and confirmed once', async () => {
     const q = queue({ stuckAfterMs: 0 });
     await node.rpc('evm_setAutomine', [false]);

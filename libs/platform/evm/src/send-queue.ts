@@ -158,6 +158,11 @@ export function sendQueueMigration(schema: string): string[] {
 }
 
 /** A chain_sends row as `select *` (or `s.*` of a join) reads it. */
+/** A send's receipt as settle reads it. */
+type MinedReceipt = { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] };
+/** A mined send and why it failed, if it did. */
+type SettledSend = { row: SendRow; receipt: MinedReceipt; error: string | undefined };
+
 export interface SendRow {
   id: string;
   chain: string;
@@ -611,12 +616,10 @@ export class SendQueue {
     for (let i = 0; i < rows.length; i += RECEIPT_BATCH)
       receipts.push(...(await Promise.all(rows.slice(i, i + RECEIPT_BATCH).map((row) => this.receiptOf(row.attempts)))));
     this.unmined = receipts.filter((receipt) => !receipt).length;
+    // The sends final at their depth are settled together, in nonce order, in one transaction.
+    await this.settle(rows.flatMap((row, i) => (receipts[i] && receipts[i].blockNumber <= through ? [{ row, receipt: receipts[i] }] : [])));
     for (const [i, row] of rows.entries()) {
-      const receipt = receipts[i];
-      if (receipt) {
-        if (receipt.blockNumber <= through) await this.settle(row, receipt);
-        continue;
-      }
+      if (receipts[i]) continue;
       const stuckFor = Date.now() - (row.last_attempt_at?.getTime() ?? 0);
       if (stuckFor >= this.options.stuckAfterMs && (await this.replace(row))) continue;
       // Not mined: make sure the node has it (it may never have got it, if the process died after recording it).
@@ -637,49 +640,66 @@ export class SendQueue {
     return undefined;
   }
 
-  private async settle(
-    row: SendRow,
-    receipt: { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] },
-  ): Promise<void> {
-    let error: string | undefined;
-    if (receipt.status === 'success') error = this.options.verify?.(recordOf(row), receipt.logs);
-    if (receipt.status === 'reverted') {
-      // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
-      error = await this.options.client
-        .call({
-          account: this.sender,
-          to: row.to_address as Address,
-          data: row.data as Hex,
-          value: BigInt(row.value),
-          gas: BigInt(row.gas ?? 0) || undefined,
-          blockNumber: receipt.blockNumber,
-        })
-        .then(
-          () => 'execution reverted (the replay on its block did not revert: the reason depended on the order within the block)',
-          (failure: unknown) => (isRevert(failure) ? revertReasonOf(failure) : 'execution reverted (the reason could not be read from the node)'),
-        );
+  /**
+   * Records the outcome of sends mined at their depth, in one database transaction (one commit for the pass, not one
+   * per send): each send's status, and what its finish brings (onFinished: its event, its books). When that fails, each
+   * is settled again on its own, in nonce order, so that the sends before one that cannot be settled are.
+   */
+  private async settle(mined: { row: SendRow; receipt: MinedReceipt }[]): Promise<void> {
+    if (mined.length === 0) return;
+    const outcomes: SettledSend[] = [];
+    for (const { row, receipt } of mined) outcomes.push({ row, receipt, error: await this.failureOf(row, receipt) });
+    if (outcomes.length === 1) return this.record(outcomes);
+    try {
+      await this.record(outcomes);
+    } catch {
+      for (const outcome of outcomes) await this.record([outcome]);
     }
+  }
+
+  private async record(outcomes: SettledSend[]): Promise<void> {
     await withTransaction(this.options.pool, async (tx) => {
-      const finished = await this.finish(
-        tx,
-        row.id,
-        {
-          status: receipt.status === 'success' && error === undefined ? 'confirmed' : 'failed',
-          txHash: receipt.transactionHash,
-          blockNumber: receipt.blockNumber,
-          gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
-          ...(error !== undefined && { error }),
-        },
-        receipt.logs,
-      );
-      if (finished?.status === 'failed' && receipt.status === 'success') {
-        this.options.logger.error(
-          { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error },
-          'send mined without the effect it was for: failed; an operator must look',
+      for (const { row, receipt, error } of outcomes) {
+        const finished = await this.finish(
+          tx,
+          row.id,
+          {
+            status: receipt.status === 'success' && error === undefined ? 'confirmed' : 'failed',
+            txHash: receipt.transactionHash,
+            blockNumber: receipt.blockNumber,
+            gasCost: gasCost(receipt.gasUsed, receipt.effectiveGasPrice),
+            ...(error !== undefined && { error }),
+          },
+          receipt.logs,
         );
-      } else if (finished?.status === 'failed')
-        this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+        if (finished?.status === 'failed' && receipt.status === 'success') {
+          this.options.logger.error(
+            { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error },
+            'send mined without the effect it was for: failed; an operator must look',
+          );
+        } else if (finished?.status === 'failed')
+          this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+      }
     });
+  }
+
+  /** Why a mined send failed (reverted, or mined without the effect it was for: `verify`), or undefined. */
+  private async failureOf(row: SendRow, receipt: MinedReceipt): Promise<string | undefined> {
+    if (receipt.status === 'success') return this.options.verify?.(recordOf(row), receipt.logs);
+    // The node keeps no reason with a receipt: the call is replayed on the state of its block to read it.
+    return this.options.client
+      .call({
+        account: this.sender,
+        to: row.to_address as Address,
+        data: row.data as Hex,
+        value: BigInt(row.value),
+        gas: BigInt(row.gas ?? 0) || undefined,
+        blockNumber: receipt.blockNumber,
+      })
+      .then(
+        () => 'execution reverted (the replay on its block did not revert: the reason depended on the order within the block)',
+        (failure: unknown) => (isRevert(failure) ? revertReasonOf(failure) : 'execution reverted (the reason could not be read from the node)'),
+      );
   }
 
   /** Signs the same nonce again with higher fees; false when the ceiling forbids it (the send waits as it is). */

@@ -41,7 +41,7 @@ const FETCH_EXPIRES_MS = 1000;
 const FETCH_RETRY_MS = 1000;
 /** Messages one pull request asks for when events are handled one by one. */
 const MIN_FETCH = 10;
-type Outcome = 'handled' | 'duplicate' | 'retried' | 'dead_lettered';
+type Outcome = 'handled' | 'duplicate' | 'retried' | 'dead_lettered' | 'skipped';
 
 /**
  * A durable pull consumer of {@link JetStreamServer}, one per bound handler. Each event is handled in a PostgreSQL
@@ -177,16 +177,28 @@ export class DurableConsumer {
       metrics.eventLagSeconds.observe({ consumer: this.name }, Math.max(0, (Date.now() - appended) / 1000));
   }
 
+  /** True when the handler does not act on the event (JetStreamHandlerOptions.types): it is acknowledged here. */
+  private skipped(message: JsMsg, event: ConsumedEvent): boolean {
+    const { types } = this.spec.options;
+    if (!types || types.includes(event.type)) return false;
+    this.settled(event, 'skipped');
+    message.ack();
+    return true;
+  }
+
   private async processBatch(batch: JsMsg[]): Promise<void> {
     const decoded: { message: JsMsg; event: ConsumedEvent }[] = [];
     for (const message of batch) {
       // A redelivery has failed before (or its replica died): on its own, so that it cannot fail a batch again.
       if (message.info.deliveryCount > 1) continue;
+      let event: ConsumedEvent;
       try {
-        decoded.push({ message, event: this.decode(message) });
+        event = this.decode(message);
       } catch (error) {
         await this.deadLetter(message, undefined, error);
+        continue;
       }
+      if (!this.skipped(message, event)) decoded.push({ message, event });
     }
     await this.handleTogether(decoded);
     for (const message of batch) if (message.info.deliveryCount > 1) await this.process(message);
@@ -221,6 +233,7 @@ export class DurableConsumer {
       await this.deadLetter(message, undefined, error);
       return;
     }
+    if (this.skipped(message, event)) return;
     await this.processDecoded(message, event);
   }
 

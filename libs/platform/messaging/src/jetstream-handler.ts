@@ -51,6 +51,12 @@ export interface JetStreamHandlerOptions<E extends ConsumedEvent = StoredEvent> 
    */
   startAt?: 'all' | 'new';
   /**
+   * The event types the handler acts on (default: every one). Any other is acknowledged as it arrives, without a
+   * database transaction and without an inbox row, and counted `skipped`: a consumer of a whole stream that acts on a
+   * few of its types costs nothing for the rest.
+   */
+  types?: readonly string[];
+  /**
    * Events handled in one transaction when several are waiting (default 1). Throughput for handlers whose cost is the
    * commit; a batch that fails is handled again event by event, so one bad event never holds up the others.
    */

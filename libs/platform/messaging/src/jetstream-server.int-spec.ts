@@ -185,6 +185,44 @@ describe('JetStream transport - @JetStreamEventPattern handlers on durable consu
     expect(transactions.size).toBeLessThan(100);
   });
 
+  it('a handler that names its types is given only those: the others are acknowledged without a transaction or an inbox row, one by one and in batches', async () => {
+    const seen: Record<string, string[]> = { single: [], batched: [] };
+    @Controller()
+    class TypedEventsController {
+      @JetStreamEventPattern(`test.${schema}.typed.>`, { durable: `typed_single_${schema}`, types: ['typed.wanted'] })
+      async single(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+        seen.single!.push(event.type);
+        await context.tx.query(`select 1`);
+      }
+
+      @JetStreamEventPattern(`test.${schema}.typed.>`, { durable: `typed_batched_${schema}`, types: ['typed.wanted'], batchSize: 20 })
+      async batched(@Payload() event: StoredEvent): Promise<void> {
+        seen.batched!.push(event.type);
+      }
+    }
+    const types = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 'typed.wanted' : 'typed.other'));
+    const events: StoredEvent[] = [];
+    for (const type of types) events.push((await log.append(pool, `t-${randomUUID()}`, 0, [{ type, data: {} }], metadata))[0]!);
+    for (const event of events) await publish(event, event.type);
+    const { metrics } = await serve([TypedEventsController]);
+    for (const durable of [`typed_single_${schema}`, `typed_batched_${schema}`]) {
+      await until(async () => (await consumed(metrics, durable, 'handled')) + (await consumed(metrics, durable, 'skipped')) >= 30);
+      expect(await consumed(metrics, durable, 'handled')).toBe(10);
+      expect(await consumed(metrics, durable, 'skipped')).toBe(20);
+      const info = await jsm.consumers.info(stream, durable);
+      expect({ ackPending: info.num_ack_pending, pending: info.num_pending }).toEqual({ ackPending: 0, pending: 0 });
+    }
+    expect(seen.single).toEqual(Array(10).fill('typed.wanted'));
+    expect(seen.batched).toEqual(Array(10).fill('typed.wanted'));
+    const inbox = await pool.query<{ consumer: string; n: number }>(
+      `select consumer, count(*)::int as n from ${schema}.inbox where consumer like 'typed_%' group by consumer order by consumer`,
+    );
+    expect(inbox.rows).toEqual([
+      { consumer: `typed_batched_${schema}`, n: 10 },
+      { consumer: `typed_single_${schema}`, n: 10 },
+    ]);
+  });
+
   it("a durable created to start at 'new' skips the stream's history, and resumes where it stopped after a restart", async () => {
     const durable = `fresh_${schema}`;
     const seen: string[] = [];

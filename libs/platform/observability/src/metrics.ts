@@ -33,7 +33,7 @@ export class Metrics {
   readonly rpcServerSeconds: Histogram<'subject' | 'outcome'>;
   /** Requests this service made over NATS, by subject and outcome (`ok`, the error code, or SERVICE_UNAVAILABLE). */
   readonly rpcClientSeconds: Histogram<'subject' | 'outcome'>;
-  /** Events taken from JetStream, by consumer and outcome: handled, duplicate, retried, dead_lettered. */
+  /** Events taken from JetStream, by consumer and outcome: handled, duplicate, retried, dead_lettered, skipped. */
   readonly eventsConsumed: Counter<'consumer' | 'outcome'>;
   /** Seconds from an event's commit to the commit of its handling, by consumer. */
   readonly eventLagSeconds: Histogram<'consumer'>;
@@ -66,7 +66,7 @@ export class Metrics {
     });
     this.eventsConsumed = new Counter({
       name: 'ramp_events_consumed_total',
-      help: 'Events taken from JetStream by a durable consumer, by outcome: handled, duplicate (already in the inbox), retried, dead_lettered.',
+      help: 'Events taken from JetStream by a durable consumer, by outcome: handled, duplicate (already in the inbox), retried, dead_lettered, skipped (a type the handler does not act on).',
       labelNames: ['consumer', 'outcome'],
       registers,
     });

@@ -88,7 +88,14 @@ describe('IntegrationPublisher - what the relay publishes for the transactions t
       metadata,
     );
 
-    await publisher.publishEnded(pool, [...goodEvents, ...badEvents]);
+    // The batch's histories are read in one round trip, whatever the number of transactions that end in it.
+    let queries = 0;
+    const counted = new Proxy(pool, {
+      get: (target, property, receiver) =>
+        property === 'query' ? (...args: Parameters<Pool['query']>) => ((queries += 1), target.query(...args)) : Reflect.get(target, property, receiver),
+    });
+    await publisher.publishEnded(counted, [...goodEvents, ...badEvents]);
+    expect(queries).toBe(1);
 
     const info = await (await nc.jetstreamManager()).streams.info(target.stream);
     expect(info.state.messages).toBe(1);

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { EventLog, eventStoreMigration } from '@ramp/event-store';
 import { jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
 import { ChainSendWakes } from './chain-wakes';
 import { JobWorker } from './job-worker';
@@ -27,7 +28,7 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
 
   beforeAll(async () => {
     await pool.query(`create schema ${schema}`);
-    for (const statement of [...jobsTableMigration(schema), ...jobsPendingMigration(schema)]) await pool.query(statement);
+    for (const statement of [...eventStoreMigration(schema), ...jobsTableMigration(schema), ...jobsPendingMigration(schema)]) await pool.query(statement);
   });
 
   beforeEach(async () => {
@@ -301,5 +302,30 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     // A claim (with its look at the next due time) about once a second: 16 polling slots would have made 80 or so.
     expect(queries).toBeGreaterThan(0);
     expect(queries).toBeLessThanOrEqual(5);
+  });
+
+  it("a queue given the service's log claims each job with its stream as it stands, read as readStream reads it", async () => {
+    const log = new EventLog(schema);
+    const withHistory = new JobQueue(pool, schema, log);
+    const [one, two] = [`offramp-${txn(60)}`, `offramp-${txn(61)}`];
+    const metadata = { correlationId: txn(60), causationId: 'test', actor: 'test', requestId: 'req_1' };
+    await log.append(pool, one, 0, [{ type: 'offramp.initiated', data: { amount: '12.50', big: '123456789012345678901234567890' } }], metadata);
+    await log.append(pool, one, 1, [{ type: 'offramp.deposit_received', data: { hash: '0xabc' } }], metadata);
+    await jobs.schedule(pool, one, 'swap', 2, new Date());
+    // A job whose stream holds nothing (a stale job after a purge) comes with an empty history.
+    await jobs.schedule(pool, two, 'swap', 1, new Date());
+    const { jobs: claimed } = await withHistory.claim(30_000, 5);
+    const byStream = new Map(claimed.map((job) => [job.stream_id, job]));
+    expect(byStream.get(one)!.history).toEqual(await log.readStream(pool, one));
+    expect(byStream.get(one)!.history!.map((event) => [event.streamVersion, event.type])).toEqual([
+      [1, 'offramp.initiated'],
+      [2, 'offramp.deposit_received'],
+    ]);
+    expect(byStream.get(two)!.history).toEqual([]);
+    // A queue without the log claims the jobs alone.
+    await pool.query(`update ${schema}.jobs set locked_until = null, due_at = now() - interval '1 second'`);
+    const { jobs: bare } = await jobs.claim(30_000, 5);
+    expect(bare).toHaveLength(2);
+    for (const job of bare) expect(job.history).toBeUndefined();
   });
 });

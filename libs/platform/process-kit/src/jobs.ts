@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Sql } from '@ramp/database';
+import { EventLog, type EventRow, type StoredEvent } from '@ramp/event-store';
 
 export interface Job {
   id: string;
@@ -7,6 +8,11 @@ export interface Job {
   step: string;
   decided_at_version: number;
   attempts: number;
+  /**
+   * The job's stream as the claim read it, when the queue was given the service's log: the step starts from it
+   * instead of reading the stream again (one round trip and one commit fewer per step).
+   */
+  history?: StoredEvent[];
 }
 
 /** The `jobs` table of a service's schema, created by the service's migration. */
@@ -48,9 +54,11 @@ export class JobQueue {
   /** The NOTIFY channel that wakes the workers when a job is written. */
   readonly channel: string;
 
+  /** @param log the service's log, whose streams the claim reads with its jobs (Job.history). */
   constructor(
     private readonly pool: Pool,
     private readonly schema: string,
+    private readonly log?: EventLog,
   ) {
     this.channel = `${schema}_jobs`;
   }
@@ -75,7 +83,8 @@ export class JobQueue {
   async claim(leaseMs: number, limit = 1, capMs = 1000): Promise<{ jobs: Job[]; msUntilNextDue: number }> {
     // No greatest(0, …) in SQL: PostgreSQL's greatest ignores a NULL, and an empty queue would read as "due now". The
     // look at the next due time reads the snapshot before the update: the jobs claimed here are left out of it by id.
-    const { rows } = await this.pool.query<{ jobs: Job[]; ms: number | null }>(
+    const history = this.log ? `, 'history', ${this.log.streamJson('claimed.stream_id')}` : '';
+    const { rows } = await this.pool.query<{ jobs: (Omit<Job, 'history'> & { history?: EventRow[] })[]; ms: number | null }>(
       `with claimed as (
          update ${this.schema}.jobs set locked_until = now() + make_interval(secs => $1::double precision / 1000), due_at = now() + make_interval(secs => $1::double precision / 1000), pending = false, attempts = attempts + 1
           where id in (
@@ -86,13 +95,14 @@ export class JobQueue {
              for update skip locked)
           returning id, stream_id, step, decided_at_version, attempts
        )
-       select coalesce((select json_agg(json_build_object('id', id::text, 'stream_id', stream_id, 'step', step, 'decided_at_version', decided_at_version, 'attempts', attempts)) from claimed), '[]'::json) as jobs,
+       select coalesce((select json_agg(json_build_object('id', id::text, 'stream_id', stream_id, 'step', step, 'decided_at_version', decided_at_version, 'attempts', attempts${history})) from claimed), '[]'::json) as jobs,
               (select (extract(epoch from (min(due_at) - now())) * 1000)::float8 from ${this.schema}.jobs
                 where (locked_until is null or locked_until < now()) and id not in (select id from claimed)) as ms`,
       [leaseMs, limit],
     );
     const ms = rows[0]!.ms;
-    return { jobs: rows[0]!.jobs, msUntilNextDue: ms === null ? capMs : Math.min(capMs, Math.max(0, Math.ceil(ms))) };
+    const jobs = rows[0]!.jobs.map(({ history: read, ...job }) => (read ? { ...job, history: EventLog.eventsOfJson(read) } : job));
+    return { jobs, msUntilNextDue: ms === null ? capMs : Math.min(capMs, Math.max(0, Math.ceil(ms))) };
   }
 
   /** Removes a finished job; called in the transaction that records its outcome. */

@@ -94,7 +94,7 @@ export class ProcessHost implements OnApplicationBootstrap, OnApplicationShutdow
 export function processProviders(spec: ProcessSpec): Provider[] {
   return [
     { provide: PROCESS_SPEC, useValue: spec },
-    { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool, spec.log.schema) },
+    { provide: JobQueue, inject: [PG_POOL], useFactory: (pool: Pool) => new JobQueue(pool, spec.log.schema, spec.log) },
     // A transaction's stream is `<kind>-<transaction id>` (StreamProcess): the jobs a final send of its legs wakes.
     {
       provide: ChainSendWakes,

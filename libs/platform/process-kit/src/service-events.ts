@@ -82,24 +82,31 @@ export class IntegrationPublisher {
     });
   }
 
-  /** Publishes the integration events of those of `events` that end their transaction, reading their history in `db`. */
+  /**
+   * Publishes the integration events of those of `events` that end their transaction, reading their histories in `db`
+   * (one read for the batch).
+   */
   async publishEnded(db: Sql, events: readonly StoredEvent[]): Promise<void> {
+    const ended = events.filter((event) => isTerminalEvent(event.type));
+    if (ended.length === 0) return;
+    const histories = await this.options.log.readStreams(
+      db,
+      ended.map((event) => event.streamId),
+    );
     await Promise.all(
-      events
-        .filter((event) => isTerminalEvent(event.type))
-        .map((event) =>
-          // Logged as the transaction's work, as its steps are: under its correlation and request ids.
-          withLogContext(
-            {
-              eventId: event.eventId,
-              correlationId: event.metadata.correlationId,
-              causationId: event.metadata.causationId,
-              requestId: event.metadata.requestId,
-            },
-            async () => this.publish(event, await this.options.log.readStream(db, event.streamId)),
-            { fresh: true },
-          ),
+      ended.map((event) =>
+        // Logged as the transaction's work, as its steps are: under its correlation and request ids.
+        withLogContext(
+          {
+            eventId: event.eventId,
+            correlationId: event.metadata.correlationId,
+            causationId: event.metadata.causationId,
+            requestId: event.metadata.requestId,
+          },
+          async () => this.publish(event, histories.get(event.streamId) ?? []),
+          { fresh: true },
         ),
+      ),
     );
   }
 

@@ -103,7 +103,8 @@ export class StreamProcess<State extends InitiatedState, Command, Event extends 
   }
 
   private async runStep(job: Job, transactionId: string, perform: (context: StepContext<State, Step>) => Promise<Command>): Promise<void> {
-    const events = await this.log.readStream(this.pool, this.streamOf(transactionId));
+    // As the claim read it (JobQueue given the log), or read now.
+    const events = job.history ?? (await this.log.readStream(this.pool, this.streamOf(transactionId)));
     const state = this.fold(events);
     const step = this.definition.nextStep(state);
     if (!isInitiated(state) || step.kind !== job.step || step.kind === 'none') {
