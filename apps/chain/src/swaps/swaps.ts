@@ -47,7 +47,12 @@ export interface SwapRow {
   amount_out: string | null;
 }
 
-const COLUMNS = 'send_key, from_token, to_token, amount_in::text, minimum_out::text, to_address, account, amount_out::text';
+/** A swap's columns as SwapRow reads them (amounts as text: exact), of the table or of `alias` in a join. */
+const columnsOf = (alias?: string): string =>
+  ['send_key', 'from_token', 'to_token', 'amount_in::text', 'minimum_out::text', 'to_address', 'account', 'amount_out::text']
+    .map((column) => (alias ? `${alias}.${column}` : column))
+    .join(', ');
+const COLUMNS = columnsOf();
 
 /** Swaps from a chain's hot wallet through the router of the platform's pools, for the platform's own services. */
 export class Swaps {
@@ -154,8 +159,7 @@ export class Swaps {
    */
   private async known(db: Pick<PoolClient, 'query'>, sendKey: string, terms: SwapTerms): Promise<SwapRecord | undefined> {
     const { rows } = await db.query<SendRow & { swap: SwapRow }>(
-      `select s.*, json_build_object('from_token', w.from_token, 'to_token', w.to_token, 'amount_in', w.amount_in::text,
-                'minimum_out', w.minimum_out::text, 'to_address', w.to_address, 'account', w.account, 'amount_out', w.amount_out::text) as swap
+      `select s.*, (select row_to_json(c) from (select ${columnsOf('w')}) c) as swap
          from ${CHAIN_SCHEMA}.swaps w join ${CHAIN_SCHEMA}.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key
         where w.chain = $1 and w.send_key = $2`,
       [this.context.id, sendKey],

@@ -3,7 +3,7 @@ import { AppError, ChainTransfer, platformTenant, type DepositCredited, type Ten
 import type { RpcClient } from '@ramp/messaging';
 import type { Logger } from '@ramp/service-kit';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
-import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type OfframpRails } from '@ramp/providers';
+import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type LivePayouts, type OfframpRails } from '@ramp/providers';
 import {
   OFFRAMP_PROVIDER,
   offrampSettlementAmount,
@@ -41,14 +41,15 @@ export class OfframpSteps {
     private readonly logger?: Pick<Logger, 'warn'>,
     /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
     private readonly payouts = new OfframpPayouts(undefined),
-    livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
-  ) {
-    const live = payouts.livePartners();
-    this.livePayout = live && new LivePayoutStep(live, livePayoutOptions);
-  }
+    private readonly livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
+  ) {}
 
-  /** The live payout step over the partners of PAYOUT_PROVIDERS, when any is configured. */
-  private readonly livePayout: LivePayoutStep | undefined;
+  /** The live payout step over the partners of PAYOUT_PROVIDERS, built at the first live payout. */
+  private livePayout: LivePayoutStep | undefined;
+
+  private livePayoutOver(partners: LivePayouts): LivePayoutStep {
+    return (this.livePayout ??= new LivePayoutStep(partners, this.livePayoutOptions));
+  }
 
   /** The sandbox's rails, which never serve a live key: a live off-ramp reaching them is a defect, retried and logged. */
   private sandboxRails(tenant: Tenant): OfframpRails {
@@ -79,7 +80,8 @@ export class OfframpSteps {
       }
       case 'payout': {
         // Refused (LIVE_MODE_DISABLED) for a live off-ramp when no payout partner is configured.
-        if (this.payouts.of(tenant.environment).kind === 'live') return this.livePayout!.perform({ transactionId, state, job, version });
+        const payout = this.payouts.of(tenant.environment);
+        if (payout.kind === 'live') return this.livePayoutOver(payout.payouts).perform({ transactionId, state, job, version });
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,

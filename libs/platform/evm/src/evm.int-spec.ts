@@ -185,9 +185,17 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await q.find('tx_broke:after')).toMatchObject({ status: 'confirmed' });
     // One alert, not one a pass; any replica's caller reads why the send waits.
     expect(alerts()).toBe(before + 1);
-    expect(await q.waiting()).toMatch(
-      /^the hot wallet 0x[0-9a-fA-F]{40} cannot pay for its sends on base \(value and gas\): fund it with the chain's native coin$/,
-    );
+    const reason = /^the hot wallet 0x[0-9a-fA-F]{40} cannot pay for its sends on base \(value and gas\): fund it with the chain's native coin$/;
+    expect(await q.waiting()).toMatch(reason);
+    // The replica running the queue answers from its last pass; any other reads what that replica recorded. Told apart
+    // by a record that says something else: the runner does not read it, another replica does.
+    const recorded = async () =>
+      (await pool.query<{ waiting: string }>(`select waiting from ${schema}.chain_senders where chain = 'base' and address = $1`, [hot.address])).rows[0]!
+        .waiting;
+    expect(await recorded()).toMatch(reason);
+    await pool.query(`update ${schema}.chain_senders set waiting = 'recorded elsewhere' where chain = 'base' and address = $1`, [hot.address]);
+    expect(await q.waiting()).toMatch(reason);
+    expect(await queue().waiting()).toBe('recorded elsewhere');
     // Once the wallet can pay, it goes.
     await node.rpc('anvil_setBalance', [hot.address, `0x${(balance + parseEther('5')).toString(16)}`]);
     await q.tick();

@@ -297,12 +297,7 @@ export type OfframpPayout = { kind: 'sandbox' } | { kind: 'live'; payouts: LiveP
  * (LIVE_MODE_DISABLED) at quote time, and its payout is never the sandbox's.
  */
 export class OfframpPayouts extends ByEnvironment<OfframpPayout> {
-  constructor(private readonly livePayouts: LivePayouts | undefined) {
+  constructor(livePayouts: LivePayouts | undefined) {
     super('Live off-ramps need a bank partner for payouts', { kind: 'sandbox' }, livePayouts && { kind: 'live', payouts: livePayouts });
-  }
-
-  /** The live partners, when any is configured (what the off-ramp's live payout step is built on). */
-  livePartners(): LivePayouts | undefined {
-    return this.livePayouts;
   }
 }
