@@ -23,8 +23,9 @@ import { ChainBooks } from './chain-books';
 export class ChainEventsController {
   constructor(@Inject(ChainBooks) private readonly books: ChainBooks) {}
 
-  // The cost of an event is its commit: the events waiting together are booked in one transaction.
-  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: 'ledger_chain_books', inbox: false, batchSize: 50 })
+  // One event per transaction: a journal entry takes its balances' locks in a fixed order, which several entries in one
+  // transaction would not keep (a deadlock with a wallet request).
+  @JetStreamEventPattern(everyEventOf(chainEvents), { durable: 'ledger_chain_books', inbox: false })
   async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     if (event.type === CHAIN_EVENT_TYPES.depositCredited) await this.books.bookDeposit(context.tx, event.data as DepositCredited);
     else if (event.type === CHAIN_EVENT_TYPES.depositReversed) await this.books.bookReversal(context.tx, event.data as DepositReversed);

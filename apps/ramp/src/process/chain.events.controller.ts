@@ -19,11 +19,11 @@ export class RampChainEventsController {
     @Inject(ChainSendWakes) private readonly wakes: ChainSendWakes,
   ) {}
 
-  // The cost of an event is its commit: the events waiting together are handled in one transaction; the hot wallet's
+  // One event at a time: a deposit's handling commits on a connection of its own (OfframpService.apply), and a batch's
+  // open transaction (a wake's lock on a job) could wait on it while it waits on the job's worker. The hot wallet's
   // opening balance is not the ramp's.
   @JetStreamEventPattern(everyEventOf(chainEvents), {
     durable: 'ramp_chain_deposits',
-    batchSize: 50,
     types: [CHAIN_EVENT_TYPES.depositCredited, CHAIN_EVENT_TYPES.depositReversed, CHAIN_EVENT_TYPES.sendFinished],
   })
   async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {

@@ -340,10 +340,19 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
       },
     });
     for (const key of keys) await q.enqueue(pool, key, { to: outsider.address, value: 1n });
-    await q.tick();
-    await mine(2);
+    // Signed and broadcast by one pass, mined together and at their depth before the next looks.
+    await node.rpc('evm_setAutomine', [false]);
+    try {
+      await q.tick();
+      await mine(2);
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
     // One pass finds all four final: the first two are settled, each on its own after the pass's transaction failed.
+    const together = () => lines.filter((line) => line.message.startsWith('settling final sends together failed')).length;
+    const failedBefore = together();
     await expect(q.tick()).rejects.toThrow('its books cannot be written yet');
+    expect(together()).toBe(failedBefore + 1);
     const statuses = async () => Promise.all(keys.map(async (key) => (await q.find(key))!.status));
     expect(await statuses()).toEqual(['confirmed', 'confirmed', 'pending', 'pending']);
     refuse = undefined;

@@ -652,15 +652,22 @@ export class SendQueue {
     if (outcomes.length === 1) return this.record(outcomes);
     try {
       await this.record(outcomes);
-    } catch {
+    } catch (error) {
+      this.options.logger.warn(
+        { chain: this.options.chain, sender: this.sender, sends: outcomes.length, error: String((error as Error)?.message ?? error) },
+        'settling final sends together failed; settling them one by one',
+      );
       for (const outcome of outcomes) await this.record([outcome]);
     }
   }
 
+  /** Makes sends final in one transaction, and says which failed once it has committed. */
   private async record(outcomes: SettledSend[]): Promise<void> {
-    await withTransaction(this.options.pool, async (tx) => {
-      for (const { row, receipt, error } of outcomes) {
-        const finished = await this.finish(
+    const finished = await withTransaction(this.options.pool, async (tx) => {
+      const made: { outcome: SettledSend; send: SendRecord | undefined }[] = [];
+      for (const outcome of outcomes) {
+        const { row, receipt, error } = outcome;
+        const send = await this.finish(
           tx,
           row.id,
           {
@@ -672,15 +679,19 @@ export class SendQueue {
           },
           receipt.logs,
         );
-        if (finished?.status === 'failed' && receipt.status === 'success') {
-          this.options.logger.error(
-            { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: finished.txHash, reason: error },
-            'send mined without the effect it was for: failed; an operator must look',
-          );
-        } else if (finished?.status === 'failed')
-          this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: finished.txHash, reason: error }, 'send reverted');
+        made.push({ outcome, send });
       }
+      return made;
     });
+    for (const { outcome, send } of finished) {
+      const { row, receipt, error } = outcome;
+      if (send?.status === 'failed' && receipt.status === 'success') {
+        this.options.logger.error(
+          { chain: row.chain, sendId: row.id, key: row.idempotency_key, txHash: send.txHash, reason: error },
+          'send mined without the effect it was for: failed; an operator must look',
+        );
+      } else if (send?.status === 'failed') this.options.logger.warn({ chain: row.chain, sendId: row.id, txHash: send.txHash, reason: error }, 'send reverted');
+    }
   }
 
   /** Why a mined send failed (reverted, or mined without the effect it was for: `verify`), or undefined. */

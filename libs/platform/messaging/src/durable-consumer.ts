@@ -187,9 +187,11 @@ export class DurableConsumer {
   }
 
   private async processBatch(batch: JsMsg[]): Promise<void> {
+    // A redelivery has failed before (or its replica died): on its own, so that it cannot fail a batch again, and first,
+    // since it is older than the fresh events beside it (a projection's next event waits for it).
+    for (const message of batch) if (message.info.deliveryCount > 1) await this.process(message);
     const decoded: { message: JsMsg; event: ConsumedEvent }[] = [];
     for (const message of batch) {
-      // A redelivery has failed before (or its replica died): on its own, so that it cannot fail a batch again.
       if (message.info.deliveryCount > 1) continue;
       let event: ConsumedEvent;
       try {
@@ -201,7 +203,6 @@ export class DurableConsumer {
       if (!this.skipped(message, event)) decoded.push({ message, event });
     }
     await this.handleTogether(decoded);
-    for (const message of batch) if (message.info.deliveryCount > 1) await this.process(message);
   }
 
   /** Handles events in one transaction; if it fails, each again on its own, with its own retries and dead letter. */
@@ -214,8 +215,9 @@ export class DurableConsumer {
         for (const { event, message } of decoded) results.push(await this.handleInTransaction(event, message, tx));
         return results;
       });
-    } catch {
+    } catch (error) {
       // One at a time, each with its own retries and dead-lettering.
+      this.host.logger.warn({ err: error, consumer: this.name, events: decoded.length }, 'a batch of events failed together; handling them one by one');
       for (const { message, event } of decoded) await this.processDecoded(message, event);
       return;
     }
