@@ -7,10 +7,12 @@ import { ChainSendWakes } from '@ramp/process-kit';
 import { OfframpService } from '../offramp/offramp.service';
 
 /**
- * The chain service's events for the ramp: deposits confirmed at non-custodial off-ramps' addresses move them on (or
- * go back to their senders); one a reorganisation removed fails the off-ramp it funded, or flags it; a send of an
- * on-ramp's or off-ramp's leg that became final wakes its job (ChainSendWakes). The inbox makes each event count once;
- * the off-ramp's decider ignores a deposit it already has, and a second wake finds nothing pending.
+ * The chain service's events for the ramp, in two consumers. Deposits confirmed at non-custodial off-ramps' addresses
+ * move them on (or go back to their senders); one a reorganisation removed fails the off-ramp it funded, or flags it:
+ * one event at a time, with the inbox, since each is recorded by a command on a connection of its own (a batch's open
+ * transaction could wait on it while it waits on a job's worker). A send of an on-ramp's or off-ramp's leg that became
+ * final wakes its job (ChainSendWakes): idempotent by itself (a second wake finds nothing pending), so no inbox, and
+ * the wakes of a burst in one transaction.
  */
 @Controller()
 export class RampChainEventsController {
@@ -19,18 +21,29 @@ export class RampChainEventsController {
     @Inject(ChainSendWakes) private readonly wakes: ChainSendWakes,
   ) {}
 
-  // One event at a time: a deposit's handling commits on a connection of its own (OfframpService.apply), and a batch's
-  // open transaction (a wake's lock on a job) could wait on it while it waits on the job's worker. The hot wallet's
-  // opening balance is not the ramp's.
   @JetStreamEventPattern(everyEventOf(chainEvents), {
     durable: 'ramp_chain_deposits',
-    types: [CHAIN_EVENT_TYPES.depositCredited, CHAIN_EVENT_TYPES.depositReversed, CHAIN_EVENT_TYPES.sendFinished],
+    types: [CHAIN_EVENT_TYPES.depositCredited, CHAIN_EVENT_TYPES.depositReversed],
   })
-  async onChainEvent(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+  async onDeposit(@Payload() event: StoredEvent): Promise<void> {
     if (event.type === CHAIN_EVENT_TYPES.depositCredited)
       await this.offramps.recordChainDeposit(event.data as DepositCredited, event.metadata.tenant, event.eventId);
     else if (event.type === CHAIN_EVENT_TYPES.depositReversed)
       await this.offramps.recordChainReversal(event.data as DepositReversed, event.metadata.tenant, event.eventId);
-    else if (event.type === CHAIN_EVENT_TYPES.sendFinished) await this.wakes.onSendFinished(context.tx, event.data as SendFinished);
+  }
+
+  /**
+   * Created on its first deployment from the events appended after it (the chain's earlier history wakes nothing);
+   * until then the deposits' consumer woke the jobs, and a wake missed in between is the job's look 5 s later.
+   */
+  @JetStreamEventPattern(everyEventOf(chainEvents), {
+    durable: 'ramp_chain_sends',
+    inbox: false,
+    batchSize: 50,
+    startAt: 'new',
+    types: [CHAIN_EVENT_TYPES.sendFinished],
+  })
+  async onSendFinished(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
+    await this.wakes.onSendFinished(context.tx, event.data as SendFinished);
   }
 }

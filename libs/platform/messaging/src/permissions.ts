@@ -115,7 +115,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
       { stream: rampEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['onramp.>', 'offramp.>'] },
     ],
-    consumes: [{ stream: chainEvents, durables: ['ramp_chain_deposits'] }],
+    consumes: [{ stream: chainEvents, durables: ['ramp_chain_deposits', 'ramp_chain_sends'] }],
   },
   'swap-transfer': {
     // Its legs on chain: swaps and bridges; never a transfer out of the hot wallet nor a mint.
