@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Pool, PoolClient } from 'pg';
 import { Counter } from 'prom-client';
 import { Config } from '@ramp/config';
+import { withTransaction } from '@ramp/database';
 import { AppError, invalidField, type PartnerEventReceive } from '@ramp/contracts';
 import { Metrics } from '@ramp/observability';
 import { isFlutterwaveHashValid, isPaystackSignatureValid } from '@ramp/providers';
@@ -161,9 +162,9 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
    * own, so that one failing handler rolls back its own effect only, and the others' marks commit.
    */
   private async processBatch(): Promise<number> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    // Through withTransaction, which hears the error a checked-out connection emits when PostgreSQL drops it (a
+    // restart): unheard, it killed the process.
+    return withTransaction(this.pool, async (client) => {
       const claimed = await client.query<{
         id: string;
         provider: string;
@@ -176,14 +177,8 @@ export class PartnerEvents implements OnApplicationBootstrap, OnApplicationShutd
          where processed_at is null and next_attempt_at <= now() order by next_attempt_at, id limit ${BATCH} for update skip locked`,
       );
       for (const row of claimed.rows) await this.processOne(client, row);
-      await client.query('commit');
       return claimed.rows.length;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private async processOne(client: PoolClient, row: PartnerEvent & { attempts: number }): Promise<void> {

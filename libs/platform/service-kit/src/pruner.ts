@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { Counter } from 'prom-client';
 import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
+import { withTransaction } from '@ramp/database';
 import { Metrics } from '@ramp/observability';
 import { LOGGER, PG_POOL } from './tokens';
 import type { Logger } from './logger';
@@ -96,25 +97,17 @@ export class Pruner implements OnApplicationBootstrap, OnApplicationShutdown {
     return counts;
   }
 
-  /** One batch in its own transaction; undefined when another replica is pruning the table. */
+  /**
+   * One batch in its own transaction; undefined when another replica is pruning the table. Through withTransaction,
+   * which hears the error a checked-out connection emits when PostgreSQL drops it (unheard, it kills the process).
+   */
   private async batch(job: PruneJob, cutoff: Date): Promise<number | undefined> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtext($1)) as locked`, [`prune:${job.table}`]);
-      if (!rows[0]!.locked) {
-        await client.query('rollback');
-        return undefined;
-      }
-      const result = await client.query(job.statement, [cutoff, PRUNE_BATCH]);
-      await client.query('commit');
+    return withTransaction(this.pool, async (tx) => {
+      const { rows } = await tx.query<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtext($1)) as locked`, [`prune:${job.table}`]);
+      if (!rows[0]!.locked) return undefined;
+      const result = await tx.query(job.statement, [cutoff, PRUNE_BATCH]);
       return result.rowCount ?? 0;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 }
 
