@@ -308,7 +308,13 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     const log = new EventLog(schema);
     const withHistory = new JobQueue(pool, schema, log);
     const [one, two] = [`offramp-${txn(60)}`, `offramp-${txn(61)}`];
-    const metadata = { correlationId: txn(60), causationId: 'test', actor: 'test', requestId: 'req_1' };
+    const metadata = {
+      correlationId: txn(60),
+      causationId: 'test',
+      actor: 'test',
+      requestId: 'req_1',
+      tenant: { organizationId: 'org_jobs', environment: 'test' as const, keyId: 'key_jobs' },
+    };
     await log.append(pool, one, 0, [{ type: 'offramp.initiated', data: { amount: '12.50', big: '123456789012345678901234567890' } }], metadata);
     await log.append(pool, one, 1, [{ type: 'offramp.deposit_received', data: { hash: '0xabc' } }], metadata);
     await jobs.schedule(pool, one, 'swap', 2, new Date());
