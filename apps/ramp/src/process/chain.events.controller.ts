@@ -3,7 +3,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { CHAIN_EVENT_TYPES, chainEvents, everyEventOf, type DepositCredited, type DepositReversed, type SendFinished } from '@ramp/contracts';
 import type { StoredEvent } from '@ramp/event-store';
 import { JetStreamEventPattern, type JetStreamContext } from '@ramp/messaging';
-import { ChainSendWakes } from '@ramp/process-kit';
+import { ChainSendWakes, sendWakesConsumer } from '@ramp/process-kit';
 import { OfframpService } from '../offramp/offramp.service';
 
 /**
@@ -32,17 +32,8 @@ export class RampChainEventsController {
       await this.offramps.recordChainReversal(event.data as DepositReversed, event.metadata.tenant, event.eventId);
   }
 
-  /**
-   * Created on its first deployment from the events appended after it (the chain's earlier history wakes nothing);
-   * until then the deposits' consumer woke the jobs, and a wake missed in between is the job's look 5 s later.
-   */
-  @JetStreamEventPattern(everyEventOf(chainEvents), {
-    durable: 'ramp_chain_sends',
-    inbox: false,
-    batchSize: 50,
-    startAt: 'new',
-    types: [CHAIN_EVENT_TYPES.sendFinished],
-  })
+  /** Until this consumer's first deployment the deposits' consumer woke the jobs. */
+  @JetStreamEventPattern(everyEventOf(chainEvents), sendWakesConsumer('ramp_chain_sends'))
   async onSendFinished(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     await this.wakes.onSendFinished(context.tx, event.data as SendFinished);
   }

@@ -157,12 +157,12 @@ export function sendQueueMigration(schema: string): string[] {
   ];
 }
 
-/** A chain_sends row as `select *` (or `s.*` of a join) reads it. */
 /** A send's receipt as settle reads it. */
 type MinedReceipt = { status: 'success' | 'reverted'; transactionHash: Hex; blockNumber: bigint; gasUsed: bigint; effectiveGasPrice: bigint; logs: Log[] };
 /** A mined send and why it failed, if it did. */
 type SettledSend = { row: SendRow; receipt: MinedReceipt; error: string | undefined };
 
+/** A chain_sends row as `select *` (or `s.*` of a join) reads it. */
 export interface SendRow {
   id: string;
   chain: string;

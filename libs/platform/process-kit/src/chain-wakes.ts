@@ -1,5 +1,6 @@
-import type { SendFinished } from '@ramp/contracts';
+import { CHAIN_EVENT_TYPES, type SendFinished } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
+import type { JetStreamHandlerOptions } from '@ramp/messaging';
 import type { JobQueue } from './jobs';
 
 /** A transaction's id inside a send's idempotency key (`transfer:txn_…:settle`, `bridge:txn_…:leg:0:fill`). */
@@ -35,4 +36,14 @@ export class ChainSendWakes {
       transactions.flatMap((transactionId) => this.prefixes.map((prefix) => `${prefix}-${transactionId}`)),
     );
   }
+}
+
+/**
+ * The consumer of a service's wakes (ChainSendWakes.onSendFinished in the consumer's transaction): final sends only; no
+ * inbox, since a wake is idempotent by itself (a second finds nothing pending); a burst's wakes in one transaction.
+ * Created on its first deployment from the events appended after it: the chain's earlier history wakes nothing, and
+ * a wake missed meanwhile is the job's look a few seconds later (ChainLegs).
+ */
+export function sendWakesConsumer(durable: string): JetStreamHandlerOptions {
+  return { durable, inbox: false, batchSize: 50, startAt: 'new', types: [CHAIN_EVENT_TYPES.sendFinished] };
 }
