@@ -4,8 +4,10 @@ import { Metrics } from '@ramp/observability';
 import {
   BankDirectories,
   liveBankDirectoryFrom,
+  liveCollectionsFrom,
   livePayoutsFrom,
   OfframpPayouts,
+  OnrampCollections,
   partnerObserver,
   PriceFeeds,
   RouteProviders,
@@ -52,6 +54,8 @@ export const QUOTE_DATABASE: DatabaseSpec = {
     },
     // Live off-ramps: refused at quote time unless a partner of PAYOUT_PROVIDERS has its key (the ramp service pays).
     { provide: OfframpPayouts, inject: [Config], useFactory: (config: Config) => new OfframpPayouts(livePayoutsFrom(config)) },
+    // Live on-ramps: refused at quote time unless a partner of COLLECTION_PROVIDERS has its key (the ramp service collects).
+    { provide: OnrampCollections, inject: [Config], useFactory: (config: Config) => new OnrampCollections(liveCollectionsFrom(config)) },
     { provide: RouteProviders, useFactory: () => new RouteProviders(new SandboxRouteProvider(), undefined) },
     ChainMarkets,
     QuotePricer,

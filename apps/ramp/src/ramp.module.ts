@@ -9,9 +9,12 @@ import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { Migration20261202000002 } from './migrations/Migration20261202000002';
+import { Migration20261204000001 } from './migrations/Migration20261204000001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { PayoutEvents } from './offramp/payout-events';
+import { CollectionEvents } from './onramp/collection-events';
+import { OnrampCollectionAccounts } from './onramp/onramp-collections';
 import { ONRAMP_RAILS, OnrampService } from './onramp/onramp.service';
 import { OnrampNatsController } from './onramp/onramp.nats.controller';
 import { PartnerEvents } from './partners/partner-events';
@@ -24,7 +27,14 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 export const RAMP_DATABASE: DatabaseSpec = {
   schema: 'ramp',
   entities: [],
-  migrations: [Migration20261122200001, Migration20261128000001, Migration20261130000001, Migration20261202000001, Migration20261202000002],
+  migrations: [
+    Migration20261122200001,
+    Migration20261128000001,
+    Migration20261130000001,
+    Migration20261202000001,
+    Migration20261202000002,
+    Migration20261204000001,
+  ],
 };
 
 @Module({
@@ -48,9 +58,11 @@ export const RAMP_DATABASE: DatabaseSpec = {
     recordedWaitsProvider(RAMP_LOG.channel),
     OfframpService,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
+    OnrampCollectionAccounts,
     OnrampService,
     PartnerEvents,
     PayoutEvents,
+    CollectionEvents,
   ],
 })
 export class RampModule {}

@@ -11,7 +11,7 @@ describe('live quotes - refused for every capability without a live adapter, nev
   let live: ApiClient;
   let test: ApiClient;
   const requests = [
-    ['/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' }, 'price source'],
+    ['/onramp/quote', { amount: '50000', tokenSymbol: 'USDC', chain: 'base' }, 'bank partner for collections'],
     ['/offramp/quote', { amount: '100', tokenSymbol: 'USDC', chain: 'base', bankCode: '058', accountNumber: makeNuban('058', '012345678') }, 'bank partner'],
     ['/swap/quote', { fromToken: 'USDC', toToken: 'USDT', amount: '100', fromChain: 'base', toChain: 'base' }, 'price source'],
     [

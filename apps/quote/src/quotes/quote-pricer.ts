@@ -26,7 +26,7 @@ import {
 } from '@ramp/pricing';
 import { onchainProviders, placeOf, venuesOf, type RouteLegSpec } from '@ramp/routing';
 import { ChainMarkets } from '../chains/chain-markets';
-import { BankDirectories, formatDuration, OfframpPayouts, PriceFeeds, RouteProviders, type PriceFeed } from '@ramp/providers';
+import { BankDirectories, formatDuration, OfframpPayouts, OnrampCollections, PriceFeeds, RouteProviders, type PriceFeed } from '@ramp/providers';
 
 type Priced<T> = Omit<T, 'quoteId' | 'expiresAt'>;
 
@@ -48,6 +48,7 @@ export class QuotePricer {
     @Inject(PriceFeeds) private readonly prices: PriceFeeds,
     @Inject(BankDirectories) private readonly banks: BankDirectories,
     @Inject(OfframpPayouts) private readonly payouts: OfframpPayouts,
+    @Inject(OnrampCollections) private readonly collections: OnrampCollections,
     @Inject(RouteProviders) private readonly routes: RouteProviders,
     @Inject(ChainMarkets) private readonly markets: ChainMarkets,
     @Inject(Config) config: Config,
@@ -64,6 +65,8 @@ export class QuotePricer {
     const token = parseToken(chain, request.tokenSymbol, 'tokenSymbol');
     const fiatAmount = parseAmount(request.amount, 'amount', NGN_DECIMALS);
     checkAmountLimits(fiatAmount, 'NGN', 'amount', this.limits);
+    // Refused before any price is asked when nobody could collect the Naira (a live key without a collection partner).
+    this.collections.of(tenant.environment);
     const prices = this.prices.of(tenant.environment);
     const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
     const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees, market });

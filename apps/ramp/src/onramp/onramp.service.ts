@@ -16,6 +16,7 @@ import {
   type RampSettlement,
 } from '@ramp/ramping';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
+import { OnrampCollectionAccounts } from './onramp-collections';
 import { OnrampSteps } from './onramp.steps';
 
 export const ONRAMP_RAILS = Symbol('ONRAMP_RAILS');
@@ -34,9 +35,10 @@ export class OnrampService {
     @Inject(LedgerSteps) ledger: LedgerSteps,
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(Config) config: Config,
+    @Inject(OnrampCollectionAccounts) private readonly collections: OnrampCollectionAccounts,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OnrampSteps(rails, ledger, this.chain, config.int('sandboxStepDelayMs'));
+    this.steps = new OnrampSteps(rails, ledger, this.chain, config.int('sandboxStepDelayMs'), collections);
     this.process = processes.define({
       prefix: 'onramp',
       decider: onrampDecider,
@@ -48,33 +50,40 @@ export class OnrampService {
 
   /**
    * Initiates an on-ramp from its quote (see QuoteInitiation) to a managed wallet on the quote's chain or to
-   * `destinationAddress`, with the virtual account to pay the NGN into.
+   * `destinationAddress`, with the virtual account to pay the NGN into: the sandbox's (test keys), or the payer's
+   * dedicated account opened at a bank partner (live keys, COLLECTION_PROVIDERS), with the on-ramp's exact amount.
    */
   async initiate(tenant: Tenant, request: Record<string, unknown>, requestId?: string): Promise<InitiatedTransaction> {
     // Checked before the quote is used: a payer refused leaves the quote as it was. The sandbox's account needs none.
-    parseOnrampCustomer(request.customer, tenant.environment);
+    const payer = parseOnrampCustomer(request.customer, tenant.environment);
+    const live = tenant.environment === 'live';
+    // A live key with no collection partner is refused here too (LIVE_MODE_DISABLED), never given the sandbox's account.
+    if (live) this.collections.live();
     const { state } = await this.initiation.initiateFromQuote({
       kind: 'onramp',
       tenant,
       request,
       requestId,
       process: this.process,
-      prepare: async ({ transactionId, quote, request: initiation, side, at }) => ({
-        transactionId,
-        tenant,
-        quote,
-        walletId: initiation.walletId ?? null,
-        destinationAddress: side.address,
-        virtualAccount: this.rails.virtualAccount({
+      prepare: async ({ transactionId, quote, request: initiation, side, at }) => {
+        const expiresAt = new Date(at.getTime() + this.paymentWindowSeconds * 1000).toISOString();
+        const collected = live
+          ? await this.collections.open(tenant, transactionId, payer!, quote.fiatAmount, expiresAt)
+          : { virtualAccount: this.rails.virtualAccount({ transactionId, amount: quote.fiatAmount, expiresAt }) };
+        return {
           transactionId,
-          amount: quote.fiatAmount,
-          expiresAt: new Date(at.getTime() + this.paymentWindowSeconds * 1000).toISOString(),
-        }),
-        reference: initiation.reference,
-        callbackUrl: initiation.callbackUrl,
-        ...((await this.settlementOf(tenant, quote.chain)) === 'onchain' && { settlement: 'onchain' as const }),
-        at: at.toISOString(),
-      }),
+          tenant,
+          quote,
+          walletId: initiation.walletId ?? null,
+          destinationAddress: side.address,
+          ...collected,
+          reference: initiation.reference,
+          callbackUrl: initiation.callbackUrl,
+          // Live chains are not configured on this platform yet: a live on-ramp's CNGN steps refuse (OnrampSteps).
+          ...(!live && (await this.settlementOf(tenant, quote.chain)) === 'onchain' && { settlement: 'onchain' as const }),
+          at: at.toISOString(),
+        };
+      },
     });
     return initiationOf(onrampView(state));
   }

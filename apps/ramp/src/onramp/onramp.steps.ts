@@ -1,15 +1,18 @@
 import { tokenDecimals } from '@ramp/chains';
-import type { Tenant } from '@ramp/contracts';
+import { AppError, type Tenant } from '@ramp/contracts';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
 import { cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import type { OnrampCollectionAccounts } from './onramp-collections';
 
 /**
  * Each step of an on-ramp (see nextOnrampStep). On a chain with the platform's pools (settlement `onchain`): the sandbox
  * issuer mints the CNGN bought with the Naira into the treasury (the hot wallet), the treasury swaps it to the token
  * through the pools, and the quoted amount is credited to the managed wallet (LedgerSteps) or sent to the destination
- * address from the hot wallet (ChainLegs). Elsewhere the on-ramp rails do the same. The Naira's refund is the bank's.
- * Each answers the command that records its outcome.
+ * address from the hot wallet (ChainLegs). Elsewhere the on-ramp rails do the same. The Naira's refund is the bank's:
+ * a live on-ramp's through the partner that took the payment. A live on-ramp's CNGN, swap and delivery need a live
+ * chain, which this platform does not have yet: those steps refuse, never run on the sandbox's rails. Each answers the
+ * command that records its outcome.
  */
 export class OnrampSteps {
   constructor(
@@ -17,12 +20,20 @@ export class OnrampSteps {
     private readonly ledger: Pick<LedgerSteps, 'credit'>,
     private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'restock'>,
     private readonly stepDelayMs: number,
+    private readonly collections?: Pick<OnrampCollectionAccounts, 'live' | 'counted'>,
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
     const at = () => new Date().toISOString();
     const { quote, walletId, destinationAddress, settlement } = state.initiated;
     const onchain = settlement === 'onchain';
+    if (tenant.environment === 'live' && (step.kind === 'mintCngn' || step.kind === 'swapFromCngn' || step.kind === 'deliver')) {
+      // Retried by the job's backoff until live chains are configured; the payment stays recorded.
+      throw new AppError(
+        'LIVE_MODE_DISABLED',
+        `${transactionId} is paid, but a live on-ramp's CNGN needs a live chain, and none is configured on this platform yet`,
+      );
+    }
     switch (step.kind) {
       case 'awaitPayment':
         return { type: 'expirePayment', at: at() };
@@ -89,6 +100,9 @@ export class OnrampSteps {
         return { type: 'recordDelivery', transactionHash: sent.transactionHash, at: at() };
       }
       case 'refundPayment': {
+        const { collection } = state.initiated;
+        if (collection) return { type: 'recordRefund', refundReference: await this.refundLive(transactionId, collection.provider, state.payment!), at: at() };
+        if (tenant.environment === 'live') throw new Error(`${transactionId} is a live on-ramp without a collection partner: an operator must refund it`);
         const refund = await this.rails.refundPayment({ transactionId, amount: state.payment!.amount });
         return { type: 'recordRefund', refundReference: refund.refundReference, at: at() };
       }
@@ -97,6 +111,24 @@ export class OnrampSteps {
       case 'none':
         throw new Error(`${transactionId} has no step to perform`);
     }
+  }
+
+  /**
+   * A live payment given back by the partner that took it, named by its charge reference (the payment's
+   * `payerReference`), which is also the refund's reference. No answer: the job asks again (the partner refuses a
+   * second full refund, and only its record of the charge says whether the first was made). Refused: an operator.
+   */
+  private async refundLive(transactionId: string, provider: string, payment: { amount: string; payerReference: string }): Promise<string> {
+    if (!this.collections) throw new Error(`${transactionId}: live refunds need the collections (OnrampCollectionAccounts)`);
+    const refund = await this.collections
+      .live()
+      .refund(provider, { reference: payment.payerReference, amount: payment.amount }, `on-ramp ${transactionId} refunded`);
+    if (refund.state === 'unknown') throw new Error(`the refund of ${transactionId}'s payment at ${provider} got no answer (${refund.reason}); asked again`);
+    if (refund.state === 'rejected') {
+      this.collections.counted.inc({ provider, outcome: 'refund_rejected' });
+      throw new Error(`${provider} refused the refund of ${transactionId}'s payment ${payment.payerReference} (${refund.reason}): an operator must look`);
+    }
+    return payment.payerReference;
   }
 
   /**

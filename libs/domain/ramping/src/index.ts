@@ -5,3 +5,4 @@ export * from './kinds';
 
 export * from './onchain';
 export * from './customer';
+export * from './collection-match';

@@ -24,6 +24,11 @@ export type OnrampEvent =
         callbackUrl: string | null;
         /** Where the CNGN's mint, the swap and a delivery to an address run (absent: simulated, as before part 2). */
         settlement?: RampSettlement;
+        /**
+         * A live on-ramp's collection: the bank partner whose dedicated account `virtualAccount` is, and its customer
+         * (the payer). The payment's `payerReference` is then the partner's charge reference, which its refund names.
+         */
+        collection?: { provider: string; customerCode: string };
         at: string;
       };
     }

@@ -233,6 +233,13 @@ export const SETTINGS = {
       "Live off-ramps' bank payouts: the bank partners that may pay, in order (comma separated; `paystack`, `flutterwave`). A partner whose secret key is not set is left out; with none left, live off-ramps are refused at quote time (LIVE_MODE_DISABLED). An off-ramp's first attempt goes to the first partner in rotation; a next attempt (at most 3) goes to the next partner, and only once the last one's transfer is known to have failed or was never accepted. A partner whose calls get no answer is taken out of rotation by a circuit breaker (5 in a row, 30 s).",
     services: ['quote', 'ramp'],
   },
+  collectionProviders: {
+    env: 'COLLECTION_PROVIDERS',
+    default: 'paystack',
+    description:
+      "Live on-ramps' Naira collections: the bank partners that may open the payer's dedicated virtual account, in order (comma separated; `paystack` only: Flutterwave's virtual accounts have no adapter yet, and naming it refuses to start). A partner whose secret key is not set is left out; with none left, live on-ramps are refused at quote time (LIVE_MODE_DISABLED). An unavailable partner is taken out of rotation by a circuit breaker (5 faults in a row, 30 s) and the account is opened at the next. A payment, and its refund, stay with the partner that opened the account.",
+    services: ['quote', 'ramp'],
+  },
   payoutVerifyMs: {
     env: 'PAYOUT_VERIFY_MS',
     default: '60000',
@@ -305,7 +312,8 @@ export const SETTINGS = {
   sandboxDepositWindowSeconds: {
     env: 'SANDBOX_DEPOSIT_WINDOW_SECONDS',
     default: '1800',
-    description: "How long a non-custodial off-ramp's deposit address waits for the crypto before the off-ramp fails.",
+    description:
+      "How long a non-custodial off-ramp's deposit address waits for the crypto, and an on-ramp's account (the sandbox's, or a live on-ramp's at its bank partner) waits for the Naira, before the transaction fails. A live payment after it is refunded.",
     services: ['ramp'],
   },
   amountLimits: {

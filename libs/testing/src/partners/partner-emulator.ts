@@ -19,6 +19,7 @@ export abstract class PartnerEmulator {
   private server: Server | undefined;
   private outage: { status: number; remaining: number; path?: string } | undefined;
   private lost: { remaining: number; path?: string } = { remaining: 0 };
+  private lastEvent: { event: string; data: Record<string, unknown> } | undefined;
 
   constructor(readonly secretKey: string) {}
 
@@ -47,6 +48,12 @@ export abstract class PartnerEmulator {
     this.lost = { remaining: calls, ...(path !== undefined && { path }) };
   }
 
+  /** Sends the last event again, as the partner does when it did not hear an answer in time. */
+  resendLast(url: string): Promise<{ status: number; body: any }> {
+    if (!this.lastEvent) throw new Error('the emulator has sent no event yet');
+    return this.sendEvent(url, this.lastEvent.event, this.lastEvent.data);
+  }
+
   calls(path: string): EmulatorRequest[] {
     return this.requests.filter((request) => request.path === path);
   }
@@ -62,6 +69,7 @@ export abstract class PartnerEmulator {
     data: Record<string, unknown>,
     options: { signature?: string | null; headers?: Record<string, string> } = {},
   ): Promise<{ status: number; body: any }> {
+    this.lastEvent = { event, data };
     const body = JSON.stringify({ event, data });
     const [header, computed] = this.signatureOf(body);
     const signature = options.signature === undefined ? computed : options.signature;

@@ -124,6 +124,55 @@ export class PaystackEmulator extends PartnerEmulator {
     return { reference, answer };
   }
 
+  /** A charge as `GET /transaction/verify/{reference}` answers it: `reversed` once refunded in full, as Paystack shows it. */
+  private chargeView(charge: { reference: string; amount: number; accountNumber: string; customerCode: string; refunded: number }, now: string) {
+    const customer = [...this.customers.values()].find((known) => known.customer_code === charge.customerCode)!;
+    return {
+      id: Number(charge.reference.slice(1)),
+      domain: 'live',
+      status: charge.refunded >= charge.amount ? 'reversed' : 'success',
+      reference: charge.reference,
+      receipt_number: null,
+      amount: charge.amount,
+      message: null,
+      gateway_response: 'Approved',
+      paid_at: now,
+      created_at: now,
+      channel: 'dedicated_nuban',
+      currency: 'NGN',
+      ip_address: '',
+      metadata: null,
+      log: null,
+      fees: 0,
+      fees_split: null,
+      authorization: { channel: 'dedicated_nuban', bank: 'Wema Bank', receiver_bank_account_number: charge.accountNumber, receiver_bank: 'Wema Bank' },
+      customer: {
+        id: customer.id,
+        first_name: customer.first_name,
+        last_name: customer.last_name,
+        email: customer.email,
+        customer_code: customer.customer_code,
+        phone: customer.phone,
+        metadata: null,
+        risk_action: 'default',
+        international_format_phone: customer.phone,
+      },
+      plan: null,
+      split: {},
+      order_id: null,
+      paidAt: now,
+      createdAt: now,
+      requested_amount: charge.amount,
+      pos_transaction_data: null,
+      source: null,
+      fees_breakdown: null,
+      connect: null,
+      transaction_date: now,
+      plan_object: {},
+      subaccount: {},
+    };
+  }
+
   protected signatureOf(body: string): [string, string] {
     // Paystack's documented signature: the hex HMAC-SHA512 of the body, keyed with the secret key.
     return ['x-paystack-signature', createHmac('sha512', this.secretKey).update(body).digest('hex')];
@@ -199,6 +248,12 @@ export class PaystackEmulator extends PartnerEmulator {
       const transfer = this.hiddenFromLookUp.has(reference) ? undefined : this.transfers.get(reference);
       if (!transfer) return [404, { status: false, message: 'Transfer not found', type: 'validation_error' }];
       return [200, { status: true, message: 'Transfer retrieved', data: this.transferView(transfer) }];
+    }
+    if (method === 'GET' && url.pathname.startsWith('/transaction/verify/')) {
+      const reference = decodeURIComponent(url.pathname.slice('/transaction/verify/'.length));
+      const charge = this.charges.get(reference);
+      if (!charge) return [404, { status: false, message: 'Transaction reference not found', type: 'validation_error' }];
+      return [200, { status: true, message: 'Verification successful', data: this.chargeView(charge, now) }];
     }
     if (route === 'POST /customer') {
       const input = body as { email: string; first_name?: string; last_name?: string; phone?: string };

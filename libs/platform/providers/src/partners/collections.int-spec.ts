@@ -46,6 +46,7 @@ describe('PaystackCollections - dedicated accounts, payments and refunds, checke
     const account = await collections.openAccount(payer);
     expect(account).toEqual({
       bankName: 'Wema Bank',
+      bankCode: '035',
       accountNumber: expect.stringMatching(/^\d{10}$/),
       accountName: 'RAMP/ADA OBI',
       customerCode: expect.stringMatching(/^CUS_/),
@@ -83,9 +84,26 @@ describe('PaystackCollections - dedicated accounts, payments and refunds, checke
     emulator.failNextRefund = true;
     expect(await collections.refund({ reference: second, amount: '10' }, 'failed at once')).toMatchObject({ state: 'rejected' });
     expect(emulator.charges.get(second)!.refunded).toBe(0);
-    // A second refund of the same payment is refused by Paystack: nothing is given back twice.
-    expect(await collections.refund(payment!, 'again')).toMatchObject({ state: 'rejected' });
+    // Asked again, Paystack refuses a second refund (nothing is given back twice), and its record says it was refunded.
+    expect(await collections.refund(payment!, 'again')).toEqual({ state: 'refunded' });
     expect(emulator.charges.get(reference)!.refunded).toBe(5_000_050);
+  });
+
+  it("reads a refund asked again after a lost answer as done only when Paystack's record of the charge says it was given back", async () => {
+    const account = await collections.openAccount(payer);
+    const { reference } = await emulator.payInto(account.accountNumber, 250_000, webhook());
+    const payment = collections.paymentOf(JSON.parse(received.at(-1)!.body))!;
+    emulator.loseNextAnswers(1, '/refund');
+    expect(await collections.refund(payment, 'lost answer')).toMatchObject({ state: 'unknown' });
+    // The first refund was made: asked again, Paystack refuses a second one, and the charge says reversed.
+    expect(emulator.charges.get(reference)!.refunded).toBe(250_000);
+    expect(await collections.refund(payment, 'asked again')).toEqual({ state: 'refunded' });
+    expect(emulator.calls(`/transaction/verify/${reference}`)).toHaveLength(1);
+    expect(emulator.charges.get(reference)!.refunded).toBe(250_000);
+    // A refusal of a charge that was not given back stays a refusal: an amount above the charge.
+    const { reference: other } = await emulator.payInto(account.accountNumber, 1_000, webhook());
+    expect(await collections.refund({ reference: other, amount: '10.01' }, 'too much')).toMatchObject({ state: 'rejected' });
+    expect(emulator.charges.get(other)!.refunded).toBe(0);
   });
 
   it('takes nothing else for a payment into a collection account, and says unknown when a refund gets no answer', async () => {

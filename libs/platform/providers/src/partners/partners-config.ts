@@ -1,10 +1,11 @@
 import { ConfigError, type Config } from '@ramp/config';
 import type { BankDirectory } from '../bank-directory';
-import { CircuitBreaker, Rotation } from './circuit-breaker';
+import { CircuitBreaker, Rotation, type RotationEntry } from './circuit-breaker';
 import type { PartnerCallObserver } from './partner-http';
 import { PartnerBankDirectory, RotatingBankDirectory, type BankPartner } from './partner-bank-directory';
 import { FlutterwaveClient } from './flutterwave';
 import { PaystackClient } from './paystack';
+import { LiveCollections, PaystackCollections, type CollectionProvider } from './collections';
 import { FlutterwavePayouts, LivePayouts, PaystackPayouts, type PayoutEntry } from './payouts';
 
 /** The bank partners the platform has adapters for. */
@@ -65,7 +66,7 @@ function bankPartnerFrom(name: BankPartnerName, config: Config, observer?: Partn
 }
 
 /** Each name in a provider-order setting must be a partner the platform knows; a typo refuses to start. */
-export function providerOrder(config: Config, setting: 'nameEnquiryProviders' | 'payoutProviders'): BankPartnerName[] {
+export function providerOrder(config: Config, setting: 'nameEnquiryProviders' | 'payoutProviders' | 'collectionProviders'): BankPartnerName[] {
   const names = config.list(setting);
   for (const name of names) {
     if (!(BANK_PARTNERS as readonly string[]).includes(name))
@@ -106,6 +107,21 @@ export function livePayoutsFrom(config: Config, observer?: PartnerCallObserver):
       : [];
   });
   return entries.length === 0 ? undefined : new LivePayouts(entries);
+}
+
+/**
+ * Live collections from configuration: the partners of COLLECTION_PROVIDERS that have a secret key, in that order, each
+ * behind a circuit breaker; undefined when none has (live on-ramps are then refused at quote time). Only Paystack has
+ * a collections adapter: naming another refuses to start, rather than leaving on-ramps to a partner that cannot serve.
+ */
+export function liveCollectionsFrom(config: Config, observer?: PartnerCallObserver): LiveCollections | undefined {
+  const budgetMs = Math.floor(config.int('jobLeaseMs', 1000) / 5);
+  const entries = providerOrder(config, 'collectionProviders').flatMap((name): RotationEntry<CollectionProvider>[] => {
+    if (name !== 'paystack') throw new ConfigError(`COLLECTION_PROVIDERS: ${name} has no collections adapter on this platform yet (only paystack collects)`);
+    const client = paystackFrom(config, observer, budgetMs);
+    return client ? [{ name, provider: new PaystackCollections(client), breaker: new CircuitBreaker() }] : [];
+  });
+  return entries.length === 0 ? undefined : new LiveCollections(entries);
 }
 
 /** A Metrics instance's partner histogram as a PartnerCallObserver. */

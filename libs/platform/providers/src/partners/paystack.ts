@@ -136,6 +136,28 @@ export class PaystackClient implements PaystackPayoutCalls {
     }
   }
 
+  /**
+   * A charge as Paystack keeps it now (`GET /transaction/verify/{reference}`): its status (`success`, or `reversed` once
+   * refunded in full) and amount in kobo; undefined when Paystack does not know the reference.
+   */
+  async verifyCharge(reference: string): Promise<{ status: string; amountKobo: bigint } | undefined> {
+    try {
+      const answer = await this.http.request<Envelope<{ status: string; amount: number; reference: string }>>({
+        call: 'transaction_verify',
+        method: 'GET',
+        path: `/transaction/verify/${encodeURIComponent(reference)}`,
+        idempotent: true,
+      });
+      const charge = answer.data;
+      if (!charge || typeof charge.status !== 'string' || !Number.isSafeInteger(charge.amount))
+        throw new PartnerError('paystack', 'transaction_verify', 'unavailable', 'answered without a transaction');
+      return { status: charge.status, amountKobo: BigInt(charge.amount) };
+    } catch (error) {
+      if (error instanceof PartnerError && error.kind === 'refused' && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
   /** The NGN balance transfers are paid from (`GET /balance`), in kobo. */
   async balanceKobo(): Promise<bigint> {
     const answer = await this.http.request<Envelope<{ currency: string; balance: number }[]>>({

@@ -1,0 +1,227 @@
+import { Pool } from 'pg';
+import { newId, type OnrampQuote } from '@ramp/contracts';
+import { EventLog } from '@ramp/event-store';
+import { onrampDecider, type OnrampEvent, type OnrampState } from '@ramp/ramping';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  expectError,
+  PARTNER_CONTRACTS,
+  PaystackEmulator,
+  PrismProxy,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type ServiceProcess,
+} from '@ramp/testing';
+
+/**
+ * A live on-ramp's Naira collected by a bank partner, through the real quote, ramp and gateway services, against the
+ * project's Paystack emulator behind Prism (Paystack's published contract checks every request and answer). A live
+ * on-ramp cannot be quoted yet (live prices and chains are issue 28), so each test writes the live quote the quote
+ * service would have stored, and initiates it through the API as an integrator does. After an exact payment the
+ * on-ramp waits for a live chain (its CNGN step refuses); every other path (refunds, holds, expiry) ends here.
+ */
+describe('live collections - an on-ramp paid into the payer’s dedicated account at the bank partner', () => {
+  const paystack = new PaystackEmulator(`sk_live_${Math.random().toString(36).slice(2)}`);
+  const pool = new Pool({ connectionString: TEST_DATABASE_URL });
+  const log = new EventLog('ramp');
+  const windowSeconds = 6;
+  let prism: PrismProxy;
+  let services: Map<string, ServiceProcess>;
+  let keys: { api: ApiClient; organizationId: string }[];
+  let paystackWebhook: string;
+
+  const payer = (name: string) => ({
+    email: `${name}.${Math.random().toString(36).slice(2, 8)}@example.com`,
+    firstName: 'Ada',
+    lastName: 'Obi',
+    phone: '08031234567',
+  });
+
+  /** The live on-ramp quote the quote service would store for this organization: 50,000 NGN for 33.25 USDC on base. */
+  async function liveQuote(organizationId: string, fiatAmount = '50000.00'): Promise<OnrampQuote.Response> {
+    const now = new Date();
+    const quote: OnrampQuote.Response = {
+      quoteId: newId('qt'),
+      expiresAt: new Date(now.getTime() + 300_000).toISOString(),
+      fiatAmount,
+      fiatCurrency: 'NGN',
+      cryptoAmount: '33.25',
+      tokenSymbol: 'USDC',
+      chain: 'base',
+      rate: '1500',
+      fees: { providerFee: '75.00', platformFee: '20.00', swapFee: '25.00', totalFee: '120.00' },
+    };
+    await pool.query(
+      `insert into quote.quotes (id, organization_id, environment, generation, kind, request, response, created_at, expires_at)
+       values ($1, $2, 'live', 0, 'onramp', $3, $4, $5, $6)`,
+      [quote.quoteId, organizationId, JSON.stringify({ amount: fiatAmount, tokenSymbol: 'USDC', chain: 'base' }), JSON.stringify(quote), now, quote.expiresAt],
+    );
+    return quote;
+  }
+
+  async function initiate(key = 0, customer = payer('ada'), fiatAmount?: string) {
+    const quote = await liveQuote(keys[key]!.organizationId, fiatAmount);
+    const started = await keys[key]!.api.post('/onramp/initiate', {
+      quoteId: quote.quoteId,
+      destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      customer,
+    });
+    expect(started.status).toBe(201);
+    return { quote, transactionId: started.body.data.id as string, instructions: started.body.data.paymentInstructions, customer };
+  }
+
+  const stateOf = async (transactionId: string): Promise<OnrampState> =>
+    (await log.readStream(pool, `onramp-${transactionId}`)).reduce(
+      (state, event) => onrampDecider.evolve(state, event as unknown as OnrampEvent),
+      onrampDecider.initialState,
+    );
+  const until = (transactionId: string, done: (state: OnrampState) => boolean, ms = 30_000) => eventually(() => stateOf(transactionId), done, ms);
+  const paymentOf = async (reference: string) =>
+    (await pool.query(`select matched, transaction_id, refund from ramp.collection_payments where provider = 'paystack' and reference = $1`, [reference]))
+      .rows[0];
+  const kobo = (naira: string) => Math.round(Number(naira) * 100);
+
+  beforeAll(async () => {
+    await paystack.start();
+    prism = await PrismProxy.start(PARTNER_CONTRACTS.paystack, paystack.url);
+    services = await startServices(['quote', 'ramp', 'gateway'], {
+      PAYSTACK_SECRET_KEY: paystack.secretKey,
+      PAYSTACK_BASE_URL: prism.url,
+      LIVE_PROVIDERS_ENABLED: 'true',
+      SANDBOX_DEPOSIT_WINDOW_SECONDS: String(windowSeconds),
+    });
+    const gateway = services.get('gateway')!;
+    keys = await Promise.all(
+      [0, 1].map(async () => {
+        const key = await createKey({ env: 'live' });
+        return { api: new ApiClient(`${gateway.url}/v1`, key.apiKey), organizationId: key.organizationId };
+      }),
+    );
+    paystackWebhook = `${gateway.url}/partners/paystack/webhook`;
+  });
+
+  afterAll(async () => {
+    await stopAll(services?.values() ?? []);
+    await prism?.stop();
+    await paystack.stop();
+    await pool.end();
+  });
+
+  afterEach(() => expect(prism.violations).toEqual([]));
+
+  it("needs the payer with a live key, and gives the partner's dedicated account as the payment instructions", async () => {
+    const quote = await liveQuote(keys[0]!.organizationId);
+    const missing = await keys[0]!.api.post('/onramp/initiate', { quoteId: quote.quoteId, destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' });
+    expectError(missing, 400, 'INVALID_REQUEST', 'customer');
+    expect(paystack.calls('/customer')).toHaveLength(0);
+
+    const customer = payer('first');
+    // The same quote, unused by the refusal.
+    const started = await keys[0]!.api.post('/onramp/initiate', {
+      quoteId: quote.quoteId,
+      destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      customer,
+    });
+    expect(started.status).toBe(201);
+    const account = paystack.customers.get(customer.email)!.account!;
+    expect(started.body.data.paymentInstructions).toEqual({
+      bankName: 'Wema Bank',
+      bankCode: '035',
+      accountNumber: account,
+      accountName: 'RAMP/ADA OBI',
+      amount: '50000.00',
+      expiresAt: expect.any(String),
+    });
+    expect(paystack.calls('/customer').at(-1)!.body).toEqual({ email: customer.email, first_name: 'Ada', last_name: 'Obi', phone: '+2348031234567' });
+    // The payer stays the partner's: the answer does not show them.
+    expect(JSON.stringify(started.body.data)).not.toContain(customer.email);
+  });
+
+  it('records an exact payment from charge.success on its on-ramp, once, and gives a second payment into the account back at once', async () => {
+    const { transactionId, instructions } = await initiate();
+    const { reference, answer } = await paystack.payInto(instructions.accountNumber, kobo('50000.00'), paystackWebhook);
+    expect(answer.status).toBe(200);
+    const paid = await until(transactionId, (state) => state.payment !== undefined);
+    expect(paid).toMatchObject({ status: 'pending', payment: { amount: '50000.00', payerReference: reference } });
+    expect(paid.failing).toBeUndefined();
+    // Its CNGN needs a live chain, which is not configured: the step refuses, never the sandbox's mint.
+    expect(paid.mint).toBeUndefined();
+    expect(await paymentOf(reference)).toEqual({ matched: 'onramp', transaction_id: transactionId, refund: null });
+    // The same event resent: recorded once, nothing more.
+    expect((await paystack.resendLast(paystackWebhook)).status).toBe(200);
+    expect((await pool.query(`select count(*)::int as n from ramp.partner_events where provider = 'paystack' and reference = $1`, [reference])).rows[0].n).toBe(
+      1,
+    );
+
+    // Another payment into the same account, with no on-ramp waiting on it: refunded through the partner at once.
+    const second = await paystack.payInto(instructions.accountNumber, kobo('50000.00'), paystackWebhook);
+    await eventually(
+      () => paymentOf(second.reference),
+      (row) => row?.refund === 'refunded',
+    );
+    expect(await paymentOf(second.reference)).toMatchObject({ matched: 'refund', transaction_id: null });
+    expect(paystack.charges.get(second.reference)!.refunded).toBe(kobo('50000.00'));
+    expect(paystack.charges.get(reference)!.refunded).toBe(0);
+    expect((await stateOf(transactionId)).payment!.payerReference).toBe(reference);
+  });
+
+  it('refunds a payment of another amount through the partner and fails the on-ramp PAYMENT_AMOUNT_MISMATCH', async () => {
+    const { transactionId, instructions } = await initiate();
+    const { reference } = await paystack.payInto(instructions.accountNumber, kobo('49999.50'), paystackWebhook);
+    const failed = await until(transactionId, (state) => state.status === 'failed');
+    expect(failed).toMatchObject({ failureReason: 'PAYMENT_AMOUNT_MISMATCH', payment: { amount: '49999.50', payerReference: reference }, refund: reference });
+    expect(paystack.charges.get(reference)!.refunded).toBe(kobo('49999.50'));
+    expect(paystack.calls('/refund').filter((call) => (call.body as { transaction: string }).transaction === reference)).toHaveLength(1);
+    const view = await keys[0]!.api.get(`/onramp/${transactionId}`);
+    expect(view.body.data).toMatchObject({ status: 'failed', failureReason: 'PAYMENT_AMOUNT_MISMATCH' });
+  });
+
+  it('refunds a payment that came after the account expired, as the expired on-ramp’s', async () => {
+    const { transactionId, instructions } = await initiate();
+    await until(transactionId, (state) => state.status === 'failed', (windowSeconds + 20) * 1000);
+    const { reference } = await paystack.payInto(instructions.accountNumber, kobo('50000.00'), paystackWebhook);
+    const refunded = await until(transactionId, (state) => state.refund !== undefined);
+    expect(refunded).toMatchObject({ status: 'failed', failureReason: 'PAYMENT_EXPIRED', payment: { payerReference: reference }, refund: reference });
+    expect(paystack.charges.get(reference)!.refunded).toBe(kobo('50000.00'));
+    expect(await paymentOf(reference)).toEqual({ matched: 'onramp', transaction_id: transactionId, refund: null });
+  });
+
+  it('holds a payment that fits open on-ramps of two organizations sharing a payer, touching neither', async () => {
+    const customer = payer('shared');
+    const first = await initiate(0, customer);
+    const second = await initiate(1, customer);
+    expect(second.instructions.accountNumber).toBe(first.instructions.accountNumber);
+    const { reference } = await paystack.payInto(first.instructions.accountNumber, kobo('50000.00'), paystackWebhook);
+    await eventually(
+      () => paymentOf(reference),
+      (row) => row !== undefined,
+    );
+    expect(await paymentOf(reference)).toEqual({ matched: 'hold', transaction_id: null, refund: null });
+    for (const { transactionId } of [first, second]) expect((await stateOf(transactionId)).payment).toBeUndefined();
+    expect(paystack.charges.get(reference)!.refunded).toBe(0);
+  });
+
+  it('keeps a payment into an account no on-ramp was given, unmatched, without refunding it', async () => {
+    const customer = payer('stranger');
+    // An account the partner opened for someone else's integration, never given to an on-ramp here.
+    paystack.customers.set(customer.email, {
+      id: 90_001,
+      customer_code: 'CUS_stranger0001',
+      email: customer.email,
+      first_name: 'A',
+      last_name: 'B',
+      phone: '+2348030000000',
+      account: '9199990001',
+    });
+    const { reference } = await paystack.payInto('9199990001', 100_000, paystackWebhook);
+    await eventually(
+      async () => (await pool.query(`select outcome from ramp.partner_events where provider = 'paystack' and reference = $1`, [reference])).rows[0]?.outcome,
+      (outcome) => outcome === 'unmatched',
+    );
+    expect(await paymentOf(reference)).toBeUndefined();
+    expect(paystack.charges.get(reference)!.refunded).toBe(0);
+  });
+});
