@@ -20,6 +20,8 @@ export class Migration20261204000001 extends Migration {
       "payment_reference" text
     );`);
     this.addSql(`create index if not exists "onramp_collections_account" on "ramp"."onramp_collections" ("provider", "account_number");`);
+    // One payment per on-ramp, whatever the code does.
+    this.addSql(`create unique index if not exists "onramp_collections_payment" on "ramp"."onramp_collections" ("provider", "payment_reference");`);
     this.addSql(`create table if not exists "ramp"."collection_payments" (
       "provider" text not null,
       "reference" text not null,

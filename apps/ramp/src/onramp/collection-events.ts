@@ -29,6 +29,23 @@ export class CollectionEvents implements OnModuleInit {
 
   onModuleInit(): void {
     this.events.handle('charge.success', (event) => this.onCharge(event));
+    this.events.handle('refund.failed', (event) => this.onRefundFailed(event));
+  }
+
+  /**
+   * A refund the partner accepted (pending, processing: recorded as refunded) and then failed: nothing was given back.
+   * Counted (`refund_failed`, alerted) and logged with the charge for an operator, who refunds it again at the partner.
+   */
+  async onRefundFailed(event: PartnerEvent): Promise<PartnerEventOutcome> {
+    const data = event.body.data;
+    const transaction = data.transaction as Record<string, unknown> | undefined;
+    const charge = data.transaction_reference ?? transaction?.reference ?? null;
+    this.accounts.counted.inc({ provider: event.provider, outcome: 'refund_failed' });
+    this.logger.error(
+      { provider: event.provider, chargeReference: charge, refundId: data.id ?? null, amount: data.amount ?? null, partnerEventId: event.id },
+      'a refund the bank partner had accepted failed: nothing was given back, and an operator must refund the charge again at the partner',
+    );
+    return 'applied';
   }
 
   async onCharge(event: PartnerEvent): Promise<PartnerEventOutcome> {

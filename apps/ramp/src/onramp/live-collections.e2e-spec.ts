@@ -204,6 +204,32 @@ describe('live collections - an on-ramp paid into the payer’s dedicated accoun
     expect(paystack.charges.get(reference)!.refunded).toBe(0);
   });
 
+  it("takes the partner's refund.failed to an operator (counted and logged), applied once", async () => {
+    const { transactionId, instructions } = await initiate();
+    const { reference } = await paystack.payInto(instructions.accountNumber, kobo('100.00'), paystackWebhook);
+    await until(transactionId, (state) => state.refund !== undefined);
+    const sent = await paystack.sendEvent(paystackWebhook, 'refund.failed', {
+      id: 77_001,
+      status: 'failed',
+      transaction_reference: reference,
+      amount: 10_000,
+      currency: 'NGN',
+    });
+    expect(sent.status).toBe(200);
+    await eventually(
+      async () =>
+        (
+          await pool.query(
+            `select outcome from ramp.partner_events where provider = 'paystack' and event = 'refund.failed' and body->'data'->>'transaction_reference' = $1`,
+            [reference],
+          )
+        ).rows[0]?.outcome,
+      (outcome) => outcome === 'applied',
+    );
+    const metrics = await fetch(`${services.get('ramp')!.opsUrl}/metrics`).then((response) => response.text());
+    expect(metrics).toMatch(/ramp_collections_total\{[^}]*provider="paystack",outcome="refund_failed"[^}]*\} [1-9]/);
+  });
+
   it('keeps a payment into an account no on-ramp was given, unmatched, without refunding it', async () => {
     const customer = payer('stranger');
     // An account the partner opened for someone else's integration, never given to an on-ramp here.

@@ -33,7 +33,7 @@ export class OnrampCollectionAccounts {
     this.collections = new OnrampCollections(this.partners);
     this.counted = new Counter({
       name: 'ramp_collections_total',
-      help: "Live on-ramps' collections by provider and outcome: opened (a payer's account given to an on-ramp), paid (a payment matched to its on-ramp), late (matched to an expired on-ramp, which refunds it), refunded_unmatched (given back at once: no on-ramp could take it), held (it fits on-ramps of several organizations: an operator decides), refund_rejected (the partner refused a refund: an operator must look), unknown_account (a payment into an account no on-ramp was given: kept for an operator).",
+      help: "Live on-ramps' collections by provider and outcome: opened (a payer's account given to an on-ramp), paid (a payment matched to its on-ramp), late (matched to an expired on-ramp, which refunds it), refunded_unmatched (given back at once: no on-ramp could take it), held (unpaid on-ramps of several organizations wait on the account: an operator decides), refund_rejected (the partner refused a refund: an operator must look), refund_failed (a refund the partner accepted failed later: nothing was given back), unknown_account (a payment into an account no on-ramp was given: kept for an operator).",
       labelNames: ['provider', 'outcome'],
       registers: [metrics.registry],
     });
@@ -96,8 +96,8 @@ export class OnrampCollectionAccounts {
           where p.provider = $1 and p.reference = $2`,
         [provider, payment.reference],
       );
-      const known = recorded.rows[0];
-      if (known) return recordedMatch(known);
+      const previous = recorded.rows[0];
+      if (previous) return recordedMatch(previous);
       // The account's on-ramps whose initiation is recorded and that no payment took yet, locked until this commits.
       const waiting = await tx.query<{ transaction_id: string; organization_id: string; amount: string; expires_at: Date; created_at: Date }>(
         `select c.transaction_id, c.organization_id, c.amount::text, c.expires_at, c.created_at from ramp.onramp_collections c
@@ -113,15 +113,24 @@ export class OnrampCollectionAccounts {
         expiresAt: row.expires_at.toISOString(),
         createdAt: row.created_at.toISOString(),
       }));
-      const accountKnown =
-        candidates.length > 0 ||
-        (await tx.query(`select from ramp.onramp_collections where provider = $1 and account_number = $2 limit 1`, [provider, payment.accountNumber]))
-          .rowCount! > 0;
-      const match = matchCollectionPayment(payment, candidates, accountKnown);
+      // Any on-ramp of the account, and the organizations of its unpaid ones of the last day (initiating ones too).
+      const account = await tx.query<{ known: boolean; organizations: string[] }>(
+        `select count(*) > 0 as known,
+                coalesce(array_agg(distinct organization_id) filter (where payment_reference is null and expires_at > now() - interval '1 day'), '{}') as organizations
+           from ramp.onramp_collections where provider = $1 and account_number = $2`,
+        [provider, payment.accountNumber],
+      );
+      const { known, organizations } = account.rows[0]!;
+      const match = matchCollectionPayment(payment, candidates, known, new Set([...organizations, ...candidates.map((candidate) => candidate.organizationId)]));
       if (match.kind === 'unknown') return match;
       const transactionId = match.kind === 'onramp' ? match.transactionId : null;
-      if (transactionId)
-        await tx.query(`update ramp.onramp_collections set payment_reference = $2 where transaction_id = $1`, [transactionId, payment.reference]);
+      if (transactionId) {
+        const taken = await tx.query(`update ramp.onramp_collections set payment_reference = $2 where transaction_id = $1 and payment_reference is null`, [
+          transactionId,
+          payment.reference,
+        ]);
+        if (taken.rowCount !== 1) throw new Error(`${transactionId} was paid by another payment while ${payment.reference} was matched to it`);
+      }
       await tx.query(
         `insert into ramp.collection_payments (provider, reference, account_number, amount, paid_at, matched, transaction_id, reason)
          values ($1, $2, $3, $4, $5, $6, $7, $8)`,

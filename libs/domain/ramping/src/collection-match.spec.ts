@@ -16,9 +16,16 @@ describe('matchCollectionPayment', () => {
     expect(matchCollectionPayment({ amount: '5000.00', paidAt: at(10) }, waiting, true)).toEqual({ kind: 'onramp', transactionId: 'txn_a', late: false });
   });
 
-  it('holds an exact payment that fits open on-ramps of two organizations sharing the payer', () => {
+  it('holds any payment into an account on which on-ramps of two organizations sharing the payer wait', () => {
     const waiting = [onramp('txn_a', '5000', 1, 'org_a'), onramp('txn_b', '5000', 2, 'org_b')];
     expect(matchCollectionPayment({ amount: '5000', paidAt: at(10) }, waiting, true)).toMatchObject({ kind: 'hold' });
+    // A late payer of org_a's expired on-ramp never pays org_b's open one of the same amount.
+    const lateAndOpen = [onramp('txn_a', '5000', 0, 'org_a'), onramp('txn_b', '5000', 40, 'org_b')];
+    expect(matchCollectionPayment({ amount: '5000', paidAt: at(45) }, lateAndOpen, true)).toMatchObject({ kind: 'hold' });
+    // Nor while another organization's on-ramp on the account is still being initiated.
+    expect(matchCollectionPayment({ amount: '5000', paidAt: at(10) }, [onramp('txn_a', '5000', 1)], true, new Set(['org_a', 'org_b']))).toMatchObject({
+      kind: 'hold',
+    });
   });
 
   it("gives a wrong amount to the one open on-ramp (which refunds it), and refunds it at once when it can't tell which", () => {

@@ -29,8 +29,10 @@ export type CollectionMatch =
  * and is reused: several on-ramps (of several organizations, when they share a payer's email) can wait on one
  * account, so the match is by amount and time.
  *
- * - The open on-ramps (not expired when it was paid) asking exactly that amount: the oldest, when they are all one
- *   organization's; held for an operator when they are not (which organization's customer paid cannot be told).
+ * - When the account's unpaid on-ramps of the last day (`organizations`: those being initiated too) are more than one
+ *   organization's, held for an operator: which organization's customer paid cannot be told, by amount or by time (a
+ *   late payer of one could otherwise pay another's open on-ramp of the same amount).
+ * - The open on-ramps (not expired when it was paid) asking exactly that amount: the oldest.
  * - None asks that amount: the one open on-ramp, which refunds it (PAYMENT_AMOUNT_MISMATCH); with several open, which
  *   one it was for cannot be told, so it is refunded at once and they stay open.
  * - None open: the on-ramp that expired last takes it as late and refunds it; with none waiting at all (every on-ramp
@@ -38,18 +40,20 @@ export type CollectionMatch =
  *
  * `accountKnown`: whether any on-ramp, paid or not, was ever given the account.
  */
-export function matchCollectionPayment(payment: CollectionPaymentSeen, waiting: readonly CollectionCandidate[], accountKnown: boolean): CollectionMatch {
+export function matchCollectionPayment(
+  payment: CollectionPaymentSeen,
+  waiting: readonly CollectionCandidate[],
+  accountKnown: boolean,
+  organizations: ReadonlySet<string> = new Set(waiting.map((candidate) => candidate.organizationId)),
+): CollectionMatch {
+  if (organizations.size > 1)
+    return { kind: 'hold', reason: `unpaid on-ramps of ${organizations.size} organizations wait on this account: which one was paid cannot be told` };
   const paidAt = Date.parse(payment.paidAt);
   const amount = dec(payment.amount);
   const byAge = [...waiting].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.transactionId.localeCompare(b.transactionId));
   const open = byAge.filter((candidate) => Date.parse(candidate.expiresAt) >= paidAt);
   const exact = open.filter((candidate) => dec(candidate.amount).eq(amount));
-  if (exact.length > 0) {
-    const organizations = new Set(exact.map((candidate) => candidate.organizationId));
-    if (organizations.size > 1)
-      return { kind: 'hold', reason: `${exact.length} open on-ramps of ${organizations.size} organizations ask exactly ${payment.amount} NGN on this account` };
-    return { kind: 'onramp', transactionId: exact[0]!.transactionId, late: false };
-  }
+  if (exact.length > 0) return { kind: 'onramp', transactionId: exact[0]!.transactionId, late: false };
   if (open.length === 1) return { kind: 'onramp', transactionId: open[0]!.transactionId, late: false };
   if (open.length > 1) return { kind: 'refund', reason: `${open.length} open on-ramps wait on this account and none asks ${payment.amount} NGN` };
   const expired = byAge.filter((candidate) => Date.parse(candidate.expiresAt) < paidAt);

@@ -80,6 +80,8 @@ export class PaystackCollections implements CollectionProvider {
   paymentOf(event: { event: string; data: Record<string, unknown> }): CollectionPayment | undefined {
     const data = event.data;
     if (event.event !== 'charge.success' || data.channel !== 'dedicated_nuban' || data.status !== 'success' || data.currency !== 'NGN') return undefined;
+    // A test-mode charge never pays a live on-ramp.
+    if (data.domain !== undefined && data.domain !== 'live') return undefined;
     const authorization = data.authorization as Record<string, unknown> | undefined;
     const customer = data.customer as Record<string, unknown> | undefined;
     const accountNumber = authorization?.receiver_bank_account_number;
