@@ -34,12 +34,15 @@ export class CollectionEvents implements OnModuleInit {
 
   /**
    * A refund the partner accepted (pending, processing: recorded as refunded) and then failed: nothing was given back.
-   * Counted (`refund_failed`, alerted) and logged with the charge for an operator, who refunds it again at the partner.
+   * The payment's record says so (`refund` rejected, listed by `npm run ops -- held`, which an operator refunds again
+   * with `ops -- refund-collection`); counted (`refund_failed`, alerted) and logged with the charge. The on-ramp
+   * itself still shows its refund.
    */
   async onRefundFailed(event: PartnerEvent): Promise<PartnerEventOutcome> {
     const data = event.body.data;
     const transaction = data.transaction as Record<string, unknown> | undefined;
     const charge = data.transaction_reference ?? transaction?.reference ?? null;
+    if (typeof charge === 'string') await this.accounts.recordRefund(event.provider, charge, 'rejected');
     this.accounts.counted.inc({ provider: event.provider, outcome: 'refund_failed' });
     this.logger.error(
       { provider: event.provider, chargeReference: charge, refundId: data.id ?? null, amount: data.amount ?? null, partnerEventId: event.id },

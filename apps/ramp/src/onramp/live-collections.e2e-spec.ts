@@ -5,6 +5,8 @@ import { onrampDecider, type OnrampEvent, type OnrampState } from '@ramp/ramping
 import {
   ApiClient,
   createKey,
+  operatorCommand,
+  runCompiled,
   eventually,
   expectError,
   PARTNER_CONTRACTS,
@@ -83,6 +85,9 @@ describe('live collections - an on-ramp paid into the payer’s dedicated accoun
     (await pool.query(`select matched, transaction_id, refund from ramp.collection_payments where provider = 'paystack' and reference = $1`, [reference]))
       .rows[0];
   const kobo = (naira: string) => Math.round(Number(naira) * 100);
+  const OPS = 'dist/apps/ramp/src/cli/ops.js';
+  const opsEnv = () => ({ PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: prism.url });
+  const refundCalls = (reference: string) => paystack.calls('/refund').filter((call) => (call.body as { transaction: string }).transaction === reference);
 
   beforeAll(async () => {
     await paystack.start();
@@ -202,32 +207,48 @@ describe('live collections - an on-ramp paid into the payer’s dedicated accoun
     expect(await paymentOf(reference)).toEqual({ matched: 'hold', transaction_id: null, refund: null });
     for (const { transactionId } of [first, second]) expect((await stateOf(transactionId)).payment).toBeUndefined();
     expect(paystack.charges.get(reference)!.refunded).toBe(0);
+
+    // The operator sees it, and gives it back through the partner, once, with their name recorded.
+    const waiting = await operatorCommand(OPS, ['held'], opsEnv());
+    expect(waiting.collections).toContainEqual(expect.objectContaining({ provider: 'paystack', reference, matched: 'hold', amount: '50000' }));
+    const refunded = await operatorCommand(OPS, ['refund-collection', 'paystack', reference, '--operator', 'ops@example.com'], opsEnv());
+    expect(refunded).toMatchObject({ reference, refund: 'refunded', operator: 'ops@example.com' });
+    expect(paystack.charges.get(reference)!.refunded).toBe(kobo('50000.00'));
+    expect(await operatorCommand(OPS, ['refund-collection', 'paystack', reference, '--operator', 'someone@example.com'], opsEnv())).toMatchObject({
+      refund: 'refunded',
+      already: true,
+    });
+    expect(refundCalls(reference)).toHaveLength(1);
+    const resolved = await pool.query(`select resolved_by from ramp.collection_payments where reference = $1`, [reference]);
+    expect(resolved.rows[0].resolved_by).toBe('ops@example.com');
+    expect((await operatorCommand(OPS, ['held'], opsEnv())).collections).not.toContainEqual(expect.objectContaining({ reference }));
   });
 
-  it("takes the partner's refund.failed to an operator (counted and logged), applied once", async () => {
+  it("takes the partner's refund.failed to an operator, who refunds the on-ramp's payment again, once", async () => {
     const { transactionId, instructions } = await initiate();
     const { reference } = await paystack.payInto(instructions.accountNumber, kobo('100.00'), paystackWebhook);
     await until(transactionId, (state) => state.refund !== undefined);
-    const sent = await paystack.sendEvent(paystackWebhook, 'refund.failed', {
-      id: 77_001,
-      status: 'failed',
-      transaction_reference: reference,
-      amount: 10_000,
-      currency: 'NGN',
+    // The payment's own on-ramp refunds it; an operator may not refund it too.
+    expect(await runCompiled(OPS, ['refund-collection', 'paystack', reference, '--operator', 'ops@example.com'], opsEnv())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`paid the on-ramp ${transactionId}`),
     });
-    expect(sent.status).toBe(200);
+    // The bank fails the refund Paystack had accepted: nothing was given back.
+    expect((await paystack.failRefund(reference, paystackWebhook)).status).toBe(200);
     await eventually(
-      async () =>
-        (
-          await pool.query(
-            `select outcome from ramp.partner_events where provider = 'paystack' and event = 'refund.failed' and body->'data'->>'transaction_reference' = $1`,
-            [reference],
-          )
-        ).rows[0]?.outcome,
-      (outcome) => outcome === 'applied',
+      () => paymentOf(reference),
+      (row) => row?.refund === 'rejected',
     );
     const metrics = await fetch(`${services.get('ramp')!.opsUrl}/metrics`).then((response) => response.text());
     expect(metrics).toMatch(/ramp_collections_total\{[^}]*provider="paystack",outcome="refund_failed"[^}]*\} [1-9]/);
+    expect((await operatorCommand(OPS, ['held'], opsEnv())).collections).toContainEqual(
+      expect.objectContaining({ reference, matched: 'onramp', refund: 'rejected' }),
+    );
+    expect(await operatorCommand(OPS, ['refund-collection', 'paystack', reference, '--operator', 'ops@example.com'], opsEnv())).toMatchObject({
+      refund: 'refunded',
+    });
+    expect(paystack.charges.get(reference)!.refunded).toBe(kobo('100.00'));
+    expect(refundCalls(reference)).toHaveLength(2);
   });
 
   it('keeps a payment into an account no on-ramp was given, unmatched, without refunding it', async () => {
@@ -249,5 +270,18 @@ describe('live collections - an on-ramp paid into the payer’s dedicated accoun
     );
     expect(await paymentOf(reference)).toBeUndefined();
     expect(paystack.charges.get(reference)!.refunded).toBe(0);
+
+    // Listed for an operator, who refunds it: it is recorded as settled, so its event can never pay an on-ramp too.
+    expect((await operatorCommand(OPS, ['held'], opsEnv())).unknownPayments).toContainEqual(expect.objectContaining({ provider: 'paystack', reference }));
+    expect(await operatorCommand(OPS, ['refund-collection', 'paystack', reference, '--operator', 'ops@example.com'], opsEnv())).toMatchObject({
+      refund: 'refunded',
+    });
+    expect(paystack.charges.get(reference)!.refunded).toBe(100_000);
+    expect(await paymentOf(reference)).toEqual({ matched: 'hold', transaction_id: null, refund: 'refunded' });
+    // Usage errors are 2, naming what is wrong; a payment that paid its on-ramp is not the operator's to refund.
+    const bad = await runCompiled(OPS, ['refund-collection', 'paystack', reference], opsEnv());
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--operator NAME is required') });
+    const unknown = await runCompiled(OPS, ['refund-collection', 'paystack', 'T-none', '--operator', 'x'], opsEnv());
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('no payment into a collection account') });
   });
 });

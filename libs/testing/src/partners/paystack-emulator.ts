@@ -124,6 +124,24 @@ export class PaystackEmulator extends PartnerEmulator {
     return { reference, answer };
   }
 
+  /**
+   * A refund Paystack had accepted fails at the bank: nothing of the charge stays given back, and `refund.failed` is
+   * sent to `webhookUrl` as Paystack sends it.
+   */
+  async failRefund(chargeReference: string, webhookUrl: string): Promise<{ status: number; body: any }> {
+    const charge = this.charges.get(chargeReference);
+    if (!charge) throw new Error(`the emulator has no charge ${chargeReference}`);
+    const amount = charge.refunded;
+    charge.refunded = 0;
+    return this.sendEvent(webhookUrl, 'refund.failed', {
+      id: 77_000 + this.charges.size,
+      status: 'failed',
+      transaction_reference: chargeReference,
+      amount,
+      currency: 'NGN',
+    });
+  }
+
   /** A charge as `GET /transaction/verify/{reference}` answers it: `reversed` once refunded in full, as Paystack shows it. */
   private chargeView(charge: { reference: string; amount: number; accountNumber: string; customerCode: string; refunded: number }, now: string) {
     const customer = [...this.customers.values()].find((known) => known.customer_code === charge.customerCode)!;
