@@ -124,7 +124,15 @@ describe('live collections - an on-ramp paid into the payer’s dedicated accoun
     expect(paystack.calls('/customer')).toHaveLength(0);
 
     const customer = payer('first');
-    // The same quote, unused by the refusal.
+    // The partner down (three 503s: every attempt of one ask): SERVICE_UNAVAILABLE, never a 500, the quote unused.
+    paystack.failNext(3, 503, '/customer');
+    const down = await keys[0]!.api.post('/onramp/initiate', {
+      quoteId: quote.quoteId,
+      destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      customer,
+    });
+    expectError(down, 503, 'SERVICE_UNAVAILABLE');
+    // The same quote, unused by the refusals.
     const started = await keys[0]!.api.post('/onramp/initiate', {
       quoteId: quote.quoteId,
       destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',

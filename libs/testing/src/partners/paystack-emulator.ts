@@ -164,17 +164,7 @@ export class PaystackEmulator extends PartnerEmulator {
       fees: 0,
       fees_split: null,
       authorization: { channel: 'dedicated_nuban', bank: 'Wema Bank', receiver_bank_account_number: charge.accountNumber, receiver_bank: 'Wema Bank' },
-      customer: {
-        id: customer.id,
-        first_name: customer.first_name,
-        last_name: customer.last_name,
-        email: customer.email,
-        customer_code: customer.customer_code,
-        phone: customer.phone,
-        metadata: null,
-        risk_action: 'default',
-        international_format_phone: customer.phone,
-      },
+      customer: customerView(customer, null),
       plan: null,
       split: {},
       order_id: null,
@@ -345,17 +335,7 @@ export class PaystackEmulator extends PartnerEmulator {
               assigned_at: now,
               expired_at: null,
             },
-            customer: {
-              id: customer.id,
-              first_name: customer.first_name,
-              last_name: customer.last_name,
-              email: customer.email,
-              customer_code: customer.customer_code,
-              phone: customer.phone,
-              metadata: {},
-              risk_action: 'default',
-              international_format_phone: customer.phone,
-            },
+            customer: customerView(customer, {}),
           },
         },
       ];
@@ -524,4 +504,22 @@ export class PaystackEmulator extends PartnerEmulator {
       meta: { next, previous: from > 0 ? String(Math.max(0, from - perPage)) : null, perPage },
     };
   }
+}
+
+/** A customer as Paystack shows it inside a dedicated account or a transaction (`metadata` as each answer has it). */
+function customerView(
+  customer: { id: number; customer_code: string; email: string; first_name: string; last_name: string; phone: string },
+  metadata: object | null,
+) {
+  return {
+    id: customer.id,
+    first_name: customer.first_name,
+    last_name: customer.last_name,
+    email: customer.email,
+    customer_code: customer.customer_code,
+    phone: customer.phone,
+    metadata,
+    risk_action: 'default',
+    international_format_phone: customer.phone,
+  };
 }

@@ -1,4 +1,5 @@
 import { NIGERIAN_BANKS } from '@ramp/banking';
+import { AppError, invalidField } from '@ramp/contracts';
 import { fromBaseUnits, toBaseUnits } from '@ramp/money';
 import { ByEnvironment } from '../by-environment';
 import { Rotation, type RotationEntry } from './circuit-breaker';
@@ -148,8 +149,19 @@ export class LiveCollections {
     return [...this.byName.keys()];
   }
 
-  openAccount(payer: CollectionPayer): Promise<OpenedCollectionAccount> {
-    return this.rotation.first(async (provider, name) => ({ provider: name, ...(await provider.openAccount(payer)) }));
+  /**
+   * The payer's account at the first partner in rotation. A partner that cannot be reached is SERVICE_UNAVAILABLE
+   * (try again), one that refuses the payer is INVALID_FIELD on `customer`: never an internal error, and asked before
+   * the on-ramp's quote is used, so the quote stays usable.
+   */
+  async openAccount(payer: CollectionPayer): Promise<OpenedCollectionAccount> {
+    try {
+      return await this.rotation.first(async (provider, name) => ({ provider: name, ...(await provider.openAccount(payer)) }));
+    } catch (error) {
+      if (!(error instanceof PartnerError)) throw error;
+      if (error.kind === 'refused') throw invalidField('customer', `the bank partner refused to open an account for this payer: ${error.message}`);
+      throw new AppError('SERVICE_UNAVAILABLE', "The bank partner could not open the payer's account: try again in a moment");
+    }
   }
 
   /** The partner named, or undefined when it is no longer configured (its payments wait for it to come back). */
