@@ -1,9 +1,30 @@
 import { Pool } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  http,
+  maxUint256,
+  parseEther,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { setTimeout as sleep } from 'timers/promises';
 import { getChain } from '@ramp/chains';
+import { ensureDatabase } from '@ramp/database';
 import {
+  accountOwnerPath,
+  accountSalt,
+  revertDataReason,
+  deploySmartAccountContracts,
+  routerSwapCall,
+  seedPools,
+  simpleAccount,
+  sponsorship,
+  UserOperations,
   deployPlatformContracts,
   depositAddressOf,
   DepositWatcher,
@@ -17,7 +38,7 @@ import {
   testContractsOf,
   type ChainLogger,
 } from '@ramp/evm';
-import { AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { AltoBundler, AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
 import { SendLanes, type LaneSends } from '../../apps/chain/src/context/lanes';
 import { percentile, runAlone, type BenchSection } from './report';
 
@@ -28,6 +49,7 @@ const LANES = 4;
 const LANE_MAX_PENDING = 16;
 const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS ?? 20);
 const DEPTH = 2;
+const USER_OPERATIONS = Number(process.env.BENCH_CHAIN_USER_OPERATIONS ?? 60);
 const QUIET: ChainLogger = {
   info: () => undefined,
   warn: () => undefined,
@@ -231,13 +253,130 @@ async function benchDeposits(pool: Pool, schema: string): Promise<{ toDepth: num
   }
 }
 
+/**
+ * Managed wallets' smart accounts on one anvil node (a block per transaction) with a real bundler (@pimlico/alto):
+ * USER_OPERATIONS sponsored token transfers, one per account (deployed beforehand), submitted at once and followed
+ * until each has landed, beside the same transfers sent by one plain account; and the gas of one sponsored swap
+ * (approve, swap through the router and the fee to the treasury, batched) beside a plain account's approve and swap.
+ */
+async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecond: number; plainSwapGas: bigint; sponsoredSwapGas: bigint }> {
+  const node = await new AnvilNode({ chainId: 84532 }).start();
+  let bundler: AltoBundler | undefined;
+  try {
+    const chain = defineChain({
+      id: 84532,
+      name: 'base',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [node.rpcUrl] } },
+    });
+    const client = createPublicClient({ chain, transport: http(node.rpcUrl) }) as PublicClient;
+    const wallet = (account: typeof faucet) => createWalletClient({ account, chain, transport: http(node.rpcUrl) });
+    const custody = HdCustody.development();
+    const spec = testContractsOf(getChain('base'), faucet.address, hot.address, faucet.address);
+    const platform = await deployPlatformContracts(client, wallet(faucet), spec, parseEther('100'));
+    await seedPools(client, wallet(faucet), spec.pools, platform.dex);
+    const paymasterSigner = custody.signer(evmPath("m/44'/60'/4338'/0/1"));
+    const contracts = await deploySmartAccountContracts(
+      client,
+      wallet(faucet),
+      wallet(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 4 })),
+      paymasterSigner.address,
+      parseEther('100'),
+    );
+    bundler = await new AltoBundler({ rpcUrl: node.rpcUrl, entryPoint: contracts.entryPoint }).start();
+    const operations = new UserOperations(
+      client,
+      bundler.url,
+      contracts,
+      sponsorship({ paymaster: contracts.paymaster, signer: paymasterSigner, chainId: 84532, validForSeconds: 600 }),
+    );
+    const usdc = platform.tokens.USDC;
+    const mint = async (to: Address, amount: bigint) =>
+      client.waitForTransactionReceipt({
+        hash: await wallet(faucet).writeContract({ address: usdc, abi: TestToken.abi, functionName: 'mint', args: [to, amount] }),
+        pollingInterval: 20,
+      });
+    const transfer = (amount: bigint) => ({
+      to: usdc,
+      data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, amount] }),
+    });
+    const landAll = async (hashes: Hex[], fromBlock: bigint) => {
+      for (const hash of hashes) while (!(await operations.landed(hash, fromBlock))) await sleep(20);
+    };
+
+    const accounts = await Promise.all(
+      Array.from({ length: USER_OPERATIONS }, (_, i) =>
+        simpleAccount({ client, contracts, chainId: 84532, owner: custody.derived(accountOwnerPath(`wal_bench_${i}`)), salt: accountSalt(`wal_bench_${i}`) }),
+      ),
+    );
+    // Each account funded and deployed by a first operation, so that the measured ones are a wallet's everyday operation.
+    let fromBlock = await client.getBlockNumber();
+    const deployed: Hex[] = [];
+    for (const [i, account] of accounts.entries()) {
+      await mint(await account.getAddress(), 1_000n);
+      const { hash, operation } = await operations.prepare(account, [transfer(1n)], `bench:deploy:${i}`);
+      await operations.submit(hash, operation, fromBlock);
+      deployed.push(hash);
+    }
+    await landAll(deployed, fromBlock);
+
+    // Baseline: the same transfers from one plain account, viem's sendTransaction one after the other.
+    await mint(plainSender.address, 1_000n);
+    let started = performance.now();
+    let last: Hex = '0x';
+    for (let i = 0; i < USER_OPERATIONS; i++) last = await wallet(plainSender).sendTransaction({ to: usdc, data: transfer(1n).data });
+    await client.waitForTransactionReceipt({ hash: last, pollingInterval: 20 });
+    const plainPerSecond = USER_OPERATIONS / ((performance.now() - started) / 1000);
+
+    fromBlock = await client.getBlockNumber();
+    started = performance.now();
+    const measured = await Promise.all(
+      accounts.map(async (account, i) => {
+        const { hash, operation } = await operations.prepare(account, [transfer(1n)], `bench:transfer:${i}`);
+        await operations.submit(hash, operation, fromBlock);
+        return hash;
+      }),
+    );
+    await landAll(measured, fromBlock);
+    const perSecond = USER_OPERATIONS / ((performance.now() - started) / 1000);
+
+    // One swap of 100 USDC to CNGN: a plain account approves and swaps; an account batches approve, swap and the fee.
+    const amountIn = 100_000_000n;
+    const swap = (to: Address) =>
+      routerSwapCall(platform.dex, { fromToken: 'USDC', toToken: 'CNGN', amountIn, minimumOut: 1n, to, deadline: BigInt(Math.floor(Date.now() / 1000) + 600) });
+    const approve = { to: usdc, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [platform.dex.router, amountIn] }) };
+    await mint(plainSender.address, amountIn);
+    let plainSwapGas = 0n;
+    for (const call of [approve, swap(plainSender.address)]) {
+      const receipt = await client.waitForTransactionReceipt({ hash: await wallet(plainSender).sendTransaction(call), pollingInterval: 20 });
+      if (receipt.status !== 'success') throw new Error(`the plain swap's ${call === approve ? 'approve' : 'swap'} reverted`);
+      plainSwapGas += receipt.gasUsed;
+    }
+    const swapper = accounts[0]!;
+    await mint(await swapper.getAddress(), amountIn + 1_000n);
+    fromBlock = await client.getBlockNumber();
+    const { hash, operation } = await operations.prepare(swapper, [approve, swap(await swapper.getAddress()), transfer(1_000n)], 'bench:swap');
+    await operations.submit(hash, operation, fromBlock);
+    await landAll([hash], fromBlock);
+    const landed = (await operations.landed(hash, fromBlock))!;
+    if (!landed.success) throw new Error(`the sponsored swap reverted: ${revertDataReason(landed.revertReason)}`);
+    return { plainPerSecond, perSecond, plainSwapGas, sponsoredSwapGas: landed.actualGasUsed };
+  } finally {
+    await bundler?.stop();
+    await node.stop();
+  }
+}
+
 export async function benchChain(): Promise<BenchSection[]> {
+  // Run alone on a fresh machine, the bench database may not exist yet (the other benches' services create it).
+  await ensureDatabase(process.env.DATABASE_URL!);
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
   const schema = `chain_bench_${Date.now().toString(36)}`;
   try {
     const sends = await benchSends(pool, `${schema}_s`);
     const deposits = await benchDeposits(pool, `${schema}_d`);
     const lanes = await benchLanes(pool, `${schema}_l`);
+    const userOperations = await benchUserOperations();
     const viemLabel = "viem's sendTransaction loop, same node";
     const depthLabel = `the chain reaching depth ${DEPTH}`;
     return [
@@ -298,6 +437,32 @@ export async function benchChain(): Promise<BenchSection[]> {
           },
         ],
         notes: ['the watcher ticks every 100 ms, as in a loop; a deposit is credited once in the transaction that confirms it'],
+      },
+      {
+        title: `Chain: managed wallets' smart accounts, ${USER_OPERATIONS} sponsored UserOperations through a real bundler (@pimlico/alto; anvil, a block per transaction)`,
+        command: 'npm run bench:chain',
+        rows: [
+          {
+            measure: 'UserOperations per second, submitted at once until landed (one ERC-20 transfer each, each from its own account)',
+            baselineLabel: 'the same transfers from one plain account, one after the other',
+            baseline: userOperations.plainPerSecond,
+            result: userOperations.perSecond,
+            unit: 'ops/s',
+            better: 'higher',
+          },
+          {
+            measure: 'gas of a sponsored swap (approve, swap and the fee to the treasury: one UserOperation)',
+            baselineLabel: "a plain account's approve and swap (two transactions)",
+            baseline: Number(userOperations.plainSwapGas),
+            result: Number(userOperations.sponsoredSwapGas),
+            unit: 'gas',
+            better: 'lower',
+          },
+        ],
+        notes: [
+          "the operation's gas is the EntryPoint's actualGasUsed (the account's and the paymaster's checks, the calls, the bundle's share), which the paymaster pays",
+          'each operation is prepared (gas estimated by the bundler, sponsored, signed by its owner) and submitted concurrently; the bundler puts one operation per sender in a bundle',
+        ],
       },
     ];
   } finally {

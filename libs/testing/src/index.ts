@@ -20,3 +20,4 @@ export * from './partners/prism';
 export * from './partners/paystack-emulator';
 export * from './partners/partner-emulator';
 export * from './partners/flutterwave-emulator';
+export * from './bundler';

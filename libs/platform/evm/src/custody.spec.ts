@@ -1,5 +1,7 @@
 import { SecretBox } from '@ramp/keys';
-import { DEVELOPMENT_MNEMONIC, HdCustody, evmPath, mnemonicProblem } from './custody';
+import { keccak256, recoverMessageAddress, toHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { DEVELOPMENT_MNEMONIC, HdCustody, accountOwnerPath, evmPath, mnemonicProblem } from './custody';
 
 describe('custody - keys from one sealed seed, behind the Signer port', () => {
   const box = new SecretBox(undefined, false);
@@ -11,6 +13,24 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     const fromSealed = HdCustody.sealed(sealed, box);
     expect(fromSealed.signer(path).address).toBe(HdCustody.development().signer(path).address);
     expect(fromSealed.signer(evmPath("m/44'/60'/2'/0/0")).address).not.toBe(fromSealed.signer(path).address);
+  });
+
+  it("derives BIP-39/BIP-32's keys, viem's own for the same mnemonic and path (the hot wallets never move)", () => {
+    for (const at of [path, evmPath("m/44'/60'/3'/0/7"), accountOwnerPath('wal_1')]) {
+      expect(HdCustody.development().signer(at).address).toBe(mnemonicToAccount(DEVELOPMENT_MNEMONIC, { path: at }).address);
+    }
+  });
+
+  it("gives each managed wallet its own account owner, the same on every call, never a hot wallet's path, and signs hashes EIP-191", async () => {
+    const custody = HdCustody.development();
+    expect(accountOwnerPath('wal_1')).toBe(accountOwnerPath('wal_1'));
+    expect(accountOwnerPath('wal_1')).toMatch(/^m\/44'\/60'\/4337'\/\d+\/\d+$/);
+    expect(accountOwnerPath('wal_2')).not.toBe(accountOwnerPath('wal_1'));
+    const owner = custody.derived(accountOwnerPath('wal_1'));
+    expect(owner.address).toBe(custody.derived(accountOwnerPath('wal_1')).address);
+    expect(owner.address).not.toBe(custody.derived(accountOwnerPath('wal_2')).address);
+    const hash = keccak256(toHex('a user operation'));
+    expect(await recoverMessageAddress({ message: { raw: hash }, signature: await owner.signHash(hash) })).toBe(owner.address);
   });
 
   it("opens each environment's seed, and refuses the development seed for live chains whatever NODE_ENV says, or one seed for both", () => {
@@ -41,7 +61,7 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     const signer = custody.signer(path);
     const printed = [JSON.stringify(custody), JSON.stringify(signer), String(custody), Object.values(signer).map(String).join()].join();
     for (const word of DEVELOPMENT_MNEMONIC.split(' ')) expect(printed).not.toContain(word);
-    expect(Object.keys(signer).sort()).toEqual(['address', 'signTransaction']);
+    expect(Object.keys(signer).sort()).toEqual(['address', 'signHash', 'signTransaction']);
   });
 
   it('takes only BIP-44 EVM paths', () => {

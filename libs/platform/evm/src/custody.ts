@@ -1,6 +1,6 @@
 import type { Address, Hex, TransactionSerializable } from 'viem';
-import { createHash } from 'crypto';
-import { english, mnemonicToAccount } from 'viem/accounts';
+import { createHash, pbkdf2Sync } from 'crypto';
+import { english, hdKeyToAccount, HDKey, mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { SecretBox } from '@ramp/keys';
 
 /**
@@ -10,6 +10,30 @@ import { SecretBox } from '@ramp/keys';
 export interface Signer {
   readonly address: Address;
   signTransaction(transaction: TransactionSerializable): Promise<Hex>;
+  /**
+   * The EIP-191 signature of a 32-byte hash (`personal_sign` of its bytes): what a smart account's owner signs for a
+   * UserOperation, and the verifying paymaster's signer for its sponsorship.
+   */
+  signHash(hash: Hex): Promise<Hex>;
+}
+
+/** Only what a Signer is: no private key, no seed reachable from the object handed out. */
+function signerOf(account: HDAccount): Signer {
+  return Object.freeze({
+    address: account.address,
+    signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction),
+    signHash: (hash: Hex) => account.signMessage({ message: { raw: hash } }),
+  });
+}
+
+/**
+ * The path of the key that owns the smart account of managed wallet `walletId` (CHAIN.md section 5): one key per
+ * wallet, never a hot wallet's, the same on every chain (so the account has one address on base and bsc). The two last
+ * indexes are 62 bits of the id's SHA-256, under the account 4337'.
+ */
+export function accountOwnerPath(walletId: string): EvmPath {
+  const digest = createHash('sha256').update(`smart-account-owner:${walletId}`).digest();
+  return evmPath(`m/44'/60'/4337'/${digest.readUInt32BE(0) & 0x7fffffff}/${digest.readUInt32BE(4) & 0x7fffffff}`);
 }
 
 /** A BIP-44 path of an EVM key, as viem takes it. */
@@ -53,8 +77,7 @@ export function mnemonicProblem(mnemonic: string): string | undefined {
  * chains that never hold value, never a custody key.
  */
 export function developmentSigner(mnemonic: string, addressIndex: number): Signer {
-  const account = mnemonicToAccount(mnemonic, { addressIndex });
-  return Object.freeze({ address: account.address, signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction) });
+  return signerOf(mnemonicToAccount(mnemonic, { addressIndex }));
 }
 
 /**
@@ -66,11 +89,9 @@ export class HdCustody {
   private readonly derive: (path: EvmPath) => Signer;
 
   private constructor(mnemonic: string) {
-    this.derive = (path) => {
-      const account = mnemonicToAccount(mnemonic, { path });
-      // Only what a Signer is: no private key, no seed reachable from the object handed out.
-      return Object.freeze({ address: account.address, signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction) });
-    };
+    // BIP-39's seed (PBKDF2-HMAC-SHA512, 2,048 rounds) once, not per key: a wallet's owner key is derived on demand.
+    const master = HDKey.fromMasterSeed(pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'));
+    this.derive = (path) => signerOf(hdKeyToAccount(master, { path }));
   }
 
   /** From a seed sealed with the custody's SecretBox (`npm run custody:seal` prints one). */
@@ -121,6 +142,7 @@ export class HdCustody {
     return { test, live };
   }
 
+  /** The signer at `path`, kept: the chain's hot wallet, lanes, faucet and paymaster keys. */
   signer(path: EvmPath): Signer {
     let signer = this.signers.get(path);
     if (!signer) {
@@ -128,6 +150,11 @@ export class HdCustody {
       this.signers.set(path, signer);
     }
     return signer;
+  }
+
+  /** The signer at `path`, not kept: one of many (each managed wallet's account owner, accountOwnerPath). */
+  derived(path: EvmPath): Signer {
+    return this.signers.get(path) ?? this.derive(path);
   }
 
   /** Keeps the seed out of any log line or JSON that would print this object. */

@@ -27,6 +27,26 @@ export type { DexContracts, PoolSpec, PoolsSpec } from './dex-types';
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 const SALT = keccak256(toHex('ramp-platform/v1'));
 
+/** Where the deterministic deployment proxy puts `initCode` under the platform's salt, on any chain. */
+export function create2Address(initCode: Hex): Address {
+  return getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
+}
+
+/**
+ * Deploys, through the deterministic deployment proxy, each of `contracts` that has no code yet, from any funded
+ * account (the addresses depend on the bytes alone). Idempotent.
+ */
+export async function deployThroughProxy(client: PublicClient, from: WalletClient & { account: Account }, contracts: readonly Planned[]): Promise<void> {
+  if (!(await client.getCode({ address: CREATE2_DEPLOYER }))) throw new Error(`the chain has no deterministic deployment proxy at ${CREATE2_DEPLOYER}`);
+  for (const contract of contracts) {
+    if (await client.getCode({ address: contract.address })) continue;
+    const hash = await from.sendTransaction({ account: from.account, chain: null, to: CREATE2_DEPLOYER, data: concat([SALT, contract.initCode]) });
+    await client.waitForTransactionReceipt({ hash });
+    // A failed receipt with the code in place is another deployer's win (the same bytes at the same address): fine.
+    if (!(await client.getCode({ address: contract.address }))) throw new Error(`deploying ${contract.name} failed (${hash})`);
+  }
+}
+
 export interface TestTokenSpec {
   symbol: string;
   name: string;
@@ -54,18 +74,14 @@ export interface PlatformContracts {
   intentPool: Address;
 }
 
-interface Planned {
+export interface Planned {
   name: string;
   initCode: Hex;
   address: Address;
 }
 
 function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all: Planned[] } {
-  const at = (name: string, initCode: Hex): Planned => ({
-    name,
-    initCode,
-    address: getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode }),
-  });
+  const at = (name: string, initCode: Hex): Planned => ({ name, initCode, address: create2Address(initCode) });
   // What the provider receives at deployment: each pool's side of the token, and every pool's side of the hub.
   const supply = (symbol: string) =>
     symbol === spec.pools.hub
@@ -177,8 +193,7 @@ export function platformContractAddresses(spec: PlatformContractsSpec): Platform
 
 /** Where the forwarder factory of a hot wallet is (or will be), on any chain: for live chains, whose tokens exist already. */
 export function forwarderFactoryAddress(hotWallet: Address): Address {
-  const initCode = encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [hotWallet, hotWallet] });
-  return getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
+  return create2Address(encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [hotWallet, hotWallet] }));
 }
 
 /** The deposit address of `key` (a wallet or an off-ramp): a CREATE2 forwarder of the factory, deployed or not. */
@@ -201,14 +216,7 @@ export async function deployPlatformContracts(
   hotWalletGas: bigint,
 ): Promise<PlatformContracts> {
   const { contracts, all } = plan(spec);
-  if (!(await client.getCode({ address: CREATE2_DEPLOYER }))) throw new Error(`the chain has no deterministic deployment proxy at ${CREATE2_DEPLOYER}`);
-  for (const contract of all) {
-    if (await client.getCode({ address: contract.address })) continue;
-    const hash = await faucet.sendTransaction({ account: faucet.account, chain: null, to: CREATE2_DEPLOYER, data: concat([SALT, contract.initCode]) });
-    await client.waitForTransactionReceipt({ hash });
-    // A failed receipt with the code in place is another deployer's win (the same bytes at the same address): fine.
-    if (!(await client.getCode({ address: contract.address }))) throw new Error(`deploying ${contract.name} failed (${hash})`);
-  }
+  await deployThroughProxy(client, faucet, all);
   const balance = await client.getBalance({ address: spec.hotWallet });
   if (balance < hotWalletGas) {
     const hash = await faucet.sendTransaction({ account: faucet.account, chain: null, to: spec.hotWallet, value: hotWalletGas - balance });

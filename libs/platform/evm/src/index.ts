@@ -8,3 +8,4 @@ export * from './send-queue';
 export * from './chain-settings';
 export * from './pools';
 export * from './intents';
+export * from './smart-accounts';

@@ -16,17 +16,21 @@ export function revertReasonOf(error: unknown): string {
     (cause) => typeof (cause as { data?: unknown }).data === 'string' && ((cause as { data: string }).data as string).startsWith('0x'),
   );
   const data = (withData as { data?: Hex } | null)?.data;
-  if (data && data !== '0x') {
-    try {
-      const decoded = decodeErrorResult({ abi: KNOWN_ERRORS, data });
-      if (decoded.errorName === 'Error') return String(decoded.args?.[0]);
-      return `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`;
-    } catch {
-      return `reverted with data ${data}`;
-    }
-  }
+  if (data && data !== '0x') return revertDataReason(data);
   const reverted = error.walk((cause) => (cause as { name?: string }).name === 'ContractFunctionRevertedError') as { reason?: string } | null;
   if (reverted?.reason) return reverted.reason;
   const details = error.details || error.shortMessage;
   return details.replace(/^execution reverted:?\s*/i, '') || 'execution reverted';
+}
+
+/** The reason in a revert's returned bytes (a UserOperation's `UserOperationRevertReason`, a call's error data). */
+export function revertDataReason(data: Hex | undefined): string {
+  if (!data || data === '0x') return 'execution reverted';
+  try {
+    const decoded = decodeErrorResult({ abi: KNOWN_ERRORS, data });
+    if (decoded.errorName === 'Error') return String(decoded.args?.[0]);
+    return `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`;
+  } catch {
+    return `reverted with data ${data}`;
+  }
 }

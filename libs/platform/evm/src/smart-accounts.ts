@@ -1,0 +1,391 @@
+import {
+  concat,
+  encodeAbiParameters,
+  encodeDeployData,
+  encodeFunctionData,
+  getAbiItem,
+  getContractAddress,
+  http,
+  keccak256,
+  pad,
+  parseEventLogs,
+  toHex,
+  zeroHash,
+  type Account,
+  type Address,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+} from 'viem';
+import {
+  createBundlerClient,
+  entryPoint07Abi,
+  getUserOperationHash,
+  toSmartAccount,
+  type BundlerClient,
+  type GetPaymasterDataParameters,
+  type SmartAccount,
+  type UserOperation,
+} from 'viem/account-abstraction';
+import { EntryPoint, SimpleAccount, SimpleAccountFactory, VerifyingPaymaster } from './artifacts.generated';
+import type { Signer } from './custody';
+import { create2Address, deployThroughProxy, type Planned } from './deployment';
+
+/**
+ * Managed wallets as ERC-4337 smart accounts (CHAIN.md section 5), from standard, audited parts: eth-infinitism's
+ * EntryPoint v0.7, its SimpleAccount and SimpleAccountFactory, and its VerifyingPaymaster (@account-abstraction/contracts
+ * 0.7.0, deployed from the package's own artifacts). Every operation of an account is a UserOperation sent to a bundler
+ * (locally @pimlico/alto beside each anvil node, live a provider's URL) whose gas the platform's paymaster sponsors.
+ */
+export const ENTRY_POINT_VERSION = '0.7' as const;
+
+export interface SmartAccountContracts {
+  entryPoint: Address;
+  /** SimpleAccountFactory: an account's address is its owner's and salt's, the same on every chain. */
+  accountFactory: Address;
+  /**
+   * The verifying paymaster, deployed by its owner's first transaction (so at one address on every chain): its owner
+   * alone may withdraw its EntryPoint deposit, which a deployment through the proxy would have left to nobody.
+   */
+  paymaster: Address;
+}
+
+function plan(paymasterOwner: Address): { contracts: SmartAccountContracts; proxied: Planned[] } {
+  const entryPointCode = EntryPoint.bytecode;
+  const entryPoint = create2Address(entryPointCode);
+  const factoryCode = encodeDeployData({ abi: SimpleAccountFactory.abi, bytecode: SimpleAccountFactory.bytecode, args: [entryPoint] });
+  const accountFactory = create2Address(factoryCode);
+  return {
+    contracts: { entryPoint, accountFactory, paymaster: getContractAddress({ opcode: 'CREATE', from: paymasterOwner, nonce: 0n }) },
+    proxied: [
+      { name: 'EntryPoint', initCode: entryPointCode, address: entryPoint },
+      { name: 'SimpleAccountFactory', initCode: factoryCode, address: accountFactory },
+    ],
+  };
+}
+
+/** Where the smart-account contracts are (or will be) for this paymaster owner, without asking the chain. */
+export function smartAccountContracts(paymasterOwner: Address): SmartAccountContracts {
+  return plan(paymasterOwner).contracts;
+}
+
+/**
+ * Deploys whatever of the smart-account contracts is missing (EntryPoint and factory through the deterministic
+ * deployment proxy by `deployer`; the paymaster by `owner`'s first transaction, its gas given by `deployer`) and tops
+ * the paymaster's EntryPoint deposit up to `deposit` wei. Idempotent: a second run sends nothing.
+ */
+export async function deploySmartAccountContracts(
+  client: PublicClient,
+  deployer: WalletClient & { account: Account },
+  owner: WalletClient & { account: Account },
+  paymasterSigner: Address,
+  deposit: bigint,
+): Promise<SmartAccountContracts> {
+  const { contracts, proxied } = plan(owner.account.address);
+  await deployThroughProxy(client, deployer, proxied);
+  if (!(await client.getCode({ address: contracts.paymaster }))) {
+    const nonce = await client.getTransactionCount({ address: owner.account.address });
+    if (nonce !== 0)
+      throw new Error(`the paymaster owner ${owner.account.address} has sent ${nonce} transactions: its paymaster cannot be at ${contracts.paymaster}`);
+    const gas = 3_000_000n * (await client.getGasPrice()) * 2n;
+    const balance = await client.getBalance({ address: owner.account.address });
+    if (balance < gas)
+      await confirmed(client, await deployer.sendTransaction({ account: deployer.account, chain: null, to: owner.account.address, value: gas - balance }));
+    const hash = await owner.deployContract({
+      account: owner.account,
+      chain: null,
+      abi: VerifyingPaymaster.abi,
+      bytecode: VerifyingPaymaster.bytecode,
+      args: [contracts.entryPoint, paymasterSigner],
+    });
+    await confirmed(client, hash);
+  }
+  const held = await client.readContract({ address: contracts.entryPoint, abi: EntryPoint.abi, functionName: 'balanceOf', args: [contracts.paymaster] });
+  if (held < deposit) {
+    const data = encodeFunctionData({ abi: EntryPoint.abi, functionName: 'depositTo', args: [contracts.paymaster] });
+    await confirmed(client, await deployer.sendTransaction({ account: deployer.account, chain: null, to: contracts.entryPoint, data, value: deposit - held }));
+  }
+  return contracts;
+}
+
+async function confirmed(client: PublicClient, hash: Hex): Promise<void> {
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
+}
+
+/** The factory salt of a managed wallet's account: the owner is the wallet's own key already, the salt names the wallet too. */
+export function accountSalt(walletId: string): bigint {
+  return BigInt(keccak256(toHex(`smart-account:${walletId}`)));
+}
+
+/** The account's counterfactual address: the factory's answer, deployed or not (the same on every chain). */
+export async function accountAddress(client: PublicClient, contracts: SmartAccountContracts, owner: Address, salt: bigint): Promise<Address> {
+  return client.readContract({ address: contracts.accountFactory, abi: SimpleAccountFactory.abi, functionName: 'getAddress', args: [owner, salt] });
+}
+
+/**
+ * The nonce of a step's operation: EntryPoint's two-dimensional nonce with the step's own key (192 bits of its
+ * idempotency key's hash) at sequence 0. The EntryPoint takes each (key, sequence) once, so a step's operation lands
+ * once on chain whatever happens off it (prepared twice across a crash, submitted to two bundlers), and the steps of
+ * one account never wait on each other's sequence.
+ */
+export function operationNonce(idempotencyKey: string): bigint {
+  return (BigInt(keccak256(toHex(`user-operation:${idempotencyKey}`))) >> 64n) << 64n;
+}
+
+/** One call of an operation's batch. */
+export interface AccountCall {
+  to: Address;
+  value?: bigint;
+  data?: Hex;
+}
+
+/**
+ * The SimpleAccount of `owner` and `salt` as viem's SmartAccount: calls batched through `executeBatch`, deployed by
+ * the factory with its first operation, each operation signed by the owner (EIP-191 over the UserOperation's hash).
+ */
+export async function simpleAccount(options: {
+  client: PublicClient;
+  contracts: SmartAccountContracts;
+  chainId: number;
+  owner: Signer;
+  salt: bigint;
+  /** The account's address when known (recorded with the wallet): no call to the factory. */
+  address?: Address;
+}): Promise<SmartAccount> {
+  const { client, contracts, chainId, owner, salt } = options;
+  const address = options.address ?? (await accountAddress(client, contracts, owner.address, salt));
+  // A signature of the right shape that recovers to some address, so that estimation runs the account's check to the end.
+  const stub = await owner.signHash(zeroHash);
+  return toSmartAccount({
+    client,
+    entryPoint: { abi: entryPoint07Abi, address: contracts.entryPoint, version: ENTRY_POINT_VERSION },
+    getAddress: async () => address,
+    encodeCalls: async (calls: readonly AccountCall[]) =>
+      calls.length === 1
+        ? encodeFunctionData({ abi: SimpleAccount.abi, functionName: 'execute', args: [calls[0]!.to, calls[0]!.value ?? 0n, calls[0]!.data ?? '0x'] })
+        : encodeFunctionData({
+            abi: SimpleAccount.abi,
+            functionName: 'executeBatch',
+            args: [calls.map((call) => call.to), calls.map((call) => call.value ?? 0n), calls.map((call) => call.data ?? '0x')],
+          }),
+    getFactoryArgs: async () => ({
+      factory: contracts.accountFactory,
+      factoryData: encodeFunctionData({ abi: SimpleAccountFactory.abi, functionName: 'createAccount', args: [owner.address, salt] }),
+    }),
+    getStubSignature: async () => stub,
+    signMessage: async () => {
+      throw new Error('a managed wallet signs UserOperations only');
+    },
+    signTypedData: async () => {
+      throw new Error('a managed wallet signs UserOperations only');
+    },
+    signUserOperation: async (operation) =>
+      owner.signHash(
+        getUserOperationHash({
+          userOperation: { ...operation, sender: address, signature: '0x' } as UserOperation<typeof ENTRY_POINT_VERSION>,
+          entryPointAddress: contracts.entryPoint,
+          entryPointVersion: ENTRY_POINT_VERSION,
+          chainId,
+        }),
+      ),
+  });
+}
+
+/** What the verifying paymaster signs for an operation (its `getHash`, computed here: no call per operation). */
+export interface SponsoredFields {
+  sender: Address;
+  nonce: bigint;
+  factory?: Address | undefined;
+  factoryData?: Hex | undefined;
+  callData: Hex;
+  callGasLimit: bigint;
+  verificationGasLimit: bigint;
+  preVerificationGas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  paymasterVerificationGasLimit: bigint;
+  paymasterPostOpGasLimit: bigint;
+}
+
+const uint128Pair = (high: bigint, low: bigint): Hex => concat([pad(toHex(high), { size: 16 }), pad(toHex(low), { size: 16 })]);
+
+/** VerifyingPaymaster v0.7's `getHash(userOp, validUntil, validAfter)` on chain `chainId`. */
+export function sponsorshipHash(fields: SponsoredFields, paymaster: Address, chainId: number, validUntil: number, validAfter: number): Hex {
+  const initCode = fields.factory ? concat([fields.factory, fields.factoryData ?? '0x']) : '0x';
+  return keccak256(
+    encodeAbiParameters(
+      [
+        { type: 'address' },
+        { type: 'uint256' },
+        { type: 'bytes32' },
+        { type: 'bytes32' },
+        { type: 'bytes32' },
+        { type: 'uint256' },
+        { type: 'uint256' },
+        { type: 'bytes32' },
+        { type: 'uint256' },
+        { type: 'address' },
+        { type: 'uint48' },
+        { type: 'uint48' },
+      ],
+      [
+        fields.sender,
+        fields.nonce,
+        keccak256(initCode),
+        keccak256(fields.callData),
+        uint128Pair(fields.verificationGasLimit, fields.callGasLimit),
+        BigInt(uint128Pair(fields.paymasterVerificationGasLimit, fields.paymasterPostOpGasLimit)),
+        fields.preVerificationGas,
+        uint128Pair(fields.maxPriorityFeePerGas, fields.maxFeePerGas),
+        BigInt(chainId),
+        paymaster,
+        validUntil,
+        validAfter,
+      ],
+    ),
+  );
+}
+
+/** The gas the verifying paymaster's check needs (it recovers one signature; no postOp). */
+export const PAYMASTER_VERIFICATION_GAS = 60_000n;
+
+/**
+ * The platform's sponsorship: the verifying paymaster's data for an operation the platform built, signed by the
+ * paymaster's signer (a custody key of its own) and valid for `validForSeconds`. It signs whatever it is handed, so it
+ * is handed only the platform's own operations (the chain service is its only caller).
+ */
+export function sponsorship(options: { paymaster: Address; signer: Signer; chainId: number; validForSeconds: number; now?: () => number }) {
+  const { paymaster, signer, chainId, validForSeconds } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const data = (validUntil: number, signature: Hex) => concat([encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, 0]), signature]);
+  const gas = { paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS, paymasterPostOpGasLimit: 0n };
+  return {
+    getPaymasterStubData: async () => ({ paymaster, paymasterData: data(now() + validForSeconds, await signer.signHash(zeroHash)), ...gas }),
+    getPaymasterData: async (operation: GetPaymasterDataParameters) => {
+      const { callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas } = operation;
+      if (
+        callGasLimit === undefined ||
+        verificationGasLimit === undefined ||
+        preVerificationGas === undefined ||
+        maxFeePerGas === undefined ||
+        maxPriorityFeePerGas === undefined
+      ) {
+        throw new Error('the paymaster signs an operation whose gas and fees are estimated, not before');
+      }
+      const fields = { ...operation, callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas, ...gas };
+      const validUntil = now() + validForSeconds;
+      const hash = sponsorshipHash(fields, paymaster, chainId, validUntil, 0);
+      return { paymaster, paymasterData: data(validUntil, await signer.signHash(hash)), ...gas };
+    },
+  };
+}
+
+/** An operation's outcome, read from the EntryPoint's logs on chain (never from the bundler's memory). */
+export interface LandedOperation {
+  userOperationHash: Hex;
+  /** The bundle transaction that carried it. */
+  transactionHash: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  sender: Address;
+  paymaster: Address;
+  nonce: bigint;
+  /** Whether its calls ran; false: they reverted, and `revertReason` holds what they returned. */
+  success: boolean;
+  revertReason?: Hex;
+  /** What the paymaster paid for it, in wei, and the gas it used. */
+  actualGasCost: bigint;
+  actualGasUsed: bigint;
+}
+
+/**
+ * UserOperations of the platform's accounts on one chain: prepared (gas estimated by the bundler, sponsored by the
+ * paymaster, signed by the owner), submitted, and found on chain. A signed operation is kept by its caller before
+ * it is submitted: submitting it again is safe (its nonce lets it land once), so a crash between the two loses nothing.
+ */
+export class UserOperations {
+  readonly bundler: BundlerClient;
+
+  constructor(
+    private readonly client: PublicClient,
+    bundlerUrl: string,
+    private readonly contracts: SmartAccountContracts,
+    paymaster: ReturnType<typeof sponsorship>,
+  ) {
+    this.bundler = createBundlerClient({ client, transport: http(bundlerUrl, { retryCount: 0 }), paymaster });
+  }
+
+  /**
+   * The signed operation of `calls` from `account` for the step `idempotencyKey`, and its hash: nothing is sent. Its
+   * nonce is the step's (operationNonce), so however often the step's operation is prepared, one lands at most.
+   */
+  async prepare(
+    account: SmartAccount,
+    calls: readonly AccountCall[],
+    idempotencyKey: string,
+  ): Promise<{ hash: Hex; operation: UserOperation<typeof ENTRY_POINT_VERSION> }> {
+    const prepared = (await this.bundler.prepareUserOperation({ account, calls: [...calls], nonce: operationNonce(idempotencyKey) })) as UserOperation<
+      typeof ENTRY_POINT_VERSION
+    >;
+    const operation = { ...prepared, signature: await account.signUserOperation(prepared) };
+    const chainId = this.client.chain?.id ?? (await this.client.getChainId());
+    const hash = getUserOperationHash({
+      userOperation: operation,
+      entryPointAddress: this.contracts.entryPoint,
+      entryPointVersion: ENTRY_POINT_VERSION,
+      chainId,
+    });
+    return { hash, operation };
+  }
+
+  /**
+   * Hands a signed operation to the bundler. When the bundler refuses it, the chain is asked whether it has landed
+   * already (a second submission after a crash, its nonce used): then it counts as submitted; otherwise the refusal is
+   * thrown with the bundler's reason (AA24 the account's signature, AA34 the paymaster's, …).
+   */
+  async submit(hash: Hex, operation: UserOperation<typeof ENTRY_POINT_VERSION>, fromBlock: bigint): Promise<void> {
+    try {
+      await this.bundler.sendUserOperation({ ...operation, entryPointAddress: this.contracts.entryPoint });
+    } catch (error) {
+      if (await this.landed(hash, fromBlock)) return;
+      throw error;
+    }
+  }
+
+  /** The operation on chain since `fromBlock`, or undefined while it has not landed. */
+  async landed(hash: Hex, fromBlock: bigint): Promise<LandedOperation | undefined> {
+    const [event] = await this.client.getLogs({
+      address: this.contracts.entryPoint,
+      event: USER_OPERATION_EVENT,
+      args: { userOpHash: hash },
+      fromBlock,
+      toBlock: 'latest',
+      strict: true,
+    });
+    if (!event) return undefined;
+    const landed: LandedOperation = {
+      userOperationHash: hash,
+      transactionHash: event.transactionHash,
+      blockNumber: event.blockNumber,
+      blockHash: event.blockHash,
+      sender: event.args.sender,
+      paymaster: event.args.paymaster,
+      nonce: event.args.nonce,
+      success: event.args.success,
+      actualGasCost: event.args.actualGasCost,
+      actualGasUsed: event.args.actualGasUsed,
+    };
+    if (!landed.success) {
+      const receipt = await this.client.getTransactionReceipt({ hash: event.transactionHash });
+      const reverted = parseEventLogs({ abi: entryPoint07Abi, logs: receipt.logs, eventName: 'UserOperationRevertReason' }).find(
+        (log) => log.args.userOpHash === hash,
+      );
+      if (reverted) landed.revertReason = reverted.args.revertReason;
+    }
+    return landed;
+  }
+}
+
+/** EntryPoint v0.7's UserOperationEvent (its hash, sender and paymaster indexed). */
+const USER_OPERATION_EVENT = getAbiItem({ abi: entryPoint07Abi, name: 'UserOperationEvent' });

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'child_process';
+import { join } from 'path';
+import { toHex, type Address, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { ANVIL_MNEMONIC } from './anvil';
+import { WORKSPACE_ROOT } from './paths';
+import { freePort } from './services';
+
+/** The ERC-4337 bundler of the pinned npm package @pimlico/alto: nothing is downloaded at run time. */
+export const ALTO_CLI = join(WORKSPACE_ROOT, 'node_modules/@pimlico/alto/esm/cli/alto.js');
+
+/**
+ * The bundler's own keys on a local chain: anvil's prefunded development accounts 8 (executor: signs and pays for the
+ * bundles) and 9 (utility: deploys alto's simulation contracts). Never custody keys; they hold nothing of value.
+ */
+export const LOCAL_BUNDLER_KEYS = Object.freeze({ executorIndex: 8, utilityIndex: 9 });
+
+const devKey = (addressIndex: number): Hex => toHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex }).getHdKey().privateKey!);
+
+export interface BundlerOptions {
+  rpcUrl: string;
+  entryPoint: Address;
+  port?: number;
+}
+
+/**
+ * A real ERC-4337 bundler (@pimlico/alto) as a process beside a local anvil node, so a test can send UserOperations
+ * through the standard JSON-RPC and kill it (`kill -9`) mid-operation. Safe mode (ERC-7562's tracing rules) is off:
+ * anvil has no JavaScript tracer; the platform is the only sender to its own bundler.
+ */
+export class AltoBundler {
+  private child: ChildProcess | undefined;
+  private output = '';
+  port = 0;
+
+  constructor(private readonly options: BundlerOptions) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get logs(): string {
+    return this.output.slice(-4000);
+  }
+
+  async start(): Promise<this> {
+    this.port = this.port || this.options.port || (await freePort());
+    const args = [
+      ALTO_CLI,
+      ...['--entrypoints', this.options.entryPoint],
+      ...['--executor-private-keys', devKey(LOCAL_BUNDLER_KEYS.executorIndex)],
+      ...['--utility-private-key', devKey(LOCAL_BUNDLER_KEYS.utilityIndex)],
+      ...['--rpc-url', this.options.rpcUrl, '--port', String(this.port)],
+      ...['--safe-mode', 'false', '--log-level', 'warn', '--v7-call-gas-limit-multiplier', '150'],
+      ...['--deploy-simulations-contract', 'true', '--utility-wallet-monitor', 'false', '--refilling-wallets', 'false'],
+    ];
+    this.output = '';
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-100_000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`alto exited with ${child.exitCode}:\n${this.logs}`);
+      if (await this.answers()) return this;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`alto did not answer on ${this.url}:\n${this.logs}`);
+  }
+
+  private async answers(): Promise<boolean> {
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
+      });
+      const body = (await response.json()) as { result?: string[] };
+      return (body.result ?? []).some((address) => address.toLowerCase() === this.options.entryPoint.toLowerCase());
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends the bundler: SIGKILL (a crash: its mempool is lost) or SIGTERM. The same port is used again by start(). */
+  async stop(signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+}
