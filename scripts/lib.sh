@@ -63,14 +63,19 @@ ensure_stack() {
 # Tests that need a chain of their own (reorgs, outages) start their own nodes on free ports (libs/testing AnvilNode).
 ANVIL="$ROOT/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 # The tests' chains: the defaults on other ports, so that a test run never touches the chains of `npm start`.
-TEST_RUN_CHAINS='{"base":{"rpcUrl":"http://127.0.0.1:18545","localPort":18545},"bsc":{"rpcUrl":"http://127.0.0.1:18546","localPort":18546},"arbitrum":{"rpcUrl":"http://127.0.0.1:18547","localPort":18547}}'
+TEST_RUN_CHAINS='{"base":{"rpcUrl":"http://127.0.0.1:18545","localPort":18545,"bundlerUrl":"http://127.0.0.1:14337","localBundlerPort":14337},"bsc":{"rpcUrl":"http://127.0.0.1:18546","localPort":18546,"bundlerUrl":"http://127.0.0.1:14338","localBundlerPort":14338},"arbitrum":{"rpcUrl":"http://127.0.0.1:18547","localPort":18547}}'
 ensure_chains() { # [persist | fresh | reset]
   [ -x "$ANVIL" ] || fail "anvil is missing: npm install puts it in node_modules/@foundry-rs/anvil-linux-amd64"
   local chains
   chains="$(node tools/run.js tools/chains)" || fail "TEST_CHAINS is not valid (see docs/configuration.md)"
   mkdir -p .local/chains
-  while read -r chain port chain_id; do
+  while read -r chain port chain_id bundler_port; do
     [ -n "$chain" ] || continue
+    # A chain's bundler goes with its node: a node started afresh needs its EntryPoint again, and alto its state.
+    if { [ "${1:-}" = fresh ] || [ "${1:-}" = reset ]; } && [ "$bundler_port" != - ] && port_open 127.0.0.1 "$bundler_port"; then
+      pkill -f -- "alto.js --port $bundler_port " || fail "127.0.0.1:$bundler_port is taken by something other than a bundler of this project"
+      wait_for_port_closed 127.0.0.1 "$bundler_port" "the $chain bundler"
+    fi
     if { [ "${1:-}" = fresh ] || [ "${1:-}" = reset ]; } && port_open 127.0.0.1 "$port"; then
       pkill -f -- "bin/anvil --host 127.0.0.1 --port $port " || fail "127.0.0.1:$port is taken by something other than an anvil node of this project"
       wait_for_port_closed 127.0.0.1 "$port" "anvil ($chain)"
@@ -84,6 +89,8 @@ ensure_chains() { # [persist | fresh | reset]
     disown
     wait_for_port 127.0.0.1 "$port" "anvil ($chain)"
   done <<<"$chains"
+  # The local ERC-4337 bundlers (@pimlico/alto, TEST_CHAINS entries with a localBundlerPort) beside their nodes.
+  node tools/run.js tools/local-bundlers || fail "a local bundler did not start (see .local/chains/<chain>-bundler.log)"
 }
 
 wait_for_port_closed() { # host port name

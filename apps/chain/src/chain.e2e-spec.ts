@@ -3,8 +3,25 @@ import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits,
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, FaucetSend, newId, platformTenant } from '@ramp/contracts';
-import { DEVELOPMENT_MNEMONIC, HdCustody, lanePath, resolveChains } from '@ramp/evm';
+import { AppError, ChainNetworks, ChainSwap, ChainTransfer, DepositAddressWatch, FaucetSend, newId, platformTenant } from '@ramp/contracts';
+import {
+  accountOwnerPath,
+  accountSalt,
+  CANONICAL_ACCOUNT_FACTORY,
+  CANONICAL_ENTRY_POINT,
+  DEVELOPMENT_MNEMONIC,
+  EntryPoint,
+  HdCustody,
+  lanePath,
+  PAYMASTER_OWNER_PATH,
+  PAYMASTER_SIGNER_PATH,
+  resolveChains,
+  simpleAccount,
+  sponsorship,
+  UserOperations,
+  VerifyingPaymaster,
+  type SmartAccountContracts,
+} from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import {
   ApiClient,
@@ -101,6 +118,66 @@ describe('chain service - real deposits, faucet and chains list through the API'
     expect(liveBase).toMatchObject({ chainId: 8453, settlement: 'simulated' });
     expect(liveBase.tokens.find((token: any) => token.symbol === 'USDC').contractAddress).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
   });
+
+  it("runs base's and bsc's smart-account parts: EntryPoint and factory at their canonical addresses, the environment's paymaster with a deposit, a bundler that lands its sponsored operations; arbitrum has none", async () => {
+    await withChainRpc('chain-smart-accounts', async (rpc) => {
+      const { networks } = await rpc.call(ChainNetworks.contract, platformTenant('test', 'ramp'), { environment: 'test' });
+      const custody = HdCustody.development();
+      const byName = Object.fromEntries(networks.map((network) => [network.chain, network]));
+      expect(byName.arbitrum!.contracts.smartAccounts).toBeUndefined();
+      const settings = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS');
+      for (const name of ['base', 'bsc']) {
+        const chain = settings.find((candidate) => candidate.chain === name)!;
+        const contracts = byName[name]!.contracts.smartAccounts as SmartAccountContracts;
+        expect(contracts).toMatchObject({ entryPoint: CANONICAL_ENTRY_POINT, accountFactory: CANONICAL_ACCOUNT_FACTORY });
+        const onChain = createPublicClient({
+          chain: { id: chain.chainId, name, nativeCurrency: { name: 'coin', symbol: 'COIN', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } },
+          transport: http(chain.rpcUrl),
+        });
+        const paymaster = { address: contracts.paymaster, abi: VerifyingPaymaster.abi } as const;
+        expect(await onChain.readContract({ ...paymaster, functionName: 'owner' })).toBe(custody.signer(PAYMASTER_OWNER_PATH).address);
+        expect(await onChain.readContract({ ...paymaster, functionName: 'verifyingSigner' })).toBe(custody.signer(PAYMASTER_SIGNER_PATH).address);
+        const deposit = await onChain.readContract({
+          address: contracts.entryPoint as Address,
+          abi: EntryPoint.abi,
+          functionName: 'balanceOf',
+          args: [contracts.paymaster as Address],
+        });
+        expect(deposit).toBeGreaterThanOrEqual(parseEther('1'));
+
+        // A sponsored operation from a new account, through the chain's own bundler, signed as the chain service signs.
+        const operations = new UserOperations(
+          onChain as never,
+          chain.bundlerUrl!,
+          contracts,
+          sponsorship({
+            paymaster: contracts.paymaster as Address,
+            signer: custody.signer(PAYMASTER_SIGNER_PATH),
+            chainId: chain.chainId,
+            validForSeconds: 600,
+          }),
+        );
+        const walletId = newId('wal');
+        const account = await simpleAccount({
+          client: onChain as never,
+          contracts,
+          chainId: chain.chainId,
+          owner: custody.derived(accountOwnerPath(walletId)),
+          salt: accountSalt(walletId),
+        });
+        const fromBlock = await onChain.getBlockNumber();
+        const { hash, operation } = await operations.prepare(account, [{ to: await account.getAddress(), data: '0x' }], `${walletId}:first`);
+        await operations.submit(hash, operation, fromBlock);
+        const landed = await eventually(
+          () => operations.landed(hash, fromBlock),
+          (found) => found !== undefined,
+          30_000,
+        );
+        expect(landed).toMatchObject({ success: true, sender: await account.getAddress(), paymaster: contracts.paymaster });
+        expect(await onChain.getBalance({ address: await account.getAddress() })).toBe(0n);
+      }
+    });
+  }, 90_000);
 
   it("credits an outside wallet's ERC-20 and native deposits to a wallet's address once, and sweeps them to the hot wallet", async () => {
     const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;

@@ -23,6 +23,23 @@ export interface BundlerOptions {
   port?: number;
 }
 
+/** The local bundler's command line (after `node`): alto on `port` for `entryPoint` on the node at `rpcUrl`. */
+export function altoArguments(options: Required<BundlerOptions>): string[] {
+  return [
+    ALTO_CLI,
+    // The port first: the scripts find a chain's bundler by it (`alto.js --port <port> `).
+    ...['--port', String(options.port)],
+    ...['--entrypoints', options.entryPoint],
+    ...['--executor-private-keys', devKey(LOCAL_BUNDLER_KEYS.executorIndex)],
+    ...['--utility-private-key', devKey(LOCAL_BUNDLER_KEYS.utilityIndex)],
+    ...['--rpc-url', options.rpcUrl],
+    // Safe mode (ERC-7562's tracing rules) needs a JavaScript tracer anvil does not have; the platform is the only
+    // sender to its own bundler. The call gas estimate gets half again: at alto's default a batched swap ran out.
+    ...['--safe-mode', 'false', '--log-level', 'warn', '--v7-call-gas-limit-multiplier', '150'],
+    ...['--deploy-simulations-contract', 'true', '--utility-wallet-monitor', 'false', '--refilling-wallets', 'false'],
+  ];
+}
+
 /**
  * A real ERC-4337 bundler (@pimlico/alto) as a process beside a local anvil node, so a test can send UserOperations
  * through the standard JSON-RPC and kill it (`kill -9`) mid-operation. Safe mode (ERC-7562's tracing rules) is off:
@@ -45,15 +62,7 @@ export class AltoBundler {
 
   async start(): Promise<this> {
     this.port = this.port || this.options.port || (await freePort());
-    const args = [
-      ALTO_CLI,
-      ...['--entrypoints', this.options.entryPoint],
-      ...['--executor-private-keys', devKey(LOCAL_BUNDLER_KEYS.executorIndex)],
-      ...['--utility-private-key', devKey(LOCAL_BUNDLER_KEYS.utilityIndex)],
-      ...['--rpc-url', this.options.rpcUrl, '--port', String(this.port)],
-      ...['--safe-mode', 'false', '--log-level', 'warn', '--v7-call-gas-limit-multiplier', '150'],
-      ...['--deploy-simulations-contract', 'true', '--utility-wallet-monitor', 'false', '--refilling-wallets', 'false'],
-    ];
+    const args = altoArguments({ ...this.options, port: this.port });
     this.output = '';
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
@@ -63,24 +72,10 @@ export class AltoBundler {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`alto exited with ${child.exitCode}:\n${this.logs}`);
-      if (await this.answers()) return this;
+      if (await bundlerAnswers(this.url, this.options.entryPoint)) return this;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`alto did not answer on ${this.url}:\n${this.logs}`);
-  }
-
-  private async answers(): Promise<boolean> {
-    try {
-      const response = await fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
-      });
-      const body = (await response.json()) as { result?: string[] };
-      return (body.result ?? []).some((address) => address.toLowerCase() === this.options.entryPoint.toLowerCase());
-    } catch {
-      return false;
-    }
   }
 
   /** Ends the bundler: SIGKILL (a crash: its mempool is lost) or SIGTERM. The same port is used again by start(). */
@@ -91,5 +86,20 @@ export class AltoBundler {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
     await exited;
+  }
+}
+
+/** Whether the bundler at `url` answers, serving `entryPoint` (`eth_supportedEntryPoints`). */
+export async function bundlerAnswers(url: string, entryPoint: Address): Promise<boolean> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
+    });
+    const body = (await response.json()) as { result?: string[] };
+    return (body.result ?? []).some((address) => address.toLowerCase() === entryPoint.toLowerCase());
+  } catch {
+    return false;
   }
 }

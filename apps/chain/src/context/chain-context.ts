@@ -1,5 +1,16 @@
 import type { Pool, PoolClient } from 'pg';
-import { createPublicClient, createWalletClient, encodeFunctionData, http, maxUint256, parseEther, type Address, type Log, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  http,
+  maxUint256,
+  parseEther,
+  type Address,
+  type Log,
+  type PublicClient,
+} from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DUST_MINIMUMS, type OutflowLimits } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
@@ -7,15 +18,21 @@ import type { Sql } from '@ramp/database';
 import { toBaseUnits } from '@ramp/money';
 import type { EventLog } from '@ramp/event-store';
 import {
+  accountOfSigner,
   deployPlatformContracts,
+  deploySmartAccountContracts,
   developmentSigner,
   lanePath,
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
+  PAYMASTER_OWNER_PATH,
+  PAYMASTER_SIGNER_PATH,
   RPC_BATCH_SIZE,
   seedPools,
   SendQueue,
+  sponsorship,
   TestToken,
+  UserOperations,
   type ChainLogger,
   type ChainSettings,
   type DexContracts,
@@ -23,6 +40,8 @@ import {
   type PlatformContractsSpec,
   type SendRecord,
   type SendRequest,
+  type Signer,
+  type SmartAccountContracts,
 } from '@ramp/evm';
 import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
 import { SendLanes } from './lanes';
@@ -40,6 +59,23 @@ const SPENDING_KINDS: ReadonlySet<SendKind> = new Set(['transfer', 'swap', 'brid
 
 /** What the hot wallet of a local chain is topped up to, for gas, at each start. */
 const LOCAL_HOT_WALLET_GAS = parseEther('100');
+
+/** What the paymaster's EntryPoint deposit on a local chain is topped up to at each start: the sponsored operations' gas. */
+const LOCAL_PAYMASTER_DEPOSIT = parseEther('100');
+
+/** How long a sponsorship the paymaster signs stays valid: an operation not included by then is refused by the EntryPoint. */
+const SPONSORSHIP_VALID_SECONDS = 600;
+
+/** The smart accounts of a chain with a bundler (managed wallets, docs/chains.md "Smart accounts"). */
+export interface ChainSmartAccountParts {
+  contracts: SmartAccountContracts;
+  /** UserOperations through the chain's bundler, sponsored by the environment's paymaster. */
+  operations: UserOperations;
+  /** The paymaster's owner: deploys it and alone may withdraw its deposit. */
+  paymasterOwner: Signer;
+  /** Who signs the paymaster's sponsorships (the verifying signer it is deployed with). */
+  paymasterSigner: Address;
+}
 
 export interface ChainContextOptions {
   environment: Environment;
@@ -79,6 +115,8 @@ export class ChainContext {
   readonly lanes: SendLanes;
   /** Local test chains only: mints test tokens and sends test coins. */
   readonly faucet: SendQueue | undefined;
+  /** A chain with a bundler (settings.bundlerUrl): its smart accounts' contracts and UserOperations; otherwise none. */
+  readonly smartAccounts: ChainSmartAccountParts | undefined;
   /** The chain as the chains list shows it (its contracts, its hot wallet). */
   readonly network: ChainNetwork;
   readonly tokens: readonly ChainToken[];
@@ -108,7 +146,13 @@ export class ChainContext {
     const hotSigner = custody.signer(settings.hotWalletPath);
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
     this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });
-    const planned = chainContractsOf(environment, settings, { faucet: faucetSigner.address, hotWallet: hotSigner.address, deployer: this.deployer.address });
+    const paymasterOwner = custody.signer(PAYMASTER_OWNER_PATH);
+    const planned = chainContractsOf(environment, settings, {
+      faucet: faucetSigner.address,
+      hotWallet: hotSigner.address,
+      deployer: this.deployer.address,
+      paymasterOwner: paymasterOwner.address,
+    });
     this.spec = planned.spec;
     this.dex = planned.dex;
     this.network = planned.network;
@@ -147,6 +191,36 @@ export class ChainContext {
     this.hot = queues[0]!;
     this.lanes = new SendLanes({ schema: CHAIN_SCHEMA, chain: this.id, pool, queues, gas: toBaseUnits(settings.laneGas, this.native.decimals) });
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
+    const contracts = this.network.contracts.smartAccounts as SmartAccountContracts | undefined;
+    const paymasterSigner = custody.signer(PAYMASTER_SIGNER_PATH);
+    this.smartAccounts =
+      contracts && settings.bundlerUrl !== undefined
+        ? {
+            contracts,
+            paymasterOwner,
+            paymasterSigner: paymasterSigner.address,
+            operations: new UserOperations(
+              // The bundler's client needs the chain's id as viem's chain: the operations' hashes and signatures name it.
+              createPublicClient({
+                chain: defineChain({
+                  id: settings.chainId,
+                  name: settings.chain,
+                  nativeCurrency: { name: this.native.symbol, symbol: this.native.symbol, decimals: this.native.decimals },
+                  rpcUrls: { default: { http: [settings.rpcUrl] } },
+                }),
+                transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }),
+              }) as PublicClient,
+              settings.bundlerUrl,
+              contracts,
+              sponsorship({
+                paymaster: contracts.paymaster,
+                signer: paymasterSigner,
+                chainId: settings.chainId,
+                validForSeconds: SPONSORSHIP_VALID_SECONDS,
+              }),
+            ),
+          }
+        : undefined;
   }
 
   get chain(): string {
@@ -268,11 +342,20 @@ export class ChainContext {
     }
   }
 
-  /** A local chain's platform contracts deployed and its pools seeded (by the deployer account, idempotently), and the hot wallet's gas topped up. */
+  /**
+   * A local chain's platform contracts deployed and its pools seeded (by the deployer account, idempotently), and the
+   * hot wallet's gas topped up; with a bundler, the smart accounts' contracts too (the paymaster by its owner, its gas
+   * and its EntryPoint deposit given by the deployer).
+   */
   async deployLocalContracts(): Promise<void> {
     if (!this.spec || !this.dex) throw new Error(`${this.id} is not a local test chain: the platform deploys nothing there`);
     const deployer = createWalletClient({ account: this.deployer, transport: http(this.settings.rpcUrl) });
     await deployPlatformContracts(this.client, deployer, this.spec, LOCAL_HOT_WALLET_GAS);
     await seedPools(this.client, deployer, this.spec.pools, this.dex);
+    const parts = this.smartAccounts;
+    if (parts) {
+      const owner = createWalletClient({ account: accountOfSigner(parts.paymasterOwner), transport: http(this.settings.rpcUrl) });
+      await deploySmartAccountContracts(this.client, deployer, owner, parts.paymasterSigner, LOCAL_PAYMASTER_DEPOSIT);
+    }
   }
 }

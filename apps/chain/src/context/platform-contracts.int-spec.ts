@@ -29,8 +29,11 @@ describe('chain contracts - every contract a chain names is on the chain, or the
       faucet: account(LOCAL_CHAIN_ACCOUNTS.faucetIndex).address,
       deployer: account(LOCAL_CHAIN_ACCOUNTS.deployerIndex).address,
       hotWallet: account(5).address,
+      paymasterOwner: account(6).address,
     };
-    const settings = { ...LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!, rpcUrl: node.rpcUrl, localPort: node.port };
+    // No bundler: the smart accounts' parts are deployed and checked by smart-accounts.int-spec.ts and the chain service.
+    const { bundlerUrl: _bundler, localBundlerPort: _localBundler, ...base } = LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!;
+    const settings = { ...base, rpcUrl: node.rpcUrl, localPort: node.port };
     const { network, spec, dex } = chainContractsOf('test', settings, accounts);
     const missing = await missingContracts(client, network);
     expect(missing).toEqual(

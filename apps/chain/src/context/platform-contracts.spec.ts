@@ -1,15 +1,16 @@
 import { getAddress, type Address } from 'viem';
 import { EVM_NATIVE_ADDRESS, getChain } from '@ramp/chains';
-import { forwarderFactoryAddress, LOCAL_TEST_CHAINS, NATIVE_TOKEN, type ChainSettings } from '@ramp/evm';
-import { chainContractsOf, DEX_NAME, INTENT_BRIDGE_NAME } from './platform-contracts';
+import { forwarderFactoryAddress, LOCAL_TEST_CHAINS, NATIVE_TOKEN, smartAccountContracts, type ChainSettings } from '@ramp/evm';
+import { chainContractsOf, DEX_NAME, INTENT_BRIDGE_NAME, namedContracts } from './platform-contracts';
 
 const accounts = {
   faucet: '0x00000000000000000000000000000000000000f1' as Address,
   hotWallet: '0x00000000000000000000000000000000000000f2' as Address,
   deployer: '0x00000000000000000000000000000000000000f3' as Address,
+  paymasterOwner: '0x00000000000000000000000000000000000000f4' as Address,
 };
 const localBase = LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!;
-const { localPort: _local, ...baseSepolia } = { ...localBase, rpcUrl: 'https://sepolia.base.org' };
+const { localPort: _local, bundlerUrl: _bundler, localBundlerPort: _localBundler, ...baseSepolia } = { ...localBase, rpcUrl: 'https://sepolia.base.org' };
 const baseMainnet: ChainSettings = { ...baseSepolia, chainId: 8453, rpcUrl: 'https://mainnet.base.org' };
 
 describe('chain contracts - where each chain keeps its tokens, pools and intent pool', () => {
@@ -54,5 +55,18 @@ describe('chain contracts - where each chain keeps its tokens, pools and intent 
     const usdc = getChain('base').tokens.find((token) => token.symbol === 'USDC')!;
     expect(network.contracts.tokens.USDC).toBe(getAddress(usdc.contractAddress));
     expect(tokens.find((token) => token.symbol === 'USDC')!.address).toBe(usdc.contractAddress.toLowerCase());
+  });
+
+  it("a chain with a bundler names the smart accounts' EntryPoint, factory and paymaster (checked at start); one without names none", () => {
+    const { network } = chainContractsOf('test', localBase, accounts);
+    expect(network.contracts.smartAccounts).toEqual(smartAccountContracts(accounts.paymasterOwner));
+    expect(namedContracts(network).map(([name]) => name)).toEqual(
+      expect.arrayContaining(['smartAccounts.entryPoint', 'smartAccounts.accountFactory', 'smartAccounts.paymaster']),
+    );
+    expect(chainContractsOf('test', baseSepolia, accounts).network.contracts.smartAccounts).toBeUndefined();
+    const arbitrum = LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'arbitrum')!;
+    expect(chainContractsOf('test', arbitrum, accounts).network.contracts.smartAccounts).toBeUndefined();
+    const withProvider = chainContractsOf('live', { ...baseMainnet, bundlerUrl: 'https://bundler.example/base' }, accounts);
+    expect(withProvider.network.contracts.smartAccounts?.entryPoint).toBe('0x0000000071727De22E5E9d8BAf0edAc6f37da032');
   });
 });

@@ -4,6 +4,7 @@ import type { ChainNetwork, Environment } from '@ramp/contracts';
 import {
   forwarderFactoryAddress,
   NATIVE_TOKEN,
+  smartAccountContracts,
   platformContractAddresses,
   testContractsOf,
   type ChainSettings,
@@ -32,6 +33,8 @@ export interface ChainAccounts {
   hotWallet: Address;
   /** Deploys the platform's contracts on a local chain, and provides the pools' liquidity. */
   deployer: Address;
+  /** The owner (deployer) of the environment's verifying paymaster: a chain with a bundler names its paymaster by it. */
+  paymasterOwner: Address;
 }
 
 /** Where a chain's contracts are and what it carries, worked out from its settings alone. */
@@ -57,7 +60,7 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
   const deployed = spec && platformContractAddresses(spec);
   // The pools are the platform's on its local chains only: it seeds them there. A public test network has none of its.
   const dex = local ? deployed?.dex : undefined;
-  const contracts = deployed
+  const contracts: ChainNetwork['contracts'] = deployed
     ? {
         tokens: deployed.tokens,
         wrappedNative: deployed.wrappedNative,
@@ -73,6 +76,8 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
         wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
         forwarderFactory: forwarderFactoryAddress(accounts.hotWallet),
       };
+  // A chain with a bundler has the smart accounts' parts (EntryPoint, factory, the platform's paymaster): checked at start.
+  if (settings.bundlerUrl !== undefined) contracts.smartAccounts = smartAccountContracts(accounts.paymasterOwner);
   const tokens = descriptor.tokens.map((token) => ({
     symbol: token.symbol,
     decimals: token.decimals,
@@ -91,7 +96,8 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
 
 /**
  * Every contract a chain's network names (its tokens, the wrapped native coin, the forwarder factory, the DEX's factory,
- * router and pairs, the intent pool), by what it is for: `tokens.USDC`, `dex.router`, ...
+ * router and pairs, the intent pool, the smart accounts' EntryPoint, factory and paymaster), by what it is for:
+ * `tokens.USDC`, `dex.router`, ...
  */
 export function namedContracts(network: ChainNetwork): [string, Address][] {
   const { contracts } = network;
@@ -107,6 +113,12 @@ export function namedContracts(network: ChainNetwork): [string, Address][] {
       ...Object.entries(contracts.dex.pairs).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]),
     );
   if (contracts.bridge) named.push(['bridge.pool', contracts.bridge.pool]);
+  if (contracts.smartAccounts)
+    named.push(
+      ['smartAccounts.entryPoint', contracts.smartAccounts.entryPoint],
+      ['smartAccounts.accountFactory', contracts.smartAccounts.accountFactory],
+      ['smartAccounts.paymaster', contracts.smartAccounts.paymaster],
+    );
   return named.map(([name, address]) => [name, getAddress(address)]);
 }
 

@@ -19,7 +19,14 @@ export interface ChainNetwork {
   /** The omnibus hot wallet: where deposits are swept, what pays gas and sends. */
   hotWallet: string;
   /** The token contracts by symbol (the registry's tokens, deployed as test tokens on local chains), and the forwarder factory. */
-  contracts: { tokens: Record<string, string>; wrappedNative: string; forwarderFactory: string; dex?: ChainDex; bridge?: ChainIntentBridge };
+  contracts: {
+    tokens: Record<string, string>;
+    wrappedNative: string;
+    forwarderFactory: string;
+    dex?: ChainDex;
+    bridge?: ChainIntentBridge;
+    smartAccounts?: ChainSmartAccounts;
+  };
   /** A local test chain: the platform deployed its contracts there, and its faucet can send test tokens. */
   faucet: boolean;
 }
@@ -43,6 +50,16 @@ export interface ChainDex {
 export interface ChainIntentBridge {
   name: string;
   pool: string;
+}
+
+/**
+ * The ERC-4337 parts of a chain with a bundler (managed wallets' smart accounts, docs/chains.md "Smart accounts"):
+ * EntryPoint v0.7 and its SimpleAccountFactory at their canonical addresses, and the platform's verifying paymaster.
+ */
+export interface ChainSmartAccounts {
+  entryPoint: string;
+  accountFactory: string;
+  paymaster: string;
 }
 
 export namespace ChainNetworks {

@@ -13,9 +13,41 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
 
   it('points a test chain at another endpoint by URL alone: it is then not a local node', () => {
     const [base] = resolveChains('test', { base: { rpcUrl: 'https://sepolia.base.org', confirmations: 5 } }, 'TEST_CHAINS');
-    expect(base).toEqual({ ...LOCAL_TEST_CHAINS[0], rpcUrl: 'https://sepolia.base.org', confirmations: 5, localPort: undefined });
+    const { bundlerUrl: _bundler, localBundlerPort: _localBundler, ...local } = LOCAL_TEST_CHAINS[0]!;
+    expect(base).toEqual({ ...local, rpcUrl: 'https://sepolia.base.org', confirmations: 5, localPort: undefined });
     const [moved] = resolveChains('test', { base: { rpcUrl: 'http://127.0.0.1:9545', localPort: 9545 } }, 'TEST_CHAINS');
     expect(moved).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', localPort: 9545, chainId: 84532 });
+    // Still a local node: its local bundler stays, started beside it.
+    expect(moved).toMatchObject({ bundlerUrl: 'http://127.0.0.1:4337', localBundlerPort: 4337 });
+  });
+
+  it("gives base and bsc a local bundler beside their nodes, arbitrum none, and takes a provider's bundler for a public network", () => {
+    const [base, bsc, arbitrum] = resolveChains('test', undefined, 'TEST_CHAINS');
+    expect([base, bsc, arbitrum].map((chain) => [chain!.bundlerUrl, chain!.localBundlerPort])).toEqual([
+      ['http://127.0.0.1:4337', 4337],
+      ['http://127.0.0.1:4338', 4338],
+      [undefined, undefined],
+    ]);
+    const [moved] = resolveChains(
+      'test',
+      { base: { rpcUrl: 'http://127.0.0.1:18545', localPort: 18545, bundlerUrl: 'http://127.0.0.1:14337', localBundlerPort: 14337 } },
+      'TEST_CHAINS',
+    );
+    expect(moved).toMatchObject({ localPort: 18545, bundlerUrl: 'http://127.0.0.1:14337', localBundlerPort: 14337 });
+    const [sepolia] = resolveChains(
+      'test',
+      { base: { rpcUrl: 'https://sepolia.base.org', bundlerUrl: 'https://bundler.example/base-sepolia' } },
+      'TEST_CHAINS',
+    );
+    expect(sepolia).toMatchObject({ bundlerUrl: 'https://bundler.example/base-sepolia' });
+    expect(sepolia!.localBundlerPort).toBeUndefined();
+    expect(() => resolveChains('test', { base: { bundlerUrl: 'ftp://bundler' } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.bundlerUrl must be an http(s) URL');
+    expect(() => resolveChains('test', { arbitrum: { localBundlerPort: 4339 } }, 'TEST_CHAINS')).toThrow(
+      'TEST_CHAINS.arbitrum.localBundlerPort needs a bundlerUrl',
+    );
+    expect(() =>
+      resolveChains('test', { base: { rpcUrl: 'https://sepolia.base.org', bundlerUrl: 'http://127.0.0.1:4337', localBundlerPort: 4337 } }, 'TEST_CHAINS'),
+    ).toThrow('TEST_CHAINS.base.localBundlerPort is for a local chain');
   });
 
   it('turns a chain off with null, and takes a new chain only with every field', () => {

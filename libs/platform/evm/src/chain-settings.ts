@@ -32,6 +32,13 @@ export interface ChainSettings {
    * contracts. Absent for a public network (Base Sepolia, BSC testnet, a mainnet), whose contracts exist already.
    */
   localPort?: number;
+  /**
+   * The ERC-4337 bundler of the chain's smart accounts (managed wallets, docs/chains.md "Smart accounts"): a bundler
+   * provider's JSON-RPC URL on a public network. Absent: the chain has no smart accounts.
+   */
+  bundlerUrl?: string;
+  /** A local bundler the project starts itself (@pimlico/alto on this port) beside the chain's local node. */
+  localBundlerPort?: number;
 }
 
 export type Environment = 'test' | 'live';
@@ -90,6 +97,8 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     lanes: LOCAL_LANES,
     laneGas: LOCAL_LANE_GAS,
     localPort: 8545,
+    bundlerUrl: 'http://127.0.0.1:4337',
+    localBundlerPort: 4337,
   },
   {
     chain: 'bsc',
@@ -101,6 +110,8 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     lanes: LOCAL_LANES,
     laneGas: LOCAL_LANE_GAS,
     localPort: 8546,
+    bundlerUrl: 'http://127.0.0.1:4338',
+    localBundlerPort: 4338,
   },
   {
     chain: 'arbitrum',
@@ -136,9 +147,14 @@ export function resolveChains(environment: Environment, overrides: Record<string
     }
     if (typeof override !== 'object' || Array.isArray(override)) throw new ChainSettingsError(`${variable}.${chain} must be an object or null`);
     const known = base.get(chain);
-    // A chain given a URL of its own is no longer the local node, unless it names its local port again.
+    // A chain given a URL of its own is no longer the local node, unless it names its local port again; nor is its
+    // bundler the local one (a public network's is a provider's URL, given with it).
     const local = known && override.rpcUrl === undefined && override.localPort === undefined ? known.localPort : override.localPort;
-    base.set(chain, validated(environment, { ...known, ...override, chain, localPort: local }, `${variable}.${chain}`));
+    const keepsBundler = known && override.bundlerUrl === undefined && override.localBundlerPort === undefined && local !== undefined;
+    const bundler = keepsBundler
+      ? { bundlerUrl: known.bundlerUrl, localBundlerPort: known.localBundlerPort }
+      : { bundlerUrl: override.bundlerUrl, localBundlerPort: override.localBundlerPort };
+    base.set(chain, validated(environment, { ...known, ...override, chain, localPort: local, ...bundler }, `${variable}.${chain}`));
   }
   const settings = [...base.values()];
   const ids = settings.map((chain) => chain.chainId);
@@ -148,7 +164,7 @@ export function resolveChains(environment: Environment, overrides: Record<string
 }
 
 function validated(environment: Environment, raw: Record<string, unknown>, where: string): ChainSettings {
-  const { chain, chainId, rpcUrl, hotWalletPath, localPort } = raw;
+  const { chain, chainId, rpcUrl, hotWalletPath, localPort, bundlerUrl, localBundlerPort } = raw;
   const lanes = raw['lanes'] ?? 1;
   const laneGas = raw['laneGas'] ?? (environment === 'test' ? LOCAL_LANE_GAS : undefined);
   // A live chain counts at its finality unless told otherwise, never at its first block.
@@ -177,6 +193,12 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
   } catch (error) {
     throw new ChainSettingsError(`${where}.hotWalletPath: ${(error as Error).message}`);
   }
+  if (bundlerUrl !== undefined && (typeof bundlerUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(bundlerUrl)))
+    throw new ChainSettingsError(`${where}.bundlerUrl must be an http(s) URL, got ${JSON.stringify(bundlerUrl)}`);
+  if (localBundlerPort !== undefined && bundlerUrl === undefined)
+    throw new ChainSettingsError(`${where}.localBundlerPort needs a bundlerUrl (http://127.0.0.1:<port>) to reach it`);
+  if (localBundlerPort !== undefined && localPort === undefined)
+    throw new ChainSettingsError(`${where}.localBundlerPort is for a local chain (one with a localPort): a public network's bundler is a provider's URL`);
   const laneCount = positive(lanes, 'lanes', MAX_LANES);
   // A live chain's coin is worth something: how much gas each lane holds is an operator's decision, never a default.
   if (laneCount > 1 && laneGas === undefined)
@@ -193,5 +215,7 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     lanes: laneCount,
     laneGas: (laneGas as string | undefined) ?? '0',
     ...(localPort !== undefined && { localPort: positive(localPort, 'localPort', 65535) }),
+    ...(bundlerUrl !== undefined && { bundlerUrl: bundlerUrl as string }),
+    ...(localBundlerPort !== undefined && { localBundlerPort: positive(localBundlerPort, 'localBundlerPort', 65535) }),
   };
 }

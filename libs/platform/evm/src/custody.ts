@@ -1,6 +1,6 @@
 import type { Address, Hex, TransactionSerializable } from 'viem';
 import { createHash, pbkdf2Sync } from 'crypto';
-import { english, hdKeyToAccount, HDKey, mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { english, hdKeyToAccount, HDKey, mnemonicToAccount, toAccount, type HDAccount, type LocalAccount } from 'viem/accounts';
 import { SecretBox } from '@ramp/keys';
 
 /**
@@ -23,6 +23,25 @@ function signerOf(account: HDAccount): Signer {
     address: account.address,
     signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction),
     signHash: (hash: Hex) => account.signMessage({ message: { raw: hash } }),
+  });
+}
+
+/**
+ * A Signer as viem's account, for a WalletClient that sends its transactions (deploying the paymaster): it signs
+ * transactions and hashes, nothing else.
+ */
+export function accountOfSigner(signer: Signer): LocalAccount {
+  const refuse = async (): Promise<never> => {
+    throw new Error('a custody signer signs transactions and 32-byte hashes only');
+  };
+  return toAccount({
+    address: signer.address,
+    signTransaction: (transaction) => signer.signTransaction(transaction),
+    signMessage: async ({ message }) => {
+      if (typeof message === 'object' && typeof message.raw === 'string' && message.raw.length === 66) return signer.signHash(message.raw as Hex);
+      return refuse();
+    },
+    signTypedData: refuse,
   });
 }
 

@@ -27,9 +27,9 @@ export type { DexContracts, PoolSpec, PoolsSpec } from './dex-types';
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 const SALT = keccak256(toHex('ramp-platform/v1'));
 
-/** Where the deterministic deployment proxy puts `initCode` under the platform's salt, on any chain. */
-export function create2Address(initCode: Hex): Address {
-  return getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt: SALT, bytecode: initCode });
+/** Where the deterministic deployment proxy puts `initCode` under `salt` (the platform's by default), on any chain. */
+export function create2Address(initCode: Hex, salt: Hex = SALT): Address {
+  return getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode: initCode });
 }
 
 /**
@@ -40,7 +40,12 @@ export async function deployThroughProxy(client: PublicClient, from: WalletClien
   if (!(await client.getCode({ address: CREATE2_DEPLOYER }))) throw new Error(`the chain has no deterministic deployment proxy at ${CREATE2_DEPLOYER}`);
   for (const contract of contracts) {
     if (await client.getCode({ address: contract.address })) continue;
-    const hash = await from.sendTransaction({ account: from.account, chain: null, to: CREATE2_DEPLOYER, data: concat([SALT, contract.initCode]) });
+    const hash = await from.sendTransaction({
+      account: from.account,
+      chain: null,
+      to: CREATE2_DEPLOYER,
+      data: concat([contract.salt ?? SALT, contract.initCode]),
+    });
     await client.waitForTransactionReceipt({ hash });
     // A failed receipt with the code in place is another deployer's win (the same bytes at the same address): fine.
     if (!(await client.getCode({ address: contract.address }))) throw new Error(`deploying ${contract.name} failed (${hash})`);
@@ -78,6 +83,8 @@ export interface Planned {
   name: string;
   initCode: Hex;
   address: Address;
+  /** The proxy's salt: the platform's unless a published deployment has its own. */
+  salt?: Hex;
 }
 
 function plan(spec: PlatformContractsSpec): { contracts: PlatformContracts; all: Planned[] } {

@@ -28,7 +28,7 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction';
 import { EntryPoint, SimpleAccount, SimpleAccountFactory, VerifyingPaymaster } from './artifacts.generated';
-import type { Signer } from './custody';
+import { evmPath, type Signer } from './custody';
 import { create2Address, deployThroughProxy, type Planned } from './deployment';
 
 /**
@@ -38,6 +38,13 @@ import { create2Address, deployThroughProxy, type Planned } from './deployment';
  * (locally @pimlico/alto beside each anvil node, live a provider's URL) whose gas the platform's paymaster sponsors.
  */
 export const ENTRY_POINT_VERSION = '0.7' as const;
+
+/**
+ * The custody paths of the paymaster's two keys, one pair per environment's seed (so one paymaster address on every
+ * chain of an environment): the owner deploys it and alone may withdraw its deposit; the signer signs each sponsorship.
+ */
+export const PAYMASTER_OWNER_PATH = evmPath("m/44'/60'/4338'/0/0");
+export const PAYMASTER_SIGNER_PATH = evmPath("m/44'/60'/4338'/0/1");
 
 export interface SmartAccountContracts {
   entryPoint: Address;
@@ -50,16 +57,29 @@ export interface SmartAccountContracts {
   paymaster: Address;
 }
 
+/**
+ * The salts of eth-infinitism's own deployments through the deterministic deployment proxy: with the package's bytes
+ * they give the canonical addresses of v0.7, the ones public chains (Base, BSC, …) already have.
+ */
+const CANONICAL_SALTS = {
+  entryPoint: '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3',
+  accountFactory: zeroHash,
+} as const satisfies Record<string, Hex>;
+
+/** EntryPoint v0.7 and its SimpleAccountFactory where every public chain has them (checked by smart-accounts.spec.ts). */
+export const CANONICAL_ENTRY_POINT: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032';
+export const CANONICAL_ACCOUNT_FACTORY: Address = '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985';
+
 function plan(paymasterOwner: Address): { contracts: SmartAccountContracts; proxied: Planned[] } {
   const entryPointCode = EntryPoint.bytecode;
-  const entryPoint = create2Address(entryPointCode);
+  const entryPoint = create2Address(entryPointCode, CANONICAL_SALTS.entryPoint);
   const factoryCode = encodeDeployData({ abi: SimpleAccountFactory.abi, bytecode: SimpleAccountFactory.bytecode, args: [entryPoint] });
-  const accountFactory = create2Address(factoryCode);
+  const accountFactory = create2Address(factoryCode, CANONICAL_SALTS.accountFactory);
   return {
     contracts: { entryPoint, accountFactory, paymaster: getContractAddress({ opcode: 'CREATE', from: paymasterOwner, nonce: 0n }) },
     proxied: [
-      { name: 'EntryPoint', initCode: entryPointCode, address: entryPoint },
-      { name: 'SimpleAccountFactory', initCode: factoryCode, address: accountFactory },
+      { name: 'EntryPoint', initCode: entryPointCode, address: entryPoint, salt: CANONICAL_SALTS.entryPoint },
+      { name: 'SimpleAccountFactory', initCode: factoryCode, address: accountFactory, salt: CANONICAL_SALTS.accountFactory },
     ],
   };
 }
@@ -67,6 +87,14 @@ function plan(paymasterOwner: Address): { contracts: SmartAccountContracts; prox
 /** Where the smart-account contracts are (or will be) for this paymaster owner, without asking the chain. */
 export function smartAccountContracts(paymasterOwner: Address): SmartAccountContracts {
   return plan(paymasterOwner).contracts;
+}
+
+/**
+ * EntryPoint v0.7 and its SimpleAccountFactory deployed where they are missing (through the deterministic deployment
+ * proxy, by any funded account): what a local bundler needs before it starts. Idempotent.
+ */
+export async function deployEntryPointAndFactory(client: PublicClient, deployer: WalletClient & { account: Account }): Promise<void> {
+  await deployThroughProxy(client, deployer, plan(deployer.account.address).proxied);
 }
 
 /**

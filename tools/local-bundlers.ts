@@ -1,0 +1,50 @@
+import { spawn } from 'child_process';
+import { mkdirSync, openSync } from 'fs';
+import { join } from 'path';
+import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { Config } from '@ramp/config';
+import { deployEntryPointAndFactory, LOCAL_CHAIN_ACCOUNTS, resolveChains, CANONICAL_ENTRY_POINT } from '@ramp/evm';
+import { altoArguments, bundlerAnswers, LOCAL_BUNDLER_KEYS, WORKSPACE_ROOT } from '@ramp/testing';
+
+/**
+ * `node tools/run.js tools/local-bundlers`: a local ERC-4337 bundler (@pimlico/alto, from its npm package) beside each
+ * local test chain of TEST_CHAINS that names a `localBundlerPort` and has none answering there yet (scripts/lib.sh,
+ * ensure_chains). Alto refuses to start before its EntryPoint exists, so EntryPoint v0.7 and its factory are deployed
+ * first (at their canonical addresses, by the bundler's own utility account). Each bundler runs on, detached, logging
+ * to .local/chains/<chain>-bundler.log, like the anvil nodes.
+ */
+async function main(): Promise<void> {
+  const chains = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS');
+  const logs = join(WORKSPACE_ROOT, '.local/chains');
+  mkdirSync(logs, { recursive: true });
+  for (const chain of chains) {
+    if (chain.localBundlerPort === undefined || chain.bundlerUrl === undefined) continue;
+    if (await bundlerAnswers(chain.bundlerUrl, CANONICAL_ENTRY_POINT)) continue;
+    const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
+    const utility = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_BUNDLER_KEYS.utilityIndex });
+    await deployEntryPointAndFactory(client, createWalletClient({ account: utility, transport: http(chain.rpcUrl) }));
+    process.stderr.write(`starting the local ${chain.chain} bundler (alto) on 127.0.0.1:${chain.localBundlerPort}\n`);
+    const log = openSync(join(logs, `${chain.chain}-bundler.log`), 'a');
+    const child = spawn(process.execPath, altoArguments({ rpcUrl: chain.rpcUrl, entryPoint: CANONICAL_ENTRY_POINT, port: chain.localBundlerPort }), {
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
+    child.unref();
+    const deadline = Date.now() + 60_000;
+    while (!(await bundlerAnswers(chain.bundlerUrl, CANONICAL_ENTRY_POINT))) {
+      if (child.exitCode !== null) throw new Error(`the ${chain.chain} bundler exited with ${child.exitCode}: see .local/chains/${chain.chain}-bundler.log`);
+      if (Date.now() > deadline)
+        throw new Error(`the ${chain.chain} bundler did not answer on ${chain.bundlerUrl}: see .local/chains/${chain.chain}-bundler.log`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
