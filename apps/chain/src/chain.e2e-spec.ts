@@ -1,10 +1,11 @@
 import { execFileSync } from 'child_process';
-import { createPublicClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { AppError, ChainNetworks, ChainSwap, ChainTransfer, DepositAddressWatch, FaucetSend, newId, platformTenant } from '@ramp/contracts';
 import {
+  accountOfSigner,
   accountOwnerPath,
   accountSalt,
   CANONICAL_ACCOUNT_FACTORY,
@@ -24,6 +25,7 @@ import {
 } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import {
+  ANVIL_MNEMONIC,
   ApiClient,
   createKey,
   endUserWith,
@@ -176,6 +178,39 @@ describe('chain service - real deposits, faucet and chains list through the API'
         expect(landed).toMatchObject({ success: true, sender: await account.getAddress(), paymaster: contracts.paymaster });
         expect(await onChain.getBalance({ address: await account.getAddress() })).toBe(0n);
       }
+
+      // The deposit watched: its owner withdraws base's below paymasterMinDeposit, the gauge counts the chain, a top-up clears it.
+      const lowDeposits = async () =>
+        Number((/^ramp_chain_paymaster_deposits_low(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('chain')!.url}/metrics`)).text()) ?? [])[1]);
+      expect(await lowDeposits()).toBe(0);
+      const chain = settings.find((candidate) => candidate.chain === 'base')!;
+      const contracts = byName.base!.contracts.smartAccounts as SmartAccountContracts;
+      const owner = createWalletClient({ account: accountOfSigner(custody.signer(PAYMASTER_OWNER_PATH)), transport: http(chain.rpcUrl) });
+      const held = await client.readContract({ address: contracts.entryPoint, abi: EntryPoint.abi, functionName: 'balanceOf', args: [contracts.paymaster] });
+      const keep = parseEther('0.5');
+      const outsider = privateKeyToAccount(generatePrivateKey()).address;
+      await client.waitForTransactionReceipt({
+        hash: await owner.writeContract({
+          chain: null,
+          address: contracts.paymaster,
+          abi: VerifyingPaymaster.abi,
+          functionName: 'withdrawTo',
+          args: [outsider, held - keep],
+        }),
+      });
+      expect(await eventually(lowDeposits, (low) => low === 1, 10_000)).toBe(1);
+      const funder = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 }), transport: http(chain.rpcUrl) });
+      await client.waitForTransactionReceipt({
+        hash: await funder.writeContract({
+          chain: null,
+          address: contracts.entryPoint,
+          abi: EntryPoint.abi,
+          functionName: 'depositTo',
+          args: [contracts.paymaster],
+          value: held - keep,
+        }),
+      });
+      expect(await eventually(lowDeposits, (low) => low === 0, 10_000)).toBe(0);
     });
   }, 90_000);
 

@@ -22,6 +22,7 @@ import {
   deployPlatformContracts,
   deploySmartAccountContracts,
   developmentSigner,
+  EntryPoint,
   lanePath,
   LOCAL_CHAIN_ACCOUNTS,
   NATIVE_TOKEN,
@@ -303,6 +304,22 @@ export class ChainContext {
     );
     if (rows[0] && rows[0].status !== 'failed') return;
     await this.enqueue(tx, 'approve', rows[0] ? `${prefix}:after:${rows[0].id}` : prefix, approve);
+  }
+
+  /**
+   * Whether the paymaster's EntryPoint deposit is below the chain's `paymasterMinDeposit` (its sponsored operations'
+   * gas about to run out); undefined for a chain without smart accounts.
+   */
+  async paymasterDepositLow(): Promise<boolean | undefined> {
+    const parts = this.smartAccounts;
+    if (!parts || this.settings.paymasterMinDeposit === undefined) return undefined;
+    const held = await this.client.readContract({
+      address: parts.contracts.entryPoint,
+      abi: EntryPoint.abi,
+      functionName: 'balanceOf',
+      args: [parts.contracts.paymaster],
+    });
+    return held < toBaseUnits(this.settings.paymasterMinDeposit, this.native.decimals);
   }
 
   /** Before the chain's first pass: the node must be the chain the settings name. */

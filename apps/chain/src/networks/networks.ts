@@ -94,6 +94,13 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       'Sends refused since start at an outflow limit (CHAIN_OUTFLOW_LIMITS) of any chain: per send, per hour, per organization per hour.',
       async () => this.runtimes.reduce((sum, runtime) => sum + [...runtime.context.outflows.refusals.values()].reduce((total, count) => total + count, 0), 0),
     );
+    // The paymaster's EntryPoint deposit pays every sponsored operation's gas: below a chain's paymasterMinDeposit, the
+    // managed wallets' operations are about to stop. Alerted on (deploy/components/monitoring).
+    metrics.sampled(
+      'ramp_chain_paymaster_deposits_low',
+      "Chains whose paymaster's EntryPoint deposit (the sponsored operations' gas) is below the chain's paymasterMinDeposit.",
+      async () => (await Promise.all(this.runtimes.map((runtime) => runtime.context.paymasterDepositLow()))).filter((low) => low === true).length,
+    );
     let scanned = false;
     health.add('chains', async () => {
       if (scanned) return;

@@ -13,7 +13,7 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
 
   it('points a test chain at another endpoint by URL alone: it is then not a local node', () => {
     const [base] = resolveChains('test', { base: { rpcUrl: 'https://sepolia.base.org', confirmations: 5 } }, 'TEST_CHAINS');
-    const { bundlerUrl: _bundler, localBundlerPort: _localBundler, ...local } = LOCAL_TEST_CHAINS[0]!;
+    const { bundlerUrl: _bundler, localBundlerPort: _localBundler, paymasterMinDeposit: _floor, ...local } = LOCAL_TEST_CHAINS[0]!;
     expect(base).toEqual({ ...local, rpcUrl: 'https://sepolia.base.org', confirmations: 5, localPort: undefined });
     const [moved] = resolveChains('test', { base: { rpcUrl: 'http://127.0.0.1:9545', localPort: 9545 } }, 'TEST_CHAINS');
     expect(moved).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', localPort: 9545, chainId: 84532 });
@@ -42,6 +42,11 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     expect(sepolia).toMatchObject({ bundlerUrl: 'https://bundler.example/base-sepolia' });
     expect(sepolia!.localBundlerPort).toBeUndefined();
     expect(() => resolveChains('test', { base: { bundlerUrl: 'ftp://bundler' } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.bundlerUrl must be an http(s) URL');
+    expect(base!.paymasterMinDeposit).toBe('1');
+    const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0", bundlerUrl: 'https://bundler.example/base' };
+    expect(() => resolveChains('live', { base: live }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.paymasterMinDeposit is required with a bundlerUrl');
+    expect(resolveChains('live', { base: { ...live, paymasterMinDeposit: '0.05' } }, 'LIVE_CHAINS')[0]).toMatchObject({ paymasterMinDeposit: '0.05' });
+    expect(() => resolveChains('live', { base: { ...live, paymasterMinDeposit: 0.05 } }, 'LIVE_CHAINS')).toThrow('must be a decimal string');
     expect(() => resolveChains('test', { arbitrum: { localBundlerPort: 4339 } }, 'TEST_CHAINS')).toThrow(
       'TEST_CHAINS.arbitrum.localBundlerPort needs a bundlerUrl',
     );

@@ -39,6 +39,12 @@ export interface ChainSettings {
   bundlerUrl?: string;
   /** A local bundler the project starts itself (@pimlico/alto on this port) beside the chain's local node. */
   localBundlerPort?: number;
+  /**
+   * With a bundler: the least the paymaster's EntryPoint deposit may hold, in the native coin (decimal string), before
+   * `ramp_chain_paymaster_deposits_low` counts the chain and the sponsored operations' gas runs out. Test chains
+   * default to "1"; a live chain with a bundler must give it (its coin is worth something).
+   */
+  paymasterMinDeposit?: string;
 }
 
 export type Environment = 'test' | 'live';
@@ -63,6 +69,8 @@ export const LOCAL_CHAIN_ACCOUNTS = Object.freeze({
 /** The send lanes of a local test chain, and the gas each extra lane is kept at (the local coin has no value). */
 const LOCAL_LANES = 4;
 const LOCAL_LANE_GAS = '1';
+/** The least a test chain's paymaster deposit may hold (the local coin has no value; the chain service tops it up to 100). */
+const LOCAL_PAYMASTER_MIN_DEPOSIT = '1';
 
 /** The most send lanes a chain may have. */
 export const MAX_LANES = 16;
@@ -99,6 +107,7 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     localPort: 8545,
     bundlerUrl: 'http://127.0.0.1:4337',
     localBundlerPort: 4337,
+    paymasterMinDeposit: LOCAL_PAYMASTER_MIN_DEPOSIT,
   },
   {
     chain: 'bsc',
@@ -112,6 +121,7 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     localPort: 8546,
     bundlerUrl: 'http://127.0.0.1:4338',
     localBundlerPort: 4338,
+    paymasterMinDeposit: LOCAL_PAYMASTER_MIN_DEPOSIT,
   },
   {
     chain: 'arbitrum',
@@ -165,6 +175,8 @@ export function resolveChains(environment: Environment, overrides: Record<string
 
 function validated(environment: Environment, raw: Record<string, unknown>, where: string): ChainSettings {
   const { chain, chainId, rpcUrl, hotWalletPath, localPort, bundlerUrl, localBundlerPort } = raw;
+  const paymasterMinDeposit =
+    bundlerUrl === undefined ? undefined : (raw['paymasterMinDeposit'] ?? (environment === 'test' ? LOCAL_PAYMASTER_MIN_DEPOSIT : undefined));
   const lanes = raw['lanes'] ?? 1;
   const laneGas = raw['laneGas'] ?? (environment === 'test' ? LOCAL_LANE_GAS : undefined);
   // A live chain counts at its finality unless told otherwise, never at its first block.
@@ -199,6 +211,10 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     throw new ChainSettingsError(`${where}.localBundlerPort needs a bundlerUrl (http://127.0.0.1:<port>) to reach it`);
   if (localBundlerPort !== undefined && localPort === undefined)
     throw new ChainSettingsError(`${where}.localBundlerPort is for a local chain (one with a localPort): a public network's bundler is a provider's URL`);
+  if (bundlerUrl !== undefined && paymasterMinDeposit === undefined)
+    throw new ChainSettingsError(`${where}.paymasterMinDeposit is required with a bundlerUrl: the least the paymaster's deposit may hold, such as "0.05"`);
+  if (paymasterMinDeposit !== undefined && (typeof paymasterMinDeposit !== 'string' || !/^\d{1,18}(\.\d{1,18})?$/.test(paymasterMinDeposit)))
+    throw new ChainSettingsError(`${where}.paymasterMinDeposit must be a decimal string such as "0.05", got ${JSON.stringify(paymasterMinDeposit)}`);
   const laneCount = positive(lanes, 'lanes', MAX_LANES);
   // A live chain's coin is worth something: how much gas each lane holds is an operator's decision, never a default.
   if (laneCount > 1 && laneGas === undefined)
@@ -217,5 +233,6 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     ...(localPort !== undefined && { localPort: positive(localPort, 'localPort', 65535) }),
     ...(bundlerUrl !== undefined && { bundlerUrl: bundlerUrl as string }),
     ...(localBundlerPort !== undefined && { localBundlerPort: positive(localBundlerPort, 'localBundlerPort', 65535) }),
+    ...(paymasterMinDeposit !== undefined && { paymasterMinDeposit: paymasterMinDeposit as string }),
   };
 }
