@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     if (await bundlerAnswers(chain.bundlerUrl, CANONICAL_ENTRY_POINT)) continue;
     const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
     const utility = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_BUNDLER_KEYS.utilityIndex });
-    await deployEntryPointAndFactory(client, createWalletClient({ account: utility, transport: http(chain.rpcUrl) }));
+    await deployEntryPointAndFactory(client, createWalletClient({ account: utility, transport: http(chain.rpcUrl) })).catch((error: unknown) => {
+      throw new Error(`deploying EntryPoint v0.7 on the local ${chain.chain} chain (${chain.rpcUrl}) for its bundler failed: ${String(error)}`);
+    });
     process.stderr.write(`starting the local ${chain.chain} bundler (alto) on 127.0.0.1:${chain.localBundlerPort}\n`);
     const log = openSync(join(logs, `${chain.chain}-bundler.log`), 'a');
     const child = spawn(process.execPath, altoArguments({ rpcUrl: chain.rpcUrl, entryPoint: CANONICAL_ENTRY_POINT, port: chain.localBundlerPort }), {
@@ -34,8 +36,11 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 60_000;
     while (!(await bundlerAnswers(chain.bundlerUrl, CANONICAL_ENTRY_POINT))) {
       if (child.exitCode !== null) throw new Error(`the ${chain.chain} bundler exited with ${child.exitCode}: see .local/chains/${chain.chain}-bundler.log`);
-      if (Date.now() > deadline)
-        throw new Error(`the ${chain.chain} bundler did not answer on ${chain.bundlerUrl}: see .local/chains/${chain.chain}-bundler.log`);
+      if (Date.now() > deadline) {
+        // Not left behind holding the port: the next run starts a new one.
+        process.kill(-child.pid!, 'SIGKILL');
+        throw new Error(`the ${chain.chain} bundler did not answer on ${chain.bundlerUrl} within 60 s: see .local/chains/${chain.chain}-bundler.log`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

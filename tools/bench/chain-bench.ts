@@ -315,7 +315,7 @@ async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecon
     for (const [i, account] of accounts.entries()) {
       await mint(await account.getAddress(), 1_000n);
       const { hash, operation } = await operations.prepare(account, [transfer(1n)], `bench:deploy:${i}`);
-      await operations.submit(hash, operation, fromBlock);
+      await operations.submit(operation);
       deployed.push(hash);
     }
     await landAll(deployed, fromBlock);
@@ -333,7 +333,7 @@ async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecon
     const measured = await Promise.all(
       accounts.map(async (account, i) => {
         const { hash, operation } = await operations.prepare(account, [transfer(1n)], `bench:transfer:${i}`);
-        await operations.submit(hash, operation, fromBlock);
+        await operations.submit(operation);
         return hash;
       }),
     );
@@ -356,7 +356,7 @@ async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecon
     await mint(await swapper.getAddress(), amountIn + 1_000n);
     fromBlock = await client.getBlockNumber();
     const { hash, operation } = await operations.prepare(swapper, [approve, swap(await swapper.getAddress()), transfer(1_000n)], 'bench:swap');
-    await operations.submit(hash, operation, fromBlock);
+    await operations.submit(operation);
     await landAll([hash], fromBlock);
     const landed = (await operations.landed(hash, fromBlock))!;
     if (!landed.success) throw new Error(`the sponsored swap reverted: ${revertDataReason(landed.revertReason)}`);

@@ -169,7 +169,7 @@ describe('chain service - real deposits, faucet and chains list through the API'
         });
         const fromBlock = await onChain.getBlockNumber();
         const { hash, operation } = await operations.prepare(account, [{ to: await account.getAddress(), data: '0x' }], `${walletId}:first`);
-        await operations.submit(hash, operation, fromBlock);
+        await operations.submit(operation);
         const landed = await eventually(
           () => operations.landed(hash, fromBlock),
           (found) => found !== undefined,

@@ -99,7 +99,9 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     metrics.sampled(
       'ramp_chain_paymaster_deposits_low',
       "Chains whose paymaster's EntryPoint deposit (the sponsored operations' gas) is below the chain's paymasterMinDeposit.",
-      async () => (await Promise.all(this.runtimes.map((runtime) => runtime.context.paymasterDepositLow()))).filter((low) => low === true).length,
+      // Each chain on its own: one chain's node not answering must not hide another's low deposit.
+      async () =>
+        (await Promise.all(this.runtimes.map((runtime) => runtime.context.paymasterDepositLow().catch(() => undefined)))).filter((low) => low === true).length,
     );
     let scanned = false;
     health.add('chains', async () => {

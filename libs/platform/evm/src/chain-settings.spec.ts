@@ -43,6 +43,14 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     expect(sepolia!.localBundlerPort).toBeUndefined();
     expect(() => resolveChains('test', { base: { bundlerUrl: 'ftp://bundler' } }, 'TEST_CHAINS')).toThrow('TEST_CHAINS.base.bundlerUrl must be an http(s) URL');
     expect(base!.paymasterMinDeposit).toBe('1');
+    const [off] = resolveChains('test', { base: { rpcUrl: 'http://anvil-base:8545', localPort: 8545, bundlerUrl: null } }, 'TEST_CHAINS');
+    expect([off!.bundlerUrl, off!.localBundlerPort, off!.paymasterMinDeposit]).toEqual([undefined, undefined, undefined]);
+    expect(() => resolveChains('test', { base: { bundlerUrl: 'http://127.0.0.1:4000', localBundlerPort: 4337 } }, 'TEST_CHAINS')).toThrow(
+      'TEST_CHAINS.base.bundlerUrl must name the localBundlerPort (4337)',
+    );
+    for (const path of ["m/44'/60'/4337'/0/0", "m/44'/60'/4338'/0/0"]) {
+      expect(() => resolveChains('test', { base: { hotWalletPath: path } }, 'TEST_CHAINS')).toThrow("must not be under m/44'/60'/4337' or 4338'");
+    }
     const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0", bundlerUrl: 'https://bundler.example/base' };
     expect(() => resolveChains('live', { base: live }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.paymasterMinDeposit is required with a bundlerUrl');
     expect(resolveChains('live', { base: { ...live, paymasterMinDeposit: '0.05' } }, 'LIVE_CHAINS')[0]).toMatchObject({ paymasterMinDeposit: '0.05' });

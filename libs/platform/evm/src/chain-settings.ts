@@ -160,10 +160,11 @@ export function resolveChains(environment: Environment, overrides: Record<string
     // A chain given a URL of its own is no longer the local node, unless it names its local port again; nor is its
     // bundler the local one (a public network's is a provider's URL, given with it).
     const local = known && override.rpcUrl === undefined && override.localPort === undefined ? known.localPort : override.localPort;
+    // `"bundlerUrl": null` turns a chain's bundler off (docker-compose's chains, which run none).
     const keepsBundler = known && override.bundlerUrl === undefined && override.localBundlerPort === undefined && local !== undefined;
     const bundler = keepsBundler
       ? { bundlerUrl: known.bundlerUrl, localBundlerPort: known.localBundlerPort }
-      : { bundlerUrl: override.bundlerUrl, localBundlerPort: override.localBundlerPort };
+      : { bundlerUrl: override.bundlerUrl ?? undefined, localBundlerPort: override.bundlerUrl === null ? undefined : override.localBundlerPort };
     base.set(chain, validated(environment, { ...known, ...override, chain, localPort: local, ...bundler }, `${variable}.${chain}`));
   }
   const settings = [...base.values()];
@@ -205,12 +206,20 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
   } catch (error) {
     throw new ChainSettingsError(`${where}.hotWalletPath: ${(error as Error).message}`);
   }
+  // The smart accounts' keys live under these accounts (each wallet's owner, the paymaster's owner and signer): a hot
+  // wallet there would sign with one of them, and its first send would take the paymaster owner's deployment nonce.
+  if (/^m\/44'\/60'\/433[78]'/.test(path))
+    throw new ChainSettingsError(`${where}.hotWalletPath must not be under m/44'/60'/4337' or 4338' (the smart accounts' keys), got ${path}`);
   if (bundlerUrl !== undefined && (typeof bundlerUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(bundlerUrl)))
     throw new ChainSettingsError(`${where}.bundlerUrl must be an http(s) URL, got ${JSON.stringify(bundlerUrl)}`);
   if (localBundlerPort !== undefined && bundlerUrl === undefined)
     throw new ChainSettingsError(`${where}.localBundlerPort needs a bundlerUrl (http://127.0.0.1:<port>) to reach it`);
   if (localBundlerPort !== undefined && localPort === undefined)
     throw new ChainSettingsError(`${where}.localBundlerPort is for a local chain (one with a localPort): a public network's bundler is a provider's URL`);
+  if (localBundlerPort !== undefined && typeof bundlerUrl === 'string' && new URL(bundlerUrl).port !== String(localBundlerPort))
+    throw new ChainSettingsError(
+      `${where}.bundlerUrl must name the localBundlerPort (${String(localBundlerPort)}) the local bundler listens on, got ${bundlerUrl}`,
+    );
   if (bundlerUrl !== undefined && paymasterMinDeposit === undefined)
     throw new ChainSettingsError(`${where}.paymasterMinDeposit is required with a bundlerUrl: the least the paymaster's deposit may hold, such as "0.05"`);
   if (paymasterMinDeposit !== undefined && (typeof paymasterMinDeposit !== 'string' || !/^\d{1,18}(\.\d{1,18})?$/.test(paymasterMinDeposit)))

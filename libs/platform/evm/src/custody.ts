@@ -22,7 +22,10 @@ function signerOf(account: HDAccount): Signer {
   return Object.freeze({
     address: account.address,
     signTransaction: (transaction: TransactionSerializable) => account.signTransaction(transaction),
-    signHash: (hash: Hex) => account.signMessage({ message: { raw: hash } }),
+    signHash: async (hash: Hex) => {
+      if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new Error('signHash signs a 32-byte hash only');
+      return account.signMessage({ message: { raw: hash } });
+    },
   });
 }
 

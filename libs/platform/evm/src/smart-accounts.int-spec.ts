@@ -168,7 +168,7 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
     expect(operation.factory).toBe(base.contracts.accountFactory);
     expect(operation.nonce).toBe(operationNonce('txn_1:swap'));
     expect(operation.paymaster).toBe(base.contracts.paymaster);
-    await base.operations.submit(hash, operation, fromBlock);
+    await base.operations.submit(operation);
     const landed = await landing(base, hash, fromBlock);
 
     expect(landed).toMatchObject({ success: true, sender: address, paymaster: base.contracts.paymaster, userOperationHash: hash });
@@ -179,13 +179,18 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
     expect([await balanceOf(base, address), await balanceOf(base, recipient), await balanceOf(base, treasury)]).toEqual([59n * UNITS, 40n * UNITS, 1n * UNITS]);
     expect(await base.client.getBalance({ address })).toBe(0n);
 
-    // The step's operation cannot land twice: prepared again, its nonce is taken.
+    // The step's operation cannot land twice: prepared again, its nonce is taken; submitted again, it is `taken`, and
+    // the step's landed operation is found by its sender and nonce.
     await expect(base.operations.prepare(account, [transfer(base, recipient, 40n * UNITS)], 'txn_1:swap')).rejects.toThrow(/AA25 invalid account nonce/);
+    expect(await base.operations.submit(operation)).toBe('taken');
+    expect(await base.operations.nonceUsed(address, operationNonce('txn_1:swap'))).toBe(true);
+    expect(await base.operations.nonceUsed(address, operationNonce('txn_never:send'))).toBe(false);
+    expect((await base.operations.landedByNonce(address, operationNonce('txn_1:swap'), fromBlock))?.userOperationHash).toBe(hash);
     // Another step's operation finds the account deployed: no factory, a nonce of its own.
     const next = await base.operations.prepare(account, [transfer(base, recipient, 9n * UNITS)], 'txn_2:send');
     expect(next.operation.factory).toBeUndefined();
     expect(next.operation.nonce).toBe(operationNonce('txn_2:send'));
-    await base.operations.submit(next.hash, next.operation, fromBlock);
+    await base.operations.submit(next.operation);
     expect((await landing(base, next.hash, fromBlock)).success).toBe(true);
     expect(await balanceOf(base, address)).toBe(50n * UNITS);
     expect(await base.client.getBalance({ address })).toBe(0n);
@@ -237,7 +242,7 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
 
     const { hash, operation } = await base.operations.prepare(account, [transfer(base, recipient, 1n * UNITS)], 'txn_forged:send');
     const forged = { ...operation, signature: await custody.derived(accountOwnerPath('wal_intruder')).signHash(hash) } as UserOperation<'0.7'>;
-    await expect(base.operations.submit(hash, forged, fromBlock)).rejects.toThrow(/AA24 signature error/);
+    await expect(base.operations.submit(forged)).rejects.toThrow(/AA24 signature error/);
 
     const stranger = custody.signer(evmPath("m/44'/60'/4338'/0/9"));
     const unsponsored = new UserOperations(
@@ -247,7 +252,7 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
       sponsorship({ paymaster: base.contracts.paymaster, signer: stranger, chainId: base.chainId, validForSeconds: 600 }),
     );
     const other = await unsponsored.prepare(account, [transfer(base, recipient, 1n * UNITS)], 'txn_unsponsored:send');
-    await expect(unsponsored.submit(other.hash, other.operation, fromBlock)).rejects.toThrow(/AA34 signature error/);
+    await expect(unsponsored.submit(other.operation)).rejects.toThrow(/AA34 signature error/);
 
     await expect(base.operations.prepare(account, [transfer(base, recipient, 6n * UNITS)], 'txn_overdrawn:send')).rejects.toThrow(
       /ERC20InsufficientBalance|reverted/,
@@ -255,8 +260,30 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
 
     expect(await eventsOf(base, hash)).toHaveLength(0);
     expect(await eventsOf(base, other.hash)).toHaveLength(0);
+    expect(await base.operations.landedByNonce(address, operation.nonce, fromBlock)).toBeUndefined();
+    expect(await base.operations.nonceUsed(address, operation.nonce)).toBe(false);
     expect(await balanceOf(base, address)).toBe(5n * UNITS);
     expect(await base.client.getCode({ address })).toBeUndefined();
+  }, 60_000);
+
+  it('takes the same operation submitted twice at once as one: it lands once', async () => {
+    const account = await accountOf(bsc, 'wal_twice');
+    const address = await account.getAddress();
+    await mint(bsc, address, 10n * UNITS);
+    const fromBlock = await bsc.client.getBlockNumber();
+    const { hash, operation } = await bsc.operations.prepare(account, [transfer(bsc, recipient, 2n * UNITS)], 'txn_twice:send');
+    // As a step keeps it: plain JSON (bigints as strings), nothing of viem's account or its URLs.
+    const kept = JSON.stringify(operation, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+    expect(kept).not.toContain('http');
+    const restored = JSON.parse(kept, (_, value: unknown) =>
+      typeof value === 'string' && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value,
+    ) as typeof operation;
+    const answers = await Promise.all([bsc.operations.submit(operation), bsc.operations.submit(restored)]);
+    expect(answers.every((answer) => answer === 'accepted' || answer === 'taken')).toBe(true);
+    await landing(bsc, hash, fromBlock);
+    expect(await bsc.operations.submit(restored)).toBe('taken');
+    expect(await eventsOf(bsc, hash)).toHaveLength(1);
+    expect(await balanceOf(bsc, address)).toBe(8n * UNITS);
   }, 60_000);
 
   it('lands an operation once when the bundler is killed (-9) after taking it and the operation is submitted again, and again', async () => {
@@ -265,13 +292,13 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
     await mint(bsc, address, 10n * UNITS);
     const fromBlock = await bsc.client.getBlockNumber();
     const { hash, operation } = await bsc.operations.prepare(account, [transfer(bsc, recipient, 3n * UNITS)], 'txn_crash:send');
-    await bsc.operations.submit(hash, operation, fromBlock);
+    await bsc.operations.submit(operation);
     await bsc.bundler.stop('SIGKILL');
     await bsc.bundler.start();
     // Whether the bundle was sent before the kill or not, submitting again is safe: it lands, or has landed, once.
-    await bsc.operations.submit(hash, operation, fromBlock);
+    await bsc.operations.submit(operation);
     await landing(bsc, hash, fromBlock);
-    await bsc.operations.submit(hash, operation, fromBlock);
+    expect(await bsc.operations.submit(operation)).toBe('taken');
     expect(await eventsOf(bsc, hash)).toHaveLength(1);
     expect(await balanceOf(bsc, address)).toBe(7n * UNITS);
     expect(

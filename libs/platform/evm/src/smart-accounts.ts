@@ -356,7 +356,10 @@ export class UserOperations {
     const prepared = (await this.bundler.prepareUserOperation({ account, calls: [...calls], nonce: operationNonce(idempotencyKey) })) as UserOperation<
       typeof ENTRY_POINT_VERSION
     >;
-    const operation = { ...prepared, signature: await account.signUserOperation(prepared) };
+    // Only the operation's own fields: what is kept and submitted again after a crash (viem leaves its account on it,
+    // with the client and its URLs).
+    const { account: _account, ...fields } = prepared as UserOperation<typeof ENTRY_POINT_VERSION> & { account?: unknown };
+    const operation = { ...fields, signature: await account.signUserOperation(prepared) } as UserOperation<typeof ENTRY_POINT_VERSION>;
     const chainId = this.client.chain?.id ?? (await this.client.getChainId());
     const hash = getUserOperationHash({
       userOperation: operation,
@@ -368,17 +371,49 @@ export class UserOperations {
   }
 
   /**
-   * Hands a signed operation to the bundler. When the bundler refuses it, the chain is asked whether it has landed
-   * already (a second submission after a crash, its nonce used): then it counts as submitted; otherwise the refusal is
-   * thrown with the bundler's reason (AA24 the account's signature, AA34 the paymaster's, …).
+   * Hands a signed operation to the bundler: `accepted` (it holds it), or `taken` (refused, but the step's nonce is
+   * used on chain: this operation or another preparation of the step has landed; landedByNonce finds it). A second
+   * submission while the first waits counts as accepted. Any other refusal is thrown with the bundler's reason (AA24
+   * the account's signature, AA34 the paymaster's, …); a client-side timeout too, and the caller asks again later:
+   * submitting the same signed operation again is always safe.
    */
-  async submit(hash: Hex, operation: UserOperation<typeof ENTRY_POINT_VERSION>, fromBlock: bigint): Promise<void> {
+  async submit(operation: UserOperation<typeof ENTRY_POINT_VERSION>): Promise<'accepted' | 'taken'> {
     try {
       await this.bundler.sendUserOperation({ ...operation, entryPointAddress: this.contracts.entryPoint });
+      return 'accepted';
     } catch (error) {
-      if (await this.landed(hash, fromBlock)) return;
+      // The step's nonce used on chain: this operation, or another prepared for the same step, has landed (find it
+      // with landedByNonce). The EntryPoint, not the bundler's memory, says so.
+      if (await this.nonceUsed(operation.sender, operation.nonce)) return 'taken';
+      // A second submission while the first waits in the bundler's mempool (alto: "Already known", "already being
+      // processed"): accepted once already.
+      if (/already known|already being processed/i.test(errorText(error))) return 'accepted';
       throw error;
     }
+  }
+
+  /** Whether `sender`'s nonce key of `nonce` has moved past its sequence: an operation with that nonce has landed. */
+  async nonceUsed(sender: Address, nonce: bigint): Promise<boolean> {
+    const key = nonce >> 64n;
+    const next = await this.client.readContract({ address: this.contracts.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [sender, key] });
+    return (next & SEQUENCE_MASK) > (nonce & SEQUENCE_MASK);
+  }
+
+  /**
+   * The operation of `sender` with `nonce` on chain since `fromBlock` (the step's, whichever of its preparations
+   * landed: a second preparation has another hash), or undefined.
+   */
+  async landedByNonce(sender: Address, nonce: bigint, fromBlock: bigint): Promise<LandedOperation | undefined> {
+    const events = await this.client.getLogs({
+      address: this.contracts.entryPoint,
+      event: USER_OPERATION_EVENT,
+      args: { sender },
+      fromBlock,
+      toBlock: 'latest',
+      strict: true,
+    });
+    const event = events.find((candidate) => candidate.args.nonce === nonce);
+    return event && this.landed(event.args.userOpHash, event.blockNumber);
   }
 
   /** The operation on chain since `fromBlock`, or undefined while it has not landed. */
@@ -413,6 +448,18 @@ export class UserOperations {
     }
     return landed;
   }
+}
+
+/** The sequence half (low 64 bits) of a two-dimensional nonce. */
+const SEQUENCE_MASK = (1n << 64n) - 1n;
+
+/** Every message in an error's chain (viem wraps the bundler's answer). */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let cause: unknown = error; cause instanceof Error && parts.length < 10; cause = (cause as Error & { cause?: unknown }).cause) {
+    parts.push(cause.message, (cause as Error & { details?: string }).details ?? '');
+  }
+  return parts.join(' ');
 }
 
 /** EntryPoint v0.7's UserOperationEvent (its hash, sender and paymaster indexed). */
