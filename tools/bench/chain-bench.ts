@@ -301,7 +301,12 @@ async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecon
       data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, amount] }),
     });
     const landAll = async (hashes: Hex[], fromBlock: bigint) => {
-      for (const hash of hashes) while (!(await operations.landed(hash, fromBlock))) await sleep(20);
+      const deadline = Date.now() + 120_000;
+      for (const hash of hashes)
+        while (!(await operations.landed(hash, fromBlock))) {
+          if (Date.now() > deadline) throw new Error(`UserOperation ${hash} did not land within 120 s: see the bundler`);
+          await sleep(20);
+        }
     };
 
     const accounts = await Promise.all(

@@ -1,5 +1,6 @@
-import { getContractAddress, maxUint256 } from 'viem';
-import { CANONICAL_ACCOUNT_FACTORY, CANONICAL_ENTRY_POINT, accountSalt, operationNonce, smartAccountContracts } from './smart-accounts';
+import { getContractAddress, keccak256, maxUint256, recoverMessageAddress, toHex, zeroHash } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { CANONICAL_ACCOUNT_FACTORY, CANONICAL_ENTRY_POINT, STUB_SIGNATURE, accountSalt, operationNonce, smartAccountContracts } from './smart-accounts';
 
 describe('smart accounts - where the contracts are and what a step’s operation is numbered', () => {
   const owner = '0x1111111111111111111111111111111111111111';
@@ -19,6 +20,11 @@ describe('smart accounts - where the contracts are and what a step’s operation
     expect(nonce >> 64n).toBeGreaterThan(0n);
     expect(nonce).toBeLessThanOrEqual(maxUint256);
     expect(operationNonce('txn_1:send') >> 64n).not.toBe(nonce >> 64n);
+  });
+
+  it('estimates with a constant stub signature, a public throwaway key’s, never a custody key’s', async () => {
+    const throwaway = privateKeyToAccount(keccak256(toHex('ramp-platform/stub-signature')));
+    expect(await recoverMessageAddress({ message: { raw: zeroHash }, signature: STUB_SIGNATURE })).toBe(throwaway.address);
   });
 
   it('salts each wallet’s account by its id', () => {

@@ -183,8 +183,6 @@ export async function simpleAccount(options: {
 }): Promise<SmartAccount> {
   const { client, contracts, chainId, owner, salt } = options;
   const address = options.address ?? (await accountAddress(client, contracts, owner.address, salt));
-  // A signature of the right shape that recovers to some address, so that estimation runs the account's check to the end.
-  const stub = await owner.signHash(zeroHash);
   return toSmartAccount({
     client,
     entryPoint: { abi: entryPoint07Abi, address: contracts.entryPoint, version: ENTRY_POINT_VERSION },
@@ -201,7 +199,7 @@ export async function simpleAccount(options: {
       factory: contracts.accountFactory,
       factoryData: encodeFunctionData({ abi: SimpleAccountFactory.abi, functionName: 'createAccount', args: [owner.address, salt] }),
     }),
-    getStubSignature: async () => stub,
+    getStubSignature: async () => STUB_SIGNATURE,
     signMessage: async () => {
       throw new Error('a managed wallet signs UserOperations only');
     },
@@ -289,7 +287,7 @@ export function sponsorship(options: { paymaster: Address; signer: Signer; chain
   const data = (validUntil: number, signature: Hex) => concat([encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, 0]), signature]);
   const gas = { paymasterVerificationGasLimit: PAYMASTER_VERIFICATION_GAS, paymasterPostOpGasLimit: 0n };
   return {
-    getPaymasterStubData: async () => ({ paymaster, paymasterData: data(now() + validForSeconds, await signer.signHash(zeroHash)), ...gas }),
+    getPaymasterStubData: async () => ({ paymaster, paymasterData: data(now() + validForSeconds, STUB_SIGNATURE), ...gas }),
     getPaymasterData: async (operation: GetPaymasterDataParameters) => {
       const { callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas } = operation;
       if (
@@ -449,6 +447,14 @@ export class UserOperations {
     return landed;
   }
 }
+
+/**
+ * The signature estimation runs with (the account's and the paymaster's): of the right shape and recovering to some
+ * address, so both checks run to the end (and fail softly) without a custody key signing anything. A constant: the
+ * signature of the zero hash by a public throwaway key (the hash of "ramp-platform/stub-signature").
+ */
+export const STUB_SIGNATURE: Hex =
+  '0xb54b2d0003fd307346114d8a425d6d09b7a982329d5a4573f1feabae8c29da4473e1bf1110a600bcddcc16e0a67e539d5f5a297683caf3bbe4d64c7528ae7c421c';
 
 /** The sequence half (low 64 bits) of a two-dimensional nonce. */
 const SEQUENCE_MASK = (1n << 64n) - 1n;
