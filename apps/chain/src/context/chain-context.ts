@@ -76,6 +76,8 @@ export interface ChainSmartAccountParts {
   paymasterOwner: Signer;
   /** Who signs the paymaster's sponsorships (the verifying signer it is deployed with). */
   paymasterSigner: Address;
+  /** The chain's client with the chain's id as viem's chain (an operation's hash and signature name it). */
+  client: PublicClient;
 }
 
 export interface ChainContextOptions {
@@ -194,23 +196,25 @@ export class ChainContext {
     this.faucet = this.network.faucet ? new SendQueue({ ...queue, ...limits, signer: faucetSigner }) : undefined;
     const contracts = this.network.contracts.smartAccounts as SmartAccountContracts | undefined;
     const paymasterSigner = custody.signer(PAYMASTER_SIGNER_PATH);
+    // The bundler's client needs the chain's id as viem's chain: the operations' hashes and signatures name it.
+    const accountsClient = createPublicClient({
+      chain: defineChain({
+        id: settings.chainId,
+        name: settings.chain,
+        nativeCurrency: { name: this.native.symbol, symbol: this.native.symbol, decimals: this.native.decimals },
+        rpcUrls: { default: { http: [settings.rpcUrl] } },
+      }),
+      transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }),
+    }) as PublicClient;
     this.smartAccounts =
       contracts && settings.bundlerUrl !== undefined
         ? {
             contracts,
             paymasterOwner,
             paymasterSigner: paymasterSigner.address,
+            client: accountsClient,
             operations: new UserOperations(
-              // The bundler's client needs the chain's id as viem's chain: the operations' hashes and signatures name it.
-              createPublicClient({
-                chain: defineChain({
-                  id: settings.chainId,
-                  name: settings.chain,
-                  nativeCurrency: { name: this.native.symbol, symbol: this.native.symbol, decimals: this.native.decimals },
-                  rpcUrls: { default: { http: [settings.rpcUrl] } },
-                }),
-                transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }),
-              }) as PublicClient,
+              accountsClient,
               settings.bundlerUrl,
               contracts,
               sponsorship({

@@ -3,18 +3,24 @@ import { getAddress, type Address } from 'viem';
 import { CHAIN_EVENT_TYPES, type DepositCredited, type DepositReversed, type Tenant, type TreasuryOpened } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
-import { DepositWatcher, depositAddressOf, type Deposit } from '@ramp/evm';
+import { DepositWatcher, depositAddressOf, operationSenderOfLog, type Deposit } from '@ramp/evm';
 import { isDust } from '@ramp/chains';
 import { fromBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
+import type { AccountOperations } from '../accounts/account-operations';
 import { ownArrival } from './own-arrival';
 import { Sweeps } from './sweeps';
 import { depositIdOf, isTreasury, ownerKey, treasuryOwner } from './owner';
 
+/** What a deposit address is: a forwarder swept into the hot wallet, or a managed wallet's own account (funds stay). */
+export type AddressKind = 'forwarder' | 'account';
+
 /**
  * A chain's deposits: the watcher of its deposit addresses and of the hot wallet (the treasury). A deposit confirmed at
- * the depth becomes a `deposit.credited` event and a sweep of its address to the hot wallet scheduled, in the one
- * transaction that confirms it; a credited deposit a reorganisation took away becomes `deposit.reversed`.
+ * the depth becomes a `deposit.credited` event and, at a forwarder, a sweep of its address to the hot wallet scheduled,
+ * in the one transaction that confirms it; a credited deposit a reorganisation took away becomes `deposit.reversed`.
+ * A wallet's account keeps what arrives: no sweep. What the platform's own accounts' operations bring (a fee to the
+ * hot wallet, a swap's output to the account itself) is not a deposit: the operation's `send.finished` books it.
  */
 export class Deposits {
   readonly watcher: DepositWatcher;
@@ -24,6 +30,7 @@ export class Deposits {
   constructor(
     private readonly context: ChainContext,
     sweepDelayMs: number,
+    private readonly accounts: AccountOperations,
   ) {
     this.sweeps = new Sweeps(context, sweepDelayMs);
     this.watcher = new DepositWatcher({
@@ -46,21 +53,35 @@ export class Deposits {
     return this.watcher.checkpoint();
   }
 
-  /** The deposit address of a wallet or an off-ramp (`wallet:<id>`, `offramp:<id>`): its forwarder, deployed or not. */
-  depositAddress(owner: string): Address {
+  /**
+   * The deposit address of a wallet or an off-ramp (`wallet:<id>`, `offramp:<id>`): its forwarder, deployed or not; or
+   * a wallet's account (counterfactual until its first operation).
+   */
+  async depositAddress(owner: string, kind: AddressKind): Promise<Address> {
     const key = ownerKey(owner);
     if (!key) throw new Error(`not an owner of a deposit address: ${owner}`);
+    if (kind === 'account') return this.accounts.addressOf(key);
     return depositAddressOf(this.context.network.contracts.forwarderFactory as Address, key);
   }
 
+  /** The kind of the address an owner was given on this chain, or undefined when it has none. */
+  async kindOf(owner: string): Promise<AddressKind | undefined> {
+    const { rows } = await this.context.pool.query<{ kind: AddressKind }>(
+      `select kind from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 limit 1`,
+      [this.context.id, owner],
+    );
+    return rows[0]?.kind;
+  }
+
   /** Watches `address` for `owner`, on behalf of `tenant`. */
-  async watch(address: Address, owner: string, tenant: Tenant): Promise<void> {
+  async watch(address: Address, owner: string, tenant: Tenant, kind: AddressKind = 'forwarder'): Promise<void> {
     await withTransaction(this.context.pool, async (tx) => {
-      await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant) values ($1, $2, $3, $4) on conflict do nothing`, [
+      await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant, kind) values ($1, $2, $3, $4, $5) on conflict do nothing`, [
         this.context.id,
         address.toLowerCase(),
         owner,
         JSON.stringify(tenant),
+        kind,
       ]);
       await this.watcher.watch(tx, address, owner);
     });
@@ -109,6 +130,7 @@ export class Deposits {
   private async credited(tx: PoolClient, deposit: Deposit): Promise<void> {
     const found = await this.depositEvent(tx, deposit);
     if (!found) return;
+    if (await this.carriedByOwnOperation(deposit, found.kind)) return;
     const { metadata } = found;
     const history = await this.context.log.readStream(tx, `deposit-${found.event.depositId}`);
     const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length;
@@ -124,9 +146,9 @@ export class Deposits {
       );
       return;
     }
-    // The address's funds go to the hot wallet: one sweep of the address shortly, for this deposit and any that
-    // arrive there meanwhile.
-    await this.sweeps.schedule(tx, deposit.to, event.owner);
+    // A forwarder's funds go to the hot wallet: one sweep of the address shortly, for this deposit and any that
+    // arrive there meanwhile. An account's stay.
+    if (found.kind === 'forwarder') await this.sweeps.schedule(tx, deposit.to, event.owner);
     this.context.logger.info(
       { chain: this.context.id, depositId: event.depositId, owner: event.owner, amount: event.amount, token: event.tokenSymbol },
       'deposit credited',
@@ -142,6 +164,8 @@ export class Deposits {
     if (!found) return;
     const { depositId } = found.event;
     const history = await this.context.log.readStream(tx, `deposit-${depositId}`);
+    // Never credited (an arrival by the platform's own operation, say): nothing to take back.
+    if (!history.some((past) => past.type === CHAIN_EVENT_TYPES.depositCredited)) return;
     const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length - 1;
     const { rows } = await tx.query<{ refunded: boolean }>(
       `select exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
@@ -173,10 +197,29 @@ export class Deposits {
     return rows[0]!.own;
   }
 
-  private async depositEvent(tx: PoolClient, deposit: Deposit): Promise<{ event: DepositCredited; metadata: EventMetadata } | undefined> {
+  /**
+   * Whether a token transfer into an account or the hot wallet was made by an operation of the platform's own accounts:
+   * into an account, by that account's own operation (a swap's output paid to itself); into the hot wallet, by any of
+   * them (a fee, a swap's output for the next leg). Its `send.finished` books it; a deposit it is not. A transfer to an
+   * account by another account's operation is that account's deposit, as from anyone.
+   */
+  private async carriedByOwnOperation(deposit: Deposit, kind: AddressKind | 'treasury'): Promise<boolean> {
+    const parts = this.context.smartAccounts;
+    if (!parts || kind === 'forwarder' || deposit.logIndex < 0) return false;
+    const receipt = await this.context.client.getTransactionReceipt({ hash: deposit.txHash as `0x${string}` });
+    const sender = operationSenderOfLog(receipt.logs, parts.contracts.entryPoint, deposit.logIndex);
+    if (!sender) return false;
+    if (kind === 'account') return sender.toLowerCase() === deposit.to.toLowerCase();
+    return this.accounts.isAccount(sender);
+  }
+
+  private async depositEvent(
+    tx: PoolClient,
+    deposit: Deposit,
+  ): Promise<{ event: DepositCredited; metadata: EventMetadata; kind: AddressKind | 'treasury' } | undefined> {
     const { context } = this;
-    const { rows } = await tx.query<{ owner: string; tenant: Tenant }>(
-      `select owner, tenant from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`,
+    const { rows } = await tx.query<{ owner: string; tenant: Tenant; kind: AddressKind }>(
+      `select owner, tenant, kind from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2`,
       [context.id, deposit.to.toLowerCase()],
     );
     const token = context.tokens.find((candidate) => candidate.address === deposit.token.toLowerCase());
@@ -203,6 +246,7 @@ export class Deposits {
       from: getAddress(deposit.from),
       blockNumber: deposit.blockNumber.toString(),
     };
-    return { event, metadata: { correlationId: rows[0].owner, causationId: depositId, actor: `system:chain`, tenant: rows[0].tenant } };
+    const kind = isTreasury(rows[0].owner) ? 'treasury' : rows[0].kind;
+    return { event, metadata: { correlationId: rows[0].owner, causationId: depositId, actor: `system:chain`, tenant: rows[0].tenant }, kind };
   }
 }

@@ -3,6 +3,7 @@ import { gasCost } from '@ramp/chains';
 import { swapOutputOf } from '@ramp/evm';
 import { toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
+import type { AccountOperations } from '../accounts/account-operations';
 import type { IntentRelayer } from '../bridge/intent-relayer';
 import type { Deposits } from '../deposits/deposits';
 import { ownArrival } from '../deposits/own-arrival';
@@ -15,6 +16,7 @@ export interface HoldingsSources {
   deposits: Pick<Deposits, 'checkpoint'>;
   transfers: Pick<Transfers, 'ofSends'>;
   swaps: Pick<Swaps, 'ofSends'>;
+  accounts: Pick<AccountOperations, 'accounts' | 'minedNotFinal'>;
   relayer?: Pick<IntentRelayer, 'moved'>;
 }
 
@@ -45,10 +47,12 @@ export class Holdings {
                            where w.chain = $1 and w.address = d.to_address and s.status = 'confirmed' and s.block_number > d.block_number and s.block_number <= $2)`,
       [context.id, blockNumber.toString(), hot.toLowerCase()],
     );
-    // The hot wallet and the unswept addresses; the other lanes for the native coin only: their gas, which the hot
-    // wallet's top-ups moved there. A lane never holds tokens (it moves the hot wallet's by allowance): tokens someone
-    // sends a lane are nobody's deposit and are left out, so that they cannot push the chain into a drift and pause it.
-    const holders = [hot, ...open.map((row) => row.address as Address)];
+    // The hot wallet, the unswept addresses and the managed wallets' accounts (whose funds stay there); the other lanes
+    // for the native coin only: their gas, which the hot wallet's top-ups moved there. A lane never holds tokens (it
+    // moves the hot wallet's by allowance): tokens someone sends a lane are nobody's deposit and are left out, so that
+    // they cannot push the chain into a drift and pause it.
+    const accounts = await this.sources.accounts.accounts();
+    const holders = [...new Set([hot, ...open.map((row) => row.address as Address), ...accounts].map((holder) => holder.toLowerCase()))] as Address[];
     const lanes = context.lanes.queues.slice(1).map((lane) => lane.sender);
     const balances = new Map<string, bigint>();
     for (const token of context.tokens) {
@@ -65,6 +69,7 @@ export class Holdings {
       `select d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
         where d.chain = $1 and d.status = 'seen' and d.block_number <= $2
           and not (d.to_address = $3 and ${ownArrival('d', '$4', '$3')})
+          and not exists (select 1 from ${CHAIN_SCHEMA}.account_operations o where o.chain = d.chain and o.tx_hash = d.tx_hash and (d.to_address = $3 or d.to_address = o.sender))
         group by d.token`,
       [context.id, blockNumber.toString(), hot.toLowerCase(), hot],
     );
@@ -72,8 +77,10 @@ export class Holdings {
       const token = context.tokens.find((candidate) => candidate.address === row.token);
       return token ? [{ symbol: token.symbol, units: BigInt(row.amount) }] : [];
     });
-    // Mined by the checkpoint but not final yet: the chain shows them spent, the books not yet.
-    return { blockNumber, holdings: bookedHoldings(balances, uncredited, await this.minedNotFinal(blockNumber), context.native.symbol) };
+    // Mined by the checkpoint but not final yet: the chain shows them spent, the books not yet. An account's operation
+    // pays no gas of the holdings (the paymaster's deposit does), and its fee to the hot wallet stays within them.
+    const operations = (await this.sources.accounts.minedNotFinal(blockNumber)).map((moved) => ({ gas: 0n, moved }));
+    return { blockNumber, holdings: bookedHoldings(balances, uncredited, [...(await this.minedNotFinal(blockNumber)), ...operations], context.native.symbol) };
   }
 
   /**

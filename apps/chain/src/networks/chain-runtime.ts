@@ -1,3 +1,4 @@
+import { AccountOperations } from '../accounts/account-operations';
 import type { IntentRelayer } from '../bridge/intent-relayer';
 import { ChainContext, type ChainContextOptions } from '../context/chain-context';
 import { Deposits } from '../deposits/deposits';
@@ -34,6 +35,8 @@ export class ChainRuntime {
   readonly swaps: Swaps;
   readonly pools: Pools;
   readonly holdings: Holdings;
+  /** The operations of managed wallets' accounts (a chain with smart accounts). */
+  readonly accounts: AccountOperations;
   private readonly sendFinished: SendFinishedEvents;
   private readonly relayer: IntentRelayer | undefined;
   private pauseReadAt = 0;
@@ -42,12 +45,13 @@ export class ChainRuntime {
     const { poolsMaxAgeMs, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
     this.relayer = relayer;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
-    this.deposits = new Deposits(this.context, sweepDelayMs);
+    this.accounts = new AccountOperations(this.context, contextOptions.custody);
+    this.deposits = new Deposits(this.context, sweepDelayMs, this.accounts);
     this.transfers = new Transfers(this.context, settlementNetMs);
     this.faucet = this.context.faucet && new Faucet(this.context, this.context.faucet);
     this.swaps = new Swaps(this.context);
     this.pools = new Pools(this.context, poolsMaxAgeMs);
-    this.holdings = new Holdings(this.context, { deposits: this.deposits, transfers: this.transfers, swaps: this.swaps, relayer });
+    this.holdings = new Holdings(this.context, { deposits: this.deposits, transfers: this.transfers, swaps: this.swaps, accounts: this.accounts, relayer });
     this.sendFinished = new SendFinishedEvents(this.context, { transfers: this.transfers, swaps: this.swaps, relayer });
   }
 
@@ -102,6 +106,7 @@ export class ChainRuntime {
       ['sweeps', this.deposits.sweeps],
       ['relayer', relayer && { tick: () => relayer.tick(context) }],
       ['settlements', { tick: () => this.transfers.netDue() }],
+      ['account operations', this.accounts],
       ['lanes', { tick: () => context.maintainLanes() }],
       // Every lane's sends and the faucet's at once, each failing on its own.
       [

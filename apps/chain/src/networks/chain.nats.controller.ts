@@ -25,6 +25,8 @@ import { RecordedWaits } from '@ramp/database';
 import { isRevert, revertReasonOf } from '@ramp/evm';
 import type { ChainContext } from '../context/chain-context';
 import { ownerKey } from '../deposits/owner';
+import type { ChainToken } from '../context/platform-contracts';
+import type { ChainRuntime } from './chain-runtime';
 import { Networks } from './networks';
 
 /** How long a faucet request waits for its transfer to be signed and broadcast by the chain's leading replica. */
@@ -72,9 +74,17 @@ export class ChainNatsController {
     // receive funds the watcher never scans.
     if ((await runtime.deposits.checkpoint()) === undefined)
       throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain is starting: try again in a moment`);
-    const address = runtime.deposits.depositAddress(request.owner);
-    await runtime.deposits.watch(address, request.owner, tenant);
-    return { chain: runtime.chain, address };
+    const kind = request.kind ?? 'forwarder';
+    if (kind !== 'forwarder' && kind !== 'account') throw invalidField('kind', 'must be forwarder or account');
+    if (kind === 'account' && !request.owner.startsWith('wallet:')) throw invalidField('kind', "only a managed wallet's address is an account");
+    if (kind === 'account' && !runtime.context.smartAccounts)
+      throw invalidField('kind', `${runtime.chain} has no smart accounts (no bundler): its wallets' addresses are forwarders`, 'UNSUPPORTED_CHAIN');
+    const given = await runtime.deposits.kindOf(request.owner);
+    if (given !== undefined && given !== kind)
+      throw invalidField('kind', `${request.owner} was given a${given === 'account' ? 'n account' : ' forwarder'} already`);
+    const address = await runtime.deposits.depositAddress(request.owner, kind);
+    await runtime.deposits.watch(address, request.owner, tenant, kind);
+    return { chain: runtime.chain, address, kind };
   }
 
   /** Test keys only: a mint (test token) or a transfer (test coin) from the local chain's faucet, once per key. */
@@ -142,6 +152,8 @@ export class ChainNatsController {
       throw invalidField('refundOf', 'must be the id of a deposit');
     if (request.net !== undefined && typeof request.net !== 'boolean') throw invalidField('net', 'must be true or false');
     if (request.net && request.refundOf !== undefined) throw invalidField('net', 'a refund gives back one deposit as it arrived: it is never netted');
+    if (request.fromWallet !== undefined) return this.transferFromWallet(runtime, request, to, token, amount.toFixed());
+    if (request.fee !== undefined) throw invalidField('fee', 'only a transfer from a wallet (fromWallet) pays a fee in the same operation');
     const send = await runtime.transfers.request(idempotencyKeyOf(request), {
       to,
       token,
@@ -156,6 +168,36 @@ export class ChainNatsController {
     if (!send) return { status: 'queued', waiting: runtime.transfers.nettingWaits };
     const waiting = send.status === 'queued' ? await runtime.context.waitingOf(send) : undefined;
     return { status: send.status, transactionHash: send.status === 'queued' ? undefined : send.txHash, error: send.error, ...(waiting && { waiting }) };
+  }
+
+  /** ChainTransfer from a managed wallet's account: one sponsored UserOperation, once per key (AccountOperations). */
+  private async transferFromWallet(
+    runtime: ChainRuntime,
+    request: ChainTransfer.Request,
+    to: Address,
+    token: ChainToken,
+    amount: string,
+  ): Promise<ChainTransfer.Response> {
+    const fromWallet = walletOf(request);
+    if (request.refundOf !== undefined) throw invalidField('refundOf', "a refund gives back a deposit from the hot wallet, never from a wallet's account");
+    if (request.net) throw invalidField('net', "a wallet's transfer is its own operation: it is never netted");
+    const fee = request.fee === undefined ? undefined : tokenAmount(request.fee, 'fee', token.decimals);
+    const operation = await runtime.accounts.transfer(idempotencyKeyOf(request), {
+      walletId: fromWallet,
+      to,
+      token,
+      amount,
+      ...(fee !== undefined && { fee }),
+      account: accountOf(request),
+      paysOut: paysOutOf(request),
+      organizationId: organizationOf(request),
+    });
+    return {
+      status: operation.status,
+      ...(operation.transactionHash && operation.status !== 'queued' && { transactionHash: operation.transactionHash }),
+      ...(operation.userOperationHash && { userOperationHash: operation.userOperationHash }),
+      ...(operation.error && { error: operation.error }),
+    };
   }
 
   /**
@@ -178,6 +220,8 @@ export class ChainNatsController {
     }
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     const to = recipientOn(runtime.context, request.recipient);
+    if (request.fromWallet !== undefined) return this.swapFromWallet(runtime, request, { fromToken, toToken, amountIn, minimumOut, to });
+    if (request.fee !== undefined) throw invalidField('fee', 'only a swap from a wallet (fromWallet) pays a fee in the same operation');
     const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), {
       fromToken,
       toToken,
@@ -196,15 +240,34 @@ export class ChainNatsController {
       ...(waiting && { waiting }),
     };
     if (send.status === 'confirmed' && amountOut !== undefined) response.amountOut = fromBaseUnits(amountOut, toToken.decimals);
-    if (send.status === 'failed' && /INSUFFICIENT_OUTPUT_AMOUNT/.test(send.error ?? '')) {
-      // At the block that reverted it; for a swap refused before it was sent, at the latest block.
-      const wouldGive = await runtime.swaps.quote({ fromToken, toToken, amountIn }, send.blockNumber).catch((error: unknown) => {
-        // A pool that cannot price it at all (emptied): no figure, the reason says enough. Otherwise try again later.
-        if (isRevert(error)) return undefined;
-        throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} pools could not be read: ${revertReasonOf(error)}`);
-      });
-      if (wouldGive !== undefined) response.wouldGive = fromBaseUnits(wouldGive, toToken.decimals);
-    }
+    if (send.status === 'failed') await wouldGiveOf(runtime, response, { fromToken, toToken, amountIn }, send.blockNumber);
+    return response;
+  }
+
+  /** ChainSwap from a managed wallet's account: one sponsored UserOperation (approve, swap, fee), once per key. */
+  private async swapFromWallet(
+    runtime: ChainRuntime,
+    request: ChainSwap.Request,
+    terms: { fromToken: ChainToken; toToken: ChainToken; amountIn: string; minimumOut: string; to: Address },
+  ): Promise<ChainSwap.Response> {
+    const fromWallet = walletOf(request);
+    const fee = request.fee === undefined ? undefined : tokenAmount(request.fee, 'fee', terms.fromToken.decimals);
+    const operation = await runtime.accounts.swap(idempotencyKeyOf(request), {
+      ...terms,
+      walletId: fromWallet,
+      ...(fee !== undefined && { fee }),
+      account: accountOf(request),
+      paysOut: paysOutOf(request),
+      organizationId: organizationOf(request),
+    });
+    const response: ChainSwap.Response = {
+      status: operation.status,
+      ...(operation.transactionHash && operation.status !== 'queued' && { transactionHash: operation.transactionHash }),
+      ...(operation.userOperationHash && { userOperationHash: operation.userOperationHash }),
+      ...(operation.amountOut !== undefined && { amountOut: fromBaseUnits(operation.amountOut, terms.toToken.decimals) }),
+      ...(operation.error && { error: operation.error }),
+    };
+    if (operation.status === 'failed') await wouldGiveOf(runtime, response, terms, operation.transactionHash ? operation.blockNumber : undefined);
     return response;
   }
 
@@ -256,6 +319,31 @@ export class ChainNatsController {
     await this.networks.relayer.pause('test', request.organizationId, request.paused);
     return { paused: request.paused };
   }
+}
+
+/**
+ * A swap failed for its minimum: what the pools would have given, at the block that reverted it (refused before it
+ * was sent: the latest), added to its answer.
+ */
+async function wouldGiveOf(
+  runtime: ChainRuntime,
+  response: ChainSwap.Response,
+  terms: { fromToken: ChainToken; toToken: ChainToken; amountIn: string },
+  blockNumber: bigint | undefined,
+): Promise<void> {
+  if (!/INSUFFICIENT_OUTPUT_AMOUNT/.test(response.error ?? '')) return;
+  const wouldGive = await runtime.swaps.quote(terms, blockNumber).catch((error: unknown) => {
+    // A pool that cannot price it at all (emptied): no figure, the reason says enough. Otherwise try again later.
+    if (isRevert(error)) return undefined;
+    throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} pools could not be read: ${revertReasonOf(error)}`);
+  });
+  if (wouldGive !== undefined) response.wouldGive = fromBaseUnits(wouldGive, terms.toToken.decimals);
+}
+
+/** The wallet a request spends from (`fromWallet`): a managed wallet's id. */
+function walletOf(request: { fromWallet?: unknown }): string {
+  if (typeof request.fromWallet !== 'string' || !/^wal_[0-9A-Za-z]{10,40}$/.test(request.fromWallet)) throw invalidField('fromWallet', 'must be a wallet id');
+  return request.fromWallet;
 }
 
 /** An amount of a token sent on chain: a positive decimal with at most its decimals, that a uint256 can hold. */

@@ -23,6 +23,7 @@ import { RecordedWaits, withTransaction, type Sql } from '@ramp/database';
 import { assetOf, externalAccount, heldAccount, move, revenueAccount, smartAccountAddress, walletAccount, type Leg } from '@ramp/bookkeeping';
 import { dec, parseAmount } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
+import { Config } from '@ramp/config';
 import { insufficient, InsufficientFunds, Journal } from '../journal/journal';
 import { pageMeta, parsePage } from '@ramp/contracts';
 
@@ -74,11 +75,17 @@ export class WalletService {
    */
   private readonly wallets = new Map<string, WalletRow>();
 
+  /** WALLET_ACCOUNTS: a new wallet on a chain with smart accounts gets an account as its address. */
+  private readonly accounts: boolean;
+
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(RecordedWaits) private readonly waits: RecordedWaits,
-  ) {}
+    @Inject(Config) config: Config,
+  ) {
+    this.accounts = config.bool('walletAccounts');
+  }
 
   /**
    * A wallet's address is its deposit address on its chain, which the chain service watches from then on: what arrives
@@ -109,8 +116,16 @@ export class WalletService {
 
   private async depositAddress(tenant: Tenant, chain: PrimaryChainName, walletId: string): Promise<string | undefined> {
     try {
-      const { address } = await this.rpc.call(DepositAddressWatch.contract, tenant, { environment: tenant.environment, chain, owner: `wallet:${walletId}` });
-      return address;
+      const request = { environment: tenant.environment, chain, owner: `wallet:${walletId}` };
+      if (this.accounts) {
+        try {
+          return (await this.rpc.call(DepositAddressWatch.contract, tenant, { ...request, kind: 'account' })).address;
+        } catch (error) {
+          // A chain without smart accounts (no bundler): its wallets' addresses are forwarders.
+          if (!(error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN' && error.field === 'kind')) throw error;
+        }
+      }
+      return (await this.rpc.call(DepositAddressWatch.contract, tenant, request)).address;
     } catch (error) {
       if (error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN') return undefined;
       throw error;

@@ -83,10 +83,18 @@ export namespace DepositAddressWatch {
     environment: Environment;
     chain: string;
     owner: string;
+    /**
+     * What the address is (`forwarder` when absent): a forwarder whose deposits are swept into the hot wallet, or, for a
+     * managed wallet (`wallet:<id>`) on a chain with smart accounts, the wallet's own ERC-4337 account, whose deposits
+     * stay there (docs/chains.md, "Smart accounts"). The first call for an owner decides it: asked again with the other
+     * kind, INVALID_REQUEST naming `kind`.
+     */
+    kind?: 'forwarder' | 'account';
   }
   export interface Response {
     chain: string;
     address: string;
+    kind: 'forwarder' | 'account';
   }
   export const contract = rpc<Request, Response>('chain.v1.deposit-addresses.watch');
 }
@@ -158,10 +166,21 @@ export namespace ChainTransfer {
      * `refundOf`. It says how the transfer is sent, not what: the first request under a key decides it.
      */
     net?: boolean;
+    /**
+     * From a managed wallet's own account (its id; the wallet's address must be an account, DepositAddressWatch `kind`),
+     * not the hot wallet: one sponsored UserOperation that transfers `amount` to `to` and, in the same operation, `fee`
+     * (when given) to the hot wallet. Not with `refundOf` or `net`.
+     */
+    fromWallet?: string;
+    /** With `fromWallet`: the platform's fee, in the same token, paid to the hot wallet by the same operation. */
+    fee?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
+    /** The transaction that carried it: the hot wallet's send, or the bundle of an account's operation. */
     transactionHash?: string;
+    /** From a wallet's account: its UserOperation's hash, once prepared. */
+    userOperationHash?: string;
     error?: string;
     /** Queued: why the hot wallet's sends wait, when they do (its queue halted or paused, the wallet unable to pay). */
     waiting?: string;
@@ -194,10 +213,21 @@ export namespace ChainSwap {
     paysOut: string;
     /** The organization whose transaction it is: what its hourly outflow limit counts, for a swap paid outside. */
     organizationId?: string;
+    /**
+     * From a managed wallet's own account (its id; ChainTransfer's `fromWallet`), not the hot wallet: one sponsored
+     * UserOperation that approves the router for `amountIn`, swaps it, and pays `fee` (when given, in `fromToken`) to
+     * the hot wallet. `recipient` may then be the wallet's own address (its output stays in the account).
+     */
+    fromWallet?: string;
+    /** With `fromWallet`: the platform's fee, in `fromToken`, paid to the hot wallet by the same operation. */
+    fee?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
+    /** The transaction that carried it: the hot wallet's send, or the bundle of an account's operation. */
     transactionHash?: string;
+    /** From a wallet's account: its UserOperation's hash, once prepared. */
+    userOperationHash?: string;
     /** Confirmed: what the pools gave, read from the receipt's Swap event. */
     amountOut?: string;
     /** Failed for its minimum: what the pools would have given at the block that reverted it (refused before it was sent: the latest). */
@@ -385,8 +415,9 @@ export interface SendFinished {
     shares?: { idempotencyKey: string; paysOut: string; amount: string }[];
   };
   /**
-   * A confirmed swap (ChainSwap): `amountIn` of `fromToken` left the hot wallet, `amountOut` of `toToken` came out of
-   * the pools to `to`: the hot wallet itself (`intoHotWallet`), or an address outside.
+   * A confirmed swap (ChainSwap): `amountIn` of `fromToken` left the hot wallet (or a wallet's account: `account`),
+   * `amountOut` of `toToken` came out of the pools to `to`: into the platform's holdings (`intoHotWallet`: the hot
+   * wallet, or the account that swapped, paid to itself), or to an address outside.
    */
   swap?: { fromToken: string; amountIn: string; toToken: string; amountOut: string; to: string; intoHotWallet: boolean; account: string };
   /**
@@ -395,6 +426,13 @@ export interface SendFinished {
    * the hot wallet itself moves nothing, and has none.
    */
   bridge?: { role: 'deposit' | 'fill' | 'settle' | 'refund'; tokenSymbol: string; amount: string; direction: 'in' | 'out'; account: string };
+  /**
+   * An operation of a managed wallet's account (a `transfer` or a `swap` from it): its UserOperation's hash, the wallet, and the gas
+   * the platform's paymaster paid for it (`sponsoredGasCost`, in the native coin, out of its EntryPoint deposit: not
+   * the chain's holdings, so `gasCost` is "0"). What it moved left the platform's holdings from the account as from
+   * the hot wallet; its fee to the hot wallet stays within them.
+   */
+  account?: { walletId: string; userOperationHash: string; sponsoredGasCost: string; fee?: string };
   error?: string;
 }
 

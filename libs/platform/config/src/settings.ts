@@ -428,6 +428,13 @@ export const SETTINGS = {
       "The most sends one send lane (a chain's hot wallet, or one of its extra lanes: a chain's `lanes` setting) has signed and not yet mined at once (mined ones waiting for their finality do not count); more wait queued. A node keeps only so many of one sender's transactions for sure (geth's txpool.accountslots, 16), and one stuck transaction holds up every later nonce of its sender: a chain that must send more at once is given more lanes. Local anvil nodes (test chains with a `localPort`) keep any number and are not capped.",
     services: ['chain'],
   },
+  walletAccounts: {
+    env: 'WALLET_ACCOUNTS',
+    default: '',
+    description:
+      'Whether a new managed wallet on a chain with smart accounts (a bundler: the chain\'s `bundlerUrl`) gets its own ERC-4337 account as its address, whose deposits stay there, instead of a forwarder swept into the hot wallet (docs/chains.md, "Smart accounts"). Off until every wallet operation (swaps, transfers, off-ramps, deliveries) runs from the account: today only the chain service\'s transfers from an account do, so a wallet made with it on must not be spent by the route or ramp steps yet. A wallet keeps the kind it was made with.',
+    services: ['ledger'],
+  },
   chainSettlementNetMs: {
     env: 'CHAIN_SETTLEMENT_NET_MS',
     default: '1000',

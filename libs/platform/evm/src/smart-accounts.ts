@@ -14,6 +14,7 @@ import {
   type Account,
   type Address,
   type Hex,
+  type Log,
   type PublicClient,
   type WalletClient,
 } from 'viem';
@@ -446,6 +447,50 @@ export class UserOperations {
     }
     return landed;
   }
+}
+
+/** A signed operation as kept (plain JSON: bigints as `<digits>n` strings), to be submitted again after a crash. */
+export function operationToJson(operation: UserOperation<typeof ENTRY_POINT_VERSION>): string {
+  return JSON.stringify(operation, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+}
+
+/** A kept operation (operationToJson) as viem's again. */
+export function operationFromJson(json: string): UserOperation<typeof ENTRY_POINT_VERSION> {
+  return JSON.parse(json, (_, value: unknown) => (typeof value === 'string' && /^\d+n$/.test(value) ? BigInt(value.slice(0, -1)) : value)) as UserOperation<
+    typeof ENTRY_POINT_VERSION
+  >;
+}
+
+/**
+ * The sender of the UserOperation whose execution emitted the log at `logIndex` of a bundle's receipt, or undefined for
+ * a log no operation emitted. The EntryPoint (v0.7) runs a bundle's operations one after another and emits each one's
+ * `UserOperationEvent` after the logs of its calls: a log belongs to the first such event after it.
+ */
+export function operationSenderOfLog(logs: readonly Log[], entryPoint: Address, logIndex: number): Address | undefined {
+  const events = parseEventLogs({
+    abi: entryPoint07Abi,
+    logs: logs.filter((log) => log.address.toLowerCase() === entryPoint.toLowerCase()),
+    eventName: 'UserOperationEvent',
+  });
+  const carrier = events.filter((event) => event.logIndex !== null && event.logIndex > logIndex).sort((a, b) => a.logIndex! - b.logIndex!)[0];
+  return carrier?.args.sender;
+}
+
+/**
+ * The logs a bundle's operation's calls emitted: those after the bundle's previous `UserOperationEvent` (or its
+ * `BeforeExecution`, for the first) and before its own. Another operation of the same bundle (another account's swap
+ * on the same pools, say) is not read as this one's.
+ */
+export function operationLogs(logs: readonly Log[], entryPoint: Address, userOperationHash: Hex): Log[] {
+  const sorted = [...logs].sort((a, b) => (a.logIndex ?? 0) - (b.logIndex ?? 0));
+  const ours = sorted.filter((log) => log.address.toLowerCase() === entryPoint.toLowerCase());
+  const boundaries = parseEventLogs({ abi: entryPoint07Abi, logs: ours, strict: false }).filter(
+    (event) => event.eventName === 'UserOperationEvent' || event.eventName === 'BeforeExecution',
+  );
+  const own = boundaries.find((event) => event.eventName === 'UserOperationEvent' && (event.args as { userOpHash?: Hex }).userOpHash === userOperationHash);
+  if (!own) return [];
+  const before = boundaries.filter((event) => event.logIndex! < own.logIndex!).at(-1);
+  return sorted.filter((log) => log.logIndex! > (before?.logIndex ?? -1) && log.logIndex! < own.logIndex!);
 }
 
 /**

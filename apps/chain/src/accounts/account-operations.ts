@@ -1,0 +1,569 @@
+import type { PoolClient } from 'pg';
+import { encodeFunctionData, getAddress, type Address, type Hex } from 'viem';
+import { AppError, CHAIN_EVENT_TYPES, invalidField, type SendFinished } from '@ramp/contracts';
+import { withTransaction, type Sql } from '@ramp/database';
+import type { EventMetadata } from '@ramp/event-store';
+import {
+  accountAddress,
+  accountOwnerPath,
+  accountSalt,
+  finalThrough,
+  NATIVE_TOKEN,
+  operationFromJson,
+  operationLogs,
+  operationNonce,
+  operationToJson,
+  revertDataReason,
+  routerSwapCall,
+  simpleAccount,
+  swapOutputOf,
+  TestToken,
+  type AccountCall,
+  type HdCustody,
+  type LandedOperation,
+} from '@ramp/evm';
+import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
+import { CHAIN_SCHEMA, type ChainContext, type ChainSmartAccountParts } from '../context/chain-context';
+import type { ChainToken } from '../context/platform-contracts';
+import { swapDex } from '../swaps/pools';
+
+/** Most open operations one pass looks at (the rest at the next). */
+const OPERATIONS_PER_PASS = 50;
+
+/** How long a submitted operation that has not landed waits before it is handed to the bundler again (safe: it lands once). */
+const RESUBMIT_AFTER_MS = 10_000;
+
+/**
+ * How long after its preparation an operation that never landed is prepared again: before the paymaster's sponsorship
+ * (valid 600 s, ChainContext) lapses. The same step's nonce: whichever preparation lands, one does at most.
+ */
+const PREPARE_AGAIN_AFTER_MS = 480_000;
+
+/** Blocks searched before an operation's preparation for its landing (a node's head may differ from the bundler's). */
+const LANDING_MARGIN_BLOCKS = 5n;
+
+/** How long a swap from an account may wait to be mined (as the hot wallet's: the router refuses it after). */
+const SWAP_DEADLINE_SECONDS = 300;
+
+/** What a transfer from a managed wallet's account asks (ChainTransfer with `fromWallet`). */
+export interface AccountTransferTerms {
+  walletId: string;
+  to: Address;
+  token: ChainToken;
+  /** Decimal strings in the token's units. */
+  amount: string;
+  /** The platform's fee, in the same token, to the hot wallet in the same operation. */
+  fee?: string;
+  account: string;
+  paysOut: string;
+  organizationId?: string;
+}
+
+/** What a swap from a managed wallet's account asks (ChainSwap with `fromWallet`): `fee` is in `fromToken`. */
+export interface AccountSwapTerms {
+  walletId: string;
+  fromToken: ChainToken;
+  toToken: ChainToken;
+  amountIn: string;
+  minimumOut: string;
+  /** Who receives the output: the hot wallet, the account itself, or an address outside. */
+  to: Address;
+  fee?: string;
+  account: string;
+  paysOut: string;
+  organizationId?: string;
+}
+
+/**
+ * The terms as recorded (chain.account_operations.terms), amounts as canonical decimals: what a repeated request is
+ * compared with, term by term. A transfer's token is `tokenSymbol`; a swap's fee is in its `fromToken`.
+ */
+type RecordedTerms =
+  | { to: string; tokenSymbol: string; amount: string; fee: string | null; account: string }
+  | { to: string; fromToken: string; toToken: string; amountIn: string; minimumOut: string; fee: string | null; account: string };
+
+interface OperationRow {
+  id: string;
+  idempotency_key: string;
+  kind: 'transfer' | 'swap';
+  wallet_id: string;
+  sender: string;
+  terms: RecordedTerms;
+  calls: { to: Address; value: string; data: Hex }[];
+  nonce: string;
+  status: 'queued' | 'submitted' | 'confirmed' | 'failed';
+  user_operation_hash: Hex | null;
+  operation: unknown;
+  from_block: string | null;
+  submitted_at: Date | null;
+  tx_hash: Hex | null;
+  block_number: string | null;
+  gas_cost: string | null;
+  amount_out: string | null;
+  error: string | null;
+  updated_at: Date;
+}
+
+/** An operation as its requester sees it. */
+export interface OperationRecord {
+  status: 'queued' | 'pending' | 'confirmed' | 'failed';
+  userOperationHash?: Hex;
+  /** The bundle that carried it, once landed. */
+  transactionHash?: Hex;
+  /** A confirmed swap's output, in base units of its `toToken`. */
+  amountOut?: bigint;
+  /** Where it was refused or reverted, for a swap's `wouldGive` at that block. */
+  blockNumber?: bigint;
+  error?: string;
+}
+
+/**
+ * The operations of managed wallets' accounts on one chain (docs/chains.md, "Smart accounts"): each request recorded
+ * once per key with its terms and the calls it batches (chain.account_operations), then, on the chain's leading replica
+ * (tick), prepared (the bundler estimates, the paymaster sponsors, the wallet's own key signs), kept, submitted, found
+ * landed from the EntryPoint's `UserOperationEvent` on chain, and at the chain's depth finished with `send.finished` in
+ * the transaction that records it, as a hot-wallet send is. Its nonce is the step's own (operationNonce): it lands
+ * once whatever crashes, whichever bundler, however often it is prepared.
+ */
+export class AccountOperations {
+  constructor(
+    private readonly context: ChainContext,
+    private readonly custody: HdCustody,
+  ) {}
+
+  private get parts(): ChainSmartAccountParts {
+    const parts = this.context.smartAccounts;
+    if (!parts) throw new AppError('UNSUPPORTED_CHAIN', `${this.context.chain} has no smart accounts: its managed wallets are forwarders`);
+    return parts;
+  }
+
+  /** The account of a managed wallet (its counterfactual address: deployed by its first operation). */
+  async addressOf(walletId: string): Promise<Address> {
+    const parts = this.parts;
+    return accountAddress(parts.client, parts.contracts, this.custody.derived(accountOwnerPath(walletId)).address, accountSalt(walletId));
+  }
+
+  /**
+   * A transfer from a wallet's account, once per key: `amount` to `to` and the fee (if any) to the hot wallet, in one
+   * operation. The same key is the same operation (other terms: IDEMPOTENCY_KEY_REUSED). What leaves for the outside
+   * counts against the chain's outflow limits as the hot wallet's sends do.
+   */
+  async transfer(key: string, terms: AccountTransferTerms): Promise<OperationRecord> {
+    const { context } = this;
+    const fee = feeOf(terms.fee);
+    const recorded: RecordedTerms = {
+      to: terms.to.toLowerCase(),
+      tokenSymbol: terms.token.symbol,
+      amount: dec(terms.amount).toFixed(),
+      fee,
+      account: terms.account,
+    };
+    return this.request(key, 'transfer', terms, recorded, terms.token, recorded.amount, true, () => [
+      tokenCall(terms.token, terms.to, toBaseUnits(terms.amount, terms.token.decimals)),
+      ...(fee ? [tokenCall(terms.token, context.hot.sender, toBaseUnits(fee, terms.token.decimals))] : []),
+    ]);
+  }
+
+  /**
+   * A swap from a wallet's account through the platform's pools, once per key: the router approved for `amountIn`,
+   * the swap (exactly `amountIn` for at least `minimumOut`, paid to `to`), and the fee (if any) to the hot wallet, in
+   * one operation: all of it happens, or (reverted) none. Paid to an address outside, it counts against the outflow
+   * limits; into the hot wallet or the account itself, it stays within the platform's holdings.
+   */
+  async swap(key: string, terms: AccountSwapTerms): Promise<OperationRecord> {
+    const { context } = this;
+    const dex = swapDex(context.dex, context, terms);
+    const fee = feeOf(terms.fee);
+    const recorded: RecordedTerms = {
+      to: terms.to.toLowerCase(),
+      fromToken: terms.fromToken.symbol,
+      toToken: terms.toToken.symbol,
+      amountIn: dec(terms.amountIn).toFixed(),
+      minimumOut: dec(terms.minimumOut).toFixed(),
+      fee,
+      account: terms.account,
+    };
+    const amountIn = toBaseUnits(terms.amountIn, terms.fromToken.decimals);
+    return this.request(
+      key,
+      'swap',
+      terms,
+      recorded,
+      terms.fromToken,
+      recorded.amountIn,
+      (sender) => !this.withinHoldings(terms.to, sender),
+      () => {
+        const swap = routerSwapCall(dex, {
+          fromToken: terms.fromToken.symbol,
+          toToken: terms.toToken.symbol,
+          amountIn,
+          minimumOut: toBaseUnits(terms.minimumOut, terms.toToken.decimals),
+          to: terms.to,
+          deadline: BigInt(Math.floor(Date.now() / 1000) + SWAP_DEADLINE_SECONDS),
+        });
+        const native = terms.fromToken.address === NATIVE_TOKEN;
+        return [
+          ...(native
+            ? []
+            : [
+                {
+                  to: terms.fromToken.address,
+                  value: 0n,
+                  data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, amountIn] }),
+                },
+              ]),
+          { to: swap.to, value: swap.value ?? 0n, data: swap.data },
+          ...(fee ? [tokenCall(terms.fromToken, context.hot.sender, toBaseUnits(fee, terms.fromToken.decimals))] : []),
+        ];
+      },
+    );
+  }
+
+  /** Whether `to` keeps a swap's output within the platform's holdings: the hot wallet, or the account that swapped. */
+  private withinHoldings(to: Address, sender: Address): boolean {
+    return to.toLowerCase() === this.context.hot.sender.toLowerCase() || to.toLowerCase() === sender.toLowerCase();
+  }
+
+  /**
+   * An operation recorded once per key with its terms, its calls and its nonce, and what it spends recorded against the
+   * outflow limits (`counted`: it leaves the platform), in one transaction; asked again, it answers where it is.
+   */
+  private async request(
+    key: string,
+    kind: OperationRow['kind'],
+    terms: { walletId: string; paysOut: string; organizationId?: string },
+    recorded: RecordedTerms,
+    spent: ChainToken,
+    amount: string,
+    counted: boolean | ((sender: Address) => boolean),
+    calls: () => AccountCall[],
+  ): Promise<OperationRecord> {
+    const { context } = this;
+    const known = await this.known(context.pool, key, kind, terms.walletId, recorded);
+    if (known) return known;
+    const sender = await this.accountOfWallet(terms.walletId);
+    return withTransaction(context.pool, async (tx) => {
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric) on conflict do nothing`,
+        [
+          context.id,
+          key,
+          kind,
+          terms.walletId,
+          sender.toLowerCase(),
+          JSON.stringify(recorded),
+          JSON.stringify(calls().map((call) => ({ to: call.to, value: (call.value ?? 0n).toString(), data: call.data ?? '0x' }))),
+          operationNonce(`${context.id}:${key}`).toString(),
+        ],
+      );
+      if (inserted.rowCount === 0) return (await this.known(tx, key, kind, terms.walletId, recorded))!;
+      await context.outflows.record(tx, {
+        sendKey: `operation:${key}`,
+        token: spent,
+        amount,
+        paysOut: terms.paysOut,
+        organizationId: terms.organizationId,
+        counted: typeof counted === 'boolean' ? counted : counted(sender),
+      });
+      return { status: 'queued' };
+    });
+  }
+
+  /**
+   * The leader's pass: each open operation moved on (prepared and submitted; found landed; finished at the depth). An
+   * operation whose step fails (a bundler down) is tried again at the next pass; the first failure is thrown at the
+   * end, for the chain loop's log, after every other operation had its turn.
+   */
+  async tick(): Promise<void> {
+    if (!this.context.smartAccounts) return;
+    const { rows } = await this.context.pool.query<OperationRow>(
+      `select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status in ('queued', 'submitted') order by id limit ${OPERATIONS_PER_PASS}`,
+      [this.context.id],
+    );
+    if (rows.length === 0) return;
+    const head = await this.context.client.getBlockNumber({ cacheTime: 0 });
+    const through = await finalThrough(this.context.client, head, this.context.settings.confirmations, this.context.settings.finality);
+    // An account not deployed yet: only its first operation carries the factory's call, so the others wait for it.
+    const deploying = new Set(rows.filter((row) => row.status === 'submitted' && row.tx_hash === null).map((row) => row.sender));
+    let failure: unknown;
+    for (const row of rows) {
+      try {
+        if (row.status === 'queued') await this.prepare(row, head, deploying);
+        else await this.follow(row, through);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /**
+   * The open operations' landings not final yet (for the holdings: what they moved is on chain, not in the books yet),
+   * and the bundles that carried them (what arrives by them is not a deposit).
+   */
+  async minedNotFinal(blockNumber: bigint): Promise<{ symbol: string; units: bigint }[][]> {
+    const { rows } = await this.context.pool.query<OperationRow>(
+      `select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status = 'submitted' and tx_hash is not null and block_number <= $2`,
+      [this.context.id, blockNumber.toString()],
+    );
+    const mined: { symbol: string; units: bigint }[][] = [];
+    for (const row of rows) {
+      const landed = await this.parts.operations.landed(row.user_operation_hash!, BigInt(row.block_number!));
+      // Not there any more (a reorganisation): nothing moved.
+      if (!landed?.success) continue;
+      const moved = await this.moved(row, landed);
+      mined.push(moved.map(({ token, units }) => ({ symbol: token.symbol, units })));
+    }
+    return mined;
+  }
+
+  /**
+   * What a landed operation moved out of the platform's holdings (positive) or into them (negative): a transfer's
+   * amount; a swap's input, less its output when that stays within them (read from the operation's own logs). The fee
+   * moves within them. Throws for a swap whose output cannot be read: it is not booked wrong.
+   */
+  private async moved(row: OperationRow, landed: LandedOperation): Promise<{ token: ChainToken; units: bigint; out?: bigint }[]> {
+    const { context } = this;
+    const terms = row.terms;
+    if (!('fromToken' in terms)) {
+      const token = context.token(terms.tokenSymbol)!;
+      return [{ token, units: toBaseUnits(terms.amount, token.decimals) }];
+    }
+    const [from, to] = [context.token(terms.fromToken)!, context.token(terms.toToken)!];
+    const receipt = await context.client.getTransactionReceipt({ hash: landed.transactionHash });
+    const out = swapOutputOf(context.dex!, from.symbol, to.symbol, operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash));
+    if (out === undefined) throw new Error(`account swap ${row.idempotency_key} (${landed.transactionHash}) landed without a Swap event of its last pair`);
+    const moved = [{ token: from, units: toBaseUnits(terms.amountIn, from.decimals), out }];
+    if (this.withinHoldings(getAddress(terms.to), getAddress(row.sender))) moved.push({ token: to, units: -out, out });
+    return moved;
+  }
+
+  /** The addresses of the chain's managed wallets that are accounts (what they hold is the platform's to account for). */
+  async accounts(db: Pick<PoolClient, 'query'> = this.context.pool): Promise<Address[]> {
+    const { rows } = await db.query<{ address: string }>(`select address from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and kind = 'account'`, [
+      this.context.id,
+    ]);
+    return rows.map((row) => getAddress(row.address));
+  }
+
+  /** Whether `address` is a managed wallet's account on this chain. */
+  async isAccount(address: Address): Promise<boolean> {
+    const { rowCount } = await this.context.pool.query(
+      `select 1 from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and address = $2 and kind = 'account'`,
+      [this.context.id, address.toLowerCase()],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** A queued operation prepared, kept and submitted; or left for a later pass while its account is being deployed. */
+  private async prepare(row: OperationRow, head: bigint, deploying: Set<string>): Promise<void> {
+    const parts = this.parts;
+    const sender = getAddress(row.sender);
+    if (!(await parts.client.getCode({ address: sender }))) {
+      if (deploying.has(row.sender)) return;
+      deploying.add(row.sender);
+    }
+    const account = await simpleAccount({
+      client: parts.client,
+      contracts: parts.contracts,
+      chainId: this.context.settings.chainId,
+      owner: this.custody.derived(accountOwnerPath(row.wallet_id)),
+      salt: accountSalt(row.wallet_id),
+      address: sender,
+    });
+    const calls: AccountCall[] = row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
+    let prepared: Awaited<ReturnType<typeof parts.operations.prepare>>;
+    try {
+      prepared = await parts.operations.prepare(account, calls, `${this.context.id}:${row.idempotency_key}`);
+    } catch (error) {
+      // Its calls would revert (the account short of the token, say): refused before anything was signed or sent, and
+      // final (nothing can land: no preparation of it was ever submitted, or it is found landed first).
+      const reason = callsRevert(error);
+      if (reason === undefined || row.user_operation_hash !== null) throw error;
+      await this.finish(row, 'failed', { error: `refused before it was sent: ${reason}` });
+      return;
+    }
+    const fromBlock = head > LANDING_MARGIN_BLOCKS ? head - LANDING_MARGIN_BLOCKS : 0n;
+    // Kept before it is submitted: a crash between the two submits the same operation at the next pass.
+    await this.context.pool.query(
+      `update ${CHAIN_SCHEMA}.account_operations set status = 'submitted', user_operation_hash = $3, operation = $4, from_block = coalesce(from_block, $5::numeric),
+              submitted_at = now(), updated_at = now()
+        where chain = $1 and id = $2 and status in ('queued', 'submitted')`,
+      [this.context.id, row.id, prepared.hash, operationToJson(prepared.operation), fromBlock.toString()],
+    );
+    await parts.operations.submit(prepared.operation);
+    this.context.logger.info({ chain: this.context.id, key: row.idempotency_key, userOperationHash: prepared.hash, sender }, 'account operation submitted');
+  }
+
+  /** A submitted operation: found landed (and finished at the depth), or handed to the bundler again, or prepared again. */
+  private async follow(row: OperationRow, through: bigint): Promise<void> {
+    const { operations } = this.parts;
+    const sender = getAddress(row.sender);
+    const fromBlock = BigInt(row.from_block ?? '0');
+    const landed =
+      (row.user_operation_hash ? await operations.landed(row.user_operation_hash, fromBlock) : undefined) ??
+      ((await operations.nonceUsed(sender, BigInt(row.nonce))) ? await operations.landedByNonce(sender, BigInt(row.nonce), fromBlock) : undefined);
+    if (landed) {
+      if (landed.blockNumber > through) {
+        if (row.tx_hash !== landed.transactionHash)
+          await this.context.pool.query(
+            `update ${CHAIN_SCHEMA}.account_operations set tx_hash = $3, block_number = $4::numeric, block_hash = $5, updated_at = now() where chain = $1 and id = $2`,
+            [this.context.id, row.id, landed.transactionHash, landed.blockNumber.toString(), landed.blockHash],
+          );
+        return;
+      }
+      await this.finish(row, landed.success ? 'confirmed' : 'failed', {
+        landed,
+        ...(!landed.success && { error: `reverted on chain: ${revertDataReason(landed.revertReason)}` }),
+      });
+      return;
+    }
+    // A landing a reorganisation took away: the operation is open again (its signed copy is submitted again below).
+    if (row.tx_hash !== null)
+      await this.context.pool.query(
+        `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now() where chain = $1 and id = $2`,
+        [this.context.id, row.id],
+      );
+    if (row.submitted_at && Date.now() - row.submitted_at.getTime() >= PREPARE_AGAIN_AFTER_MS) {
+      await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
+      return;
+    }
+    if (Date.now() - row.updated_at.getTime() < RESUBMIT_AFTER_MS || row.operation === null) return;
+    await this.context.pool.query(`update ${CHAIN_SCHEMA}.account_operations set updated_at = now() where chain = $1 and id = $2`, [this.context.id, row.id]);
+    await operations.submit(operationFromJson(JSON.stringify(row.operation)));
+  }
+
+  /** The operation final: its status and landing recorded and its `send.finished` appended, in one transaction, once. */
+  private async finish(row: OperationRow, status: 'confirmed' | 'failed', outcome: { landed?: LandedOperation; error?: string }): Promise<void> {
+    const { context } = this;
+    const { landed } = outcome;
+    const terms = row.terms;
+    // A confirmed swap's output, from the operation's own logs (read before the transaction: an RPC call).
+    const out = status === 'confirmed' && landed && 'fromToken' in terms ? (await this.moved(row, landed))[0]!.out! : undefined;
+    await withTransaction(context.pool, async (tx) => {
+      const updated = await tx.query(
+        `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
+                user_operation_hash = coalesce($9, user_operation_hash), amount_out = $10::numeric, updated_at = now()
+          where chain = $1 and id = $2 and status in ('queued', 'submitted')`,
+        [
+          context.id,
+          row.id,
+          status,
+          landed?.transactionHash ?? null,
+          landed?.blockNumber.toString() ?? null,
+          landed?.blockHash ?? null,
+          (landed?.actualGasCost ?? 0n).toString(),
+          outcome.error ?? null,
+          landed?.userOperationHash ?? null,
+          out?.toString() ?? null,
+        ],
+      );
+      if (updated.rowCount === 0) return;
+      const userOperationHash = landed?.userOperationHash ?? row.user_operation_hash ?? undefined;
+      const event: SendFinished = {
+        sendId: `${context.id}:operation:${row.id}`,
+        environment: context.environment,
+        chain: context.chain,
+        idempotencyKey: `operation:${row.idempotency_key}`,
+        status,
+        ...(landed && { transactionHash: landed.transactionHash }),
+        gasCost: '0',
+        nativeSymbol: context.native.symbol,
+        ...(status === 'confirmed' &&
+          !('fromToken' in terms) && {
+            transfer: { tokenSymbol: terms.tokenSymbol, amount: terms.amount, to: getAddress(terms.to), account: terms.account },
+          }),
+        ...(status === 'confirmed' &&
+          'fromToken' in terms &&
+          out !== undefined && {
+            swap: {
+              fromToken: terms.fromToken,
+              amountIn: terms.amountIn,
+              toToken: terms.toToken,
+              amountOut: fromBaseUnits(out, context.token(terms.toToken)!.decimals),
+              to: getAddress(terms.to),
+              intoHotWallet: this.withinHoldings(getAddress(terms.to), getAddress(row.sender)),
+              account: terms.account,
+            },
+          }),
+        account: {
+          walletId: row.wallet_id,
+          userOperationHash: userOperationHash ?? '',
+          sponsoredGasCost: fromBaseUnits(landed?.actualGasCost ?? 0n, context.native.decimals),
+          ...(terms.fee !== null && status === 'confirmed' && { fee: terms.fee }),
+        },
+        ...(outcome.error && { error: outcome.error }),
+      };
+      const metadata: EventMetadata = { correlationId: event.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: context.systemTenant };
+      await context.log.append(tx, `operation-${context.id}-${row.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
+    });
+    context.logger.info(
+      { chain: context.id, key: row.idempotency_key, status, transactionHash: landed?.transactionHash, error: outcome.error },
+      'account operation final',
+    );
+  }
+
+  /** The account of a managed wallet watched on this chain, or INVALID_REQUEST naming `fromWallet`. */
+  private async accountOfWallet(walletId: string): Promise<Address> {
+    const { rows } = await this.context.pool.query<{ address: string }>(
+      `select address from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 and kind = 'account'`,
+      [this.context.id, `wallet:${walletId}`],
+    );
+    if (!rows[0]) throw invalidField('fromWallet', `${walletId} is not a managed wallet whose address is an account on ${this.context.chain}`);
+    return getAddress(rows[0].address);
+  }
+
+  /** An operation asked before under `key`, as it stands; IDEMPOTENCY_KEY_REUSED with other terms; undefined when none. */
+  private async known(db: Sql, key: string, kind: OperationRow['kind'], walletId: string, terms: RecordedTerms): Promise<OperationRecord | undefined> {
+    const { rows } = await db.query<OperationRow>(`select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and idempotency_key = $2`, [
+      this.context.id,
+      key,
+    ]);
+    const row = rows[0];
+    if (!row) return undefined;
+    const recorded = row.terms as Record<string, string | null>;
+    const asked = terms as Record<string, string | null>;
+    const keys = new Set([...Object.keys(recorded), ...Object.keys(asked)]);
+    const same = row.kind === kind && row.wallet_id === walletId && [...keys].every((term) => (recorded[term] ?? null) === (asked[term] ?? null));
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `${kind === 'swap' ? 'Swap' : 'Transfer'} ${key} was asked with other terms`);
+    return recordOf(row);
+  }
+}
+
+function recordOf(row: OperationRow): OperationRecord {
+  const status = row.status === 'submitted' ? 'pending' : row.status;
+  return {
+    status,
+    ...(row.user_operation_hash && { userOperationHash: row.user_operation_hash }),
+    ...(row.tx_hash && { transactionHash: row.tx_hash }),
+    ...(row.amount_out !== null && status === 'confirmed' && { amountOut: BigInt(row.amount_out) }),
+    ...(row.block_number !== null && { blockNumber: BigInt(row.block_number) }),
+    ...(row.error && { error: row.error }),
+  };
+}
+
+/** A fee as recorded: its canonical decimal, or null for none (absent or 0). */
+function feeOf(fee: string | undefined): string | null {
+  return fee !== undefined && dec(fee).gt(0) ? dec(fee).toFixed() : null;
+}
+
+/** One call moving `units` of `token` from the account to `to`: the token's `transfer`, or the native coin as value. */
+function tokenCall(token: ChainToken, to: Address, units: bigint): AccountCall {
+  if (token.address === NATIVE_TOKEN) return { to, value: units, data: '0x' };
+  return { to: token.address, value: 0n, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [to, units] }) };
+}
+
+/**
+ * The reason the bundler's estimation gave when the operation's own calls revert (final: the account cannot do what is
+ * asked), or undefined for any other failure (the bundler or the node unreachable, the paymaster's deposit short):
+ * those are tried again.
+ */
+export function callsRevert(error: unknown): string | undefined {
+  // The first line only: viem's message goes on with the operation's fields (its paymaster among them).
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  if (/AA3\d/.test(text)) return undefined;
+  const data = /reverted during simulation with reason: (0x[0-9a-fA-F]*)/.exec(text)?.[1];
+  if (data) return revertDataReason(data as Hex);
+  return /execution reverted/i.test(text) ? text : undefined;
+}

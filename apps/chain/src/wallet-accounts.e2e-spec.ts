@@ -1,0 +1,266 @@
+import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Pool } from 'pg';
+import { Config } from '@ramp/config';
+import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
+import { accountOwnerPath, accountSalt, CANONICAL_ACCOUNT_FACTORY, HdCustody, resolveChains, SimpleAccountFactory } from '@ramp/evm';
+import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
+import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
+
+/**
+ * Managed wallets as smart accounts (WALLET_ACCOUNTS), on the local chains and bundlers `npm test` starts: a wallet's
+ * address is its own ERC-4337 account, its deposits are credited and stay there, and a transfer from it is one
+ * sponsored UserOperation that lands once, booked like a hot-wallet send.
+ */
+describe('chain service - managed wallets as smart accounts', () => {
+  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const client = createPublicClient({ transport: http(base.rpcUrl) });
+  const hot = HdCustody.development().signer(base.hotWalletPath).address;
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let usdc: Address;
+  let pool: Pool;
+  let rpc: RpcClient;
+  let drain: () => Promise<void>;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'ledger', 'gateway'], { WALLET_ACCOUNTS: 'true', CHAIN_RECONCILE_INTERVAL_MS: '300' });
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey()).apiKey);
+    const chains = (await api.get('/transfer/chains')).body.data;
+    usdc = getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
+    pool = new Pool({ connectionString: TEST_DATABASE_URL });
+    const nc = await connectNats({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' }, 'wallet-accounts-test');
+    rpc = new RpcClient(new NatsRpcClient(nc, process.env.EVENTS_NAMESPACE), 10_000);
+    drain = () => nc.drain();
+  }, 60_000);
+
+  afterAll(async () => {
+    await drain();
+    await pool.end();
+    await stopAll(services.values());
+  });
+
+  const usdcOf = (holder: string) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Address] });
+  const available = async (walletId: string) =>
+    (await api.get(`/wallets/${walletId}`)).body.data.balances.find((balance: any) => balance.tokenSymbol === 'USDC')?.available;
+  /** A funded account wallet on base: its view. */
+  const fundedWallet = async (amount: string) => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    const funded = await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount });
+    expect(funded.status).toBe(200);
+    return wallet;
+  };
+  const swapTransfer = platformTenant('test', 'swap-transfer');
+  /** A transfer as a route's leg asks it (a key and a transaction of its own), from a wallet's account with `fromWallet`. */
+  const request = (terms: Partial<ChainTransfer.Request>): ChainTransfer.Request => ({
+    environment: 'test',
+    chain: 'base',
+    idempotencyKey: `${newId('txn')}:leg:0`,
+    to: privateKeyToAccount(generatePrivateKey()).address,
+    tokenSymbol: 'USDC',
+    amount: '1',
+    account: 'route-execution',
+    paysOut: newId('txn'),
+    ...terms,
+  });
+  const fromWallet = (walletId: string, terms: Partial<ChainTransfer.Request>) => request({ fromWallet: walletId, ...terms });
+  const transfer = (terms: Partial<ChainTransfer.Request>) => rpc.call(ChainTransfer.contract, swapTransfer, request(terms));
+  const final = (terms: ChainTransfer.Request) =>
+    eventually(
+      () => rpc.call(ChainTransfer.contract, swapTransfer, terms),
+      (answer) => answer.status === 'confirmed' || answer.status === 'failed',
+      60_000,
+      250,
+    );
+
+  it("gives a new wallet its own account as its address (the factory's, before it is deployed), credits its deposits and leaves them there", async () => {
+    const wallet = await fundedWallet('50');
+    const owner = HdCustody.development().derived(accountOwnerPath(wallet.walletId)).address;
+    const expected = await client.readContract({
+      address: CANONICAL_ACCOUNT_FACTORY,
+      abi: SimpleAccountFactory.abi,
+      functionName: 'getAddress',
+      args: [owner, accountSalt(wallet.walletId)],
+    });
+    expect(wallet.address).toBe(expected);
+    expect(await available(wallet.walletId)).toBe('50');
+    // Past the sweep delay (3 s): nothing swept, nothing scheduled, and the account holds the deposit, undeployed.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('50', 6));
+    const { rows } = await pool.query(
+      `select (select count(*)::int from chain.sweeps where chain = 'test-base' and address = $1) as sweeps,
+              (select count(*)::int from chain.sweeps_due where chain = 'test-base' and address = $1) as due,
+              (select kind from chain.deposit_addresses where chain = 'test-base' and address = $1) as kind`,
+      [wallet.address.toLowerCase()],
+    );
+    expect(rows[0]).toEqual({ sweeps: 0, due: 0, kind: 'account' });
+    expect(await client.getCode({ address: wallet.address })).toBeUndefined();
+    // The owner asked for the other kind is refused: a wallet keeps the address it was given.
+    const other = await rpc
+      .call(DepositAddressWatch.contract, platformTenant('test', 'ledger'), { environment: 'test', chain: 'base', owner: `wallet:${wallet.walletId}` })
+      .catch((error: unknown) => error);
+    expect(other).toBeInstanceOf(AppError);
+    expect((other as AppError).field).toBe('kind');
+  }, 60_000);
+
+  it('transfers from the account as one sponsored UserOperation with its fee to the hot wallet: it lands once, deploys the account, and is booked like a hot-wallet send', async () => {
+    const wallet = await fundedWallet('50');
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const hotBefore = await usdcOf(hot);
+    const terms = fromWallet(wallet.walletId, { to: recipient, amount: '20', fee: '0.5' });
+    const [first, second] = await Promise.all([transfer(terms), transfer(terms)]);
+    expect(['queued', 'pending']).toContain(first.status);
+    expect(['queued', 'pending']).toContain(second.status);
+    const done = await final(terms);
+    expect(done).toEqual({
+      status: 'confirmed',
+      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      userOperationHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    // Asked again: the same operation, nothing more moves.
+    expect(await transfer(terms)).toEqual(done);
+    expect(await usdcOf(recipient)).toBe(parseUnits('20', 6));
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('29.5', 6));
+    expect(await usdcOf(hot)).toBe(hotBefore + parseUnits('0.5', 6));
+    expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+$/);
+    // The bundle carried the account's operation, sponsored: the account held no native coin to pay for it.
+    expect(await client.getBalance({ address: wallet.address })).toBe(0n);
+    const receipt = await client.getTransactionReceipt({ hash: done.transactionHash as `0x${string}` });
+    expect(receipt.status).toBe('success');
+    // Its send.finished, once: what left the holdings (the transfer), the operation, its sponsored gas.
+    const { rows: finished } = await pool.query(`select data from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
+      `operation:${terms.idempotencyKey}`,
+    ]);
+    expect(finished).toHaveLength(1);
+    expect(finished[0].data).toMatchObject({
+      status: 'confirmed',
+      transactionHash: done.transactionHash,
+      gasCost: '0',
+      transfer: { tokenSymbol: 'USDC', amount: '20', to: recipient, account: 'route-execution' },
+      account: { walletId: wallet.walletId, userOperationHash: done.userOperationHash, fee: '0.5' },
+    });
+    expect(Number(finished[0].data.account.sponsoredGasCost)).toBeGreaterThan(0);
+    // The fee reached the hot wallet by the platform's own operation: not a treasury deposit.
+    const { rows: deposits } = await pool.query(
+      `select count(*)::int as n from chain.events where type = 'deposit.credited' and data->>'transactionHash' = $1`,
+      [done.transactionHash],
+    );
+    expect(deposits[0].n).toBe(0);
+    // The same key with other terms is refused.
+    await expect(transfer({ ...terms, amount: '21' })).rejects.toMatchObject({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+    // The chain's books still equal the chain, accounts included.
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
+
+  it("credits a transfer from one wallet's account to another's as the other's deposit, and refuses, before anything is signed, a transfer its account cannot cover", async () => {
+    const [from, to] = [await fundedWallet('10'), (await api.post('/wallets', { chain: 'base' })).body.data];
+    const paid = await final(fromWallet(from.walletId, { to: to.address, amount: '4' }));
+    expect(paid.status).toBe('confirmed');
+    await eventually(
+      () => available(to.walletId),
+      (amount) => amount === '4',
+    );
+    const overdrawn = fromWallet(from.walletId, { to: to.address, amount: '100' });
+    const refused = await final(overdrawn);
+    expect(refused).toEqual({ status: 'failed', error: expect.stringMatching(/^refused before it was sent: .*(ERC20InsufficientBalance|reverted)/) });
+    expect(await usdcOf(from.address)).toBe(parseUnits('6', 6));
+    // A wallet that is not an account, a refund or a netted settlement from a wallet: refused, naming the field.
+    await expect(transfer({ fromWallet: newId('wal') })).rejects.toMatchObject({ field: 'fromWallet' });
+    await expect(transfer({ fromWallet: from.walletId, net: true })).rejects.toMatchObject({ field: 'net' });
+    await expect(transfer({ fee: '1' })).rejects.toMatchObject({ field: 'fee' });
+  }, 120_000);
+
+  it("swaps from the account in one operation (approve, swap, fee): its output stays in the account, read from the operation's own logs; a minimum the pools cannot meet is refused before anything is signed", async () => {
+    const wallet = await fundedWallet('30');
+    const cngn = getAddress(
+      (await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'CNGN')
+        .contractAddress,
+    );
+    const cngnOf = (holder: string) => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Address] });
+    const hotBefore = await usdcOf(hot);
+    const swap = (terms: Partial<ChainSwap.Request>): ChainSwap.Request => ({
+      environment: 'test',
+      chain: 'base',
+      idempotencyKey: `${newId('txn')}:leg:0`,
+      fromWallet: wallet.walletId,
+      fromToken: 'USDC',
+      toToken: 'CNGN',
+      amountIn: '10',
+      minimumOut: '1',
+      fee: '0.25',
+      recipient: wallet.address,
+      account: 'route-execution',
+      paysOut: newId('txn'),
+      ...terms,
+    });
+    const terms = swap({});
+    const done = await eventually(
+      () => rpc.call(ChainSwap.contract, swapTransfer, terms),
+      (answer) => answer.status === 'confirmed' || answer.status === 'failed',
+      60_000,
+      250,
+    );
+    expect(done).toEqual({
+      status: 'confirmed',
+      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      userOperationHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      amountOut: expect.stringMatching(/^\d+(\.\d+)?$/),
+    });
+    expect(await cngnOf(wallet.address)).toBe(parseUnits(done.amountOut!, 6));
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('19.75', 6));
+    expect(await usdcOf(hot)).toBe(hotBefore + parseUnits('0.25', 6));
+    const { rows } = await pool.query(`select data from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
+      `operation:${terms.idempotencyKey}`,
+    ]);
+    expect(rows.map((row) => row.data.swap)).toEqual([
+      { fromToken: 'USDC', amountIn: '10', toToken: 'CNGN', amountOut: done.amountOut, to: wallet.address, intoHotWallet: true, account: 'route-execution' },
+    ]);
+    // The output reached the account by its own operation: no deposit credited for it.
+    const { rows: credited } = await pool.query(
+      `select count(*)::int as n from chain.events where type = 'deposit.credited' and data->>'transactionHash' = $1`,
+      [done.transactionHash],
+    );
+    expect(credited[0].n).toBe(0);
+    await expect(rpc.call(ChainSwap.contract, swapTransfer, { ...terms, minimumOut: '2' })).rejects.toMatchObject({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+
+    const greedy = swap({ minimumOut: '1000000000' });
+    const refused = await eventually(
+      () => rpc.call(ChainSwap.contract, swapTransfer, greedy),
+      (answer) => answer.status === 'failed',
+      60_000,
+      250,
+    );
+    expect(refused.error).toMatch(/^refused before it was sent: .*INSUFFICIENT_OUTPUT_AMOUNT/);
+    expect(Number(refused.wouldGive)).toBeGreaterThan(0);
+    expect(refused.transactionHash).toBeUndefined();
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('19.75', 6));
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
+
+  it('lands an operation once when the chain service is killed (-9) as it submits it: the kept operation is submitted again by the next leader', async () => {
+    const wallet = await fundedWallet('10');
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const terms = fromWallet(wallet.walletId, { to: recipient, amount: '3' });
+    await transfer(terms);
+    await eventually(
+      async () =>
+        (await pool.query(`select status from chain.account_operations where chain = 'test-base' and idempotency_key = $1`, [terms.idempotencyKey])).rows[0],
+      (row) => row?.status === 'submitted',
+      30_000,
+      10,
+    );
+    const chain = services.get('chain')!;
+    await chain.kill();
+    await chain.start();
+    const done = await final(terms);
+    expect(done.status).toBe('confirmed');
+    expect(await usdcOf(recipient)).toBe(parseUnits('3', 6));
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('7', 6));
+    const { rows } = await pool.query(`select count(*)::int as n from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
+      `operation:${terms.idempotencyKey}`,
+    ]);
+    expect(rows[0].n).toBe(1);
+  }, 120_000);
+});
