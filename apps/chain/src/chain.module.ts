@@ -16,6 +16,7 @@ import { Migration20261130000001 } from './migrations/Migration20261130000001';
 import { Migration20261201000001 } from './migrations/Migration20261201000001';
 import { Migration20261201000002 } from './migrations/Migration20261201000002';
 import { Migration20261202000001 } from './migrations/Migration20261202000001';
+import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -42,6 +43,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261201000001,
     Migration20261201000002,
     Migration20261202000001,
+    Migration20261202000002,
   ],
 };
 

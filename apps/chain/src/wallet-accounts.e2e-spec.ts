@@ -263,4 +263,38 @@ describe('chain service - managed wallets as smart accounts', () => {
     ]);
     expect(rows[0].n).toBe(1);
   }, 120_000);
+
+  it("moves the hot wallet's funds into a wallet's account (toWallet) within the holdings: never a deposit, never an outflow; for a forwarder wallet nothing moves", async () => {
+    const wallet = await fundedWallet('1');
+    const into = request({ toWallet: wallet.walletId, to: undefined, amount: '5', account: 'onramp-liquidity' });
+    const done = await final(into);
+    expect(done).toMatchObject({ status: 'confirmed', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('6', 6));
+    const { rows } = await pool.query(
+      `select (select count(*)::int from chain.events where type = 'deposit.credited' and data->>'transactionHash' = $1) as credited,
+              (select data->'transfer' from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $2) as transfer,
+              (select counted from chain.outflows where chain = 'test-base' and send_key = $2) as counted`,
+      [done.transactionHash, `transfer:${into.idempotencyKey}`],
+    );
+    expect(rows[0]).toEqual({
+      credited: 0,
+      transfer: { tokenSymbol: 'USDC', amount: '5', to: wallet.address, account: 'onramp-liquidity', internal: true },
+      counted: false,
+    });
+    await expect(transfer({ toWallet: wallet.walletId, amount: '5' })).rejects.toMatchObject({ field: 'to' });
+
+    // A forwarder wallet: its funds are the hot wallet's, so into it, or from it to the hot wallet, nothing moves.
+    const forwarder = newId('wal');
+    const watched = await rpc.call(DepositAddressWatch.contract, platformTenant('test', 'ledger'), {
+      environment: 'test',
+      chain: 'base',
+      owner: `wallet:${forwarder}`,
+    });
+    expect(watched.kind).toBe('forwarder');
+    expect(await transfer({ toWallet: forwarder, to: undefined })).toEqual({ status: 'confirmed' });
+    expect(await transfer({ fromWallet: forwarder, to: hot, fee: '0.1' })).toEqual({ status: 'confirmed' });
+    expect(await usdcOf(watched.address)).toBe(0n);
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
 });

@@ -158,7 +158,9 @@ export class AccountOperations {
       fee,
       account: terms.account,
     };
-    return this.request(key, 'transfer', terms, recorded, terms.token, recorded.amount, true, () => [
+    // Into the hot wallet (a bridge leg's funds, say), it stays within the platform's holdings: no outflow.
+    const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
+    return this.request(key, 'transfer', terms, recorded, terms.token, recorded.amount, counted, () => [
       tokenCall(terms.token, terms.to, toBaseUnits(terms.amount, terms.token.decimals)),
       ...(fee ? [tokenCall(terms.token, context.hot.sender, toBaseUnits(fee, terms.token.decimals))] : []),
     ]);
@@ -328,6 +330,7 @@ export class AccountOperations {
     const terms = row.terms;
     if (!('fromToken' in terms)) {
       const token = context.token(terms.tokenSymbol)!;
+      if (terms.to === context.hot.sender.toLowerCase()) return [];
       return [{ token, units: toBaseUnits(terms.amount, token.decimals) }];
     }
     const [from, to] = [context.token(terms.fromToken)!, context.token(terms.toToken)!];
@@ -472,7 +475,13 @@ export class AccountOperations {
         nativeSymbol: context.native.symbol,
         ...(status === 'confirmed' &&
           !('fromToken' in terms) && {
-            transfer: { tokenSymbol: terms.tokenSymbol, amount: terms.amount, to: getAddress(terms.to), account: terms.account },
+            transfer: {
+              tokenSymbol: terms.tokenSymbol,
+              amount: terms.amount,
+              to: getAddress(terms.to),
+              account: terms.account,
+              ...(terms.to === context.hot.sender.toLowerCase() && { internal: true as const }),
+            },
           }),
         ...(status === 'confirmed' &&
           'fromToken' in terms &&

@@ -8,7 +8,7 @@ import { isDust } from '@ramp/chains';
 import { fromBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { AccountOperations } from '../accounts/account-operations';
-import { ownArrival } from './own-arrival';
+import { ownArrival, walletArrival } from './own-arrival';
 import { Sweeps } from './sweeps';
 import { depositIdOf, isTreasury, ownerKey, treasuryOwner } from './owner';
 
@@ -64,13 +64,13 @@ export class Deposits {
     return depositAddressOf(this.context.network.contracts.forwarderFactory as Address, key);
   }
 
-  /** The kind of the address an owner was given on this chain, or undefined when it has none. */
-  async kindOf(owner: string): Promise<AddressKind | undefined> {
-    const { rows } = await this.context.pool.query<{ kind: AddressKind }>(
-      `select kind from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 limit 1`,
+  /** The address an owner was given on this chain and its kind, or undefined when it has none. */
+  async given(owner: string): Promise<{ address: Address; kind: AddressKind } | undefined> {
+    const { rows } = await this.context.pool.query<{ address: string; kind: AddressKind }>(
+      `select address, kind from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 limit 1`,
       [this.context.id, owner],
     );
-    return rows[0]?.kind;
+    return rows[0] && { address: getAddress(rows[0].address), kind: rows[0].kind };
   }
 
   /** Watches `address` for `owner`, on behalf of `tenant`. */
@@ -131,6 +131,7 @@ export class Deposits {
     const found = await this.depositEvent(tx, deposit);
     if (!found) return;
     if (await this.carriedByOwnOperation(deposit, found.kind)) return;
+    if (found.kind === 'account' && (await this.isWalletArrival(tx, deposit))) return;
     const { metadata } = found;
     const history = await this.context.log.readStream(tx, `deposit-${found.event.depositId}`);
     const credit = history.filter((past) => past.type === CHAIN_EVENT_TYPES.depositCredited).length;
@@ -211,6 +212,16 @@ export class Deposits {
     if (!sender) return false;
     if (kind === 'account') return sender.toLowerCase() === deposit.to.toLowerCase();
     return this.accounts.isAccount(sender);
+  }
+
+  /** A transfer of the hot wallet into a wallet's account (ChainTransfer `toWallet`): already the wallet's in the books. */
+  private async isWalletArrival(tx: PoolClient, deposit: Deposit): Promise<boolean> {
+    const { rows } = await tx.query<{ own: boolean }>(`select ${walletArrival('d')} as own from (select $2::text as tx_hash, $3::text as to_address) d`, [
+      this.context.id,
+      deposit.txHash.toLowerCase(),
+      deposit.to.toLowerCase(),
+    ]);
+    return rows[0]!.own;
   }
 
   private async depositEvent(

@@ -13,3 +13,13 @@ export function ownArrival(d: string, hot: string, hotLower: string): string {
                    where s.chain = $1 and s.sender = ${hot} and s.attempts ? ${d}.tx_hash
                      and (s.kind in ('sweep', 'bridge') or w.to_address = ${hotLower}))`;
 }
+
+/**
+ * SQL: whether the deposit row `d` (to a managed wallet's account) was brought by a transfer of the hot wallet into
+ * that wallet (ChainTransfer `toWallet`: an on-ramp's delivery, a route's way back): a move within the platform's
+ * holdings that the books already show as the wallet's, not a deposit. Parameters: $1 the chain id.
+ */
+export function walletArrival(d: string): string {
+  return `exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
+                   where t.chain = $1 and t.to_wallet is not null and lower(t.to_address) = ${d}.to_address and s.attempts ? ${d}.tx_hash)`;
+}

@@ -6,7 +6,7 @@ import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
 import type { AccountOperations } from '../accounts/account-operations';
 import type { IntentRelayer } from '../bridge/intent-relayer';
 import type { Deposits } from '../deposits/deposits';
-import { ownArrival } from '../deposits/own-arrival';
+import { ownArrival, walletArrival } from '../deposits/own-arrival';
 import type { Swaps } from '../swaps/swaps';
 import type { Transfers } from '../transfers/transfers';
 import { bookedHoldings, type MinedSend } from './reconcile';
@@ -69,6 +69,7 @@ export class Holdings {
       `select d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
         where d.chain = $1 and d.status = 'seen' and d.block_number <= $2
           and not (d.to_address = $3 and ${ownArrival('d', '$4', '$3')})
+          and not ${walletArrival('d')}
           and not exists (select 1 from ${CHAIN_SCHEMA}.account_operations o where o.chain = d.chain and o.tx_hash = d.tx_hash and (d.to_address = $3 or d.to_address = o.sender))
         group by d.token`,
       [context.id, blockNumber.toString(), hot.toLowerCase(), hot],
@@ -103,7 +104,8 @@ export class Holdings {
       const moved: MinedSend['moved'] = [];
       const transfer = transfers.find((row) => row.send_key === send.idempotencyKey);
       const swap = swaps.find((row) => row.send_key === send.idempotencyKey);
-      if (receipt.status === 'success' && transfer) {
+      // Into a wallet's account (toWallet): within the holdings, nothing moved for the books.
+      if (receipt.status === 'success' && transfer && !transfer.to_wallet) {
         const token = context.token(transfer.token_symbol)!;
         moved.push({ symbol: token.symbol, units: toBaseUnits(transfer.amount, token.decimals) });
       }

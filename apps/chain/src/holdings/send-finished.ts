@@ -47,6 +47,7 @@ export class SendFinishedEvents {
             amount: dec(transfer.amount).toFixed(),
             to: transfer.to_address,
             account: transfer.account,
+            ...(transfer.to_wallet && { internal: true as const }),
             ...(transfer.shares && { shares: transfer.shares.map((share) => ({ ...share, amount: dec(share.amount).toFixed() })) }),
           },
         }),

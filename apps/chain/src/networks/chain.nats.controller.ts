@@ -79,7 +79,7 @@ export class ChainNatsController {
     if (kind === 'account' && !request.owner.startsWith('wallet:')) throw invalidField('kind', "only a managed wallet's address is an account");
     if (kind === 'account' && !runtime.context.smartAccounts)
       throw invalidField('kind', `${runtime.chain} has no smart accounts (no bundler): its wallets' addresses are forwarders`, 'UNSUPPORTED_CHAIN');
-    const given = await runtime.deposits.kindOf(request.owner);
+    const given = (await runtime.deposits.given(request.owner))?.kind;
     if (given !== undefined && given !== kind)
       throw invalidField('kind', `${request.owner} was given a${given === 'account' ? 'n account' : ' forwarder'} already`);
     const address = await runtime.deposits.depositAddress(request.owner, kind);
@@ -144,7 +144,7 @@ export class ChainNatsController {
   @Handles(ChainTransfer.contract)
   async transfer(@RequestData() request: ChainTransfer.Request): Promise<ChainTransfer.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
-    const to = getAddress(parseAddress(runtime.chain as ChainName, request.to, 'to')) as Address;
+    const into = request.toWallet === undefined ? undefined : await walletOn(runtime, request.toWallet, 'toWallet');
     const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
@@ -152,9 +152,25 @@ export class ChainNatsController {
       throw invalidField('refundOf', 'must be the id of a deposit');
     if (request.net !== undefined && typeof request.net !== 'boolean') throw invalidField('net', 'must be true or false');
     if (request.net && request.refundOf !== undefined) throw invalidField('net', 'a refund gives back one deposit as it arrived: it is never netted');
-    if (request.fromWallet !== undefined) return this.transferFromWallet(runtime, request, to, token, amount.toFixed());
-    if (request.fee !== undefined) throw invalidField('fee', 'only a transfer from a wallet (fromWallet) pays a fee in the same operation');
+    if (into) {
+      if (request.fromWallet !== undefined || request.refundOf !== undefined || request.net || request.fee !== undefined)
+        throw invalidField('toWallet', "a transfer into a wallet's account is the hot wallet's alone: not with fromWallet, refundOf, net or fee");
+      // A forwarder wallet's funds are the hot wallet's already: nothing moves, the books alone credit it.
+      if (into.kind === 'forwarder') return { status: 'confirmed' };
+    }
+    const to = into && request.to === undefined ? into.address : (getAddress(parseAddress(runtime.chain as ChainName, request.to, 'to')) as Address);
+    if (into && to.toLowerCase() !== into.address.toLowerCase()) throw invalidField('to', `must be the address of wallet ${request.toWallet}, ${into.address}`);
+    if (request.fromWallet !== undefined) {
+      const from = await walletOn(runtime, request.fromWallet, 'fromWallet');
+      if (from.kind === 'account') return this.transferFromWallet(runtime, request, to, token, amount.toFixed());
+      // A forwarder wallet's funds are in the hot wallet already: to the hot wallet itself, nothing moves.
+      if (to.toLowerCase() === runtime.context.hot.sender.toLowerCase()) return { status: 'confirmed' };
+    }
+    // From a forwarder wallet, whose funds were swept into the hot wallet: the hot wallet's transfer, its fee already there.
+    if (request.fee !== undefined && request.fromWallet === undefined)
+      throw invalidField('fee', 'only a transfer from a wallet (fromWallet) pays a fee in the same operation');
     const send = await runtime.transfers.request(idempotencyKeyOf(request), {
+      ...(request.toWallet !== undefined && { toWallet: request.toWallet }),
       to,
       token,
       amount: amount.toFixed(),
@@ -219,9 +235,15 @@ export class ChainNatsController {
       throw invalidField('minimumOut', 'must be more than 0: a swap without a minimum gives whatever anyone who moves the pool first leaves it');
     }
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
-    const to = recipientOn(runtime.context, request.recipient);
-    if (request.fromWallet !== undefined) return this.swapFromWallet(runtime, request, { fromToken, toToken, amountIn, minimumOut, to });
-    if (request.fee !== undefined) throw invalidField('fee', 'only a swap from a wallet (fromWallet) pays a fee in the same operation');
+    if (request.toWallet !== undefined && request.recipient !== undefined) throw invalidField('toWallet', 'not with recipient: one receives the output');
+    // Into a wallet: its account, or for a forwarder wallet the hot wallet (which holds its funds).
+    const into = request.toWallet === undefined ? undefined : await walletOn(runtime, request.toWallet, 'toWallet');
+    const to = into?.kind === 'account' ? into.address : recipientOn(runtime.context, request.recipient);
+    if (request.fromWallet !== undefined && (await walletOn(runtime, request.fromWallet, 'fromWallet')).kind === 'account')
+      return this.swapFromWallet(runtime, request, { fromToken, toToken, amountIn, minimumOut, to });
+    // From a forwarder wallet, whose funds were swept into the hot wallet: the hot wallet's swap, its fee already there.
+    if (request.fee !== undefined && request.fromWallet === undefined)
+      throw invalidField('fee', 'only a swap from a wallet (fromWallet) pays a fee in the same operation');
     const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), {
       fromToken,
       toToken,
@@ -342,8 +364,21 @@ async function wouldGiveOf(
 
 /** The wallet a request spends from (`fromWallet`): a managed wallet's id. */
 function walletOf(request: { fromWallet?: unknown }): string {
-  if (typeof request.fromWallet !== 'string' || !/^wal_[0-9A-Za-z]{10,40}$/.test(request.fromWallet)) throw invalidField('fromWallet', 'must be a wallet id');
+  if (typeof request.fromWallet !== 'string' || !WALLET_ID.test(request.fromWallet)) throw invalidField('fromWallet', 'must be a wallet id');
   return request.fromWallet;
+}
+
+const WALLET_ID = /^wal_[0-9A-Za-z]{10,40}$/;
+
+/**
+ * A managed wallet's address on the chain and its kind; INVALID_REQUEST naming `field` for a wallet the chain never gave
+ * an address (nothing is moved, from the hot wallet least of all, for a wallet it does not know).
+ */
+async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<{ address: Address; kind: 'forwarder' | 'account' }> {
+  if (typeof walletId !== 'string' || !WALLET_ID.test(walletId)) throw invalidField(field, 'must be a wallet id');
+  const given = await runtime.deposits.given(`wallet:${walletId}`);
+  if (!given) throw invalidField(field, `${walletId} is not a managed wallet on ${runtime.chain}`);
+  return given;
 }
 
 /** An amount of a token sent on chain: a positive decimal with at most its decimals, that a uint256 can hold. */

@@ -22,6 +22,8 @@ export interface TransferTerms {
   organizationId?: string;
   /** A settlement that may go out netted with others (ChainTransfer's `net`). */
   net?: boolean;
+  /** Into this managed wallet's own account (`to` is its address): within the platform's holdings, no outflow. */
+  toWallet?: string;
 }
 
 /** A transfer as recorded beside its send (chain.transfers), for the books. */
@@ -31,6 +33,8 @@ export interface TransferRow {
   amount: string;
   to_address: string;
   account: string;
+  /** Into a wallet's account (ChainTransfer `toWallet`): the wallet; null otherwise. */
+  to_wallet?: string | null;
   /** A netted send's: the settlements it paid, each its key (without `transfer:`), what it pays out, and its amount. */
   shares?: { idempotencyKey: string; paysOut: string; amount: string }[];
 }
@@ -69,8 +73,8 @@ export class Transfers {
     if (refundOf !== undefined) await this.checkRefund(refundOf, terms);
     return withTransaction(this.context.pool, async (tx) => {
       const inserted = await tx.query(
-        `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account, refund_of, netted) values ($1, $2, $3, $4::numeric, $5, $6, $7, $8) on conflict do nothing`,
-        [this.context.id, sendKey, token.symbol, amount, to, account, refundOf ?? null, net],
+        `insert into ${CHAIN_SCHEMA}.transfers (chain, send_key, token_symbol, amount, to_address, account, refund_of, netted, to_wallet) values ($1, $2, $3, $4::numeric, $5, $6, $7, $8, $9) on conflict do nothing`,
+        [this.context.id, sendKey, token.symbol, amount, to, account, refundOf ?? null, net, terms.toWallet ?? null],
       );
       if (inserted.rowCount === 0) {
         // Queued meanwhile under this key (a concurrent request: its answer is this one's), or the deposit was given
@@ -79,14 +83,15 @@ export class Transfers {
         if (again) return again.send;
         throw invalidField('refundOf', `deposit ${refundOf} is already given back by another transfer`);
       }
-      // Recorded with what it pays out; a refund gives back exactly a deposit that arrived: it counts against no limit.
+      // Recorded with what it pays out; a refund gives back exactly a deposit that arrived, and a transfer into a wallet's
+      // account stays within the platform's holdings: neither counts against a limit.
       await this.context.outflows.record(tx, {
         sendKey,
         token,
         amount,
         paysOut: terms.paysOut,
         organizationId: terms.organizationId,
-        counted: refundOf === undefined,
+        counted: refundOf === undefined && terms.toWallet === undefined,
       });
       // Netted: sent with the others at the next netting (netDue), not now.
       if (net) return undefined;
@@ -139,10 +144,10 @@ export class Transfers {
   /** The transfers among some sends of the hot wallet (holdings, the books): a netted send's as their sum, with its shares. */
   async ofSends(db: Pick<PoolClient, 'query'>, sendKeys: string[]): Promise<TransferRow[]> {
     const { rows } = await db.query<TransferRow>(
-      `select send_key, token_symbol, amount::text, to_address, account, null as shares from ${CHAIN_SCHEMA}.transfers
+      `select send_key, token_symbol, amount::text, to_address, account, to_wallet, null as shares from ${CHAIN_SCHEMA}.transfers
         where chain = $1 and send_key = any($2) and not netted
        union all
-       select t.net_send_key, min(t.token_symbol), sum(t.amount)::text, min(t.to_address), min(t.account),
+       select t.net_send_key, min(t.token_symbol), sum(t.amount)::text, min(t.to_address), min(t.account), null,
               jsonb_agg(jsonb_build_object('idempotencyKey', substr(t.send_key, 10), 'paysOut', o.pays_out, 'amount', t.amount::text) order by t.send_key)
          from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.outflows o on o.chain = t.chain and o.send_key = t.send_key
         where t.chain = $1 and t.net_send_key = any($2)
@@ -161,11 +166,19 @@ export class Transfers {
     // transfer's, none while it waits for its netting).
     const { rows } = await db.query<
       Partial<SendRow> & {
-        transfer: { token_symbol: string; amount: string; to_address: string; account: string; refund_of: string | null; netted: boolean };
+        transfer: {
+          token_symbol: string;
+          amount: string;
+          to_address: string;
+          account: string;
+          refund_of: string | null;
+          netted: boolean;
+          to_wallet: string | null;
+        };
       }
     >(
       `select s.*, json_build_object('token_symbol', t.token_symbol, 'amount', t.amount::text, 'to_address', t.to_address, 'account', t.account,
-                'refund_of', t.refund_of, 'netted', t.netted) as transfer
+                'refund_of', t.refund_of, 'netted', t.netted, 'to_wallet', t.to_wallet) as transfer
          from ${CHAIN_SCHEMA}.transfers t
          left join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = case when t.netted then t.net_send_key else t.send_key end
         where t.chain = $1 and t.send_key = $2`,
@@ -180,7 +193,8 @@ export class Transfers {
       row.to_address.toLowerCase() === terms.to.toLowerCase() &&
       row.account === terms.account &&
       // Whether it may be netted says how it is sent, not what: the first request decided it.
-      (row.refund_of ?? undefined) === terms.refundOf;
+      (row.refund_of ?? undefined) === terms.refundOf &&
+      (row.to_wallet ?? undefined) === terms.toWallet;
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Transfer ${sendKey.slice('transfer:'.length)} was queued with other terms`);
     // A netted settlement answers with the transfer that carries it, once there is one.
     if (found.id === null || found.id === undefined) {

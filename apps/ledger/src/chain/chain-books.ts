@@ -94,7 +94,9 @@ export class ChainBooks {
       if (legs.length === 0) return posted;
       return (await this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs)) || posted;
     }
-    if (send.transfer) {
+    // A transfer within the platform's holdings (the hot wallet into a wallet's account, or back) moved nothing the
+    // chain's account holds: its gas only.
+    if (send.transfer && !send.transfer.internal) {
       legs.push(
         ...move(
           chargedAccount(send.transfer.account, environment, chain),

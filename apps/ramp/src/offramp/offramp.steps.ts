@@ -109,8 +109,26 @@ export class OfframpSteps {
         return this.ledger.captureHold(tenant, transactionId, { destination: OFFRAMP_PROVIDER });
       case 'complete':
         return { type: 'complete', at: at() };
-      case 'releaseHold':
+      case 'releaseHold': {
+        const { walletId } = state.initiated;
+        if (walletId && state.initiated.settlement === 'onchain' && state.swap) {
+          // The swap took the held tokens out of the wallet (its own account, when its address is one): the hot wallet
+          // gives them back before the hold is released, so the account holds what the books say (for a forwarder
+          // wallet, whose funds the hot wallet holds, nothing moves).
+          const back = await this.chain.transfer({
+            environment: tenant.environment,
+            chain: quote.chain,
+            idempotencyKey: `${transactionId}:release:wallet`,
+            toWallet: walletId,
+            tokenSymbol: quote.tokenSymbol,
+            amount: quote.cryptoAmount,
+            account: OFFRAMP_PROVIDER,
+            paysOut: transactionId,
+          });
+          if (!back.ok) throw new Error(`giving ${transactionId}'s tokens back to its wallet failed on chain: ${back.reason}; an operator must look`);
+        }
         return this.ledger.releaseHold(tenant, transactionId, offrampHold(state));
+      }
       case 'refundDeposit': {
         const deposit = state.deposit!;
         if (deposit.from !== undefined) {
@@ -147,9 +165,10 @@ export class OfframpSteps {
   }
 
   /**
-   * The swap to CNGN through the pools, from the hot wallet (where a managed wallet's tokens and a swept deposit are):
-   * exactly the quoted amount in, at least the quote's Naira value less the tolerance out (RAMP_SWAP_TOLERANCE), or it
-   * reverts and the off-ramp gives back what it took.
+   * The swap to CNGN through the pools, into the hot wallet: from the hot wallet, where a swept deposit is (and a
+   * forwarder wallet's tokens), or from the managed wallet's own account when its address is one (`fromWallet`: one
+   * sponsored operation); exactly the quoted amount in, at least the quote's Naira value less the tolerance out
+   * (RAMP_SWAP_TOLERANCE), or it reverts and the off-ramp gives back what it took.
    */
   private async swapOnChain(transactionId: string, state: WithInitiation<OfframpState>, tenant: Tenant): Promise<OfframpCommand> {
     const { quote } = state.initiated;
@@ -164,6 +183,7 @@ export class OfframpSteps {
       account: OFFRAMP_PROVIDER,
       paysOut: transactionId,
       organizationId: tenant.organizationId,
+      ...(state.initiated.walletId && { fromWallet: state.initiated.walletId }),
     });
     const at = new Date().toISOString();
     return swap.ok

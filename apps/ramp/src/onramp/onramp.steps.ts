@@ -71,8 +71,24 @@ export class OnrampSteps {
         // The quoted amount, whatever the swap gave within its tolerance: the treasury keeps or makes up the difference.
         const amount = quote.cryptoAmount;
         if (walletId) {
+          // On chain, into the wallet's own account when its address is one (the hot wallet's transfer, within the
+          // platform's holdings: neither an outflow nor a deposit); a forwarder wallet's funds are the hot wallet's, so
+          // its credit alone delivers. Then the credit, once per entry: a crash between the two sends nothing twice.
+          const moved = onchain
+            ? await this.chain.transfer({
+                environment: tenant.environment,
+                chain: quote.chain,
+                idempotencyKey: `${transactionId}:deliver`,
+                toWallet: walletId,
+                tokenSymbol: quote.tokenSymbol,
+                amount,
+                account: ONRAMP_LIQUIDITY,
+                paysOut: transactionId,
+              })
+            : undefined;
+          if (moved && !moved.ok) throw new Error(`the delivery of ${transactionId} to its wallet failed on chain: ${moved.reason}; an operator must look`);
           await this.ledger.credit(tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
-          return { type: 'recordDelivery', transactionHash: state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
+          return { type: 'recordDelivery', transactionHash: moved?.transactionHash ?? state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
         }
         if (onchain) {
           const sent = await this.chain.transfer({

@@ -1,5 +1,5 @@
 import { tokenDecimals } from '@ramp/chains';
-import { platformTenant } from '@ramp/contracts';
+import { platformTenant, type Tenant } from '@ramp/contracts';
 import { dec, Decimal, formatToken } from '@ramp/money';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { LegResult, RouteRails } from '@ramp/providers';
@@ -31,7 +31,7 @@ export function routeHold(state: WithInitiation<RouteState>): HoldTerms {
 export class RouteSteps {
   constructor(
     private readonly rails: RouteRails,
-    private readonly chainLegs: Pick<ChainLegs, 'swap' | 'bridge'>,
+    private readonly chainLegs: Pick<ChainLegs, 'swap' | 'bridge' | 'transfer' | 'network'>,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly stepDelayMs: number,
   ) {}
@@ -48,11 +48,19 @@ export class RouteSteps {
         const leg = legOrder(state, step.index);
         const last = step.index === initiated.legs.length - 1;
         if (leg.settlement === 'onchain') {
-          // Through the pools (or the intent bridge) from the hot wallet: paid to the destination address, or kept by
-          // the hot wallet for the managed wallet's credit (settle) and for the next leg.
+          // Through the pools (or the intent bridge): paid to the destination address, into the managed wallet (its own
+          // account when its address is one; else kept by the hot wallet for its credit at settle), or kept by the hot
+          // wallet for the next leg.
           const recipient = last && initiated.destination.kind === 'address' ? initiated.destination.address : undefined;
+          const intoWallet = last && initiated.destination.kind === 'wallet' ? { toWallet: initiated.walletId } : {};
           const key = `${transactionId}:leg:${step.index}`;
           if (leg.kind === 'bridge') {
+            if (step.index === 0) {
+              // The wallet's funds go to the hot wallet first (from its account, when its address is one: one sponsored
+              // operation with the fees kept at the source), and are bridged from there.
+              const funded = await this.fundFromWallet(tenant, transactionId, state);
+              if (funded && !funded.ok) return recordLeg(step.index, funded);
+            }
             // A bridge carries what came in: after a swap that gave less, it may no longer reach the leg's minimum
             // (the quote's, on a last leg). Refused before anything is deposited, as a swap's pool would refuse it.
             if (dec(leg.amountOut).lt(leg.minimumOut)) {
@@ -78,6 +86,9 @@ export class RouteSteps {
               await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }),
             );
           }
+          // The first leg spends the wallet's funds: from its own account when its address is one, in one operation
+          // with the fees kept at the source (to the hot wallet), so that the account gives exactly what the hold takes.
+          const fromWallet = step.index === 0 ? { fromWallet: initiated.walletId, ...(dec(order.fees.totalFee).gt(0) && { fee: order.fees.totalFee }) } : {};
           const swap = {
             environment: tenant.environment,
             chain: leg.fromChain,
@@ -89,8 +100,17 @@ export class RouteSteps {
             account: ROUTE_EXECUTION,
             paysOut: transactionId,
             organizationId: tenant.organizationId,
+            ...fromWallet,
+            ...intoWallet,
           };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
+        }
+        if (step.index === 0) {
+          // The sandbox's rails move nothing on chain: the wallet's funds go to the hot wallet first, as a forwarder
+          // wallet's were swept there (from its account, when its address is one), so its account keeps what its
+          // balance shows.
+          const funded = await this.fundFromWallet(tenant, transactionId, state);
+          if (funded && !funded.ok) return recordLeg(step.index, funded);
         }
         // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
         // there); the last pays the destination.
@@ -174,6 +194,9 @@ export class RouteSteps {
                   minimumOut: reverseMinimum(first.wouldGive, '0.02', decimals),
                 });
           if (!done.ok) throw new Error(`the way back of leg ${step.index} of ${transactionId} failed on chain: ${done.reason}; an operator must look`);
+          // The first leg took the held amount out of the wallet (its account, when its address is one): the hot wallet
+          // gives it back whole before the hold is released, so the account holds what the books say.
+          if (step.index === 0) await this.giveBack(tenant, transactionId, state, `${transactionId}:reverse:0:wallet`);
           return { type: 'recordReversal', index: step.index, transactionHash: done.transactionHash, at: at() };
         }
         const reversal = await this.rails.reverse({
@@ -188,13 +211,65 @@ export class RouteSteps {
         });
         return { type: 'recordReversal', index: step.index, transactionHash: reversal.transactionHash, at: at() };
       }
-      case 'releaseHold':
+      case 'releaseHold': {
+        const first = initiated.legs[0]!;
+        if (!(first.settlement === 'onchain' && first.kind === 'swap')) {
+          // Its first leg moved the wallet's funds to the hot wallet (asked again: that transfer's outcome, never a
+          // second one): they go back whole to the wallet's account before the hold is released (for a forwarder
+          // wallet, whose funds the hot wallet holds, nothing moves either way).
+          const funded = await this.fundFromWallet(tenant, transactionId, state);
+          if (funded?.ok) await this.giveBack(tenant, transactionId, state, `${transactionId}:leg:0:fund:back`);
+        }
         return this.ledger.releaseHold(tenant, transactionId, routeHold(state));
+      }
       case 'fail':
         return failingEnds(state);
       case 'none':
         throw new Error(`${transactionId} has no step to perform`);
     }
+  }
+
+  /**
+   * A route whose first leg is not a swap on chain (a bridge, or the sandbox's rails): the held amount moved from the
+   * wallet to the source chain's hot wallet, once per transaction (`<id>:leg:0:fund`): `amountIn` and the fees kept at
+   * the source, from the wallet's account in one sponsored operation; for a forwarder wallet, whose funds the hot
+   * wallet holds, nothing moves. Undefined where the chain service runs no such chain (a wallet with a simulated
+   * address: nothing of it is on chain).
+   */
+  private async fundFromWallet(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>): Promise<LegResult | undefined> {
+    const { walletId, order, legs } = state.initiated;
+    const leg = legs[0]!;
+    const network = await this.chainLegs.network(tenant.environment, leg.fromChain);
+    if (!network) return undefined;
+    return this.chainLegs.transfer({
+      environment: tenant.environment,
+      chain: leg.fromChain,
+      idempotencyKey: `${transactionId}:leg:0:fund`,
+      fromWallet: walletId,
+      to: network.hotWallet,
+      tokenSymbol: leg.fromToken,
+      amount: leg.amountIn,
+      ...(dec(order.fees.totalFee).gt(0) && { fee: order.fees.totalFee }),
+      account: ROUTE_EXECUTION,
+      paysOut: transactionId,
+      organizationId: tenant.organizationId,
+    });
+  }
+
+  /** The held amount given back whole to the wallet's account from the hot wallet (`toWallet`; a forwarder wallet: nothing moves). */
+  private async giveBack(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>, idempotencyKey: string): Promise<void> {
+    const { walletId, order } = state.initiated;
+    const back = await this.chainLegs.transfer({
+      environment: tenant.environment,
+      chain: order.fromChain,
+      idempotencyKey,
+      toWallet: walletId,
+      tokenSymbol: order.fromToken,
+      amount: order.fromAmount,
+      account: ROUTE_EXECUTION,
+      paysOut: transactionId,
+    });
+    if (!back.ok) throw new Error(`giving ${transactionId}'s funds back to its wallet failed on chain: ${back.reason}; an operator must look`);
   }
 
   /**

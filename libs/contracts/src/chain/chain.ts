@@ -141,7 +141,8 @@ export namespace ChainTransfer {
     environment: Environment;
     chain: string;
     idempotencyKey: string;
-    to: string;
+    /** Who receives it: required, except with `toWallet` (the wallet's own address then). */
+    to?: string;
     tokenSymbol: string;
     amount: string;
     /** The ledger account the transfer is charged to, e.g. `offramp-deposits` (booked when it is final: send.finished). */
@@ -167,13 +168,24 @@ export namespace ChainTransfer {
      */
     net?: boolean;
     /**
-     * From a managed wallet's own account (its id; the wallet's address must be an account, DepositAddressWatch `kind`),
-     * not the hot wallet: one sponsored UserOperation that transfers `amount` to `to` and, in the same operation, `fee`
-     * (when given) to the hot wallet. Not with `refundOf` or `net`.
+     * From a managed wallet (its id): from its own account when its address is one (DepositAddressWatch `kind`), one
+     * sponsored UserOperation that transfers `amount` to `to` and, in the same operation, `fee` (when given) to the hot
+     * wallet; from the hot wallet for a forwarder wallet, whose funds were swept there (to the hot wallet itself, nothing
+     * moves). Not with `refundOf` or `net`.
      */
     fromWallet?: string;
-    /** With `fromWallet`: the platform's fee, in the same token, paid to the hot wallet by the same operation. */
+    /**
+     * With `fromWallet`: the platform's fee, in the same token, paid to the hot wallet by the same operation (from a
+     * forwarder wallet, whose funds the hot wallet holds already, it moves nothing).
+     */
     fee?: string;
+    /**
+     * Into a managed wallet (an on-ramp's delivery, a failed route's way back): from the hot wallet to the wallet's own
+     * account (`to`, when given, must be its address), a move within the platform's holdings, neither an outflow nor a deposit; for a
+     * forwarder wallet, whose funds the hot wallet holds, nothing moves (`confirmed`, no hash). Not with `fromWallet`,
+     * `refundOf`, `net` or `fee`.
+     */
+    toWallet?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -214,13 +226,15 @@ export namespace ChainSwap {
     /** The organization whose transaction it is: what its hourly outflow limit counts, for a swap paid outside. */
     organizationId?: string;
     /**
-     * From a managed wallet's own account (its id; ChainTransfer's `fromWallet`), not the hot wallet: one sponsored
-     * UserOperation that approves the router for `amountIn`, swaps it, and pays `fee` (when given, in `fromToken`) to
-     * the hot wallet. `recipient` may then be the wallet's own address (its output stays in the account).
+     * From a managed wallet (its id; ChainTransfer's `fromWallet`): from its own account when its address is one, one
+     * sponsored UserOperation that approves the router for `amountIn`, swaps it, and pays `fee` (when given, in
+     * `fromToken`) to the hot wallet; from the hot wallet for a forwarder wallet (its fee is there already).
      */
     fromWallet?: string;
     /** With `fromWallet`: the platform's fee, in `fromToken`, paid to the hot wallet by the same operation. */
     fee?: string;
+    /** Into a managed wallet: its account when it is one, else the hot wallet (which holds a forwarder wallet's funds). Not with `recipient`. */
+    toWallet?: string;
   }
   export interface Response {
     status: 'queued' | 'pending' | 'confirmed' | 'failed';
@@ -413,6 +427,11 @@ export interface SendFinished {
     to: string;
     account: string;
     shares?: { idempotencyKey: string; paysOut: string; amount: string }[];
+    /**
+     * It stayed within the platform's holdings (the hot wallet into a wallet's account, ChainTransfer `toWallet`; a
+     * wallet's account into the hot wallet): nothing to book but its gas.
+     */
+    internal?: true;
   };
   /**
    * A confirmed swap (ChainSwap): `amountIn` of `fromToken` left the hot wallet (or a wallet's account: `account`),

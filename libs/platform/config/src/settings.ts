@@ -432,7 +432,7 @@ export const SETTINGS = {
     env: 'WALLET_ACCOUNTS',
     default: '',
     description:
-      'Whether a new managed wallet on a chain with smart accounts (a bundler: the chain\'s `bundlerUrl`) gets its own ERC-4337 account as its address, whose deposits stay there, instead of a forwarder swept into the hot wallet (docs/chains.md, "Smart accounts"). Off until every wallet operation (swaps, transfers, off-ramps, deliveries) runs from the account: today only the chain service\'s transfers from an account do, so a wallet made with it on must not be spent by the route or ramp steps yet. A wallet keeps the kind it was made with.',
+      'Whether a new managed wallet on a chain with smart accounts (a bundler: the chain\'s `bundlerUrl`) gets its own ERC-4337 account as its address, whose deposits stay there, instead of a forwarder swept into the hot wallet (docs/chains.md, "Smart accounts"). Every wallet operation runs from the account (swaps, transfers, on-ramp deliveries, custodial off-ramps); off until the rest of issue 27 (each wallet reconciled with its account, the sponsored gas booked per organization, the steps\' userOperationHash in the API). A wallet keeps the kind it was made with; existing wallets stay forwarders.',
     services: ['ledger'],
   },
   chainSettlementNetMs: {

@@ -1,0 +1,159 @@
+import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { Pool } from 'pg';
+import { makeNuban } from '@ramp/banking';
+import { Config } from '@ramp/config';
+import { resolveChains } from '@ramp/evm';
+import { dec } from '@ramp/money';
+import { ApiClient, createKey, eventually, ledgerCheck, poolTrader, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
+
+/**
+ * Managed wallets whose address is their own smart account (WALLET_ACCOUNTS), through the API with every service: a
+ * swap, an on-ramp and a custodial off-ramp move the wallet's funds in its account on chain, so that the balance the API
+ * shows is, token by token, what the account holds.
+ */
+describe('platform - wallets on smart accounts: the API balance is the account on chain', () => {
+  const base = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'base')!;
+  const client = createPublicClient({ transport: http(base.rpcUrl) });
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let tokens: Record<string, { contractAddress: Address; decimals: number }>;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'gateway'], {
+      WALLET_ACCOUNTS: 'true',
+      SANDBOX_STEP_DELAY_MS: '50',
+      CHAIN_RECONCILE_INTERVAL_MS: '300',
+      // A bridge deposit the relayer does not fill is refunded this soon after it (the failed transfer below).
+      CHAIN_BRIDGE_FILL_SECONDS: '10',
+    });
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
+    const network = (await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base');
+    tokens = Object.fromEntries(network.tokens.map((token: any) => [token.symbol, { ...token, contractAddress: getAddress(token.contractAddress) }]));
+    pool = new Pool({ connectionString: TEST_DATABASE_URL });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool.end();
+    await stopAll(services.values());
+  });
+
+  const onChain = (symbol: string, holder: Address) =>
+    client.readContract({ address: tokens[symbol]!.contractAddress, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+  /** A wallet on base whose address is its account, funded by a real faucet transfer. */
+  const accountWallet = async (usdc: string) => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    const { rows } = await pool.query(`select kind from chain.deposit_addresses where chain = 'test-base' and address = $1`, [wallet.address.toLowerCase()]);
+    expect(rows[0]?.kind).toBe('account');
+    expect((await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount: usdc })).status).toBe(200);
+    return wallet as { walletId: string; address: Address };
+  };
+  /** Every token of the wallet: its balance in the API (available and held) is what its account holds, to the base unit. */
+  const expectBalancesOnChain = async (wallet: { walletId: string; address: Address }, symbols: string[]) => {
+    const view = (await api.get(`/wallets/${wallet.walletId}`)).body.data;
+    for (const symbol of symbols) {
+      const balance = view.balances.find((entry: any) => entry.tokenSymbol === symbol) ?? { available: '0', held: '0' };
+      const booked = parseUnits(dec(balance.available).add(balance.held).toFixed(), tokens[symbol]!.decimals);
+      expect({ symbol, onChain: await onChain(symbol, wallet.address) }).toEqual({ symbol, onChain: booked });
+    }
+    return view;
+  };
+  const settled = async (path: string) =>
+    (
+      await eventually(
+        () => api.get(path),
+        (response) => response.body.data.status !== 'pending',
+        60_000,
+        100,
+      )
+    ).body.data;
+
+  it('a swap spends from the account in one sponsored operation (approve, swap, fee) and its output lands in the account', async () => {
+    const wallet = await accountWallet('100');
+    const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'CNGN', amount: '40', fromChain: 'base', toChain: 'base' })).body.data;
+    const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+    expect(started.status).toBe(201);
+    const done = await settled(`/swap/${started.body.data.id}`);
+    expect(done.status).toBe('completed');
+    const [step] = done.route.steps;
+    expect(step).toMatchObject({ kind: 'swap', settlement: 'onchain', status: 'completed' });
+    // The step's hash is the bundle that carried the account's operation: the account is deployed, and holds no gas.
+    const receipt = await client.getTransactionReceipt({ hash: step.transactionHash });
+    expect(receipt.status).toBe('success');
+    expect(await client.getCode({ address: wallet.address })).toMatch(/^0x[0-9a-f]+$/);
+    expect(await client.getBalance({ address: wallet.address })).toBe(0n);
+    const view = await expectBalancesOnChain(wallet, ['USDC', 'CNGN']);
+    expect(view.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '60', held: '0' });
+    expect(await onChain('CNGN', wallet.address)).toBeGreaterThan(0n);
+  }, 90_000);
+
+  it("an on-ramp's tokens are transferred into the account (a move within the platform's holdings, never a deposit)", async () => {
+    const wallet = await accountWallet('1');
+    const quote = (await api.post('/onramp/quote', { amount: '20000', tokenSymbol: 'USDC', chain: 'base' })).body.data;
+    const started = await api.post('/onramp/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+    expect(started.status).toBe(201);
+    expect((await api.post(`/sandbox/onramp/${started.body.data.id}/pay`, {})).status).toBe(200);
+    const done = await settled(`/onramp/${started.body.data.id}`);
+    expect(done.status).toBe('completed');
+    const view = await expectBalancesOnChain(wallet, ['USDC']);
+    expect(view.balances.find((entry: any) => entry.tokenSymbol === 'USDC').available).toBe(dec(quote.cryptoAmount).add(1).toFixed());
+    const { rows } = await pool.query(`select count(*)::int as n from chain.events where type = 'deposit.credited' and data->>'address' = $1`, [
+      wallet.address,
+    ]);
+    expect(rows[0].n).toBe(1);
+  }, 90_000);
+
+  it("a custodial off-ramp swaps the account's tokens to CNGN for the provider; one whose swap fails leaves them all in the account", async () => {
+    const wallet = await accountWallet('300');
+    const quoteOf = async (amount: string) =>
+      (await api.post('/offramp/quote', { amount, tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })).body
+        .data;
+    const paid = await api.post('/offramp/initiate', { quoteId: (await quoteOf('120')).quoteId, walletId: wallet.walletId });
+    expect(paid.status).toBe(201);
+    expect((await settled(`/offramp/${paid.body.data.transactionId}`)).status).toBe('completed');
+    const after = await expectBalancesOnChain(wallet, ['USDC']);
+    expect(after.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });
+
+    const quote = await quoteOf('100');
+    const trader = await poolTrader(api, 'base', base.rpcUrl, 'CNGN', '20000');
+    await trader.push();
+    try {
+      const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+      expect(started.status).toBe(201);
+      expect(await settled(`/offramp/${started.body.data.transactionId}`)).toMatchObject({ status: 'failed', failureReason: 'SWAP_FAILED' });
+    } finally {
+      await trader.restore();
+    }
+    const failed = await expectBalancesOnChain(wallet, ['USDC']);
+    expect(failed.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
+
+  it("a transfer to another chain moves the account's funds to the hot wallet in one operation and bridges them; one the relayer never fills gives them all back to the account", async () => {
+    const wallet = await accountWallet('100');
+    const transfer = async () => {
+      const destinationAddress = privateKeyToAccount(generatePrivateKey()).address;
+      const quote = (await api.post('/transfer/quote', { fromChain: 'base', toChain: 'bsc', token: 'USDC', amount: '20', destinationAddress })).body.data;
+      const started = await api.post('/transfer/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+      expect(started.status).toBe(201);
+      return settled(`/transfer/${started.body.data.id}`);
+    };
+    expect((await transfer()).status).toBe('completed');
+    const sent = await expectBalancesOnChain(wallet, ['USDC']);
+    expect(sent.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '80', held: '0' });
+
+    expect((await api.post('/sandbox/relayer', { paused: true })).status).toBe(200);
+    try {
+      const failed = await transfer();
+      expect(failed.status).toBe('failed');
+    } finally {
+      await api.post('/sandbox/relayer', { paused: false });
+    }
+    const back = await expectBalancesOnChain(wallet, ['USDC']);
+    expect(back.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '80', held: '0' });
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
+});
