@@ -12,6 +12,9 @@ import { ownArrival, walletArrival } from './own-arrival';
 import { Sweeps } from './sweeps';
 import { depositIdOf, isTreasury, ownerKey, treasuryOwner } from './owner';
 
+/** Owners' addresses kept in memory (Deposits.given). */
+const GIVEN_KEPT = 10_000;
+
 /** What a deposit address is: a forwarder swept into the hot wallet, or a managed wallet's own account (funds stay). */
 export type AddressKind = 'forwarder' | 'account';
 
@@ -64,14 +67,27 @@ export class Deposits {
     return depositAddressOf(this.context.network.contracts.forwarderFactory as Address, key);
   }
 
-  /** The address an owner was given on this chain and its kind, or undefined when it has none. */
+  /**
+   * The address an owner was given on this chain and its kind, or undefined when it has none. Kept once read (at most
+   * GIVEN_KEPT, the oldest out first): an owner's address and kind never change once given, and every step that names
+   * a wallet asks.
+   */
   async given(owner: string): Promise<{ address: Address; kind: AddressKind } | undefined> {
+    const kept = this.givenKept.get(owner);
+    if (kept) return kept;
     const { rows } = await this.context.pool.query<{ address: string; kind: AddressKind }>(
       `select address, kind from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 limit 1`,
       [this.context.id, owner],
     );
-    return rows[0] && { address: getAddress(rows[0].address), kind: rows[0].kind };
+    const given = rows[0] && { address: getAddress(rows[0].address), kind: rows[0].kind };
+    if (given) {
+      if (this.givenKept.size >= GIVEN_KEPT) this.givenKept.delete(this.givenKept.keys().next().value!);
+      this.givenKept.set(owner, given);
+    }
+    return given;
   }
+
+  private readonly givenKept = new Map<string, { address: Address; kind: AddressKind }>();
 
   /** Watches `address` for `owner`, on behalf of `tenant`. */
   async watch(address: Address, owner: string, tenant: Tenant, kind: AddressKind = 'forwarder'): Promise<void> {
