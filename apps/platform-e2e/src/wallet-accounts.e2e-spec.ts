@@ -77,7 +77,13 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     const done = await settled(`/swap/${started.body.data.id}`);
     expect(done.status).toBe('completed');
     const [step] = done.route.steps;
-    expect(step).toMatchObject({ kind: 'swap', settlement: 'onchain', status: 'completed' });
+    expect(step).toMatchObject({ kind: 'swap', settlement: 'onchain', status: 'completed', userOperationHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // The step's operation is the one its bundle carried: the EntryPoint's event names it, the account as its sender.
+    const { rows: operations } = await pool.query(
+      `select user_operation_hash, tx_hash, sender from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
+      [`${started.body.data.id}:leg:0`],
+    );
+    expect(operations).toEqual([{ user_operation_hash: step.userOperationHash, tx_hash: step.transactionHash, sender: wallet.address.toLowerCase() }]);
     // The step's hash is the bundle that carried the account's operation: the account is deployed, and holds no gas.
     const receipt = await client.getTransactionReceipt({ hash: step.transactionHash });
     expect(receipt.status).toBe('success');
@@ -140,7 +146,10 @@ describe('platform - wallets on smart accounts: the API balance is the account o
       expect(started.status).toBe(201);
       return settled(`/transfer/${started.body.data.id}`);
     };
-    expect((await transfer()).status).toBe('completed');
+    const filled = await transfer();
+    expect(filled.status).toBe('completed');
+    // The first step shows the operation that moved the account's funds to the hot wallet (its hash is the fill on bsc).
+    expect(filled.route.steps[0]).toMatchObject({ kind: 'bridge', status: 'completed', userOperationHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     const sent = await expectBalancesOnChain(wallet, ['USDC']);
     expect(sent.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '80', held: '0' });
 

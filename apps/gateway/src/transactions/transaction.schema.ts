@@ -83,6 +83,13 @@ export class RouteStepSchema {
   @ApiPropertyOptional({ type: String, example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash?: string;
   @ApiPropertyOptional({
     type: String,
+    description:
+      "Once the step has run from a managed wallet whose address is its smart account: the hash of the ERC-4337 UserOperation that spent the wallet's funds (`transactionHash` is then the bundle transaction that carried it, or for a bridge its fill).",
+    example: '0x2b7e1516a9d3f4c6e8b0a2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3',
+  })
+  userOperationHash?: string;
+  @ApiPropertyOptional({
+    type: String,
     description: 'When a failure unwound the step: the hash that gave its funds back.',
     example: '0x4e1a7c2b9d8f6e5a3c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a',
   })

@@ -55,12 +55,10 @@ export class RouteSteps {
           const intoWallet = last && initiated.destination.kind === 'wallet' ? { toWallet: initiated.walletId } : {};
           const key = `${transactionId}:leg:${step.index}`;
           if (leg.kind === 'bridge') {
-            if (step.index === 0) {
-              // The wallet's funds go to the hot wallet first (from its account, when its address is one: one sponsored
-              // operation with the fees kept at the source), and are bridged from there.
-              const funded = await this.fundFromWallet(tenant, transactionId, state);
-              if (funded && !funded.ok) return recordLeg(step.index, funded);
-            }
+            // The wallet's funds go to the hot wallet first (from its account, when its address is one: one sponsored
+            // operation with the fees kept at the source), and are bridged from there.
+            const funded = step.index === 0 ? await this.fundFromWallet(tenant, transactionId, state) : undefined;
+            if (funded && !funded.ok) return recordLeg(step.index, funded);
             // A bridge carries what came in: after a swap that gave less, it may no longer reach the leg's minimum
             // (the quote's, on a last leg). Refused before anything is deposited, as a swap's pool would refuse it.
             if (dec(leg.amountOut).lt(leg.minimumOut)) {
@@ -81,10 +79,8 @@ export class RouteSteps {
               account: ROUTE_EXECUTION,
               paysOut: transactionId,
             };
-            return recordLeg(
-              step.index,
-              await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) }),
-            );
+            const bridged = await this.chainLegs.bridge({ ...bridge, organizationId: tenant.organizationId, ...(recipient !== undefined && { recipient }) });
+            return recordLeg(step.index, spentBy(bridged, funded));
           }
           // The first leg spends the wallet's funds: from its own account when its address is one, in one operation
           // with the fees kept at the source (to the hot wallet), so that the account gives exactly what the hold takes.
@@ -105,13 +101,11 @@ export class RouteSteps {
           };
           return recordLeg(step.index, await this.chainLegs.swap({ ...swap, ...(recipient !== undefined && { recipient }) }));
         }
-        if (step.index === 0) {
-          // The sandbox's rails move nothing on chain: the wallet's funds go to the hot wallet first, as a forwarder
-          // wallet's were swept there (from its account, when its address is one), so its account keeps what its
-          // balance shows.
-          const funded = await this.fundFromWallet(tenant, transactionId, state);
-          if (funded && !funded.ok) return recordLeg(step.index, funded);
-        }
+        // The sandbox's rails move nothing on chain: the wallet's funds go to the hot wallet first, as a forwarder
+        // wallet's were swept there (from its account, when its address is one), so its account keeps what its
+        // balance shows.
+        const funded = step.index === 0 ? await this.fundFromWallet(tenant, transactionId, state) : undefined;
+        if (funded && !funded.ok) return recordLeg(step.index, funded);
         // On the rails, intermediate legs pay the platform's settlement account on their chain (the route continues from
         // there); the last pays the destination.
         const recipient = last ? initiated.destination.address : this.rails.settlementAddress(leg.toChain);
@@ -127,7 +121,7 @@ export class RouteSteps {
                 expectedOut: leg.amountOut,
               })
             : await this.rails.bridge({ ...common, fromChain: leg.fromChain, toChain: leg.toChain, token: leg.fromToken, amount: leg.amountIn });
-        return recordLeg(step.index, result);
+        return recordLeg(step.index, spentBy(result, funded));
       }
       case 'settle': {
         const delivered = state.executed[state.executed.length - 1]!.amountOut;
@@ -293,10 +287,23 @@ export function reverseMinimum(amount: string, tolerance: string, decimals: numb
   return (minimum.gt(0) ? minimum : unit).toFixed();
 }
 
+/** A first leg's result with the UserOperation that moved the wallet's funds to the hot wallet before it (fundFromWallet). */
+function spentBy(result: LegResult, funded: LegResult | undefined): LegResult {
+  return result.ok && funded?.ok && funded.userOperationHash !== undefined ? { ...result, userOperationHash: funded.userOperationHash } : result;
+}
+
 function recordLeg(index: number, result: LegResult): RouteCommand {
   const at = new Date().toISOString();
   return result.ok
-    ? { type: 'recordLeg', index, ok: true, amountOut: result.amountOut, transactionHash: result.transactionHash, at }
+    ? {
+        type: 'recordLeg',
+        index,
+        ok: true,
+        amountOut: result.amountOut,
+        transactionHash: result.transactionHash,
+        ...(result.userOperationHash !== undefined && { userOperationHash: result.userOperationHash }),
+        at,
+      }
     : {
         type: 'recordLeg',
         index,

@@ -28,6 +28,11 @@ export interface RouteStepView {
   status: RouteStepStatus;
   /** Once the step has run (`skipped`: a failure before it meant it never ran). */
   transactionHash?: string;
+  /**
+   * Once the step has run from a managed wallet whose address is its smart account: the ERC-4337 UserOperation that
+   * spent the wallet's funds (`transactionHash` is then the bundle that carried it, or for a bridge its fill).
+   */
+  userOperationHash?: string;
   /** When a failure unwound the step: the hash of the transaction that gave its funds back. */
   reversalHash?: string;
   /** Whether the step's hashes are transactions on their chain (`onchain`) or a sandbox rail's (`simulated`). */

@@ -87,7 +87,13 @@ export class ChainLegs {
       LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
-    if (answer.status === 'confirmed') return { ok: true, amountOut: answer.amountOut!, transactionHash: answer.transactionHash! };
+    if (answer.status === 'confirmed')
+      return {
+        ok: true,
+        amountOut: answer.amountOut!,
+        transactionHash: answer.transactionHash!,
+        ...(answer.userOperationHash !== undefined && { userOperationHash: answer.userOperationHash }),
+      };
     const reason = answer.transactionHash ? `${answer.error ?? 'reverted'} (reverted on chain)` : `${answer.error ?? 'refused'} (refused before it was sent)`;
     return {
       ok: false,
@@ -147,7 +153,13 @@ export class ChainLegs {
       LEG_LOOK_AGAIN_MS,
     );
     if ('ok' in answer) return answer;
-    if (answer.status === 'confirmed') return { ok: true, amountOut: amount, transactionHash: answer.transactionHash! };
+    if (answer.status === 'confirmed')
+      return {
+        ok: true,
+        amountOut: amount,
+        transactionHash: answer.transactionHash!,
+        ...(answer.userOperationHash !== undefined && { userOperationHash: answer.userOperationHash }),
+      };
     return {
       ok: false,
       reason: `the transfer ${key} failed on chain: ${answer.error ?? 'reverted'}`,

@@ -53,7 +53,10 @@ export interface ReverseLegInput {
  * A leg that ran, or why not: a swap that reverted below its minimum says in `wouldGive` how much it would have given,
  * and a leg whose transaction was mined and reverted gives its `transactionHash`.
  */
-export type LegResult = { ok: true; amountOut: string; transactionHash: string } | { ok: false; reason: string; wouldGive?: string; transactionHash?: string };
+/** `userOperationHash`: the leg ran as an operation of a managed wallet's smart account (ChainLegs). */
+export type LegResult =
+  | { ok: true; amountOut: string; transactionHash: string; userOperationHash?: string }
+  | { ok: false; reason: string; wouldGive?: string; transactionHash?: string };
 
 /**
  * What swaps and transfers need from the outside: a DEX router per chain, bridges between chains, the way back when a

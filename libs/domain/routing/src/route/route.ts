@@ -67,7 +67,8 @@ export interface RouteInitiated {
 interface RoutePayloads {
   initiated: RouteInitiated;
   funds_held: { at: string };
-  leg_completed: { index: number; amountOut: string; transactionHash: string; at: string };
+  /** `userOperationHash`: the leg ran as a managed wallet's UserOperation (`transactionHash` is its bundle's). */
+  leg_completed: { index: number; amountOut: string; transactionHash: string; userOperationHash?: string; at: string };
   /** `failedHash`: the failed leg's own transaction, when it was mined and reverted (an on-chain swap). */
   failing: { errorMessage: string; failureReason?: FailureReason; failedLeg: number | null; failedHash?: string; at: string };
   leg_reversed: { index: number; transactionHash: string; at: string };
@@ -84,7 +85,7 @@ export type RouteEvent = { [N in RouteEventName]: RouteEventOf<N> }[RouteEventNa
 export type RouteCommand =
   | { type: 'initiate'; data: RouteInitiated }
   | { type: 'recordFundsHeld'; at: string }
-  | { type: 'recordLeg'; index: number; at: string; ok: true; amountOut: string; transactionHash: string }
+  | { type: 'recordLeg'; index: number; at: string; ok: true; amountOut: string; transactionHash: string; userOperationHash?: string }
   /**
    * `wouldGive`: the swap reverted because it would have given less than its minimum; `transactionHash`: the leg's
    * transaction that reverted on chain (absent when it was refused before being sent, or on the sandbox's rails).
@@ -98,6 +99,8 @@ export type RouteCommand =
 export interface LegResult {
   amountOut: string;
   transactionHash: string;
+  /** The leg ran as (or began with) an operation of the managed wallet's smart account. */
+  userOperationHash?: string;
 }
 
 export interface RouteState {
@@ -135,7 +138,9 @@ export function evolveRoute(state: RouteState, event: RouteEvent): RouteState {
       return { ...next, fundsHeld: true };
     case 'leg_completed': {
       const data = event.data as RoutePayloads['leg_completed'];
-      return { ...next, executed: [...state.executed, { amountOut: data.amountOut, transactionHash: data.transactionHash }] };
+      const ran: LegResult = { amountOut: data.amountOut, transactionHash: data.transactionHash };
+      if (data.userOperationHash !== undefined) ran.userOperationHash = data.userOperationHash;
+      return { ...next, executed: [...state.executed, ran] };
     }
     case 'failing': {
       const data = event.data as RoutePayloads['failing'];
@@ -231,7 +236,13 @@ function legOutcome(state: WithInitiation<RouteState>, command: Extract<RouteCom
       }),
     ];
   }
-  const completed = event(kind, 'leg_completed', { index: command.index, amountOut: command.amountOut, transactionHash: command.transactionHash, at });
+  const completed = event(kind, 'leg_completed', {
+    index: command.index,
+    amountOut: command.amountOut,
+    transactionHash: command.transactionHash,
+    ...(command.userOperationHash !== undefined && { userOperationHash: command.userOperationHash }),
+    at,
+  });
   // A provider that ignored the minimum: the leg happened, so it is recorded, then unwound like any other failure,
   // unless it was the last leg and paid an address outside the platform: what was delivered cannot be taken back,
   // so the transaction completes with what was delivered (the view shows it) rather than refunding on top.

@@ -118,6 +118,17 @@ describe('routeView of a swap', () => {
     ]);
   });
 
+  it("shows the UserOperation of a leg that ran from a wallet's smart account beside its bundle's hash, and none on the others", () => {
+    const fromAccount: RouteEvent = {
+      type: 'swap.leg_completed',
+      data: { index: 0, amountOut: '0.3', transactionHash: '0xbundle0', userOperationHash: '0xoperation0', at: later },
+    };
+    const steps = routeView(fold([e.initiated, e.held, fromAccount, e.leg(1, '0.3')])).route!.steps;
+    expect(steps[0]).toMatchObject({ status: 'completed', transactionHash: '0xbundle0', userOperationHash: '0xoperation0' });
+    expect(steps[1]).not.toHaveProperty('userOperationHash');
+    expect(steps[2]).not.toHaveProperty('userOperationHash');
+  });
+
   it('shows the delivered toAmount once completed', () => {
     const view = routeView(fold([e.initiated, e.held, e.leg(0, '0.3103125'), e.leg(1, '0.3103125'), e.leg(2, '1.53'), e.completed('1.53')]));
     expect(view).toMatchObject({ status: 'completed', transactionHash: '0xleg2', swap: { toAmount: '1.53', minimumToAmount: '1.512415384615384615' } });

@@ -26,6 +26,7 @@ export function routeSteps(state: WithInitiation<RouteState>): RouteStepView[] {
       settlement: leg.settlement ?? 'simulated',
     };
     if (ran) view.transactionHash = ran.transactionHash;
+    if (ran?.userOperationHash !== undefined) view.userOperationHash = ran.userOperationHash;
     // A leg whose own transaction reverted on chain: its hash, to look the failure up.
     else if (status === 'failed' && state.failedHash !== undefined) view.transactionHash = state.failedHash;
     if (reversal !== undefined) view.reversalHash = reversal;
