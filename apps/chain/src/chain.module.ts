@@ -17,6 +17,7 @@ import { Migration20261201000001 } from './migrations/Migration20261201000001';
 import { Migration20261201000002 } from './migrations/Migration20261201000002';
 import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { Migration20261202000002 } from './migrations/Migration20261202000002';
+import { Migration20261202000003 } from './migrations/Migration20261202000003';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -44,6 +45,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261201000002,
     Migration20261202000001,
     Migration20261202000002,
+    Migration20261202000003,
   ],
 };
 

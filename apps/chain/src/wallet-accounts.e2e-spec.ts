@@ -2,7 +2,7 @@ import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Addres
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
+import { AppError, ChainSendsPause, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
 import { accountOwnerPath, accountSalt, CANONICAL_ACCOUNT_FACTORY, HdCustody, resolveChains, SimpleAccountFactory } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
@@ -169,6 +169,7 @@ describe('chain service - managed wallets as smart accounts', () => {
     await expect(transfer({ fromWallet: newId('wal') })).rejects.toMatchObject({ field: 'fromWallet' });
     await expect(transfer({ fromWallet: from.walletId, net: true })).rejects.toMatchObject({ field: 'net' });
     await expect(transfer({ fee: '1' })).rejects.toMatchObject({ field: 'fee' });
+    await expect(transfer({ fromWallet: from.walletId, to: from.address })).rejects.toMatchObject({ field: 'to' });
   }, 120_000);
 
   it("swaps from the account in one operation (approve, swap, fee): its output stays in the account, read from the operation's own logs; a minimum the pools cannot meet is refused before anything is signed", async () => {
@@ -296,5 +297,26 @@ describe('chain service - managed wallets as smart accounts', () => {
     expect(await usdcOf(watched.address)).toBe(0n);
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  }, 120_000);
+
+  it("prepares nothing from an account while the chain's outbound sends are paused, and sends it once they resume", async () => {
+    const wallet = await fundedWallet('5');
+    const ledger = platformTenant('test', 'ledger');
+    await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: true, reason: 'wallet-accounts test: the books drift' });
+    try {
+      // The chain's leader reads the pause at most once a second, between its passes.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const terms = fromWallet(wallet.walletId, { amount: '2' });
+      expect((await transfer(terms)).status).toBe('queued');
+      // A few passes later: still not prepared, nothing moved.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await transfer(terms)).toEqual({ status: 'queued' });
+      expect(await usdcOf(wallet.address)).toBe(parseUnits('5', 6));
+      await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: false });
+      expect((await final(terms)).status).toBe('confirmed');
+      expect(await usdcOf(wallet.address)).toBe(parseUnits('3', 6));
+    } finally {
+      await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: false });
+    }
   }, 120_000);
 });

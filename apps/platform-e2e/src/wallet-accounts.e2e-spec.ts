@@ -165,4 +165,17 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);
+
+  it('a custodial off-ramp of CNGN (no swap) takes the CNGN from the account in one operation before the provider is paid', async () => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data as { walletId: string; address: Address };
+    expect((await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'CNGN', amount: '20000' })).status).toBe(200);
+    const quote = (
+      await api.post('/offramp/quote', { amount: '15000', tokenSymbol: 'CNGN', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })
+    ).body.data;
+    const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
+    expect(started.status).toBe(201);
+    expect((await settled(`/offramp/${started.body.data.transactionId}`)).status).toBe('completed');
+    const view = await expectBalancesOnChain(wallet, ['CNGN']);
+    expect(view.balances.find((entry: any) => entry.tokenSymbol === 'CNGN')).toMatchObject({ available: '5000', held: '0' });
+  }, 90_000);
 });

@@ -39,6 +39,9 @@ const RESUBMIT_AFTER_MS = 10_000;
  */
 const PREPARE_AGAIN_AFTER_MS = 480_000;
 
+/** After this long, a kept preparation's sponsorship (valid 600 s) has lapsed: it can no longer land. */
+const SPONSORSHIP_LAPSED_MS = 660_000;
+
 /** Blocks searched before an operation's preparation for its landing (a node's head may differ from the bundler's). */
 const LANDING_MARGIN_BLOCKS = 5n;
 
@@ -151,6 +154,8 @@ export class AccountOperations {
   async transfer(key: string, terms: AccountTransferTerms): Promise<OperationRecord> {
     const { context } = this;
     const fee = feeOf(terms.fee);
+    if (terms.to.toLowerCase() === (await this.accountOfWallet(terms.walletId)).toLowerCase())
+      throw invalidField('to', "is the wallet's own account: a transfer to itself moves nothing");
     const recorded: RecordedTerms = {
       to: terms.to.toLowerCase(),
       tokenSymbol: terms.token.symbol,
@@ -174,7 +179,8 @@ export class AccountOperations {
    */
   async swap(key: string, terms: AccountSwapTerms): Promise<OperationRecord> {
     const { context } = this;
-    const dex = swapDex(context.dex, context, terms);
+    // Refused here (UNSUPPORTED_TOKEN, UNSUPPORTED_CHAIN) before anything is recorded.
+    swapDex(context.dex, context, terms);
     const fee = feeOf(terms.fee);
     const recorded: RecordedTerms = {
       to: terms.to.toLowerCase(),
@@ -185,7 +191,6 @@ export class AccountOperations {
       fee,
       account: terms.account,
     };
-    const amountIn = toBaseUnits(terms.amountIn, terms.fromToken.decimals);
     return this.request(
       key,
       'swap',
@@ -194,31 +199,33 @@ export class AccountOperations {
       terms.fromToken,
       recorded.amountIn,
       (sender) => !this.withinHoldings(terms.to, sender),
-      () => {
-        const swap = routerSwapCall(dex, {
-          fromToken: terms.fromToken.symbol,
-          toToken: terms.toToken.symbol,
-          amountIn,
-          minimumOut: toBaseUnits(terms.minimumOut, terms.toToken.decimals),
-          to: terms.to,
-          deadline: BigInt(Math.floor(Date.now() / 1000) + SWAP_DEADLINE_SECONDS),
-        });
-        const native = terms.fromToken.address === NATIVE_TOKEN;
-        return [
-          ...(native
-            ? []
-            : [
-                {
-                  to: terms.fromToken.address,
-                  value: 0n,
-                  data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, amountIn] }),
-                },
-              ]),
-          { to: swap.to, value: swap.value ?? 0n, data: swap.data },
-          ...(fee ? [tokenCall(terms.fromToken, context.hot.sender, toBaseUnits(fee, terms.fromToken.decimals))] : []),
-        ];
-      },
+      () => this.swapCalls(recorded),
     );
+  }
+
+  /**
+   * A swap's calls, built when it is prepared (again): the router approved for `amountIn`, the swap with a deadline
+   * minutes from now (a preparation after a crash or a lapsed sponsorship gets a fresh one), and the fee.
+   */
+  private swapCalls(terms: Extract<RecordedTerms, { fromToken: string }>): AccountCall[] {
+    const { context } = this;
+    const [fromToken, toToken] = [context.token(terms.fromToken)!, context.token(terms.toToken)!];
+    const dex = swapDex(context.dex, context, { fromToken, toToken });
+    const amountIn = toBaseUnits(terms.amountIn, fromToken.decimals);
+    const swap = routerSwapCall(dex, {
+      fromToken: fromToken.symbol,
+      toToken: toToken.symbol,
+      amountIn,
+      minimumOut: toBaseUnits(terms.minimumOut, toToken.decimals),
+      to: getAddress(terms.to),
+      deadline: BigInt(Math.floor(Date.now() / 1000) + SWAP_DEADLINE_SECONDS),
+    });
+    const approve = encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [dex.router, amountIn] });
+    return [
+      ...(fromToken.address === NATIVE_TOKEN ? [] : [{ to: fromToken.address, value: 0n, data: approve }]),
+      { to: swap.to, value: swap.value ?? 0n, data: swap.data },
+      ...(terms.fee ? [tokenCall(fromToken, context.hot.sender, toBaseUnits(terms.fee, fromToken.decimals))] : []),
+    ];
   }
 
   /** Whether `to` keeps a swap's output within the platform's holdings: the hot wallet, or the account that swapped. */
@@ -288,11 +295,15 @@ export class AccountOperations {
     const through = await finalThrough(this.context.client, head, this.context.settings.confirmations, this.context.settings.finality);
     // An account not deployed yet: only its first operation carries the factory's call, so the others wait for it.
     const deploying = new Set(rows.filter((row) => row.status === 'submitted' && row.tx_hash === null).map((row) => row.sender));
+    // The chain's outbound sends paused (the books drift: ChainSendsPause) or halted: nothing new is prepared or handed
+    // to the bundler; what landed already is still followed to its end.
+    const held = this.context.hot.pausedReason ?? this.context.hot.haltedReason;
     let failure: unknown;
     for (const row of rows) {
       try {
-        if (row.status === 'queued') await this.prepare(row, head, deploying);
-        else await this.follow(row, through);
+        if (row.status === 'queued') {
+          if (held === undefined) await this.prepare(row, head, deploying);
+        } else await this.follow(row, through, held === undefined);
       } catch (error) {
         failure ??= error;
       }
@@ -375,15 +386,23 @@ export class AccountOperations {
       salt: accountSalt(row.wallet_id),
       address: sender,
     });
-    const calls: AccountCall[] = row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
+    const terms = row.terms;
+    const calls: AccountCall[] =
+      'fromToken' in terms ? this.swapCalls(terms) : row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
     let prepared: Awaited<ReturnType<typeof parts.operations.prepare>>;
     try {
       prepared = await parts.operations.prepare(account, calls, `${this.context.id}:${row.idempotency_key}`);
     } catch (error) {
       // Its calls would revert (the account short of the token, say): refused before anything was signed or sent, and
       // final (nothing can land: no preparation of it was ever submitted, or it is found landed first).
+      // A preparation kept before may still land until its sponsorship lapses: only then, its nonce unused, is the
+      // operation refused for good.
       const reason = callsRevert(error);
-      if (reason === undefined || row.user_operation_hash !== null) throw error;
+      if (reason === undefined) throw error;
+      if (row.user_operation_hash !== null) {
+        const lapsed = row.submitted_at !== null && Date.now() - row.submitted_at.getTime() > SPONSORSHIP_LAPSED_MS;
+        if (!lapsed || (await this.parts.operations.nonceUsed(sender, BigInt(row.nonce)))) throw error;
+      }
       await this.finish(row, 'failed', { error: `refused before it was sent: ${reason}` });
       return;
     }
@@ -400,7 +419,7 @@ export class AccountOperations {
   }
 
   /** A submitted operation: found landed (and finished at the depth), or handed to the bundler again, or prepared again. */
-  private async follow(row: OperationRow, through: bigint): Promise<void> {
+  private async follow(row: OperationRow, through: bigint, sending: boolean): Promise<void> {
     const { operations } = this.parts;
     const sender = getAddress(row.sender);
     const fromBlock = BigInt(row.from_block ?? '0');
@@ -411,8 +430,9 @@ export class AccountOperations {
       if (landed.blockNumber > through) {
         if (row.tx_hash !== landed.transactionHash)
           await this.context.pool.query(
-            `update ${CHAIN_SCHEMA}.account_operations set tx_hash = $3, block_number = $4::numeric, block_hash = $5, updated_at = now() where chain = $1 and id = $2`,
-            [this.context.id, row.id, landed.transactionHash, landed.blockNumber.toString(), landed.blockHash],
+            `update ${CHAIN_SCHEMA}.account_operations set tx_hash = $3, block_number = $4::numeric, block_hash = $5, user_operation_hash = $6, updated_at = now()
+              where chain = $1 and id = $2`,
+            [this.context.id, row.id, landed.transactionHash, landed.blockNumber.toString(), landed.blockHash, landed.userOperationHash],
           );
         return;
       }
@@ -428,6 +448,7 @@ export class AccountOperations {
         `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now() where chain = $1 and id = $2`,
         [this.context.id, row.id],
       );
+    if (!sending) return;
     if (row.submitted_at && Date.now() - row.submitted_at.getTime() >= PREPARE_AGAIN_AFTER_MS) {
       await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
       return;
@@ -448,7 +469,7 @@ export class AccountOperations {
       const updated = await tx.query(
         `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
                 user_operation_hash = coalesce($9, user_operation_hash), amount_out = $10::numeric, updated_at = now()
-          where chain = $1 and id = $2 and status in ('queued', 'submitted')`,
+          where chain = $1 and id = $2 and status = $11 and user_operation_hash is not distinct from $12`,
         [
           context.id,
           row.id,
@@ -460,6 +481,9 @@ export class AccountOperations {
           outcome.error ?? null,
           landed?.userOperationHash ?? null,
           out?.toString() ?? null,
+          // Only from the state this pass read: another replica's preparation (a new hash) or finish wins over it.
+          row.status,
+          row.user_operation_hash,
         ],
       );
       if (updated.rowCount === 0) return;

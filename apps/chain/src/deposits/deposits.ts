@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { getAddress, type Address } from 'viem';
-import { CHAIN_EVENT_TYPES, type DepositCredited, type DepositReversed, type Tenant, type TreasuryOpened } from '@ramp/contracts';
+import { CHAIN_EVENT_TYPES, invalidField, type DepositCredited, type DepositReversed, type Tenant, type TreasuryOpened } from '@ramp/contracts';
 import { withTransaction } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
 import { DepositWatcher, depositAddressOf, operationSenderOfLog, type Deposit } from '@ramp/evm';
@@ -92,13 +92,18 @@ export class Deposits {
   /** Watches `address` for `owner`, on behalf of `tenant`. */
   async watch(address: Address, owner: string, tenant: Tenant, kind: AddressKind = 'forwarder'): Promise<void> {
     await withTransaction(this.context.pool, async (tx) => {
-      await tx.query(`insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant, kind) values ($1, $2, $3, $4, $5) on conflict do nothing`, [
-        this.context.id,
-        address.toLowerCase(),
-        owner,
-        JSON.stringify(tenant),
-        kind,
-      ]);
+      const inserted = await tx.query(
+        `insert into ${CHAIN_SCHEMA}.deposit_addresses (chain, address, owner, tenant, kind) values ($1, $2, $3, $4, $5) on conflict do nothing`,
+        [this.context.id, address.toLowerCase(), owner, JSON.stringify(tenant), kind],
+      );
+      if (inserted.rowCount === 0) {
+        // Given before (this address), or given another (a concurrent request of the other kind won): one per owner.
+        const { rows } = await tx.query<{ address: string }>(`select address from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2`, [
+          this.context.id,
+          owner,
+        ]);
+        if (rows[0] && rows[0].address !== address.toLowerCase()) throw invalidField('kind', `${owner} was given another address already`);
+      }
       await this.watcher.watch(tx, address, owner);
     });
   }

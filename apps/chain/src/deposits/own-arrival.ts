@@ -15,11 +15,13 @@ export function ownArrival(d: string, hot: string, hotLower: string): string {
 }
 
 /**
- * SQL: whether the deposit row `d` (to a managed wallet's account) was brought by a transfer of the hot wallet into
- * that wallet (ChainTransfer `toWallet`: an on-ramp's delivery, a route's way back): a move within the platform's
- * holdings that the books already show as the wallet's, not a deposit. Parameters: $1 the chain id.
+ * SQL: whether the deposit row `d` (to a managed wallet's account) was brought by a transfer or a swap of the hot
+ * wallet into that wallet (`toWallet`: an on-ramp's delivery, a route's way back or last leg): a move within the
+ * platform's holdings that the books show as the wallet's, not a deposit. Parameters: $1 the chain id.
  */
 export function walletArrival(d: string): string {
-  return `exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
-                   where t.chain = $1 and t.to_wallet is not null and lower(t.to_address) = ${d}.to_address and s.attempts ? ${d}.tx_hash)`;
+  return `(exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
+                    where t.chain = $1 and t.to_wallet is not null and lower(t.to_address) = ${d}.to_address and s.attempts ? ${d}.tx_hash)
+          or exists (select 1 from ${CHAIN_SCHEMA}.swaps w join ${CHAIN_SCHEMA}.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key
+                    where w.chain = $1 and w.to_wallet is not null and w.to_address = ${d}.to_address and s.attempts ? ${d}.tx_hash))`;
 }

@@ -113,7 +113,8 @@ export class Holdings {
         const [from, to] = [context.token(swap.from_token)!, context.token(swap.to_token)!];
         moved.push({ symbol: from.symbol, units: toBaseUnits(swap.amount_in, from.decimals) });
         const out = swapOutputOf(context.dex!, from.symbol, to.symbol, receipt.logs);
-        if (out !== undefined && swap.to_address === context.hot.sender.toLowerCase()) moved.push({ symbol: to.symbol, units: -out });
+        if (out !== undefined && (swap.to_address === context.hot.sender.toLowerCase() || swap.to_wallet !== null))
+          moved.push({ symbol: to.symbol, units: -out });
       }
       const bridged = receipt.status === 'success' ? await sources.relayer?.moved(context, send.idempotencyKey) : undefined;
       if (bridged) moved.push({ symbol: bridged.symbol, units: bridged.direction === 'out' ? bridged.units : -bridged.units });

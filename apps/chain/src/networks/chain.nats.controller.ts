@@ -144,7 +144,9 @@ export class ChainNatsController {
   @Handles(ChainTransfer.contract)
   async transfer(@RequestData() request: ChainTransfer.Request): Promise<ChainTransfer.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
-    const into = request.toWallet === undefined ? undefined : await walletOn(runtime, request.toWallet, 'toWallet');
+    // A wallet the chain never gave an address (made with a simulated one): its funds are nobody's on chain, so nothing
+    // moves into it, as for a forwarder wallet.
+    const into = request.toWallet === undefined ? undefined : ((await walletOn(runtime, request.toWallet, 'toWallet', true)) ?? { kind: 'forwarder' as const });
     const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
@@ -245,6 +247,7 @@ export class ChainNatsController {
     if (request.fee !== undefined && request.fromWallet === undefined)
       throw invalidField('fee', 'only a swap from a wallet (fromWallet) pays a fee in the same operation');
     const { send, amountOut } = await runtime.swaps.request(idempotencyKeyOf(request), {
+      ...(into?.kind === 'account' && { toWallet: request.toWallet }),
       fromToken,
       toToken,
       amountIn,
@@ -374,10 +377,17 @@ const WALLET_ID = /^wal_[0-9A-Za-z]{10,40}$/;
  * A managed wallet's address on the chain and its kind; INVALID_REQUEST naming `field` for a wallet the chain never gave
  * an address (nothing is moved, from the hot wallet least of all, for a wallet it does not know).
  */
-async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<{ address: Address; kind: 'forwarder' | 'account' }> {
+async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<{ address: Address; kind: 'forwarder' | 'account' }>;
+async function walletOn(
+  runtime: ChainRuntime,
+  walletId: unknown,
+  field: string,
+  unknownIsNone: true,
+): Promise<{ address: Address; kind: 'forwarder' | 'account' } | undefined>;
+async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string, unknownIsNone = false) {
   if (typeof walletId !== 'string' || !WALLET_ID.test(walletId)) throw invalidField(field, 'must be a wallet id');
   const given = await runtime.deposits.given(`wallet:${walletId}`);
-  if (!given) throw invalidField(field, `${walletId} is not a managed wallet on ${runtime.chain}`);
+  if (!given && !unknownIsNone) throw invalidField(field, `${walletId} is not a managed wallet on ${runtime.chain}`);
   return given;
 }
 

@@ -27,6 +27,8 @@ export interface SwapTerms {
   paysOut: string;
   /** The organization whose transaction it is, for the outflow limit of a swap paid outside. */
   organizationId?: string;
+  /** Paid into this managed wallet's own account (`to` is its address): within the platform's holdings. */
+  toWallet?: string;
 }
 
 /** A swap's send and, once confirmed, what it gave (base units of toToken). */
@@ -45,11 +47,13 @@ export interface SwapRow {
   to_address: string;
   account: string;
   amount_out: string | null;
+  /** Paid into a wallet's account (ChainSwap `toWallet`): the wallet; null otherwise. */
+  to_wallet: string | null;
 }
 
 /** A swap's columns as SwapRow reads them (amounts as text: exact), of the table or of `alias` in a join. */
 const columnsOf = (alias?: string): string =>
-  ['send_key', 'from_token', 'to_token', 'amount_in::text', 'minimum_out::text', 'to_address', 'account', 'amount_out::text']
+  ['send_key', 'from_token', 'to_token', 'amount_in::text', 'minimum_out::text', 'to_address', 'account', 'amount_out::text', 'to_wallet']
     .map((column) => (alias ? `${alias}.${column}` : column))
     .join(', ');
 const COLUMNS = columnsOf();
@@ -81,15 +85,25 @@ export class Swaps {
     if (known) return known;
     return withTransaction(context.pool, async (tx) => {
       const inserted = await tx.query(
-        `insert into ${CHAIN_SCHEMA}.swaps (chain, send_key, from_token, to_token, amount_in, minimum_out, to_address, account)
-         values ($1, $2, $3, $4, $5::numeric, $6::numeric, $7, $8) on conflict do nothing`,
-        [context.id, sendKey, fromToken.symbol, toToken.symbol, terms.amountIn, terms.minimumOut, terms.to.toLowerCase(), terms.account],
+        `insert into ${CHAIN_SCHEMA}.swaps (chain, send_key, from_token, to_token, amount_in, minimum_out, to_address, account, to_wallet)
+         values ($1, $2, $3, $4, $5::numeric, $6::numeric, $7, $8, $9) on conflict do nothing`,
+        [
+          context.id,
+          sendKey,
+          fromToken.symbol,
+          toToken.symbol,
+          terms.amountIn,
+          terms.minimumOut,
+          terms.to.toLowerCase(),
+          terms.account,
+          terms.toWallet ?? null,
+        ],
       );
       // Queued meanwhile by a concurrent request: this one's answer is that one's.
       if (inserted.rowCount === 0) return (await this.known(tx, sendKey, terms))!;
       // Recorded with what it pays out; paid to an address outside, what goes in leaves the hot wallet for good: it
       // counts against the outflow limits.
-      const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
+      const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase() && terms.toWallet === undefined;
       await context.outflows.record(tx, {
         sendKey,
         token: fromToken,
@@ -138,7 +152,8 @@ export class Swaps {
       toToken: to.symbol,
       amountOut: fromBaseUnits(out, to.decimals),
       to: getAddress(row.to_address),
-      intoHotWallet: row.to_address === context.hot.sender.toLowerCase(),
+      // Into the hot wallet, or a wallet's account: within the platform's holdings either way.
+      intoHotWallet: row.to_address === context.hot.sender.toLowerCase() || row.to_wallet !== null,
       account: row.account,
     };
   }
@@ -173,6 +188,7 @@ export class Swaps {
       dec(row.amount_in).eq(terms.amountIn) &&
       dec(row.minimum_out).eq(terms.minimumOut) &&
       row.to_address === terms.to.toLowerCase() &&
+      (row.to_wallet ?? undefined) === terms.toWallet &&
       row.account === terms.account;
     if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `Swap ${sendKey.slice('swap:'.length)} was queued with other terms`);
     const send = recordOf(found);

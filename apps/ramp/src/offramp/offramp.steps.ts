@@ -3,7 +3,7 @@ import { AppError, ChainTransfer, platformTenant, type DepositCredited, type Ten
 import type { RpcClient } from '@ramp/messaging';
 import type { Logger } from '@ramp/service-kit';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
-import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type LivePayouts, type OfframpRails } from '@ramp/providers';
+import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type LegResult, type LivePayouts, type OfframpRails } from '@ramp/providers';
 import {
   OFFRAMP_PROVIDER,
   offrampSettlementAmount,
@@ -36,7 +36,7 @@ export class OfframpSteps {
     private readonly rails: OfframpRails,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly rpc: Pick<RpcClient, 'call'>,
-    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer'>,
+    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'network'>,
     private readonly stepDelayMs: number,
     private readonly logger?: Pick<Logger, 'warn'>,
     /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
@@ -82,6 +82,10 @@ export class OfframpSteps {
         // Refused (LIVE_MODE_DISABLED) for a live off-ramp when no payout partner is configured.
         const payout = this.payouts.of(tenant.environment);
         if (payout.kind === 'live') return this.livePayoutOver(payout.payouts).perform({ transactionId, state, job, version });
+        // A managed wallet's CNGN (no swap) leaves its account for the hot wallet first, in one sponsored operation, as
+        // a swapped token's does in its swap (for a forwarder wallet, whose funds the hot wallet holds, nothing moves).
+        const funded = await this.fundFromWallet(transactionId, state, tenant);
+        if (funded && !funded.ok) return { type: 'recordPayout', ok: false, reason: `the wallet's CNGN could not be taken: ${funded.reason}`, at: at() };
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,
@@ -111,7 +115,9 @@ export class OfframpSteps {
         return { type: 'complete', at: at() };
       case 'releaseHold': {
         const { walletId } = state.initiated;
-        if (walletId && state.initiated.settlement === 'onchain' && state.swap) {
+        // A CNGN off-ramp's funding (asked again: its outcome, never a second transfer) moved them to the hot wallet.
+        const funded = state.swap ? undefined : await this.fundFromWallet(transactionId, state, tenant);
+        if (walletId && state.initiated.settlement === 'onchain' && (state.swap || funded?.ok)) {
           // The swap took the held tokens out of the wallet (its own account, when its address is one): the hot wallet
           // gives them back before the hold is released, so the account holds what the books say (for a forwarder
           // wallet, whose funds the hot wallet holds, nothing moves).
@@ -189,6 +195,31 @@ export class OfframpSteps {
     return swap.ok
       ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at }
       : { type: 'recordSwap', ok: false, reason: swap.reason, at };
+  }
+
+  /**
+   * A custodial off-ramp of CNGN (no swap) on chain: the held amount moved from the wallet to the hot wallet, once per
+   * off-ramp (`<id>:fund`), from its account in one sponsored operation when its address is one; for a forwarder
+   * wallet, whose funds the hot wallet holds, nothing moves. Undefined for any other off-ramp (one with a swap, which
+   * takes the tokens itself; a deposit's; the sandbox's rails) and where the chain service runs no such chain.
+   */
+  private async fundFromWallet(transactionId: string, state: WithInitiation<OfframpState>, tenant: Tenant): Promise<LegResult | undefined> {
+    const { walletId, quote, settlement } = state.initiated;
+    if (!walletId || settlement !== 'onchain' || quote.tokenSymbol !== 'CNGN') return undefined;
+    const network = await this.chain.network(tenant.environment, quote.chain);
+    if (!network) return undefined;
+    return this.chain.transfer({
+      environment: tenant.environment,
+      chain: quote.chain,
+      idempotencyKey: `${transactionId}:fund`,
+      fromWallet: walletId,
+      to: network.hotWallet,
+      tokenSymbol: quote.tokenSymbol,
+      amount: quote.cryptoAmount,
+      account: OFFRAMP_PROVIDER,
+      paysOut: transactionId,
+      organizationId: tenant.organizationId,
+    });
   }
 
   /**

@@ -101,6 +101,11 @@ describe('smart accounts - which operation of a bundle moved a token', () => {
     expect(operationSenderOfLog([transfer(0), operation(1, first, token)], entryPoint, 0)).toBeUndefined();
     // A transaction that is no bundle.
     expect(operationSenderOfLog([transfer(0)], entryPoint, 0)).toBeUndefined();
+    // A log before the bundle's BeforeExecution (its validation, or a call around handleOps) is no operation's.
+    const beforeExecution = log(entryPoint, 1, encodeEventTopics({ abi: entryPoint07Abi, eventName: 'BeforeExecution' }) as Hex[], '0x');
+    const wrapped = [transfer(0), beforeExecution, transfer(2), operation(3, first)];
+    expect(operationSenderOfLog(wrapped, entryPoint, 0)).toBeUndefined();
+    expect(operationSenderOfLog(wrapped, entryPoint, 2)).toBe(first);
   });
 
   it("reads an operation's own logs out of a bundle: after the previous operation's event (or BeforeExecution), before its own", () => {

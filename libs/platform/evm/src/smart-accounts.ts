@@ -467,13 +467,13 @@ export function operationFromJson(json: string): UserOperation<typeof ENTRY_POIN
  * `UserOperationEvent` after the logs of its calls: a log belongs to the first such event after it.
  */
 export function operationSenderOfLog(logs: readonly Log[], entryPoint: Address, logIndex: number): Address | undefined {
-  const events = parseEventLogs({
-    abi: entryPoint07Abi,
-    logs: logs.filter((log) => log.address.toLowerCase() === entryPoint.toLowerCase()),
-    eventName: 'UserOperationEvent',
-  });
-  const carrier = events.filter((event) => event.logIndex !== null && event.logIndex > logIndex).sort((a, b) => a.logIndex! - b.logIndex!)[0];
-  return carrier?.args.sender;
+  const ours = logs.filter((log) => log.address.toLowerCase() === entryPoint.toLowerCase());
+  const boundaries = parseEventLogs({ abi: entryPoint07Abi, logs: ours, strict: false })
+    .filter((event) => event.eventName === 'UserOperationEvent' || event.eventName === 'BeforeExecution')
+    .sort((a, b) => a.logIndex! - b.logIndex!);
+  // A log before the bundle's BeforeExecution (its validation, or a call around handleOps) is no operation's.
+  const carrier = boundaries.find((event) => event.logIndex! > logIndex);
+  return carrier?.eventName === 'UserOperationEvent' ? (carrier.args as { sender: Address }).sender : undefined;
 }
 
 /**
