@@ -31,9 +31,9 @@ describe('NATS permissions - each service its own subjects', () => {
     }
   });
 
-  it('lets only ramp move tokens out of the hot wallet or mint, and only swap-transfer bridge', () => {
+  it("lets only ramp and swap-transfer (a wallet's funds between its account and the hot wallet) transfer, only ramp mint, and only swap-transfer bridge", () => {
     const callers = (subject: string) => NATS_SERVICE_USERS.filter((service) => natsPermissionsOf(service).publish.allow.includes(subject));
-    expect(callers('chain.v1.transfers.send')).toEqual(['ramp']);
+    expect(callers('chain.v1.transfers.send')).toEqual(['ramp', 'swap-transfer']);
     expect(callers('chain.v1.bridges.send')).toEqual(['swap-transfer']);
     expect(callers('chain.v1.faucet.send').sort()).toEqual(['gateway', 'ledger', 'ramp']);
   });

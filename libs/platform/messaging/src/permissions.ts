@@ -118,8 +118,9 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     consumes: [{ stream: chainEvents, durables: ['ramp_chain_deposits', 'ramp_chain_sends'] }],
   },
   'swap-transfer': {
-    // Its legs on chain: swaps and bridges; never a transfer out of the hot wallet nor a mint.
-    calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainBridge.contract],
+    // Its legs on chain: swaps and bridges, and the transfers of a managed wallet's funds between its own account and
+    // the hot wallet (fromWallet, toWallet); never a mint.
+    calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainBridge.contract, ChainTransfer.contract],
     publishes: [
       { stream: swapTransferEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['swap.>', 'transfer.>'] },
