@@ -59,6 +59,13 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     }
     return view;
   };
+  /** The wallet's `symbol` on chain is what its balance shows, all of it available (nothing held), and the books agree with the chains. */
+  const expectAvailableOnChain = async (wallet: { walletId: string; address: Address }, symbol: string, available: string) => {
+    const view = await expectBalancesOnChain(wallet, [symbol]);
+    expect(view.balances.find((entry: any) => entry.tokenSymbol === symbol)).toMatchObject({ available, held: '0' });
+    const check = await ledgerCheck();
+    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+  };
   const settled = async (path: string) =>
     (
       await eventually(
@@ -118,8 +125,7 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     const paid = await api.post('/offramp/initiate', { quoteId: (await quoteOf('120')).quoteId, walletId: wallet.walletId });
     expect(paid.status).toBe(201);
     expect((await settled(`/offramp/${paid.body.data.transactionId}`)).status).toBe('completed');
-    const after = await expectBalancesOnChain(wallet, ['USDC']);
-    expect(after.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });
+    await expectAvailableOnChain(wallet, 'USDC', '180');
 
     const quote = await quoteOf('100');
     const trader = await poolTrader(api, 'base', base.rpcUrl, 'CNGN', '20000');
@@ -131,10 +137,7 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     } finally {
       await trader.restore();
     }
-    const failed = await expectBalancesOnChain(wallet, ['USDC']);
-    expect(failed.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '180', held: '0' });
-    const check = await ledgerCheck();
-    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+    await expectAvailableOnChain(wallet, 'USDC', '180');
   }, 120_000);
 
   it("a transfer to another chain moves the account's funds to the hot wallet in one operation and bridges them; one the relayer never fills gives them all back to the account", async () => {
@@ -150,8 +153,7 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     expect(filled.status).toBe('completed');
     // The first step shows the operation that moved the account's funds to the hot wallet (its hash is the fill on bsc).
     expect(filled.route.steps[0]).toMatchObject({ kind: 'bridge', status: 'completed', userOperationHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-    const sent = await expectBalancesOnChain(wallet, ['USDC']);
-    expect(sent.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '80', held: '0' });
+    await expectAvailableOnChain(wallet, 'USDC', '80');
 
     expect((await api.post('/sandbox/relayer', { paused: true })).status).toBe(200);
     try {
@@ -160,10 +162,7 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     } finally {
       await api.post('/sandbox/relayer', { paused: false });
     }
-    const back = await expectBalancesOnChain(wallet, ['USDC']);
-    expect(back.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '80', held: '0' });
-    const check = await ledgerCheck();
-    expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
+    await expectAvailableOnChain(wallet, 'USDC', '80');
   }, 120_000);
 
   it('a custodial off-ramp of CNGN (no swap) takes the CNGN from the account in one operation before the provider is paid', async () => {
@@ -175,7 +174,6 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     const started = await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
     expect(started.status).toBe(201);
     expect((await settled(`/offramp/${started.body.data.transactionId}`)).status).toBe('completed');
-    const view = await expectBalancesOnChain(wallet, ['CNGN']);
-    expect(view.balances.find((entry: any) => entry.tokenSymbol === 'CNGN')).toMatchObject({ available: '5000', held: '0' });
+    await expectAvailableOnChain(wallet, 'CNGN', '5000');
   }, 90_000);
 });

@@ -154,8 +154,6 @@ export class AccountOperations {
   async transfer(key: string, terms: AccountTransferTerms): Promise<OperationRecord> {
     const { context } = this;
     const fee = feeOf(terms.fee);
-    if (terms.to.toLowerCase() === (await this.accountOfWallet(terms.walletId)).toLowerCase())
-      throw invalidField('to', "is the wallet's own account: a transfer to itself moves nothing");
     const recorded: RecordedTerms = {
       to: terms.to.toLowerCase(),
       tokenSymbol: terms.token.symbol,
@@ -163,8 +161,12 @@ export class AccountOperations {
       fee,
       account: terms.account,
     };
-    // Into the hot wallet (a bridge leg's funds, say), it stays within the platform's holdings: no outflow.
-    const counted = terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
+    // Into the hot wallet (a bridge leg's funds, say), it stays within the platform's holdings: no outflow. Never to the
+    // account itself, which would move nothing.
+    const counted = (sender: Address) => {
+      if (terms.to.toLowerCase() === sender.toLowerCase()) throw invalidField('to', "is the wallet's own account: a transfer to itself moves nothing");
+      return terms.to.toLowerCase() !== context.hot.sender.toLowerCase();
+    };
     return this.request(key, 'transfer', terms, recorded, terms.token, recorded.amount, counted, () => [
       tokenCall(terms.token, terms.to, toBaseUnits(terms.amount, terms.token.decimals)),
       ...(fee ? [tokenCall(terms.token, context.hot.sender, toBaseUnits(fee, terms.token.decimals))] : []),
@@ -235,7 +237,8 @@ export class AccountOperations {
 
   /**
    * An operation recorded once per key with its terms, its calls and its nonce, and what it spends recorded against the
-   * outflow limits (`counted`: it leaves the platform), in one transaction; asked again, it answers where it is.
+   * outflow limits (`counted`: it leaves the platform from the account `sender`, or refused there), in one transaction;
+   * asked again, it answers where it is.
    */
   private async request(
     key: string,
@@ -244,13 +247,14 @@ export class AccountOperations {
     recorded: RecordedTerms,
     spent: ChainToken,
     amount: string,
-    counted: boolean | ((sender: Address) => boolean),
+    counted: (sender: Address) => boolean,
     calls: () => AccountCall[],
   ): Promise<OperationRecord> {
     const { context } = this;
     const known = await this.known(context.pool, key, kind, terms.walletId, recorded);
     if (known) return known;
     const sender = await this.accountOfWallet(terms.walletId);
+    const counts = counted(sender);
     return withTransaction(context.pool, async (tx) => {
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce)
@@ -273,7 +277,7 @@ export class AccountOperations {
         amount,
         paysOut: terms.paysOut,
         organizationId: terms.organizationId,
-        counted: typeof counted === 'boolean' ? counted : counted(sender),
+        counted: counts,
       });
       return { status: 'queued' };
     });

@@ -146,7 +146,7 @@ export class ChainNatsController {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
     // A wallet the chain never gave an address (made with a simulated one): its funds are nobody's on chain, so nothing
     // moves into it, as for a forwarder wallet.
-    const into = request.toWallet === undefined ? undefined : ((await walletOn(runtime, request.toWallet, 'toWallet', true)) ?? { kind: 'forwarder' as const });
+    const into = request.toWallet === undefined ? undefined : ((await walletOn(runtime, request.toWallet, 'toWallet')) ?? { kind: 'forwarder' as const });
     const token = typeof request.tokenSymbol === 'string' ? runtime.context.token(request.tokenSymbol) : undefined;
     if (!token) throw invalidField('tokenSymbol', `must be a token of ${runtime.chain}`, 'UNSUPPORTED_TOKEN');
     const amount = parseAmount(request.amount, 'amount', token.decimals);
@@ -163,7 +163,7 @@ export class ChainNatsController {
     const to = into && request.to === undefined ? into.address : (getAddress(parseAddress(runtime.chain as ChainName, request.to, 'to')) as Address);
     if (into && to.toLowerCase() !== into.address.toLowerCase()) throw invalidField('to', `must be the address of wallet ${request.toWallet}, ${into.address}`);
     if (request.fromWallet !== undefined) {
-      const from = await walletOn(runtime, request.fromWallet, 'fromWallet');
+      const from = await knownWalletOn(runtime, request.fromWallet, 'fromWallet');
       if (from.kind === 'account') return this.transferFromWallet(runtime, request, to, token, amount.toFixed());
       // A forwarder wallet's funds are in the hot wallet already: to the hot wallet itself, nothing moves.
       if (to.toLowerCase() === runtime.context.hot.sender.toLowerCase()) return { status: 'confirmed' };
@@ -239,9 +239,9 @@ export class ChainNatsController {
     const minimumOut = tokenAmount(request.minimumOut, 'minimumOut', toToken.decimals);
     if (request.toWallet !== undefined && request.recipient !== undefined) throw invalidField('toWallet', 'not with recipient: one receives the output');
     // Into a wallet: its account, or for a forwarder wallet the hot wallet (which holds its funds).
-    const into = request.toWallet === undefined ? undefined : await walletOn(runtime, request.toWallet, 'toWallet');
+    const into = request.toWallet === undefined ? undefined : await knownWalletOn(runtime, request.toWallet, 'toWallet');
     const to = into?.kind === 'account' ? into.address : recipientOn(runtime.context, request.recipient);
-    if (request.fromWallet !== undefined && (await walletOn(runtime, request.fromWallet, 'fromWallet')).kind === 'account')
+    if (request.fromWallet !== undefined && (await knownWalletOn(runtime, request.fromWallet, 'fromWallet')).kind === 'account')
       return this.swapFromWallet(runtime, request, { fromToken, toToken, amountIn, minimumOut, to });
     // From a forwarder wallet, whose funds were swept into the hot wallet: the hot wallet's swap, its fee already there.
     if (request.fee !== undefined && request.fromWallet === undefined)
@@ -373,21 +373,21 @@ function walletOf(request: { fromWallet?: unknown }): string {
 
 const WALLET_ID = /^wal_[0-9A-Za-z]{10,40}$/;
 
-/**
- * A managed wallet's address on the chain and its kind; INVALID_REQUEST naming `field` for a wallet the chain never gave
- * an address (nothing is moved, from the hot wallet least of all, for a wallet it does not know).
- */
-async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<{ address: Address; kind: 'forwarder' | 'account' }>;
-async function walletOn(
-  runtime: ChainRuntime,
-  walletId: unknown,
-  field: string,
-  unknownIsNone: true,
-): Promise<{ address: Address; kind: 'forwarder' | 'account' } | undefined>;
-async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string, unknownIsNone = false) {
+type WalletOnChain = { address: Address; kind: 'forwarder' | 'account' };
+
+/** A managed wallet's address on the chain and its kind, or undefined for a wallet the chain never gave one; `field` must be a wallet id. */
+async function walletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<WalletOnChain | undefined> {
   if (typeof walletId !== 'string' || !WALLET_ID.test(walletId)) throw invalidField(field, 'must be a wallet id');
-  const given = await runtime.deposits.given(`wallet:${walletId}`);
-  if (!given && !unknownIsNone) throw invalidField(field, `${walletId} is not a managed wallet on ${runtime.chain}`);
+  return runtime.deposits.given(`wallet:${walletId}`);
+}
+
+/**
+ * walletOn, INVALID_REQUEST naming `field` for a wallet the chain never gave an address (nothing is moved, from the hot
+ * wallet least of all, for a wallet it does not know).
+ */
+async function knownWalletOn(runtime: ChainRuntime, walletId: unknown, field: string): Promise<WalletOnChain> {
+  const given = await walletOn(runtime, walletId, field);
+  if (!given) throw invalidField(field, `${String(walletId)} is not a managed wallet on ${runtime.chain}`);
   return given;
 }
 

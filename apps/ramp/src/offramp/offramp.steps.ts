@@ -36,7 +36,7 @@ export class OfframpSteps {
     private readonly rails: OfframpRails,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly rpc: Pick<RpcClient, 'call'>,
-    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'network'>,
+    private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'fundFromWallet' | 'giveBackToWallet'>,
     private readonly stepDelayMs: number,
     private readonly logger?: Pick<Logger, 'warn'>,
     /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
@@ -121,17 +121,16 @@ export class OfframpSteps {
           // The swap took the held tokens out of the wallet (its own account, when its address is one): the hot wallet
           // gives them back before the hold is released, so the account holds what the books say (for a forwarder
           // wallet, whose funds the hot wallet holds, nothing moves).
-          const back = await this.chain.transfer({
+          await this.chain.giveBackToWallet({
             environment: tenant.environment,
             chain: quote.chain,
             idempotencyKey: `${transactionId}:release:wallet`,
-            toWallet: walletId,
+            walletId,
             tokenSymbol: quote.tokenSymbol,
             amount: quote.cryptoAmount,
             account: OFFRAMP_PROVIDER,
             paysOut: transactionId,
           });
-          if (!back.ok) throw new Error(`giving ${transactionId}'s tokens back to its wallet failed on chain: ${back.reason}; an operator must look`);
         }
         return this.ledger.releaseHold(tenant, transactionId, offrampHold(state));
       }
@@ -206,14 +205,11 @@ export class OfframpSteps {
   private async fundFromWallet(transactionId: string, state: WithInitiation<OfframpState>, tenant: Tenant): Promise<LegResult | undefined> {
     const { walletId, quote, settlement } = state.initiated;
     if (!walletId || settlement !== 'onchain' || quote.tokenSymbol !== 'CNGN') return undefined;
-    const network = await this.chain.network(tenant.environment, quote.chain);
-    if (!network) return undefined;
-    return this.chain.transfer({
+    return this.chain.fundFromWallet({
       environment: tenant.environment,
       chain: quote.chain,
       idempotencyKey: `${transactionId}:fund`,
-      fromWallet: walletId,
-      to: network.hotWallet,
+      walletId,
       tokenSymbol: quote.tokenSymbol,
       amount: quote.cryptoAmount,
       account: OFFRAMP_PROVIDER,

@@ -31,7 +31,7 @@ export function routeHold(state: WithInitiation<RouteState>): HoldTerms {
 export class RouteSteps {
   constructor(
     private readonly rails: RouteRails,
-    private readonly chainLegs: Pick<ChainLegs, 'swap' | 'bridge' | 'transfer' | 'network'>,
+    private readonly chainLegs: Pick<ChainLegs, 'swap' | 'bridge' | 'fundFromWallet' | 'giveBackToWallet'>,
     private readonly ledger: Pick<LedgerSteps, 'placeHold' | 'releaseHold' | 'captureHold'>,
     private readonly stepDelayMs: number,
   ) {}
@@ -224,46 +224,39 @@ export class RouteSteps {
   }
 
   /**
-   * A route whose first leg is not a swap on chain (a bridge, or the sandbox's rails): the held amount moved from the
-   * wallet to the source chain's hot wallet, once per transaction (`<id>:leg:0:fund`): `amountIn` and the fees kept at
-   * the source, from the wallet's account in one sponsored operation; for a forwarder wallet, whose funds the hot
-   * wallet holds, nothing moves. Undefined where the chain service runs no such chain (a wallet with a simulated
-   * address: nothing of it is on chain).
+   * A route whose first leg is not a swap on chain (a bridge, or the sandbox's rails): the held amount (`amountIn` and
+   * the fees kept at the source) moved from the wallet to the source chain's hot wallet, once per transaction.
    */
-  private async fundFromWallet(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>): Promise<LegResult | undefined> {
+  private fundFromWallet(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>): Promise<LegResult | undefined> {
     const { walletId, order, legs } = state.initiated;
     const leg = legs[0]!;
-    const network = await this.chainLegs.network(tenant.environment, leg.fromChain);
-    if (!network) return undefined;
-    return this.chainLegs.transfer({
+    return this.chainLegs.fundFromWallet({
       environment: tenant.environment,
       chain: leg.fromChain,
       idempotencyKey: `${transactionId}:leg:0:fund`,
-      fromWallet: walletId,
-      to: network.hotWallet,
+      walletId,
       tokenSymbol: leg.fromToken,
       amount: leg.amountIn,
-      ...(dec(order.fees.totalFee).gt(0) && { fee: order.fees.totalFee }),
+      fee: order.fees.totalFee,
       account: ROUTE_EXECUTION,
       paysOut: transactionId,
       organizationId: tenant.organizationId,
     });
   }
 
-  /** The held amount given back whole to the wallet's account from the hot wallet (`toWallet`; a forwarder wallet: nothing moves). */
-  private async giveBack(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>, idempotencyKey: string): Promise<void> {
+  /** The held amount given back whole to the wallet. */
+  private giveBack(tenant: Tenant, transactionId: string, state: WithInitiation<RouteState>, idempotencyKey: string): Promise<void> {
     const { walletId, order } = state.initiated;
-    const back = await this.chainLegs.transfer({
+    return this.chainLegs.giveBackToWallet({
       environment: tenant.environment,
       chain: order.fromChain,
       idempotencyKey,
-      toWallet: walletId,
+      walletId,
       tokenSymbol: order.fromToken,
       amount: order.fromAmount,
       account: ROUTE_EXECUTION,
       paysOut: transactionId,
     });
-    if (!back.ok) throw new Error(`giving ${transactionId}'s funds back to its wallet failed on chain: ${back.reason}; an operator must look`);
   }
 
   /**

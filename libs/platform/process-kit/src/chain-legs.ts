@@ -1,5 +1,6 @@
 import { AppError, ChainBridge, ChainSwap, ChainTransfer, FaucetSend, platformTenant, type ChainNetwork, type Environment } from '@ramp/contracts';
 import type { RpcClient } from '@ramp/messaging';
+import { dec } from '@ramp/money';
 import type { LegResult } from '@ramp/providers';
 import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
@@ -25,6 +26,13 @@ const RESTOCK_RETRY_MS = 500;
 export type ChainSwapLeg = ChainSwap.Request;
 /** A transfer names the transaction it pays out always (a refund's is its `refundOf`), e.g. `<transaction id>:settle`. */
 export type ChainTransferLeg = ChainTransfer.Request & { paysOut: string };
+/** A managed wallet's amount moved between its account and the hot wallet (fundFromWallet, giveBackToWallet). */
+export type WalletFunding = Pick<
+  ChainTransferLeg,
+  'environment' | 'chain' | 'idempotencyKey' | 'tokenSymbol' | 'amount' | 'account' | 'paysOut' | 'organizationId' | 'fee'
+> & {
+  walletId: string;
+};
 /** A bridge by intent; `organizationId` is the transaction's (the sandbox's relayer switch holds its fills). */
 export type ChainBridgeLeg = ChainBridge.Request;
 
@@ -165,6 +173,32 @@ export class ChainLegs {
       reason: `the transfer ${key} failed on chain: ${answer.error ?? 'reverted'}`,
       ...(answer.transactionHash !== undefined && { transactionHash: answer.transactionHash }),
     };
+  }
+
+  /**
+   * A managed wallet's held amount moved to the chain's hot wallet before a step that spends from there (a bridge's
+   * deposit, the sandbox's rails, a CNGN off-ramp's settlement), once per key: from the wallet's own account in one
+   * sponsored operation, with the fees kept at the source (`fee`), when its address is one; for a forwarder wallet,
+   * whose funds the hot wallet holds, nothing moves (confirmed at once). Asked again, the same key answers that
+   * transfer's outcome, never a second one. Undefined where the chain service runs no such chain (a wallet with a
+   * simulated address: nothing of it is on chain).
+   */
+  async fundFromWallet(leg: WalletFunding): Promise<LegResult | undefined> {
+    const network = await this.network(leg.environment, leg.chain);
+    if (!network) return undefined;
+    const { walletId, fee, ...transfer } = leg;
+    return this.transfer({ ...transfer, fromWallet: walletId, to: network.hotWallet, ...(fee !== undefined && dec(fee).gt(0) && { fee }) });
+  }
+
+  /**
+   * What fundFromWallet (or a first swap from the wallet) took, given back whole from the hot wallet to the wallet's
+   * account before its hold is released (`toWallet`; for a forwarder wallet nothing moves), so that the account holds
+   * what the books say. A failure on chain is thrown for an operator: the step is tried again, never skipped.
+   */
+  async giveBackToWallet(leg: Omit<WalletFunding, 'fee' | 'organizationId'>): Promise<void> {
+    const { walletId, ...transfer } = leg;
+    const back = await this.transfer({ ...transfer, toWallet: walletId });
+    if (!back.ok) throw new Error(`giving ${leg.paysOut}'s funds back to its wallet failed on chain: ${back.reason}; an operator must look`);
   }
 
   /**
