@@ -2,10 +2,22 @@ import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Addres
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
-import { AppError, ChainSendsPause, ChainSwap, ChainTransfer, DepositAddressWatch, newId, platformTenant } from '@ramp/contracts';
+import {
+  AppError,
+  ChainSendsPause,
+  ChainSwap,
+  ChainTransfer,
+  DepositAddressWatch,
+  HoldPlace,
+  HoldSettle,
+  newId,
+  platformTenant,
+  WalletCredit,
+} from '@ramp/contracts';
 import { accountOwnerPath, accountSalt, CANONICAL_ACCOUNT_FACTORY, HdCustody, resolveChains, SimpleAccountFactory } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
-import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
+import { dec } from '@ramp/money';
+import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
 
 /**
  * Managed wallets as smart accounts (WALLET_ACCOUNTS), on the local chains and bundlers `npm test` starts: a wallet's
@@ -18,6 +30,7 @@ describe('chain service - managed wallets as smart accounts', () => {
   const hot = HdCustody.development().signer(base.hotWalletPath).address;
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
+  let key: TestKey;
   let usdc: Address;
   let pool: Pool;
   let rpc: RpcClient;
@@ -25,7 +38,8 @@ describe('chain service - managed wallets as smart accounts', () => {
 
   beforeAll(async () => {
     services = await startServices(['quote', 'ledger', 'gateway'], { WALLET_ACCOUNTS: 'true', CHAIN_RECONCILE_INTERVAL_MS: '300' });
-    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey()).apiKey);
+    key = await createKey();
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
     const chains = (await api.get('/transfer/chains')).body.data;
     usdc = getAddress(chains.find((chain: any) => chain.chain === 'base').tokens.find((token: any) => token.symbol === 'USDC').contractAddress);
     pool = new Pool({ connectionString: TEST_DATABASE_URL });
@@ -43,13 +57,48 @@ describe('chain service - managed wallets as smart accounts', () => {
   const usdcOf = (holder: string) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [holder as Address] });
   const available = async (walletId: string) =>
     (await api.get(`/wallets/${walletId}`)).body.data.balances.find((balance: any) => balance.tokenSymbol === 'USDC')?.available;
+  /** The wallets this suite made (the ones it books as the steps would, below). */
+  const made = new Set<string>();
+  const newWallet = async () => {
+    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    made.add(wallet.walletId);
+    return wallet;
+  };
   /** A funded account wallet on base: its view. */
   const fundedWallet = async (amount: string) => {
-    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data;
+    const wallet = await newWallet();
     const funded = await api.post(`/sandbox/wallets/${wallet.walletId}/fund`, { tokenSymbol: 'USDC', amount });
     expect(funded.status).toBe(200);
     return wallet;
   };
+  const testOf = (check: Awaited<ReturnType<typeof ledgerCheck>>) => check.chains.find((environment) => environment.environment === 'test')!;
+  /**
+   * This suite drives the chain service as a route's steps do, without the steps: what they would book for a wallet (a
+   * hold captured for what left its account, a credit for what the platform moved into it) is booked here, from the
+   * reconciliation's drifts of this suite's wallets, so that each wallet reconciles with its account again (ledger:check
+   * compares each one). The platform's wallet-accounts suite shows the steps booking it themselves.
+   */
+  const bookAsTheSteps = async () => {
+    const check = await eventually(
+      () => ledgerCheck(0),
+      (answer) => testOf(answer).wallets.inFlight === 0,
+      60_000,
+      250,
+    );
+    const tenant = { organizationId: key.organizationId, environment: 'test' as const, keyId: key.keyId };
+    for (const drift of testOf(check).wallets.drifts.filter((entry) => made.has(entry.walletId))) {
+      const amount = dec(drift.drift).abs().toFixed();
+      const terms = { walletId: drift.walletId, tokenSymbol: drift.tokenSymbol, amount };
+      if (dec(drift.drift).gt(0)) {
+        await rpc.call(WalletCredit.contract, tenant, { entryId: newId('txn'), ...terms, source: 'route-execution' });
+      } else {
+        const holdId = newId('txn');
+        await rpc.call(HoldPlace.contract, tenant, { holdId, ...terms });
+        await rpc.call(HoldSettle.contract, tenant, { holdId, outcome: 'capture', destination: 'route-execution' });
+      }
+    }
+  };
+  afterEach(bookAsTheSteps, 90_000);
   const swapTransfer = platformTenant('test', 'swap-transfer');
   /** A transfer as a route's leg asks it (a key and a transaction of its own), from a wallet's account with `fromWallet`. */
   const request = (terms: Partial<ChainTransfer.Request>): ChainTransfer.Request => ({
@@ -101,6 +150,10 @@ describe('chain service - managed wallets as smart accounts', () => {
       .catch((error: unknown) => error);
     expect(other).toBeInstanceOf(AppError);
     expect((other as AppError).field).toBe('kind');
+    // Its balance is what its account holds: the reconciliation compares them, and they agree.
+    const check = await ledgerCheck();
+    expect(testOf(check).wallets.drifts.filter((drift) => drift.walletId === wallet.walletId)).toEqual([]);
+    expect(testOf(check).wallets.reconciled).toBeGreaterThan(0);
   }, 60_000);
 
   it('transfers from the account as one sponsored UserOperation with its fee to the hot wallet: it lands once, deploys the account, and is booked like a hot-wallet send', async () => {
@@ -149,12 +202,13 @@ describe('chain service - managed wallets as smart accounts', () => {
     // The same key with other terms is refused.
     await expect(transfer({ ...terms, amount: '21' })).rejects.toMatchObject({ reason: 'IDEMPOTENCY_KEY_REUSED' });
     // The chain's books still equal the chain, accounts included.
+    await bookAsTheSteps();
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);
 
   it("credits a transfer from one wallet's account to another's as the other's deposit, and refuses, before anything is signed, a transfer its account cannot cover", async () => {
-    const [from, to] = [await fundedWallet('10'), (await api.post('/wallets', { chain: 'base' })).body.data];
+    const [from, to] = [await fundedWallet('10'), await newWallet()];
     const paid = await final(fromWallet(from.walletId, { to: to.address, amount: '4' }));
     expect(paid.status).toBe('confirmed');
     await eventually(
@@ -236,6 +290,7 @@ describe('chain service - managed wallets as smart accounts', () => {
     expect(Number(refused.wouldGive)).toBeGreaterThan(0);
     expect(refused.transactionHash).toBeUndefined();
     expect(await usdcOf(wallet.address)).toBe(parseUnits('19.75', 6));
+    await bookAsTheSteps();
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);
@@ -295,6 +350,7 @@ describe('chain service - managed wallets as smart accounts', () => {
     expect(await transfer({ toWallet: forwarder, to: undefined })).toEqual({ status: 'confirmed' });
     expect(await transfer({ fromWallet: forwarder, to: hot, fee: '0.1' })).toEqual({ status: 'confirmed' });
     expect(await usdcOf(watched.address)).toBe(0n);
+    await bookAsTheSteps();
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);

@@ -1,11 +1,22 @@
-import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address } from 'viem';
+import { createPublicClient, createTestClient, erc20Abi, getAddress, http, parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { makeNuban } from '@ramp/banking';
 import { Config } from '@ramp/config';
 import { resolveChains } from '@ramp/evm';
 import { dec } from '@ramp/money';
-import { ApiClient, createKey, eventually, ledgerCheck, poolTrader, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  ledgerCheck,
+  poolTrader,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type ServiceProcess,
+  type TestKey,
+} from '@ramp/testing';
 
 /**
  * Managed wallets whose address is their own smart account (WALLET_ACCOUNTS), through the API with every service: a
@@ -17,6 +28,7 @@ describe('platform - wallets on smart accounts: the API balance is the account o
   const client = createPublicClient({ transport: http(base.rpcUrl) });
   let services: Map<string, ServiceProcess>;
   let api: ApiClient;
+  let key: TestKey;
   let tokens: Record<string, { contractAddress: Address; decimals: number }>;
   let pool: Pool;
 
@@ -28,7 +40,8 @@ describe('platform - wallets on smart accounts: the API balance is the account o
       // A bridge deposit the relayer does not fill is refunded this soon after it (the failed transfer below).
       CHAIN_BRIDGE_FILL_SECONDS: '10',
     });
-    api = new ApiClient(`${services.get('gateway')!.url}/v1`, (await createKey({ plan: 'enterprise' })).apiKey);
+    key = await createKey({ plan: 'enterprise' });
+    api = new ApiClient(`${services.get('gateway')!.url}/v1`, key.apiKey);
     const network = (await api.get('/transfer/chains')).body.data.find((chain: any) => chain.chain === 'base');
     tokens = Object.fromEntries(network.tokens.map((token: any) => [token.symbol, { ...token, contractAddress: getAddress(token.contractAddress) }]));
     pool = new Pool({ connectionString: TEST_DATABASE_URL });
@@ -99,6 +112,24 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     const view = await expectBalancesOnChain(wallet, ['USDC', 'CNGN']);
     expect(view.balances.find((entry: any) => entry.tokenSymbol === 'USDC')).toMatchObject({ available: '60', held: '0' });
     expect(await onChain('CNGN', wallet.address)).toBeGreaterThan(0n);
+    // Its gas was the paymaster's: booked as the platform's expense against the organization, to the wei the
+    // operation's send.finished says, and counted in the metric per organization.
+    const { rows: finished } = await pool.query(
+      `select data->'account'->>'sponsoredGasCost' as cost from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`,
+      [`operation:${started.body.data.id}:leg:0`],
+    );
+    expect(Number(finished[0].cost)).toBeGreaterThan(0);
+    const sponsored = `external:sponsored-gas-test-base-${key.organizationId}`;
+    const booked = await eventually(
+      async () => (await pool.query(`select amount::text from ledger.balances where account = $1`, [sponsored])).rows[0]?.amount,
+      (amount) => amount !== undefined,
+      10_000,
+      100,
+    );
+    expect(dec(booked).neg().toFixed()).toBe(dec(finished[0].cost).toFixed());
+    const metrics = await (await fetch(`${services.get('ledger')!.url}/metrics`)).text();
+    const series = new RegExp(`^ramp_ledger_sponsored_gas\\{[^}]*organization="${key.organizationId}"[^}]*\\} (\\S+)$`, 'm').exec(metrics);
+    expect(Number(series?.[1])).toBe(Number(finished[0].cost));
   }, 90_000);
 
   it("an on-ramp's tokens are transferred into the account (a move within the platform's holdings, never a deposit)", async () => {
@@ -175,5 +206,49 @@ describe('platform - wallets on smart accounts: the API balance is the account o
     expect(started.status).toBe(201);
     expect((await settled(`/offramp/${started.body.data.transactionId}`)).status).toBe('completed');
     await expectAvailableOnChain(wallet, 'CNGN', '5000');
+  }, 90_000);
+
+  it('each wallet is reconciled with its own account to the base unit: one wei its account holds beyond its balance names the wallet until it is gone', async () => {
+    const wallet = await accountWallet('25');
+    const testChains = (check: Awaited<ReturnType<typeof ledgerCheck>>) => check.chains.find((environment) => environment.environment === 'test')!;
+    const walletDrifts = async () =>
+      Number((/^ramp_ledger_wallet_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
+    // After the mixed run above, every wallet whose address is an account was compared with it, and none differs.
+    const { rows } = await pool.query(`select count(*)::int as n from chain.deposit_addresses where chain like 'test-%' and kind = 'account'`);
+    const settledCheck = await ledgerCheck();
+    expect(settledCheck.ok).toBe(true);
+    expect(testChains(settledCheck).wallets).toEqual({ reconciled: rows[0].n, inFlight: 0, drifts: [] });
+    await eventually(walletDrifts, (value) => value === 0, 10_000, 100);
+
+    // One wei of the native coin appears in the account, from no transfer the platform made or watched.
+    const anvil = createTestClient({ mode: 'anvil', transport: http(base.rpcUrl) });
+    await anvil.setBalance({ address: wallet.address, value: 1n });
+    try {
+      const drifting = await eventually(
+        () => ledgerCheck(0),
+        (check) => testChains(check).wallets.drifts.length > 0,
+        10_000,
+        100,
+      );
+      expect(drifting.ok).toBe(false);
+      expect(testChains(drifting).wallets.drifts).toEqual([
+        {
+          walletId: wallet.walletId,
+          address: getAddress(wallet.address),
+          chain: 'base',
+          tokenSymbol: 'ETH',
+          books: '0',
+          onchain: '0.000000000000000001',
+          drift: '0.000000000000000001',
+        },
+      ]);
+      expect(await eventually(walletDrifts, (value) => value === 1, 10_000, 100)).toBe(1);
+    } finally {
+      await anvil.setBalance({ address: wallet.address, value: 0n });
+    }
+    const after = await ledgerCheck();
+    expect(after.ok).toBe(true);
+    expect(testChains(after).wallets.drifts).toEqual([]);
+    await eventually(walletDrifts, (value) => value === 0, 10_000, 100);
   }, 90_000);
 });

@@ -12,6 +12,12 @@ export interface LedgerCheck {
     environment: string;
     chains: { chain: string; blockNumber: string }[];
     drifts: { chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[];
+    /** Each managed wallet whose address is a smart account against what its account holds. */
+    wallets: {
+      reconciled: number;
+      inFlight: number;
+      drifts: { walletId: string; address: string; chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[];
+    };
   }[];
 }
 

@@ -1,8 +1,10 @@
-import type { Address } from 'viem';
+import { getAddress, type Address } from 'viem';
+import { CHAIN_EVENT_TYPES } from '@ramp/contracts';
 import { gasCost } from '@ramp/chains';
 import { swapOutputOf } from '@ramp/evm';
 import { toBaseUnits } from '@ramp/money';
 import { CHAIN_SCHEMA, type ChainContext } from '../context/chain-context';
+import type { ChainToken } from '../context/platform-contracts';
 import type { AccountOperations } from '../accounts/account-operations';
 import type { IntentRelayer } from '../bridge/intent-relayer';
 import type { Deposits } from '../deposits/deposits';
@@ -10,6 +12,14 @@ import { ownArrival, walletArrival } from '../deposits/own-arrival';
 import type { Swaps } from '../swaps/swaps';
 import type { Transfers } from '../transfers/transfers';
 import { bookedHoldings, type MinedSend } from './reconcile';
+
+/** A managed wallet's account and what it holds (Holdings.wallets), in base units. */
+export interface AccountHoldings {
+  walletId: string;
+  address: Address;
+  settled: boolean;
+  balances: { token: ChainToken; units: bigint }[];
+}
 
 /** The jobs whose records say what the hot wallet's sends moved. */
 export interface HoldingsSources {
@@ -82,6 +92,56 @@ export class Holdings {
     // pays no gas of the holdings (the paymaster's deposit does), and its fee to the hot wallet stays within them.
     const operations = (await this.sources.accounts.minedNotFinal(blockNumber)).map((moved) => ({ gas: 0n, moved }));
     return { blockNumber, holdings: bookedHoldings(balances, uncredited, [...(await this.minedNotFinal(blockNumber)), ...operations], context.native.symbol) };
+  }
+
+  /**
+   * What each managed wallet's account holds, read at the watcher's checkpoint, a page at a time in wallet id order
+   * (ChainWalletBalances): per account, every token it holds less the dust it was sent (booked as the platform's, never
+   * the wallet's), and whether anything is on its way to or from it (`settled: false`: a deposit seen and not credited,
+   * an operation of its own, or a transfer or swap of the hot wallet into it, not final). Undefined before the chain's
+   * first pass.
+   */
+  async wallets(after: string | undefined, limit: number): Promise<{ blockNumber: bigint; wallets: AccountHoldings[] } | undefined> {
+    const { context } = this;
+    const blockNumber = await this.sources.deposits.checkpoint();
+    if (blockNumber === undefined) return undefined;
+    const { rows } = await context.pool.query<{ owner: string; address: string; settled: boolean }>(
+      `select a.owner, a.address,
+              not exists (select 1 from ${CHAIN_SCHEMA}.chain_deposits d where d.chain = a.chain and d.to_address = a.address and d.status = 'seen' and d.block_number <= $2)
+          and not exists (select 1 from ${CHAIN_SCHEMA}.account_operations o where o.chain = a.chain and o.sender = a.address and o.status in ('queued', 'submitted'))
+          and not exists (select 1 from ${CHAIN_SCHEMA}.transfers t join ${CHAIN_SCHEMA}.chain_sends s on s.chain = t.chain and s.idempotency_key = t.send_key
+                           where t.chain = a.chain and t.to_wallet = substr(a.owner, 8) and s.status in ('queued', 'pending'))
+          and not exists (select 1 from ${CHAIN_SCHEMA}.swaps w join ${CHAIN_SCHEMA}.chain_sends s on s.chain = w.chain and s.idempotency_key = w.send_key
+                           where w.chain = a.chain and w.to_wallet = substr(a.owner, 8) and s.status in ('queued', 'pending')) as settled
+         from ${CHAIN_SCHEMA}.deposit_addresses a
+        where a.chain = $1 and a.kind = 'account' and a.owner like 'wallet:%' and a.owner > $3
+        order by a.owner limit $4`,
+      [context.id, blockNumber.toString(), `wallet:${after ?? ''}`, limit],
+    );
+    if (rows.length === 0) return { blockNumber, wallets: [] };
+    // Dust credited (and not taken back) at the checkpoint: the latest credit of each deposit says whether it was dust.
+    const { rows: dust } = await context.pool.query<{ address: string; token: string; amount: string }>(
+      `select d.to_address as address, d.token, sum(d.amount)::text as amount from ${CHAIN_SCHEMA}.chain_deposits d
+        where d.chain = $1 and d.to_address = any($2) and d.status = 'confirmed' and d.block_number <= $3
+          and (select e.data->>'dust' from ${CHAIN_SCHEMA}.events e
+                where e.stream_id = 'deposit-' || $4 || ':' || d.tx_hash || ':' || d.log_index and e.type = $5
+                order by e.stream_version desc limit 1) = 'true'
+        group by 1, 2`,
+      [context.id, rows.map((row) => row.address), blockNumber.toString(), `${context.environment}:${context.chain}`, CHAIN_EVENT_TYPES.depositCredited],
+    );
+    const wallets: AccountHoldings[] = [];
+    for (const row of rows) {
+      const address = getAddress(row.address);
+      const held = await Promise.all(context.tokens.map(async (token) => ({ token, units: await context.balanceAt(token, address, blockNumber) })));
+      const balances = held
+        .map(({ token, units }) => {
+          const kept = dust.find((entry) => entry.address === row.address && entry.token.toLowerCase() === token.address.toLowerCase());
+          return { token, units: units - (kept ? BigInt(kept.amount) : 0n) };
+        })
+        .filter(({ units }) => units !== 0n);
+      wallets.push({ walletId: row.owner.slice('wallet:'.length), address, settled: row.settled, balances });
+    }
+    return { blockNumber, wallets };
   }
 
   /**

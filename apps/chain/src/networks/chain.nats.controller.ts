@@ -5,6 +5,7 @@ import {
   AppError,
   ChainBridge,
   ChainHoldings,
+  ChainWalletBalances,
   ChainNetworks,
   ChainPools,
   ChainSendsPause,
@@ -138,6 +139,31 @@ export class ChainNatsController {
       });
     }
     return { environment, chains };
+  }
+
+  /** What each managed wallet's account holds on a chain, a page at a time, for the ledger's reconciliation of each wallet. */
+  @Handles(ChainWalletBalances.contract)
+  async walletBalances(@RequestData() request: ChainWalletBalances.Request): Promise<ChainWalletBalances.Response> {
+    const runtime = this.networks.get(environmentOf(request.environment), request.chain);
+    if (request.after !== undefined && (typeof request.after !== 'string' || !WALLET_ID.test(request.after)))
+      throw invalidField('after', 'must be the last wallet id of the previous page');
+    if (request.limit !== undefined && (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > WALLET_PAGE_MAX))
+      throw invalidField('limit', `must be a whole number from 1 to ${WALLET_PAGE_MAX}`);
+    const limit = request.limit ?? WALLET_PAGE;
+    const read = await runtime.holdings.wallets(request.after, limit);
+    if (!read) throw new AppError('SERVICE_UNAVAILABLE', `The ${runtime.chain} chain has not been scanned yet`);
+    const wallets = read.wallets.map(({ walletId, address, settled, balances }) => ({
+      walletId,
+      address,
+      settled,
+      balances: balances.map(({ token, units }) => ({ tokenSymbol: token.symbol, amount: fromBaseUnitsSigned(units, token.decimals) })),
+    }));
+    return {
+      chain: runtime.chain,
+      blockNumber: read.blockNumber.toString(),
+      wallets,
+      ...(wallets.length === limit && { next: wallets[wallets.length - 1]!.walletId }),
+    };
   }
 
   /** A transfer from the hot wallet, for the platform's own services (a refund of a deposit): queued once per key. */
@@ -372,6 +398,9 @@ function walletOf(request: { fromWallet?: unknown }): string {
 }
 
 const WALLET_ID = /^wal_[0-9A-Za-z]{10,40}$/;
+/** ChainWalletBalances' page: by default, and at most. */
+const WALLET_PAGE = 200;
+const WALLET_PAGE_MAX = 500;
 
 type WalletOnChain = { address: Address; kind: 'forwarder' | 'account' };
 

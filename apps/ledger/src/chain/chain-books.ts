@@ -8,13 +8,18 @@ import {
   depositsAccount,
   gasAccount,
   move,
+  paymasterAccount,
+  sponsoredGasAccount,
   uncoveredLiabilities,
   type Drift,
   type Leg,
   type Liability,
+  walletDrift,
+  type WalletDrift,
 } from '@ramp/bookkeeping';
 import {
   ChainHoldings,
+  ChainWalletBalances,
   platformTenant,
   type DepositCredited,
   type DepositReversed,
@@ -29,12 +34,25 @@ import { PG_POOL } from '@ramp/service-kit';
 import { Journal } from '../journal/journal';
 import { DepositBooks } from './deposit-books';
 
+/** `external:sponsored-gas-<environment>-<chain>-<organization>` (sponsoredGasAccount). */
+const SPONSORED_GAS = /^external:sponsored-gas-(live|test)-([a-z0-9]+)-(.+)$/;
+
 export interface Reconciliation {
   environment: Environment;
   chains: { chain: string; blockNumber: string }[];
   drifts: Drift[];
   /** Tokens whose customers' wallet balances (held included) exceed what the platform holds of them on their chain. */
   uncovered: (Liability & { held: string })[];
+  /** Each managed wallet whose address is a smart account, against what its account holds (reconcileWallets). */
+  wallets: WalletReconciliation;
+}
+
+export interface WalletReconciliation {
+  /** Wallets compared, token by token. */
+  reconciled: number;
+  /** Wallets left for a later round: something on its way to or from the account, or a hold open in the books. */
+  inFlight: number;
+  drifts: WalletDrift[];
 }
 
 /**
@@ -78,6 +96,30 @@ export class ChainBooks {
    * `external:route-execution-<environment>-<chain>` for routes).
    */
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
+    const sponsored = await this.bookSponsoredGas(tx, send);
+    return (await this.bookChainSide(tx, send)) || sponsored;
+  }
+
+  /**
+   * The gas the paymaster sponsored for a managed wallet's UserOperation: the platform's expense, booked against the
+   * wallet's organization (`sponsored:<send id>`), out of the paymaster's deposit. Nothing for a hot wallet's send.
+   */
+  private async bookSponsoredGas(tx: Sql, send: SendFinished): Promise<boolean> {
+    if (!send.account || !dec(send.account.sponsoredGasCost).gt(0)) return false;
+    const { environment, chain } = send;
+    const { rows } = await tx.query<{ organization_id: string }>(`select organization_id from ledger.wallets where id = $1`, [send.account.walletId]);
+    // A wallet the ledger never made (the chain service's own tests): the platform's, unattributed.
+    const organizationId = rows[0]?.organization_id ?? 'unattributed';
+    const legs = move(
+      sponsoredGasAccount(environment, chain, organizationId),
+      paymasterAccount(environment, chain),
+      assetOf(chain, send.nativeSymbol),
+      send.account.sponsoredGasCost,
+    );
+    return this.journal.post(tx, `sponsored:${send.sendId}`, 'sponsored-gas', legs);
+  }
+
+  private async bookChainSide(tx: Sql, send: SendFinished): Promise<boolean> {
     const { environment, chain } = send;
     const legs: Leg[] = [];
     if (dec(send.gasCost).gt(0))
@@ -129,6 +171,17 @@ export class ChainBooks {
     return this.journal.post(tx, `send:${send.sendId}`, 'chain-send', legs);
   }
 
+  /** The gas sponsored so far per environment, chain and organization (sponsoredGasAccount), in the chain's native coin. */
+  async sponsoredGas(): Promise<{ environment: string; chain: string; organizationId: string; amount: string }[]> {
+    const { rows } = await this.pool.query<{ account: string; amount: string }>(
+      `select account, amount::text from ledger.balances where account like 'external:sponsored-gas-%'`,
+    );
+    return rows.flatMap((row) => {
+      const match = SPONSORED_GAS.exec(row.account);
+      return match ? [{ environment: match[1]!, chain: match[2]!, organizationId: match[3]!, amount: dec(row.amount).neg().toFixed() }] : [];
+    });
+  }
+
   async reconcile(environment: Environment): Promise<Reconciliation> {
     return reconcileChains(this.pool, this.rpc, environment);
   }
@@ -163,5 +216,63 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })),
     drifts,
     uncovered: uncoveredLiabilities(liabilities, holdings),
+    wallets: await reconcileWallets(
+      db,
+      rpc,
+      environment,
+      chains.map((held) => held.chain),
+      timeoutMs,
+    ),
   };
+}
+
+/**
+ * Each managed wallet whose address is a smart account, against what its account holds on its chain, to the base unit
+ * (walletDrift: its available and held amounts together), a page of wallets at a time (ChainWalletBalances). A wallet
+ * is left for a later round while something is on its way to or from its account (the chain service says) or while a
+ * hold of it is open in the books (a swap or an off-ramp between its operation and its capture). What remains transient
+ * (a credit of a deposit or an on-ramp's delivery on its way from the chain service to the books) shows for one round:
+ * alert on a drift that lasts.
+ */
+export async function reconcileWallets(
+  db: Sql,
+  rpc: Pick<RpcClient, 'call'>,
+  environment: Environment,
+  chains: readonly string[],
+  timeoutMs?: number,
+): Promise<WalletReconciliation> {
+  const tenant = platformTenant(environment, 'ledger');
+  const result: WalletReconciliation = { reconciled: 0, inFlight: 0, drifts: [] };
+  for (const chain of chains) {
+    let after: string | undefined;
+    do {
+      const page = await rpc.call(ChainWalletBalances.contract, tenant, { environment, chain, ...(after !== undefined && { after }) }, { timeoutMs });
+      after = page.next;
+      if (page.wallets.length === 0) break;
+      const ids = page.wallets.map((wallet) => wallet.walletId);
+      // Its available and held amounts together: a hold is a ledger entry over funds the account still holds.
+      const { rows } = await db.query<{ wallet_id: string; asset: string; amount: string }>(
+        `select w.id as wallet_id, b.asset, sum(b.amount)::text as amount
+           from ledger.wallets w join ledger.balances b on b.account in ('wallet:' || w.id, 'held:' || w.id)
+          where w.id = any($1) and w.environment = $2
+          group by w.id, b.asset`,
+        [ids, environment],
+      );
+      const { rows: holding } = await db.query<{ wallet_id: string }>(
+        `select distinct wallet_id from ledger.holds where wallet_id = any($1) and status = 'held'`,
+        [ids],
+      );
+      const open = new Set(holding.map((row) => row.wallet_id));
+      for (const wallet of page.wallets) {
+        if (!wallet.settled || open.has(wallet.walletId)) {
+          result.inFlight += 1;
+          continue;
+        }
+        const balances = new Map(rows.filter((row) => row.wallet_id === wallet.walletId).map((row) => [row.asset, row.amount]));
+        result.reconciled += 1;
+        result.drifts.push(...walletDrift(chain, wallet, balances, wallet.balances));
+      }
+    } while (after !== undefined);
+  }
+  return result;
 }

@@ -5,12 +5,14 @@ import { ChainSendsPause, ENVIRONMENTS, platformTenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import { Metrics } from '@ramp/observability';
+import { Gauge } from 'prom-client';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ChainBooks, type Reconciliation } from './chain-books';
 
 /**
  * Reconciles the books of every chain with the chains on a schedule (CHAIN_RECONCILE_INTERVAL_MS) and exposes the
- * number of tokens that differ as `ramp_ledger_chain_drift_assets`. A deposit or a send on its way from the chain
+ * number of tokens that differ as `ramp_ledger_chain_drift_assets` (and each managed wallet's tokens whose smart
+ * account holds other than its balance as `ramp_ledger_wallet_drift_assets`). A deposit or a send on its way from the chain
  * service to the books shows for one round: alert on a drift that lasts (docs/chains.md). A chain whose drift is more
  * than noise (significantDrifts: beyond CHAIN_DRIFT_PAUSE_FRACTION of its holdings) for CHAIN_DRIFT_PAUSE_ROUNDS rounds
  * in a row has its outbound sends paused (ChainSendsPause), until a round finds it reconciled: money must not keep
@@ -21,6 +23,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | undefined;
   private drifting: number | undefined;
   private uncovered: number | undefined;
+  private walletDrifts: number | undefined;
   private readonly intervalMs: number;
   private readonly pauseFraction: string;
   private readonly pauseRounds: number;
@@ -46,6 +49,25 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         return this.drifting;
       },
     );
+    metrics.sampled(
+      'ramp_ledger_wallet_drift_assets',
+      "Managed wallets' tokens whose smart account holds other than the wallet's balance at the last reconciliation (0: every wallet compared reconciles).",
+      async () => {
+        if (this.walletDrifts === undefined) throw new Error('not reconciled yet');
+        return this.walletDrifts;
+      },
+    );
+    new Gauge({
+      name: 'ramp_ledger_sponsored_gas',
+      help: "Gas the paymaster sponsored for each organization's managed wallets since the start of the books, by environment, chain and organization, in the chain's native coin (the books' sponsored-gas accounts).",
+      labelNames: ['environment', 'chain', 'organization'],
+      registers: [metrics.registry],
+      async collect() {
+        this.reset();
+        for (const { environment, chain, organizationId, amount } of await books.sponsoredGas())
+          this.set({ environment, chain, organization: organizationId }, Number(amount));
+      },
+    });
     metrics.sampled(
       'ramp_ledger_uncovered_liabilities',
       "Tokens whose customers' wallet balances exceed what the platform holds of them on their chain, at the last reconciliation.",
@@ -76,11 +98,15 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     try {
       let drifting = 0;
       let uncovered = 0;
+      let walletDrifts = 0;
       for (const environment of ENVIRONMENTS) {
         const reconciliation = await this.books.reconcile(environment);
         const { drifts } = reconciliation;
         drifting += drifts.length;
         uncovered += reconciliation.uncovered.length;
+        walletDrifts += reconciliation.wallets.drifts.length;
+        if (reconciliation.wallets.drifts.length > 0)
+          this.logger.warn({ environment, drifts: reconciliation.wallets.drifts }, "managed wallets' accounts hold other than their balances");
         if (drifts.length > 0) this.logger.warn({ environment, drifts }, 'the books of a chain differ from the chain');
         if (reconciliation.uncovered.length > 0)
           this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
@@ -88,9 +114,11 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       }
       this.drifting = drifting;
       this.uncovered = uncovered;
+      this.walletDrifts = walletDrifts;
     } catch (error) {
       this.drifting = undefined;
       this.uncovered = undefined;
+      this.walletDrifts = undefined;
       this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'reconciliation with the chains failed');
     }
   }

@@ -337,6 +337,39 @@ export namespace ChainHoldings {
 }
 
 /**
+ * What each managed wallet whose address is a smart account holds on a chain, for the ledger's reconciliation of each
+ * wallet with its balances (to the base unit): read at the watcher's checkpoint, a page of wallets at a time in wallet
+ * id order (`after`: the last wallet id of the previous page; `limit` at most 500, 200 by default). Dust the account
+ * received is left out (it is the platform's, never the wallet's). `settled: false` for an account with something on
+ * its way at the checkpoint (a deposit seen and not yet credited, an operation of its own or a transfer or swap into
+ * it not yet final): its balances are not yet what the books will say, and it is compared at a later round.
+ * UNSUPPORTED_CHAIN for a chain that is not configured; SERVICE_UNAVAILABLE before its first scan.
+ */
+export namespace ChainWalletBalances {
+  export interface Request {
+    environment: Environment;
+    chain: string;
+    after?: string;
+    limit?: number;
+  }
+  export interface WalletBalances {
+    walletId: string;
+    address: string;
+    settled: boolean;
+    /** Every token of the chain and its native coin that the account holds (none at 0), as decimal strings. */
+    balances: { tokenSymbol: string; amount: string }[];
+  }
+  export interface Response {
+    chain: string;
+    blockNumber: string;
+    wallets: WalletBalances[];
+    /** The `after` of the next page; absent on the last. */
+    next?: string;
+  }
+  export const contract = rpc<Request, Response>('chain.v1.wallets.balances');
+}
+
+/**
  * Pauses (`paused: true`, with the reason) or resumes the outbound sends of a chain's hot wallet: what the ledger's
  * reconciliation asks when the chain's books and holdings drift apart beyond noise, and again when they agree. A paused
  * chain signs nothing new (what is signed is still followed to its end); deposits are still watched and credited.

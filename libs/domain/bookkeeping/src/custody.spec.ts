@@ -1,4 +1,4 @@
-import { chainAccount, custodyDrift, depositsAccount, significantDrifts, uncoveredLiabilities } from './custody';
+import { chainAccount, custodyDrift, depositsAccount, significantDrifts, uncoveredLiabilities, walletDrift } from './custody';
 import { dec } from '@ramp/money';
 import { assetOf, move } from './journal';
 
@@ -43,6 +43,33 @@ describe('custody - the books of what the platform holds on a chain, against the
       { chain: 'base', tokenSymbol: 'ETH', books: '0', onchain: '0.000000000000000001', drift: '0.000000000000000001' },
       { chain: 'base', tokenSymbol: 'USDC', books: '100', onchain: '99.999999', drift: '-0.000001' },
       { chain: 'base', tokenSymbol: 'cbBTC', books: '0.5', onchain: '0', drift: '-0.5' },
+    ]);
+  });
+});
+
+describe("custody - each managed wallet's balances against its smart account", () => {
+  const wallet = { walletId: 'wal_01JZ0000000000000000000000', address: '0x00000000000000000000000000000000000000A1' };
+
+  it('finds nothing when the account holds its available and held amounts together, to the base unit', () => {
+    const balances = new Map([['base:USDC', '180.000001']]);
+    expect(walletDrift('base', wallet, balances, [{ tokenSymbol: 'USDC', amount: '180.000001' }])).toEqual([]);
+  });
+
+  it('names the wallet, its account and each token that differs either way; another chain is not compared', () => {
+    const balances = new Map([
+      ['base:USDC', '80'],
+      ['base:CNGN', '5000'],
+      ['bsc:USDT', '3'],
+    ]);
+    expect(
+      walletDrift('base', wallet, balances, [
+        { tokenSymbol: 'USDC', amount: '79.999999' },
+        { tokenSymbol: 'CNGN', amount: '5000' },
+        { tokenSymbol: 'ETH', amount: '1' },
+      ]),
+    ).toEqual([
+      { ...wallet, chain: 'base', tokenSymbol: 'ETH', books: '0', onchain: '1', drift: '1' },
+      { ...wallet, chain: 'base', tokenSymbol: 'USDC', books: '80', onchain: '79.999999', drift: '-0.000001' },
     ]);
   });
 });

@@ -25,6 +25,17 @@ export const reorgLossAccount = (environment: string, chain: string): string => 
 /** Dust: deposits below their token's minimum, kept by the platform where they arrived (never credited to their owner). */
 export const dustAccount = (environment: string, chain: string): string => externalAccount(`dust-${environment}-${chain}`);
 
+/**
+ * The gas the platform's paymaster sponsored for an organization's managed wallets on a chain (their UserOperations):
+ * the platform's expense, per organization; its balance is minus what was sponsored. Paid out of the paymaster's
+ * EntryPoint deposit (`paymasterAccount`), which is not among the chain's holdings.
+ */
+export const sponsoredGasAccount = (environment: string, chain: string, organizationId: string): string =>
+  externalAccount(`sponsored-gas-${environment}-${chain}-${organizationId}`);
+
+/** What the paymaster's EntryPoint deposit on a chain paid for sponsored operations (its balance: what it paid). */
+export const paymasterAccount = (environment: string, chain: string): string => externalAccount(`paymaster-${environment}-${chain}`);
+
 /** The account a transfer out charged to `name` (ChainTransfer's `account`) comes from. */
 export const chargedAccount = (name: string, environment: string, chain: string): string => externalAccount(`${name}-${environment}-${chain}`);
 
@@ -45,13 +56,40 @@ export interface Drift {
  * returned, to the base unit (decimal strings, no rounding).
  */
 export function custodyDrift(chain: string, balances: ReadonlyMap<string, string>, holdings: readonly { tokenSymbol: string; amount: string }[]): Drift[] {
+  const booked = new Map([...balances].map(([asset, amount]) => [asset, dec(amount).neg().toFixed()]));
+  return holdingsDrift(chain, booked, holdings);
+}
+
+/** A managed wallet whose account holds, of a token, other than its balance says. */
+export interface WalletDrift extends Drift {
+  walletId: string;
+  /** The wallet's account on chain. */
+  address: string;
+}
+
+/**
+ * Compares one managed wallet's balances with what its smart account holds on its chain, per token, to the base unit:
+ * `balances` are its balance by asset (`<chain>:<symbol>`) with its held amounts added (a hold is a ledger entry over
+ * funds the account still holds), `holdings` what the account holds by symbol. Only the tokens that differ.
+ */
+export function walletDrift(
+  chain: string,
+  wallet: { walletId: string; address: string },
+  balances: ReadonlyMap<string, string>,
+  holdings: readonly { tokenSymbol: string; amount: string }[],
+): WalletDrift[] {
+  return holdingsDrift(chain, balances, holdings).map((drift) => ({ walletId: wallet.walletId, address: wallet.address, ...drift }));
+}
+
+/** What the books (`booked`: by asset) and the chain (`holdings`: by symbol) say is held of each token either names, where they differ. */
+function holdingsDrift(chain: string, booked: ReadonlyMap<string, string>, holdings: readonly { tokenSymbol: string; amount: string }[]): Drift[] {
   const symbols = new Set([
     ...holdings.map((holding) => holding.tokenSymbol),
-    ...[...balances.keys()].filter((asset) => asset.startsWith(`${chain}:`)).map((asset) => asset.slice(chain.length + 1)),
+    ...[...booked.keys()].filter((asset) => asset.startsWith(`${chain}:`)).map((asset) => asset.slice(chain.length + 1)),
   ]);
   const drifts: Drift[] = [];
   for (const tokenSymbol of [...symbols].sort()) {
-    const books = dec(balances.get(assetOf(chain, tokenSymbol)) ?? '0').neg();
+    const books = dec(booked.get(assetOf(chain, tokenSymbol)) ?? '0');
     const onchain = dec(holdings.find((holding) => holding.tokenSymbol === tokenSymbol)?.amount ?? '0');
     if (!books.eq(onchain)) drifts.push({ chain, tokenSymbol, books: books.toFixed(), onchain: onchain.toFixed(), drift: onchain.sub(books).toFixed() });
   }

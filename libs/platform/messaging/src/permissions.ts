@@ -3,6 +3,7 @@ import {
   BankVerify,
   ChainBridge,
   ChainHoldings,
+  ChainWalletBalances,
   ChainSendsPause,
   ChainList,
   ChainNetworks,
@@ -128,7 +129,7 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     consumes: [{ stream: chainEvents, durables: ['swap_transfer_chain_sends'] }],
   },
   ledger: {
-    calls: [ChainHoldings.contract, ChainSendsPause.contract, DepositAddressWatch.contract, FaucetSend.contract],
+    calls: [ChainHoldings.contract, ChainWalletBalances.contract, ChainSendsPause.contract, DepositAddressWatch.contract, FaucetSend.contract],
     publishes: [],
     consumes: [
       { stream: rampEvents, durables: ['ledger_transactions'] },
