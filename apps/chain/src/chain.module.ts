@@ -18,6 +18,7 @@ import { Migration20261201000002 } from './migrations/Migration20261201000002';
 import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { Migration20261202000003 } from './migrations/Migration20261202000003';
+import { Migration20261202000004 } from './migrations/Migration20261202000004';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -46,6 +47,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261202000001,
     Migration20261202000002,
     Migration20261202000003,
+    Migration20261202000004,
   ],
 };
 

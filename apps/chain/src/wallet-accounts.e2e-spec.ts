@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address } from 'viem';
+import { createPublicClient, erc20Abi, formatEther, getAddress, http, parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
@@ -17,7 +17,18 @@ import {
 import { accountOwnerPath, accountSalt, CANONICAL_ACCOUNT_FACTORY, HdCustody, resolveChains, SimpleAccountFactory } from '@ramp/evm';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
-import { ApiClient, createKey, eventually, ledgerCheck, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess, type TestKey } from '@ramp/testing';
+import {
+  ApiClient,
+  createKey,
+  eventually,
+  freePort,
+  ledgerCheck,
+  ServiceProcess,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type TestKey,
+} from '@ramp/testing';
 
 /**
  * Managed wallets as smart accounts (WALLET_ACCOUNTS), on the local chains and bundlers `npm test` starts: a wallet's
@@ -374,5 +385,45 @@ describe('chain service - managed wallets as smart accounts', () => {
     } finally {
       await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: false });
     }
+  }, 120_000);
+
+  it("refuses an organization's operation once the gas sponsored for it in the last 24 hours reached its budget, with the reason; another organization's is sponsored", async () => {
+    const wallet = await fundedWallet('10');
+    expect((await final(fromWallet(wallet.walletId, { amount: '1', organizationId: key.organizationId }))).status).toBe('confirmed');
+    const { rows } = await pool.query(`select sum(gas_cost)::text as spent from chain.account_operations where chain = 'test-base' and organization_id = $1`, [
+      key.organizationId,
+    ]);
+    const spent = formatEther(BigInt(rows[0].spent));
+    expect(Number(spent)).toBeGreaterThan(0);
+    // The chain service again, with a budget for this organization of exactly what was sponsored for it so far.
+    const chain = services.get('chain')!;
+    await chain.stop();
+    const budgeted = new ServiceProcess('chain', await freePort(), {
+      WALLET_ACCOUNTS: 'true',
+      CHAIN_RECONCILE_INTERVAL_MS: '300',
+      CHAIN_SPONSORED_GAS_BUDGETS: JSON.stringify({ 'test-base': { perOrganizationPerDay: '1', organizations: { [key.organizationId]: spent } } }),
+    });
+    await budgeted.start();
+    try {
+      const refusedTerms = fromWallet(wallet.walletId, { amount: '1', organizationId: key.organizationId });
+      const refused = await rpc.call(ChainTransfer.contract, swapTransfer, refusedTerms).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: 'INVALID_REQUEST', field: 'organizationId' });
+      expect((refused as AppError).message).toContain(`in the last 24 hours (${spent} ETH) has reached its budget (${spent} ETH)`);
+      // Nothing was recorded for it: nothing is sent, nothing counts against an outflow limit.
+      const { rows: recorded } = await pool.query(
+        `select count(*)::int as n from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
+        [refusedTerms.idempotencyKey],
+      );
+      expect(recorded[0].n).toBe(0);
+      // Another organization's operation, under everyone's budget (1 ETH a day), is sponsored.
+      expect((await final(fromWallet(wallet.walletId, { amount: '1', organizationId: 'org_another' }))).status).toBe('confirmed');
+      const metrics = await (await fetch(`${budgeted.url}/metrics`)).text();
+      expect(Number((/^ramp_chain_sponsorship_refusals(?:\{[^}]*\})? (\S+)$/m.exec(metrics) ?? [])[1])).toBe(1);
+    } finally {
+      await budgeted.stop();
+      await chain.start();
+    }
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('8', 6));
   }, 120_000);
 });

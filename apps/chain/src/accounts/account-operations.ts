@@ -23,6 +23,7 @@ import {
   type LandedOperation,
 } from '@ramp/evm';
 import { dec, fromBaseUnits, toBaseUnits } from '@ramp/money';
+import { sponsorshipBudgetOf, sponsorshipRefusal } from '@ramp/chains';
 import { CHAIN_SCHEMA, type ChainContext, type ChainSmartAccountParts } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
 import { swapDex } from '../swaps/pools';
@@ -129,6 +130,9 @@ export interface OperationRecord {
  * once whatever crashes, whichever bundler, however often it is prepared.
  */
 export class AccountOperations {
+  /** Operations refused since start at an organization's sponsorship budget (the metric ramp_chain_sponsorship_refusals). */
+  sponsorshipRefusals = 0;
+
   constructor(
     private readonly context: ChainContext,
     private readonly custody: HdCustody,
@@ -256,9 +260,10 @@ export class AccountOperations {
     const sender = await this.accountOfWallet(terms.walletId);
     const counts = counted(sender);
     return withTransaction(context.pool, async (tx) => {
+      if (terms.organizationId !== undefined) await this.judgeSponsorship(tx, terms.organizationId);
       const inserted = await tx.query(
-        `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce)
-         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric) on conflict do nothing`,
+        `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce, organization_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9) on conflict do nothing`,
         [
           context.id,
           key,
@@ -268,6 +273,7 @@ export class AccountOperations {
           JSON.stringify(recorded),
           JSON.stringify(calls().map((call) => ({ to: call.to, value: (call.value ?? 0n).toString(), data: call.data ?? '0x' }))),
           operationNonce(`${context.id}:${key}`).toString(),
+          terms.organizationId ?? null,
         ],
       );
       if (inserted.rowCount === 0) return (await this.known(tx, key, kind, terms.walletId, recorded))!;
@@ -313,6 +319,31 @@ export class AccountOperations {
       }
     }
     if (failure !== undefined) throw failure;
+  }
+
+  /**
+   * Refuses a new operation for an organization whose sponsored gas in the last 24 hours has reached its budget
+   * (CHAIN_SPONSORED_GAS_BUDGETS): INVALID_REQUEST naming `organizationId`, so that the step fails with the reason and
+   * releases its hold. One judgement at a time per organization and chain. What is on its way has no cost yet: the
+   * last operations sponsored may take an organization past its budget by their own gas.
+   */
+  private async judgeSponsorship(tx: PoolClient, organizationId: string): Promise<void> {
+    const { context } = this;
+    const budget = sponsorshipBudgetOf(context.sponsorshipBudget, organizationId);
+    if (budget === undefined) return;
+    await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`sponsorship:${context.id}:${organizationId}`]);
+    const { rows } = await tx.query<{ spent: string }>(
+      `select coalesce(sum(gas_cost), 0)::text as spent from ${CHAIN_SCHEMA}.account_operations
+        where chain = $1 and organization_id = $2 and created_at > now() - interval '24 hours'`,
+      [context.id, organizationId],
+    );
+    const refusal = sponsorshipRefusal(budget, fromBaseUnits(BigInt(rows[0]!.spent), context.native.decimals));
+    if (!refusal) return;
+    this.sponsorshipRefusals += 1;
+    throw invalidField(
+      'organizationId',
+      `the gas sponsored for ${organizationId}'s wallets on ${context.chain} in the last 24 hours (${refusal.spent} ${context.native.symbol}) has reached its budget (${refusal.budget} ${context.native.symbol}): no more of its operations are sponsored until it is below it`,
+    );
   }
 
   /**

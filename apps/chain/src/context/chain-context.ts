@@ -12,7 +12,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { DUST_MINIMUMS, type OutflowLimits } from '@ramp/chains';
+import { DUST_MINIMUMS, type OutflowLimits, type SponsorshipBudget, type SponsorshipBudgets } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { toBaseUnits } from '@ramp/money';
@@ -97,6 +97,8 @@ export interface ChainContextOptions {
   laneMaxPending?: number;
   /** What may leave the hot wallet, by chain id then token (CHAIN_OUTFLOW_LIMITS); none: no limit. */
   outflowLimits?: OutflowLimits;
+  /** What the paymaster sponsors for an organization in a day, by chain id (CHAIN_SPONSORED_GAS_BUDGETS); none: no budget. */
+  sponsorshipBudgets?: SponsorshipBudgets;
   /** In the transaction that makes a hot-wallet send final: the event that books it. */
   onHotSendFinished: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
@@ -133,6 +135,8 @@ export class ChainContext {
   readonly dustMinimums: Readonly<Record<string, string>>;
   /** The brake on what leaves the hot wallet for the outside (transfers, swaps to an address, bridge deposits). */
   readonly outflows: Outflows;
+  /** This chain's sponsorship budget (CHAIN_SPONSORED_GAS_BUDGETS); undefined: none. */
+  readonly sponsorshipBudget: SponsorshipBudget | undefined;
   private readonly spec: PlatformContractsSpec | undefined;
   private readonly deployer: ReturnType<typeof mnemonicToAccount>;
 
@@ -146,6 +150,7 @@ export class ChainContext {
     this.logger = logger;
     this.dustMinimums = options.dustMinimums ?? DUST_MINIMUMS;
     this.outflows = new Outflows({ id: this.id, name: options.settings.chain }, options.outflowLimits?.[this.id]);
+    this.sponsorshipBudget = options.sponsorshipBudgets?.[this.id];
     const hotSigner = custody.signer(settings.hotWalletPath);
     const faucetSigner = developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex);
     this.deployer = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_CHAIN_ACCOUNTS.deployerIndex });

@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { parseGwei } from 'viem';
 import { Config } from '@ramp/config';
-import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits } from '@ramp/chains';
+import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits, parseSponsorshipBudgets } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
 import { HdCustody, lanePath, resolveChains, type ChainSettings } from '@ramp/evm';
@@ -62,6 +62,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       // Checked here, at start: a typo stops the service with the setting's name, not every deposit or send it meets.
       dustMinimums: { ...DUST_MINIMUMS, ...parseDepositMinimums(config.json('depositMinimums')) },
       outflowLimits: parseOutflowLimits(config.json('chainOutflowLimits')),
+      sponsorshipBudgets: parseSponsorshipBudgets(config.json('chainSponsoredGasBudgets')),
       laneMaxPending: config.int('chainLaneMaxPending', 1, 10_000),
       settlementNetMs: config.int('chainSettlementNetMs', 0, 3_600_000),
     };
@@ -93,6 +94,11 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       'ramp_chain_outflow_refusals',
       'Sends refused since start at an outflow limit (CHAIN_OUTFLOW_LIMITS) of any chain: per send, per hour, per organization per hour.',
       async () => this.runtimes.reduce((sum, runtime) => sum + [...runtime.context.outflows.refusals.values()].reduce((total, count) => total + count, 0), 0),
+    );
+    metrics.sampled(
+      'ramp_chain_sponsorship_refusals',
+      "Managed wallets' operations refused since start at their organization's sponsorship budget (CHAIN_SPONSORED_GAS_BUDGETS) on any chain.",
+      async () => this.runtimes.reduce((sum, runtime) => sum + runtime.accounts.sponsorshipRefusals, 0),
     );
     // The paymaster's EntryPoint deposit pays every sponsored operation's gas: below a chain's paymasterMinDeposit, the
     // managed wallets' operations are about to stop. Alerted on (deploy/components/monitoring).

@@ -8,4 +8,5 @@ export * from './settlement';
 export * from './intent-bridge';
 export * from './dust';
 export * from './outflow-limits';
+export * from './sponsorship-budgets';
 export * from './lanes';

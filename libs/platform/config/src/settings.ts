@@ -475,6 +475,13 @@ export const SETTINGS = {
       'JSON of what may leave a chain\'s hot wallet for the outside (transfers, swaps paid to an address, bridge deposits; refunds of deposits are not counted), by chain then token: {"live-base":{"USDC":{"perSend":"50000","perHour":"500000","perOrganizationPerHour":"100000"}}}. A send above perSend is refused (AMOUNT_TOO_LARGE); one that would take the last hour\'s outflow above perHour, or the organization\'s above perOrganizationPerHour, waits until the hour moves on. Empty: no limit (set them for live chains).',
     services: ['chain'],
   },
+  chainSponsoredGasBudgets: {
+    env: 'CHAIN_SPONSORED_GAS_BUDGETS',
+    default: '',
+    description:
+      'JSON of the gas the paymaster sponsors for one organization\'s managed wallets (their UserOperations) in any 24 hours, by chain, in its native coin: {"live-base":{"perOrganizationPerDay":"0.05","organizations":{"org_…":"2"}}} (an organization\'s own budget before everyone\'s; "0" sponsors nothing). Once what was sponsored for it in the last 24 hours has reached its budget, an operation from its wallets is refused (INVALID_REQUEST naming organizationId: the step fails with the reason and its hold is released) and counted in ramp_chain_sponsorship_refusals. Empty: no budget (set one for live chains).',
+    services: ['chain'],
+  },
   chainDriftPauseFraction: {
     env: 'CHAIN_DRIFT_PAUSE_FRACTION',
     default: '0.001',
