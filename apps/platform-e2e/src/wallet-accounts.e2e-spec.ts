@@ -155,7 +155,19 @@ describe('platform - wallets on smart accounts: the API balance is the account o
         .data;
     const paid = await api.post('/offramp/initiate', { quoteId: (await quoteOf('120')).quoteId, walletId: wallet.walletId });
     expect(paid.status).toBe(201);
-    expect((await settled(`/offramp/${paid.body.data.transactionId}`)).status).toBe('completed');
+    const paidView = await settled(`/offramp/${paid.body.data.transactionId}`);
+    expect(paidView.status).toBe('completed');
+    // Its swap is the account's operation: the hash shows the UserOperation beside the bundle that carried it.
+    const { rows: swapOperation } = await pool.query(
+      `select user_operation_hash, tx_hash from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
+      [`${paid.body.data.transactionId}:swap`],
+    );
+    expect(paidView.hashes.find((hash: any) => hash.step === 'swap')).toEqual({
+      step: 'swap',
+      transactionHash: swapOperation[0].tx_hash,
+      settlement: 'onchain',
+      userOperationHash: swapOperation[0].user_operation_hash,
+    });
     await expectAvailableOnChain(wallet, 'USDC', '180');
 
     const quote = await quoteOf('100');

@@ -112,6 +112,13 @@ export class RampHashSchema {
   @ApiProperty({ example: '0x9f2c6a1d3b4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8' }) transactionHash!: string;
   @ApiProperty({ enum: SETTLEMENTS, description: "`onchain`: a transaction on the chain (look it up there); `simulated`: a sandbox rail's hash, on no chain." })
   settlement!: string;
+  @ApiPropertyOptional({
+    type: String,
+    description:
+      "An off-ramp's `swap` run from a managed wallet whose address is its smart account: the hash of the ERC-4337 UserOperation that swapped the wallet's tokens (`transactionHash` is then the bundle transaction that carried it).",
+    example: '0x2b7e1516a9d3f4c6e8b0a2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3',
+  })
+  userOperationHash?: string;
 }
 
 export class RouteSchema {

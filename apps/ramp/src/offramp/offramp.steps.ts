@@ -192,7 +192,14 @@ export class OfframpSteps {
     });
     const at = new Date().toISOString();
     return swap.ok
-      ? { type: 'recordSwap', ok: true, cngnAmount: swap.amountOut, transactionHash: swap.transactionHash, at }
+      ? {
+          type: 'recordSwap',
+          ok: true,
+          cngnAmount: swap.amountOut,
+          transactionHash: swap.transactionHash,
+          ...(swap.userOperationHash !== undefined && { userOperationHash: swap.userOperationHash }),
+          at,
+        }
       : { type: 'recordSwap', ok: false, reason: swap.reason, at };
   }
 

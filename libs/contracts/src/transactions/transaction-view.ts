@@ -44,6 +44,8 @@ export interface RampHashView {
   step: RampHashStep;
   transactionHash: string;
   settlement: Settlement;
+  /** An off-ramp's swap from a managed wallet's own smart account: the UserOperation (`transactionHash` is its bundle). */
+  userOperationHash?: string;
 }
 
 /**

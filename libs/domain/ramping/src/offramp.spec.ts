@@ -371,6 +371,19 @@ describe('off-ramp, non-custodial', () => {
     expect(offrampView(onchain).transactionHash).toBe('0xcngn');
   });
 
+  it("shows the UserOperation beside the bundle's hash when the swap ran from a managed wallet's own account", () => {
+    const base = initiated(true) as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+    const state = fold([
+      { ...base, data: { ...base.data, settlement: 'onchain' } },
+      { type: 'offramp.funds_held', data: { at } },
+    ]);
+    const swapped = decideOfframp({ type: 'recordSwap', ok: true, cngnAmount: '149300.5', transactionHash: '0xbundle', userOperationHash: '0xop', at }, state);
+    expect(swapped).toEqual([{ type: 'offramp.swapped', data: { cngnAmount: '149300.5', transactionHash: '0xbundle', userOperationHash: '0xop', at } }]);
+    expect(offrampView(swapped.reduce(evolveOfframp, state)).hashes).toEqual([
+      { step: 'swap', transactionHash: '0xbundle', settlement: 'onchain', userOperationHash: '0xop' },
+    ]);
+  });
+
   it('ignores an expiry after the deposit arrived', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } };
     given([initiated(false), deposit])

@@ -51,7 +51,7 @@ export type OfframpEvent =
   | { type: 'offramp.deposit_reversed'; data: DepositMovement & { afterPayout: boolean; refunded: boolean; at: string } }
   /** The chain took the reversed deposit back in after the payout: the loss booked for it is recovered. */
   | { type: 'offramp.deposit_restored'; data: DepositMovement & { at: string } }
-  | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; at: string } }
+  | { type: 'offramp.swapped'; data: { cngnAmount: string; transactionHash: string; userOperationHash?: string; at: string } }
   /**
    * `transactionHash`: the CNGN's settlement on chain (absent for a live payout from a bank partner's balance: no
    * transfer on chain pays it). `payoutReference`: the bank's (sandbox) or the platform's reference at the partner.
@@ -109,7 +109,7 @@ export type OfframpCommand =
   | { type: 'recordDeposit'; amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string; credit?: number; at: string }
   /** A reorganisation removed a deposit at the off-ramp's address (`refunded`: the chain service had sent it back). */
   | { type: 'recordDepositReversed'; depositId: string; transactionHash: string; credit: number; refunded: boolean; at: string }
-  | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string }
+  | { type: 'recordSwap'; at: string; ok: true; cngnAmount: string; transactionHash: string; userOperationHash?: string }
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordPayout'; at: string; ok: true; transactionHash: string; payoutReference: string }
   | { type: 'recordPayout'; at: string; ok: false; reason: string }
@@ -135,7 +135,8 @@ export interface OfframpState {
   status: OfframpStatus;
   fundsHeld: boolean;
   deposit?: { amount: string; transactionHash: string; from?: string; tokenSymbol?: string; depositId?: string };
-  swap?: { cngnAmount: string; transactionHash: string };
+  /** `userOperationHash`: the swap ran from a managed wallet's own account, as that UserOperation (`transactionHash`: its bundle). */
+  swap?: { cngnAmount: string; transactionHash: string; userOperationHash?: string };
   payout?: { transactionHash?: string; payoutReference: string };
   /** A live payout's attempts, in order. */
   payoutAttempts?: PayoutAttemptRecord[];
@@ -186,7 +187,14 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     case 'offramp.deposit_restored':
       return { ...next, depositReversal: undefined };
     case 'offramp.swapped':
-      return { ...next, swap: { cngnAmount: event.data.cngnAmount, transactionHash: event.data.transactionHash } };
+      return {
+        ...next,
+        swap: {
+          cngnAmount: event.data.cngnAmount,
+          transactionHash: event.data.transactionHash,
+          ...(event.data.userOperationHash !== undefined && { userOperationHash: event.data.userOperationHash }),
+        },
+      };
     case 'offramp.paid_out':
       return { ...next, payout: withoutAbsent({ transactionHash: event.data.transactionHash, payoutReference: event.data.payoutReference }) };
     case 'offramp.payout_attempted': {
@@ -352,7 +360,17 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     case 'recordSwap':
       if (state.swap || step.kind !== 'swapToCngn') return [];
       return command.ok
-        ? [{ type: 'offramp.swapped', data: { cngnAmount: command.cngnAmount, transactionHash: command.transactionHash, at } }]
+        ? [
+            {
+              type: 'offramp.swapped',
+              data: {
+                cngnAmount: command.cngnAmount,
+                transactionHash: command.transactionHash,
+                ...(command.userOperationHash !== undefined && { userOperationHash: command.userOperationHash }),
+                at,
+              },
+            },
+          ]
         : [{ type: 'offramp.failing', data: { errorMessage: `The swap to CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
     case 'recordPayout':
       if (state.payout || step.kind !== 'payout') return [];

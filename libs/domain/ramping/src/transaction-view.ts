@@ -83,7 +83,12 @@ function offrampHashes(state: OfframpState): RampHashView[] | undefined {
   const settlement = state.initiated?.settlement ?? 'simulated';
   return present([
     state.deposit && { step: 'deposit', transactionHash: state.deposit.transactionHash, settlement: deposit! },
-    state.swap && { step: 'swap', transactionHash: state.swap.transactionHash, settlement },
+    state.swap && {
+      step: 'swap',
+      transactionHash: state.swap.transactionHash,
+      settlement,
+      ...(state.swap.userOperationHash !== undefined && { userOperationHash: state.swap.userOperationHash }),
+    },
     state.payout?.transactionHash !== undefined && { step: 'settlement', transactionHash: state.payout.transactionHash, settlement },
     state.depositRefund !== undefined && { step: 'refund', transactionHash: state.depositRefund, settlement: deposit ?? 'simulated' },
   ]);

@@ -1034,6 +1034,11 @@ export interface components {
        * @enum {string}
        */
       settlement: "onchain" | "simulated";
+      /**
+       * @description An off-ramp's `swap` run from a managed wallet whose address is its smart account: the hash of the ERC-4337 UserOperation that swapped the wallet's tokens (`transactionHash` is then the bundle transaction that carried it).
+       * @example 0x2b7e1516a9d3f4c6e8b0a2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3
+       */
+      userOperationHash?: string;
     };
     TransactionSchema: {
       /** @example txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V */
