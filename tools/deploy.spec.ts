@@ -200,6 +200,27 @@ describe('docker-compose.yml', () => {
     expectToWaitForItsServers(services.migrate, env);
   });
 
+  it("runs an ERC-4337 bundler beside each local chain whose TEST_CHAINS names one, on that chain's node, and the chain service waits for it", () => {
+    const chain = Object.values(services).find((service) => runsApp(service) && service.build.args.APP === 'chain')!;
+    const chains: Record<string, { rpcUrl: string; bundlerUrl?: string | null }> = JSON.parse(environment(chain).TEST_CHAINS!);
+    const withBundlers = Object.entries(chains).filter(([, settings]) => settings.bundlerUrl);
+    expect(withBundlers.map(([name]) => name).sort()).toEqual(['base', 'bsc']);
+    for (const [, settings] of withBundlers) {
+      const url = new URL(settings.bundlerUrl!);
+      const bundler = services[url.hostname];
+      // The chain image's compiled command, which exists, on the chain's own node and the port the URL names.
+      expect(bundler.build.args.APP).toBe('chain');
+      expect(bundler.entrypoint.join(' ')).toBe('node -r ./tools/register-paths.js dist/apps/chain/src/cli/local-bundler.js');
+      expect(existsSync(join(ROOT, 'apps/chain/src/cli/local-bundler.ts'))).toBe(true);
+      const env = environment(bundler);
+      expect(env).toEqual({ RPC_URL: settings.rpcUrl, BUNDLER_PORT: url.port });
+      expect(bundler.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${url.port}`);
+      expect(bundler.healthcheck.test.join(' ')).toContain('eth_supportedEntryPoints');
+      expect(bundler.depends_on[new URL(settings.rpcUrl).hostname]).toEqual({ condition: 'service_healthy' });
+      expect(chain.depends_on[url.hostname]).toEqual({ condition: 'service_healthy' });
+    }
+  });
+
   it('publishes the gateway only, on the port it serves', () => {
     const published = Object.entries(services).filter(([, service]) => service.ports);
     expect(published.map(([name]) => name)).toEqual(['gateway']);

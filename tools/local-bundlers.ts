@@ -1,11 +1,9 @@
 import { spawn } from 'child_process';
 import { mkdirSync, openSync } from 'fs';
 import { join } from 'path';
-import { createPublicClient, createWalletClient, http, type PublicClient } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { Config } from '@ramp/config';
-import { deployEntryPointAndFactory, LOCAL_CHAIN_ACCOUNTS, resolveChains, CANONICAL_ENTRY_POINT } from '@ramp/evm';
-import { altoArguments, bundlerAnswers, LOCAL_BUNDLER_KEYS, WORKSPACE_ROOT } from '@ramp/testing';
+import { altoArguments, bundlerAnswers, CANONICAL_ENTRY_POINT, deployForLocalBundler, resolveChains } from '@ramp/evm';
+import { WORKSPACE_ROOT } from '@ramp/testing';
 
 /**
  * `node tools/run.js tools/local-bundlers`: a local ERC-4337 bundler (@pimlico/alto, from its npm package) beside each
@@ -21,9 +19,7 @@ async function main(): Promise<void> {
   for (const chain of chains) {
     if (chain.localBundlerPort === undefined || chain.bundlerUrl === undefined) continue;
     if (await bundlerAnswers(chain.bundlerUrl, CANONICAL_ENTRY_POINT)) continue;
-    const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
-    const utility = mnemonicToAccount(LOCAL_CHAIN_ACCOUNTS.mnemonic, { addressIndex: LOCAL_BUNDLER_KEYS.utilityIndex });
-    await deployEntryPointAndFactory(client, createWalletClient({ account: utility, transport: http(chain.rpcUrl) })).catch((error: unknown) => {
+    await deployForLocalBundler(chain.rpcUrl).catch((error: unknown) => {
       throw new Error(`deploying EntryPoint v0.7 on the local ${chain.chain} chain (${chain.rpcUrl}) for its bundler failed: ${String(error)}`);
     });
     process.stderr.write(`starting the local ${chain.chain} bundler (alto) on 127.0.0.1:${chain.localBundlerPort}\n`);

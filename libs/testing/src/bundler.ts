@@ -1,44 +1,8 @@
 import { spawn, type ChildProcess } from 'child_process';
-import { join } from 'path';
-import { toHex, type Address, type Hex } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
-import { ANVIL_MNEMONIC } from './anvil';
-import { WORKSPACE_ROOT } from './paths';
+import { altoArguments, bundlerAnswers, type BundlerOptions } from '@ramp/evm';
 import { freePort } from './services';
 
-/** The ERC-4337 bundler of the pinned npm package @pimlico/alto: nothing is downloaded at run time. */
-export const ALTO_CLI = join(WORKSPACE_ROOT, 'node_modules/@pimlico/alto/esm/cli/alto.js');
-
-/**
- * The bundler's own keys on a local chain: anvil's prefunded development accounts 8 (executor: signs and pays for the
- * bundles) and 9 (utility: deploys alto's simulation contracts). Never custody keys; they hold nothing of value.
- */
-export const LOCAL_BUNDLER_KEYS = Object.freeze({ executorIndex: 8, utilityIndex: 9 });
-
-const devKey = (addressIndex: number): Hex => toHex(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex }).getHdKey().privateKey!);
-
-export interface BundlerOptions {
-  rpcUrl: string;
-  entryPoint: Address;
-  port?: number;
-}
-
-/** The local bundler's command line (after `node`): alto on `port` for `entryPoint` on the node at `rpcUrl`. */
-export function altoArguments(options: Required<BundlerOptions>): string[] {
-  return [
-    ALTO_CLI,
-    // The port first: the scripts find a chain's bundler by it (`alto.js --port <port> `).
-    ...['--port', String(options.port)],
-    ...['--entrypoints', options.entryPoint],
-    ...['--executor-private-keys', devKey(LOCAL_BUNDLER_KEYS.executorIndex)],
-    ...['--utility-private-key', devKey(LOCAL_BUNDLER_KEYS.utilityIndex)],
-    ...['--rpc-url', options.rpcUrl],
-    // Safe mode (ERC-7562's tracing rules) needs a JavaScript tracer anvil does not have; the platform is the only
-    // sender to its own bundler. The call gas estimate gets half again: at alto's default a batched swap ran out.
-    ...['--safe-mode', 'false', '--log-level', 'warn', '--v7-call-gas-limit-multiplier', '150'],
-    ...['--deploy-simulations-contract', 'true', '--utility-wallet-monitor', 'false', '--refilling-wallets', 'false'],
-  ];
-}
+export { ALTO_CLI, altoArguments, bundlerAnswers, LOCAL_BUNDLER_KEYS, type BundlerOptions } from '@ramp/evm';
 
 /**
  * A real ERC-4337 bundler (@pimlico/alto) as a process beside a local anvil node, so a test can send UserOperations
@@ -86,20 +50,5 @@ export class AltoBundler {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
     await exited;
-  }
-}
-
-/** Whether the bundler at `url` answers, serving `entryPoint` (`eth_supportedEntryPoints`). */
-export async function bundlerAnswers(url: string, entryPoint: Address): Promise<boolean> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
-    });
-    const body = (await response.json()) as { result?: string[] };
-    return (body.result ?? []).some((address) => address.toLowerCase() === entryPoint.toLowerCase());
-  } catch {
-    return false;
   }
 }

@@ -9,3 +9,4 @@ export * from './chain-settings';
 export * from './pools';
 export * from './intents';
 export * from './smart-accounts';
+export * from './local-bundler';
