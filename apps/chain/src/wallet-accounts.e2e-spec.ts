@@ -14,7 +14,17 @@ import {
   platformTenant,
   WalletCredit,
 } from '@ramp/contracts';
-import { accountOwnerPath, accountSalt, CANONICAL_ACCOUNT_FACTORY, HdCustody, resolveChains, SimpleAccountFactory } from '@ramp/evm';
+import {
+  accountOwnerPath,
+  accountSalt,
+  CANONICAL_ACCOUNT_FACTORY,
+  CANONICAL_ENTRY_POINT,
+  HdCustody,
+  operationFromJson,
+  resolveChains,
+  SimpleAccountFactory,
+} from '@ramp/evm';
+import { createBundlerClient } from 'viem/account-abstraction';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import {
@@ -217,6 +227,24 @@ describe('chain service - managed wallets as smart accounts', () => {
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);
+
+  it('refuses on bsc an operation signed for base (the chain id is in its hash and in its sponsorship): nothing of the account appears there', async () => {
+    const wallet = await fundedWallet('5');
+    const terms = fromWallet(wallet.walletId, { amount: '1' });
+    expect((await final(terms)).status).toBe('confirmed');
+    const { rows } = await pool.query(`select operation from chain.account_operations where chain = 'test-base' and idempotency_key = $1`, [
+      terms.idempotencyKey,
+    ]);
+    // The account's first operation, which deployed it on base: the same factory is at the same address on bsc.
+    const operation = operationFromJson(JSON.stringify(rows[0].operation));
+    expect(operation.sender).toBe(wallet.address);
+    expect(operation.factory).toBe(CANONICAL_ACCOUNT_FACTORY);
+    const bsc = resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === 'bsc')!;
+    const replay = createBundlerClient({ transport: http(bsc.bundlerUrl!) }).sendUserOperation({ ...operation, entryPointAddress: CANONICAL_ENTRY_POINT });
+    await expect(replay).rejects.toThrow(/AA[23]4 signature error/);
+    const onBsc = createPublicClient({ transport: http(bsc.rpcUrl) });
+    expect(await onBsc.getCode({ address: wallet.address })).toBeUndefined();
+  }, 60_000);
 
   it("credits a transfer from one wallet's account to another's as the other's deposit, and refuses, before anything is signed, a transfer its account cannot cover", async () => {
     const [from, to] = [await fundedWallet('10'), await newWallet()];
