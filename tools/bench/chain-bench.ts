@@ -17,6 +17,7 @@ import { getChain } from '@ramp/chains';
 import { ensureDatabase } from '@ramp/database';
 import {
   accountOwnerPath,
+  AltoBundler,
   accountSalt,
   revertDataReason,
   deploySmartAccountContracts,
@@ -38,7 +39,7 @@ import {
   testContractsOf,
   type ChainLogger,
 } from '@ramp/evm';
-import { AltoBundler, AnvilNode, ANVIL_MNEMONIC } from '@ramp/testing';
+import { AnvilNode, ANVIL_MNEMONIC, freePort } from '@ramp/testing';
 import { SendLanes, type LaneSends } from '../../apps/chain/src/context/lanes';
 import { percentile, runAlone, type BenchSection } from './report';
 
@@ -283,7 +284,7 @@ async function benchUserOperations(): Promise<{ plainPerSecond: number; perSecon
       paymasterSigner.address,
       parseEther('100'),
     );
-    bundler = await new AltoBundler({ rpcUrl: node.rpcUrl, entryPoint: contracts.entryPoint }).start();
+    bundler = await new AltoBundler({ rpcUrl: node.rpcUrl, entryPoint: contracts.entryPoint, port: await freePort() }).start();
     const operations = new UserOperations(
       client,
       bundler.url,

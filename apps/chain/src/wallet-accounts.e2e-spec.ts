@@ -100,12 +100,14 @@ describe('chain service - managed wallets as smart accounts', () => {
    * compares each one). The platform's wallet-accounts suite shows the steps booking it themselves.
    */
   const bookAsTheSteps = async () => {
+    // Whatever is still on its way to a wallet settles first; one of another suite's that never does (in flight is a count
+    // of every wallet) does not hold this suite's up: after 20 s its wallets are booked as they stand.
     const check = await eventually(
       () => ledgerCheck(0),
       (answer) => testOf(answer).wallets.inFlight === 0,
-      60_000,
+      20_000,
       250,
-    );
+    ).catch(() => ledgerCheck(0));
     const tenant = { organizationId: key.organizationId, environment: 'test' as const, keyId: key.keyId };
     for (const drift of testOf(check).wallets.drifts.filter((entry) => made.has(entry.walletId))) {
       const amount = dec(drift.drift).abs().toFixed();

@@ -227,7 +227,12 @@ describe('platform - wallets on smart accounts: the API balance is the account o
       Number((/^ramp_ledger_wallet_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
     // After the mixed run above, every wallet whose address is an account was compared with it, and none differs.
     const { rows } = await pool.query(`select count(*)::int as n from chain.deposit_addresses where chain like 'test-%' and kind = 'account'`);
-    const settledCheck = await ledgerCheck();
+    const settledCheck = await eventually(
+      () => ledgerCheck(),
+      (check) => check.ok && testChains(check).wallets.inFlight === 0,
+      30_000,
+      250,
+    );
     expect(settledCheck.ok).toBe(true);
     expect(testChains(settledCheck).wallets).toEqual({ reconciled: rows[0].n, inFlight: 0, drifts: [] });
     await eventually(walletDrifts, (value) => value === 0, 10_000, 100);

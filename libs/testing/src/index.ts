@@ -20,4 +20,3 @@ export * from './partners/prism';
 export * from './partners/paystack-emulator';
 export * from './partners/partner-emulator';
 export * from './partners/flutterwave-emulator';
-export * from './bundler';

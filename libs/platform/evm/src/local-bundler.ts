@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'child_process';
 import { dirname, join } from 'path';
 import { createPublicClient, createWalletClient, http, toHex, type Address, type Hex, type PublicClient } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
@@ -6,8 +7,8 @@ import { deployEntryPointAndFactory } from './smart-accounts';
 
 /**
  * A local test chain's ERC-4337 bundler: the pinned npm package @pimlico/alto, run by `npm start` and `npm test`
- * (tools/local-bundlers.ts), by the tests' AltoBundler and by docker-compose.yml's bundler containers (the chain app's
- * `cli/local-bundler`). Nothing is downloaded at run time.
+ * (tools/local-bundlers.ts), by tests and benchmarks (AltoBundler, below) and by docker-compose.yml's bundler
+ * containers (the chain app's `cli/local-bundler`). Nothing is downloaded at run time.
  */
 export const ALTO_CLI = join(dirname(require.resolve('@pimlico/alto')), 'cli/alto.js');
 
@@ -64,5 +65,56 @@ export async function bundlerAnswers(url: string, entryPoint: Address): Promise<
     return (body.result ?? []).some((address) => address.toLowerCase() === entryPoint.toLowerCase());
   } catch {
     return false;
+  }
+}
+
+/**
+ * A real ERC-4337 bundler (@pimlico/alto) as a process beside a local anvil node, on `port` (the caller's free port),
+ * so that a test or a benchmark can send UserOperations through the standard JSON-RPC and kill it (`kill -9`)
+ * mid-operation. Safe mode (ERC-7562's tracing rules) is off: anvil has no JavaScript tracer; the platform is the only
+ * sender to its own bundler.
+ */
+export class AltoBundler {
+  private child: ChildProcess | undefined;
+  private output = '';
+
+  constructor(private readonly options: Required<BundlerOptions>) {}
+
+  get port(): number {
+    return this.options.port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.options.port}`;
+  }
+
+  get logs(): string {
+    return this.output.slice(-4000);
+  }
+
+  async start(): Promise<this> {
+    this.output = '';
+    const child = spawn(process.execPath, altoArguments(this.options), { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-100_000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`alto exited with ${child.exitCode}:\n${this.logs}`);
+      if (await bundlerAnswers(this.url, this.options.entryPoint)) return this;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`alto did not answer on ${this.url}:\n${this.logs}`);
+  }
+
+  /** Ends the bundler: SIGKILL (a crash: its mempool is lost) or SIGTERM. The same port is used again by start(). */
+  async stop(signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
   }
 }

@@ -14,7 +14,8 @@ import {
 } from 'viem';
 import { entryPoint07Abi, type UserOperation } from 'viem/account-abstraction';
 import { mnemonicToAccount } from 'viem/accounts';
-import { ANVIL_MNEMONIC, AltoBundler, AnvilNode } from '@ramp/testing';
+import { ANVIL_MNEMONIC, AnvilNode, freePort } from '@ramp/testing';
+import { AltoBundler } from './local-bundler';
 import { SimpleAccountFactory, TestToken, VerifyingPaymaster } from './artifacts.generated';
 import { DEVELOPMENT_MNEMONIC, HdCustody, accountOwnerPath, evmPath } from './custody';
 import {
@@ -81,7 +82,7 @@ describe('smart accounts - sponsored UserOperations through a real bundler on tw
         }),
       })
     ).contractAddress!;
-    const bundler = await new AltoBundler({ rpcUrl: node.rpcUrl, entryPoint: contracts.entryPoint }).start();
+    const bundler = await new AltoBundler({ rpcUrl: node.rpcUrl, entryPoint: contracts.entryPoint, port: await freePort() }).start();
     const operations = new UserOperations(
       client,
       bundler.url,
