@@ -133,6 +133,7 @@ describe('chain service - managed wallets as smart accounts', () => {
     amount: '1',
     account: 'route-execution',
     paysOut: newId('txn'),
+    organizationId: key.organizationId,
     ...terms,
   });
   const fromWallet = (walletId: string, terms: Partial<ChainTransfer.Request>) => request({ fromWallet: walletId, ...terms });
@@ -288,6 +289,7 @@ describe('chain service - managed wallets as smart accounts', () => {
       recipient: wallet.address,
       account: 'route-execution',
       paysOut: newId('txn'),
+      organizationId: key.organizationId,
       ...terms,
     });
     const terms = swap({});
@@ -419,6 +421,11 @@ describe('chain service - managed wallets as smart accounts', () => {
 
   it("refuses an organization's operation once the gas sponsored for it in the last 24 hours reached its budget, with the reason; another organization's is sponsored", async () => {
     const wallet = await fundedWallet('10');
+    // An operation that names no organization would escape every budget: refused before anything is recorded.
+    await expect(transfer({ fromWallet: wallet.walletId, organizationId: undefined })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      field: 'organizationId',
+    });
     expect((await final(fromWallet(wallet.walletId, { amount: '1', organizationId: key.organizationId }))).status).toBe('confirmed');
     const { rows } = await pool.query(`select sum(gas_cost)::text as spent from chain.account_operations where chain = 'test-base' and organization_id = $1`, [
       key.organizationId,

@@ -60,7 +60,8 @@ export interface AccountTransferTerms {
   fee?: string;
   account: string;
   paysOut: string;
-  organizationId?: string;
+  /** Whose operation it is: its sponsored gas is judged against that organization's budget. */
+  organizationId: string;
 }
 
 /** What a swap from a managed wallet's account asks (ChainSwap with `fromWallet`): `fee` is in `fromToken`. */
@@ -75,7 +76,8 @@ export interface AccountSwapTerms {
   fee?: string;
   account: string;
   paysOut: string;
-  organizationId?: string;
+  /** Whose operation it is: its sponsored gas is judged against that organization's budget. */
+  organizationId: string;
 }
 
 /**
@@ -247,7 +249,7 @@ export class AccountOperations {
   private async request(
     key: string,
     kind: OperationRow['kind'],
-    terms: { walletId: string; paysOut: string; organizationId?: string },
+    terms: { walletId: string; paysOut: string; organizationId: string },
     recorded: RecordedTerms,
     spent: ChainToken,
     amount: string,
@@ -260,7 +262,7 @@ export class AccountOperations {
     const sender = await this.accountOfWallet(terms.walletId);
     const counts = counted(sender);
     return withTransaction(context.pool, async (tx) => {
-      if (terms.organizationId !== undefined) await this.judgeSponsorship(tx, terms.organizationId);
+      await this.judgeSponsorship(tx, terms.organizationId);
       const inserted = await tx.query(
         `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce, organization_id)
          values ($1, $2, $3, $4, $5, $6, $7, $8::numeric, $9) on conflict do nothing`,
@@ -273,7 +275,7 @@ export class AccountOperations {
           JSON.stringify(recorded),
           JSON.stringify(calls().map((call) => ({ to: call.to, value: (call.value ?? 0n).toString(), data: call.data ?? '0x' }))),
           operationNonce(`${context.id}:${key}`).toString(),
-          terms.organizationId ?? null,
+          terms.organizationId,
         ],
       );
       if (inserted.rowCount === 0) return (await this.known(tx, key, kind, terms.walletId, recorded))!;
@@ -332,17 +334,25 @@ export class AccountOperations {
     const budget = sponsorshipBudgetOf(context.sponsorshipBudget, organizationId);
     if (budget === undefined) return;
     await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`sponsorship:${context.id}:${organizationId}`]);
-    const { rows } = await tx.query<{ spent: string }>(
-      `select coalesce(sum(gas_cost), 0)::text as spent from ${CHAIN_SCHEMA}.account_operations
-        where chain = $1 and organization_id = $2 and created_at > now() - interval '24 hours'`,
+    // What its operations of the last 24 hours cost, those on their way reserved at the most one operation of the
+    // chain cost in that time (none landed yet: nothing to reserve by).
+    const { rows } = await tx.query<{ spent: string; open: number; reserve: string }>(
+      `select coalesce(sum(gas_cost) filter (where organization_id = $2 and status in ('confirmed', 'failed')), 0)::text as spent,
+              (count(*) filter (where organization_id = $2 and status in ('queued', 'submitted')))::int as open,
+              coalesce(max(gas_cost), 0)::text as reserve
+         from ${CHAIN_SCHEMA}.account_operations where chain = $1 and created_at > now() - interval '24 hours'`,
       [context.id, organizationId],
     );
-    const refusal = sponsorshipRefusal(budget, fromBaseUnits(BigInt(rows[0]!.spent), context.native.decimals));
+    const coin = (units: string) => fromBaseUnits(BigInt(units), context.native.decimals);
+    const { spent, open, reserve } = rows[0]!;
+    const refusal = sponsorshipRefusal(budget, { spent: coin(spent), open, reserve: coin(reserve) });
     if (!refusal) return;
     this.sponsorshipRefusals += 1;
+    const symbol = context.native.symbol;
+    const reserved = open > 0 ? `, ${refusal.reserved} ${symbol} reserved for the ${open} on their way` : '';
     throw invalidField(
       'organizationId',
-      `the gas sponsored for ${organizationId}'s wallets on ${context.chain} in the last 24 hours (${refusal.spent} ${context.native.symbol}) has reached its budget (${refusal.budget} ${context.native.symbol}): no more of its operations are sponsored until it is below it`,
+      `the gas sponsored for ${organizationId}'s wallets on ${context.chain} in the last 24 hours (${refusal.spent} ${symbol}${reserved}) has reached its budget (${refusal.budget} ${symbol}): no more of its operations are sponsored until it is below it`,
     );
   }
 

@@ -223,6 +223,7 @@ export class ChainNatsController {
     amount: string,
   ): Promise<ChainTransfer.Response> {
     const fromWallet = walletOf(request);
+    const organizationId = sponsoredOrganizationOf(request);
     if (request.refundOf !== undefined) throw invalidField('refundOf', "a refund gives back a deposit from the hot wallet, never from a wallet's account");
     if (request.net) throw invalidField('net', "a wallet's transfer is its own operation: it is never netted");
     const fee = request.fee === undefined ? undefined : tokenAmount(request.fee, 'fee', token.decimals);
@@ -234,7 +235,7 @@ export class ChainNatsController {
       ...(fee !== undefined && { fee }),
       account: accountOf(request),
       paysOut: paysOutOf(request),
-      organizationId: organizationOf(request),
+      organizationId,
     });
     return {
       status: operation.status,
@@ -302,6 +303,7 @@ export class ChainNatsController {
     terms: { fromToken: ChainToken; toToken: ChainToken; amountIn: string; minimumOut: string; to: Address },
   ): Promise<ChainSwap.Response> {
     const fromWallet = walletOf(request);
+    const organizationId = sponsoredOrganizationOf(request);
     const fee = request.fee === undefined ? undefined : tokenAmount(request.fee, 'fee', terms.fromToken.decimals);
     const operation = await runtime.accounts.swap(idempotencyKeyOf(request), {
       ...terms,
@@ -309,7 +311,7 @@ export class ChainNatsController {
       ...(fee !== undefined && { fee }),
       account: accountOf(request),
       paysOut: paysOutOf(request),
-      organizationId: organizationOf(request),
+      organizationId,
     });
     const response: ChainSwap.Response = {
       status: operation.status,
@@ -440,6 +442,16 @@ function idempotencyKeyOf(request: { idempotencyKey?: unknown }): string {
 }
 
 /** The organization a request names (optional), checked for its shape. */
+/**
+ * The organization an operation from a wallet's account is sponsored for (its gas booked against it, judged against
+ * its budget, CHAIN_SPONSORED_GAS_BUDGETS): required, so that no operation escapes the budget by naming none.
+ */
+function sponsoredOrganizationOf(request: { organizationId?: unknown }): string {
+  const organizationId = organizationOf(request);
+  if (organizationId === undefined) throw invalidField('organizationId', "must name the organization an operation from a wallet's account is sponsored for");
+  return organizationId;
+}
+
 function organizationOf(request: { organizationId?: unknown }): string | undefined {
   if (request.organizationId === undefined) return undefined;
   if (typeof request.organizationId !== 'string' || request.organizationId.length === 0 || request.organizationId.length > 100)

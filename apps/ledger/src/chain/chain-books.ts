@@ -10,6 +10,7 @@ import {
   move,
   paymasterAccount,
   sponsoredGasAccount,
+  sponsoredGasAccountOf,
   uncoveredLiabilities,
   type Drift,
   type Leg,
@@ -33,9 +34,6 @@ import { dec } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
 import { Journal } from '../journal/journal';
 import { DepositBooks } from './deposit-books';
-
-/** `external:sponsored-gas-<environment>-<chain>-<organization>` (sponsoredGasAccount). */
-const SPONSORED_GAS = /^external:sponsored-gas-(live|test)-([a-z0-9]+)-(.+)$/;
 
 export interface Reconciliation {
   environment: Environment;
@@ -177,8 +175,8 @@ export class ChainBooks {
       `select account, amount::text from ledger.balances where account like 'external:sponsored-gas-%'`,
     );
     return rows.flatMap((row) => {
-      const match = SPONSORED_GAS.exec(row.account);
-      return match ? [{ environment: match[1]!, chain: match[2]!, organizationId: match[3]!, amount: dec(row.amount).neg().toFixed() }] : [];
+      const named = sponsoredGasAccountOf(row.account);
+      return named ? [{ ...named, amount: dec(row.amount).neg().toFixed() }] : [];
     });
   }
 

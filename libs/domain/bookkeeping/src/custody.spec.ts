@@ -1,4 +1,13 @@
-import { chainAccount, custodyDrift, depositsAccount, significantDrifts, uncoveredLiabilities, walletDrift } from './custody';
+import {
+  chainAccount,
+  custodyDrift,
+  depositsAccount,
+  significantDrifts,
+  sponsoredGasAccount,
+  sponsoredGasAccountOf,
+  uncoveredLiabilities,
+  walletDrift,
+} from './custody';
 import { dec } from '@ramp/money';
 import { assetOf, move } from './journal';
 
@@ -71,6 +80,15 @@ describe("custody - each managed wallet's balances against its smart account", (
       { ...wallet, chain: 'base', tokenSymbol: 'ETH', books: '0', onchain: '1', drift: '1' },
       { ...wallet, chain: 'base', tokenSymbol: 'USDC', books: '80', onchain: '79.999999', drift: '-0.000001' },
     ]);
+  });
+});
+
+describe('custody - the sponsored gas of each organization', () => {
+  it('names its account by environment, chain and organization, and reads them back from it; any other account is not one', () => {
+    const account = sponsoredGasAccount('test', 'base', 'org_01JZ0000000000000000000000');
+    expect(account).toBe('external:sponsored-gas-test-base-org_01JZ0000000000000000000000');
+    expect(sponsoredGasAccountOf(account)).toEqual({ environment: 'test', chain: 'base', organizationId: 'org_01JZ0000000000000000000000' });
+    expect(sponsoredGasAccountOf('external:gas-test-base')).toBeUndefined();
   });
 });
 

@@ -33,6 +33,12 @@ export const dustAccount = (environment: string, chain: string): string => exter
 export const sponsoredGasAccount = (environment: string, chain: string, organizationId: string): string =>
   externalAccount(`sponsored-gas-${environment}-${chain}-${organizationId}`);
 
+/** The environment, chain and organization a sponsoredGasAccount names; undefined for any other account. */
+export function sponsoredGasAccountOf(account: string): { environment: string; chain: string; organizationId: string } | undefined {
+  const match = /^external:sponsored-gas-(live|test)-([a-z0-9]+)-(.+)$/.exec(account);
+  return match ? { environment: match[1]!, chain: match[2]!, organizationId: match[3]! } : undefined;
+}
+
 /** What the paymaster's EntryPoint deposit on a chain paid for sponsored operations (its balance: what it paid). */
 export const paymasterAccount = (environment: string, chain: string): string => externalAccount(`paymaster-${environment}-${chain}`);
 

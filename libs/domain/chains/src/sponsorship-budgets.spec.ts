@@ -29,10 +29,17 @@ describe("sponsorship budgets - what the paymaster sponsors for one organization
   });
 
   it('sponsors while the last 24 hours are below the budget, and refuses from the moment they reach it', () => {
-    expect(sponsorshipRefusal(undefined, '100')).toBeUndefined();
-    expect(sponsorshipRefusal('0.05', '0.049999999999999999')).toBeUndefined();
-    expect(sponsorshipRefusal('0.05', '0.05')).toEqual({ budget: '0.05', spent: '0.05' });
-    expect(sponsorshipRefusal('0.05', '0.0612')).toEqual({ budget: '0.05', spent: '0.0612' });
-    expect(sponsorshipRefusal('0', '0')).toEqual({ budget: '0', spent: '0' });
+    const landed = (spent: string) => ({ spent, open: 0, reserve: '0.001' });
+    expect(sponsorshipRefusal(undefined, landed('100'))).toBeUndefined();
+    expect(sponsorshipRefusal('0.05', landed('0.049999999999999999'))).toBeUndefined();
+    expect(sponsorshipRefusal('0.05', landed('0.05'))).toEqual({ budget: '0.05', spent: '0.05', reserved: '0' });
+    expect(sponsorshipRefusal('0.05', landed('0.0612'))).toEqual({ budget: '0.05', spent: '0.0612', reserved: '0' });
+    expect(sponsorshipRefusal('0', landed('0'))).toEqual({ budget: '0', spent: '0', reserved: '0' });
+  });
+
+  it('reserves what the operations still on their way may cost, so that a burst asked at once cannot pass the budget', () => {
+    // 0.01 spent and 39 on their way at 0.001 each: one more fits, the fortieth does not.
+    expect(sponsorshipRefusal('0.05', { spent: '0.01', open: 39, reserve: '0.001' })).toBeUndefined();
+    expect(sponsorshipRefusal('0.05', { spent: '0.01', open: 40, reserve: '0.001' })).toEqual({ budget: '0.05', spent: '0.01', reserved: '0.04' });
   });
 });

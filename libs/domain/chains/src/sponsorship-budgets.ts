@@ -56,11 +56,17 @@ export function sponsorshipBudgetOf(budget: SponsorshipBudget | undefined, organ
 }
 
 /**
- * Whether an organization may have one more operation sponsored, given what was sponsored for it in the last 24 hours
- * (`spent`): refused once that has reached its budget (an operation's cost is known only once it lands, so the last
- * one sponsored may take it past by its own gas). Undefined: it may.
+ * Whether an organization may have one more operation sponsored, given what its operations of the last 24 hours cost:
+ * `spent` by those that landed, and `open` operations still on their way, whose cost is not known yet and is reserved
+ * at `reserve` each (the most one operation of the chain cost lately). Refused once spent and reserved reach the
+ * budget, so that a burst of operations asked at once cannot all pass before the first lands. Undefined: it may.
  */
-export function sponsorshipRefusal(budget: string | undefined, spent: string): { budget: string; spent: string } | undefined {
-  if (budget === undefined || dec(spent).lt(budget)) return undefined;
-  return { budget, spent: dec(spent).toFixed() };
+export function sponsorshipRefusal(
+  budget: string | undefined,
+  usage: { spent: string; open: number; reserve: string },
+): { budget: string; spent: string; reserved: string } | undefined {
+  if (budget === undefined) return undefined;
+  const reserved = dec(usage.reserve).mul(usage.open);
+  if (dec(usage.spent).add(reserved).lt(budget)) return undefined;
+  return { budget, spent: dec(usage.spent).toFixed(), reserved: reserved.toFixed() };
 }
