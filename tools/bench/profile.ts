@@ -4,13 +4,14 @@ import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import { gzipSync } from 'zlib';
 import { Pool } from 'pg';
+import { ensureDatabase } from '@ramp/database';
 import { WORKSPACE_ROOT } from '@ramp/testing';
 import { renderSummary, summarize, type CpuProfile } from './cpu-profile';
 import { benchMemory } from './memory-bench';
 import { machine, renderSection } from './report';
 
 const OUTPUT = resolve(WORKSPACE_ROOT, 'docs/profiles');
-const STATEMENTS = 20;
+const STATEMENTS = 30;
 
 interface Statement {
   calls: string;
@@ -27,6 +28,8 @@ interface Statement {
  * Chrome's DevTools, Performance tab, or https://www.speedscope.app for its flame graph).
  */
 async function main(): Promise<void> {
+  // A fresh machine has no bench database yet: bench:memory would create it, but its statements are reset before.
+  await ensureDatabase(process.env.DATABASE_URL!);
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
   const profiles = mkdtempSync(join(tmpdir(), 'ramp-profile-'));
   try {
