@@ -30,6 +30,8 @@ import { swapDex } from '../swaps/pools';
 
 /** Most open operations one pass looks at (the rest at the next). */
 const OPERATIONS_PER_PASS = 50;
+/** Whether the chain `$1` has an operation of an account on its way: asked in the pass's look (ChainRuntime). */
+export const OPERATIONS_OPEN = `exists (select 1 from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status in ('queued', 'submitted'))`;
 
 /** How long a submitted operation that has not landed waits before it is handed to the bundler again (safe: it lands once). */
 const RESUBMIT_AFTER_MS = 10_000;
@@ -292,7 +294,7 @@ export class AccountOperations {
   }
 
   /**
-   * The leader's pass: each open operation moved on (prepared and submitted; found landed; finished at the depth). An
+   * The leader's pass, when its look found one open (OPERATIONS_OPEN): each open operation moved on (prepared and submitted; found landed; finished at the depth). An
    * operation whose step fails (a bundler down) is tried again at the next pass; the first failure is thrown at the
    * end, for the chain loop's log, after every other operation had its turn.
    */

@@ -24,6 +24,13 @@ const RELAYER_EVERY_MS = 200;
 /** A refund that failed (a chain whose clock lags the deadline, say) is queued again this much later per failure. */
 const REFUND_RETRY_SECONDS = 15;
 
+/**
+ * Whether the relayer may have work on the chain `$1`: a deposit bound for it not filled yet, or one made on it that is
+ * filled or not final. Asked in the chain's pass's look (ChainRuntime); what tick selects is a part of it.
+ */
+export const RELAYER_WORK = `(exists (select 1 from ${CHAIN_SCHEMA}.bridges where to_chain = $1 and status = 'deposited')
+  or exists (select 1 from ${CHAIN_SCHEMA}.bridges where from_chain = $1 and status in ('deposited', 'filled', 'unfilled')))`;
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -123,7 +130,7 @@ export class IntentRelayer {
   }
 
   /**
-   * The relayer's part of one chain's pass: fills of the deposits bound for it (unless their organization paused the
+   * The relayer's part of one chain's pass, when its look found work (RELAYER_WORK): fills of the deposits bound for it (unless their organization paused the
    * relayer, or their deadline is too close), repayments of the deposits made on it that were filled, and refunds of
    * those whose deadline passed unfilled.
    */

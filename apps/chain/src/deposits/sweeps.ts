@@ -8,6 +8,9 @@ import { ownerKey } from './owner';
 /** Most addresses swept in one pass (the rest at the next). */
 const SWEEPS_PER_PASS = 50;
 
+/** Whether a sweep of the chain `$1` is due: asked in the pass's look (ChainRuntime), with the other parts' questions. */
+export const SWEEPS_DUE = `exists (select 1 from ${CHAIN_SCHEMA}.sweeps_due where chain = $1 and due_at <= now())`;
+
 /**
  * The sweeps of a chain's deposit addresses into the hot wallet: one per address after a short delay, not one per
  * deposit. A credit schedules its address's sweep `delayMs` later (chain.sweeps_due), unless one is already scheduled,
@@ -34,14 +37,11 @@ export class Sweeps {
     );
   }
 
-  /** One pass: every sweep that is due queued on the hot wallet (its forwarder deployed the first time, then flushed). */
+  /**
+   * A pass whose look found a sweep due (SWEEPS_DUE; most find none, and cost nothing here): every sweep that is due
+   * queued on the hot wallet (its forwarder deployed the first time, then flushed).
+   */
   async tick(): Promise<void> {
-    // One read on the pool at most passes, which find nothing due: a transaction only when there is a sweep to queue.
-    const { rows } = await this.context.pool.query<{ due: boolean }>(
-      `select exists (select 1 from ${CHAIN_SCHEMA}.sweeps_due where chain = $1 and due_at <= now()) as due`,
-      [this.context.id],
-    );
-    if (!rows[0]!.due) return;
     await withTransaction(this.context.pool, (tx) => this.queue(tx, 'due'));
   }
 

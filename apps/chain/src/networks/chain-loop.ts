@@ -65,10 +65,14 @@ export class ChainLoop {
         this.leading = true;
         logger.info({ chain }, 'this replica runs the chain');
         await this.runtime.prepare();
+        const held = session;
         while (!this.stopped) {
-          await this.runtime.tick((part, error) => this.report(part, error));
-          // The lock lives as long as the session's connection: a pass on a dead connection must not go on leading.
-          await session.confirmHeld();
+          // The lock lives as long as the session's connection: each pass starts with its look on it, which throws on a
+          // dead connection, so that a pass there does nothing and leads no more.
+          await this.runtime.tick(
+            (sql, params) => held.query(sql, params),
+            (part, error) => this.report(part, error),
+          );
           await sleep(this.options.pollMs);
         }
       } catch (error) {

@@ -8,6 +8,7 @@ import { Pools } from '../swaps/pools';
 import { Swaps } from '../swaps/swaps';
 import { Faucet } from '../transfers/faucet';
 import { Transfers } from '../transfers/transfers';
+import { lookAtPass, type LeaderRead } from './pass-look';
 
 export interface RuntimeOptions extends Omit<ChainContextOptions, 'onHotSendFinished'> {
   /** How long a read of the pools' reserves answers quotes. */
@@ -39,11 +40,13 @@ export class ChainRuntime {
   readonly accounts: AccountOperations;
   private readonly sendFinished: SendFinishedEvents;
   private readonly relayer: IntentRelayer | undefined;
+  private readonly settlementNetMs: number;
   private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
     const { poolsMaxAgeMs, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
     this.relayer = relayer;
+    this.settlementNetMs = settlementNetMs ?? 0;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
     this.accounts = new AccountOperations(this.context, contextOptions.custody);
     this.deposits = new Deposits(this.context, sweepDelayMs, this.accounts);
@@ -87,8 +90,17 @@ export class ChainRuntime {
     await this.context.lanes.idle();
   }
 
-  /** One pass of each part; a part that fails (an RPC outage) is retried at the next pass without stopping the others. */
-  async tick(onError: (part: string, error: unknown) => void): Promise<void> {
+  /**
+   * One pass of each part that its look (on `read`, the leader's connection) found work for; a part that fails (an RPC
+   * outage) is retried at the next pass without stopping the others. The look's failure is thrown: the leadership may be
+   * gone with its connection.
+   */
+  async tick(read: LeaderRead, onError: (part: string, error: unknown) => void): Promise<void> {
+    const look = await lookAtPass(read, this.context.id, {
+      netMs: this.settlementNetMs,
+      operations: this.context.smartAccounts !== undefined,
+      bridges: this.relayer !== undefined,
+    });
     try {
       // A pause of the chain's sends (ChainSendsPause) holds whichever replica runs it, and across restarts: read at
       // most once a second.
@@ -103,10 +115,10 @@ export class ChainRuntime {
     const { context } = this;
     const parts: [string, { tick(): Promise<void> } | undefined][] = [
       ['watcher', this.deposits.watcher],
-      ['sweeps', this.deposits.sweeps],
-      ['relayer', relayer && { tick: () => relayer.tick(context) }],
-      ['settlements', { tick: () => this.transfers.netDue() }],
-      ['account operations', this.accounts],
+      ['sweeps', look.sweeps ? this.deposits.sweeps : undefined],
+      ['relayer', relayer && look.bridges ? { tick: () => relayer.tick(context) } : undefined],
+      ['settlements', look.netting ? { tick: () => this.transfers.netDue() } : undefined],
+      ['account operations', look.operations ? this.accounts : undefined],
       ['lanes', { tick: () => context.maintainLanes() }],
       // Every lane's sends and the faucet's at once, each failing on its own.
       [

@@ -46,6 +46,12 @@ export interface TransferRow {
  * sends the settlements waiting for the same address, token and account as one transfer (netDue), whose status and
  * hash each of them answers from then on, and whose `send.finished` carries each one's share for the books.
  */
+/**
+ * Whether a netted settlement of the chain `$1` has waited `$2` seconds (the netting interval): asked in the pass's look
+ * (ChainRuntime). A group is due once its oldest is, so one such settlement is enough (netDue finds the groups).
+ */
+export const NETTING_DUE = `exists (select 1 from ${CHAIN_SCHEMA}.transfers where chain = $1 and netted and net_send_key is null and created_at <= now() - make_interval(secs => $2))`;
+
 export class Transfers {
   constructor(
     private readonly context: ChainContext,
@@ -100,7 +106,7 @@ export class Transfers {
   }
 
   /**
-   * The leader's netting, at each pass: the netted settlements waiting for the same address, token and account, once
+   * The leader's netting, at a pass whose look found one due (NETTING_DUE): the netted settlements waiting for the same address, token and account, once
    * the oldest has waited `netMs`, queued as one transfer of their sum (through the chain's lanes, after whatever must
    * come in first, as any transfer), each marked with its key in the same transaction. Its key is the first
    * settlement's, hashed: a settlement belongs to one netted send only.

@@ -1,4 +1,4 @@
-import { Client, type ClientConfig } from 'pg';
+import { Client, type ClientConfig, type QueryResult, type QueryResultRow } from 'pg';
 
 export interface LeaderSessionOptions {
   /** A connection of its own: the lock lives exactly as long as it does. */
@@ -72,12 +72,13 @@ export class LeaderSession {
   }
 
   /**
-   * Once per pass of a leader whose work does not use the session's connection: proves the connection (and so the
-   * lock) alive with a round trip, or throws. A dead connection must not go on leading.
+   * A read on the session's connection, which proves the connection (and so the lock) alive, or throws: a leader whose
+   * work does not use the session's connection makes one each pass (the chain's look at what is due), since a dead
+   * connection must not go on leading.
    */
-  async confirmHeld(): Promise<void> {
+  async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
     this.assertHeld();
-    await this.client.query('select 1');
+    return this.client.query<R>(sql, params);
   }
 
   /** Ends the connection, and the lock with it. Never throws. */

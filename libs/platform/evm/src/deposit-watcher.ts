@@ -170,11 +170,32 @@ export class DepositWatcher {
     return rows[0] ? BigInt(rows[0].block_number) : undefined;
   }
 
+  /**
+   * The checkpoint and the newest blocks remembered (newest first, at most the window), in one statement: what a pass
+   * starts from. Only the chain's leader writes them, so they hold for its whole pass unless it rewinds them.
+   */
+  private async recorded(): Promise<{ checkpoint: bigint | undefined; blocks: { number: bigint; hash: string }[] }> {
+    const { rows } = await this.options.pool.query<{ checkpoint: string | null; blocks: { number: string; hash: string }[] }>(
+      `select (select block_number::text from ${this.s}.chain_checkpoints where chain = $1) as checkpoint,
+              coalesce((select json_agg(json_build_object('number', number::text, 'hash', hash) order by number desc)
+                          from (select number, hash from ${this.s}.chain_blocks where chain = $1 order by number desc limit $2) newest), '[]'::json) as blocks`,
+      [this.options.chain, this.window],
+    );
+    const row = rows[0]!;
+    return {
+      checkpoint: row.checkpoint === null ? undefined : BigInt(row.checkpoint),
+      blocks: row.blocks.map((block) => ({ number: BigInt(block.number), hash: block.hash })),
+    };
+  }
+
   /** One pass: undo what a reorganisation removed, scan new blocks up to the head, credit what reached the depth. */
   async tick(): Promise<void> {
     const head = await this.options.client.getBlockNumber({ cacheTime: 0 });
-    if (!(await this.rewindReorg(head))) return;
-    const recorded = await this.checkpoint();
+    let known = await this.recorded();
+    const rewound = await this.rewindReorg(head, known.blocks);
+    if (rewound === false) return;
+    if (rewound === 'rewound') known = await this.recorded();
+    const recorded = known.checkpoint;
     let from: bigint = recorded ?? (this.options.startBlock ?? head + 1n) - 1n;
     if (recorded === undefined) {
       await this.options.pool.query(`insert into ${this.s}.chain_checkpoints (chain, block_number) values ($1, $2) on conflict do nothing`, [
@@ -183,34 +204,34 @@ export class DepositWatcher {
       ]);
     }
     const step = BigInt(this.options.maxRange ?? 500);
+    // The parent of the first block scanned is the newest remembered (a scan must extend it).
+    let parent = known.blocks.find((block) => block.number === from)?.hash;
     while (from < head) {
       const to: bigint = from + step < head ? from + step : head;
-      if (!(await this.scan(from + 1n, to))) return;
+      if (!(await this.scan(from + 1n, to, parent))) return;
       from = to;
+      parent = undefined;
     }
-    await this.confirm(head);
+    // `from` is the checkpoint now: what was recorded, or the last block a scan recorded it at.
+    await this.confirm(head, from);
   }
 
   /**
-   * Compares the remembered hashes with the chain's; above a fork, deposits are undone and blocks scanned again. False
-   * when the node answering is behind the last block scanned (a lagging node behind a load balancer, a node catching up
-   * after a restart): a block it does not have yet is not a reorganisation, so nothing is compared, undone or scanned
-   * until it has caught up.
+   * Compares the remembered hashes (`rows`, newest first) with the chain's; above a fork, deposits are undone and blocks
+   * scanned again ('rewound': the checkpoint moved back). False when the node answering is behind the last block scanned
+   * (a lagging node behind a load balancer, a node catching up after a restart): a block it does not have yet is not a
+   * reorganisation, so nothing is compared, undone or scanned until it has caught up.
    */
-  private async rewindReorg(head: bigint): Promise<boolean> {
+  private async rewindReorg(head: bigint, rows: readonly { number: bigint; hash: string }[]): Promise<boolean | 'rewound'> {
     const { chain } = this.options;
-    const { rows } = await this.options.pool.query<{ number: string; hash: string }>(
-      `select number, hash from ${this.s}.chain_blocks where chain = $1 order by number desc limit $2`,
-      [chain, this.window],
-    );
     if (rows.length === 0) return true;
-    const recorded = new Map(rows.map((row) => [BigInt(row.number), row.hash]));
+    const recorded = new Map(rows.map((row) => [row.number, row.hash]));
     // The newest block first: when it is unchanged, every block below it is too (each hash covers its parent).
-    const newest = BigInt(rows[0].number);
+    const newest = rows[0]!.number;
     if (head < newest) return this.behind(head, newest);
     const top = await this.blockOrMissing(newest);
     if (!top) return this.behind(head, newest);
-    if (top.hash?.toLowerCase() === rows[0].hash.toLowerCase()) return true;
+    if (top.hash?.toLowerCase() === rows[0]!.hash.toLowerCase()) return true;
     const canonical = new Map<bigint, string | undefined>();
     for (const number of recorded.keys()) {
       const block = await this.blockOrMissing(number);
@@ -240,7 +261,7 @@ export class DepositWatcher {
       await tx.query(`update ${this.s}.chain_checkpoints set block_number = least(block_number, $2) where chain = $1`, [chain, (fork - 1n).toString()]);
     });
     this.options.logger.warn({ chain, fork: fork.toString(), deposits: 'rescanned' }, 'chain reorganisation: blocks from the fork are scanned again');
-    return true;
+    return 'rewound';
   }
 
   private behind(head: bigint, missing: bigint): false {
@@ -264,7 +285,8 @@ export class DepositWatcher {
     }
   }
 
-  private async scan(fromBlock: bigint, toBlock: bigint): Promise<boolean> {
+  /** `parentHash`: the remembered hash of `fromBlock - 1` when the caller has it (read again otherwise). */
+  private async scan(fromBlock: bigint, toBlock: bigint, parentHash?: string): Promise<boolean> {
     const { chain, client, tokens } = this.options;
     const watched = await this.watchedSet();
     const found: Seen[] = [];
@@ -293,11 +315,16 @@ export class DepositWatcher {
     const blocks: { number: bigint; hash: Hex }[] = [];
     const keepFrom = toBlock - BigInt(this.window) + 1n;
     const readBody = this.options.native && watched.size > 0;
-    const before = await this.options.pool.query<{ hash: string }>(`select hash from ${this.s}.chain_blocks where chain = $1 and number = $2`, [
-      chain,
-      (fromBlock - 1n).toString(),
-    ]);
-    let parent: string | undefined = before.rows[0]?.hash.toLowerCase();
+    const before =
+      parentHash === undefined
+        ? (
+            await this.options.pool.query<{ hash: string }>(`select hash from ${this.s}.chain_blocks where chain = $1 and number = $2`, [
+              chain,
+              (fromBlock - 1n).toString(),
+            ])
+          ).rows[0]?.hash
+        : parentHash;
+    let parent: string | undefined = before?.toLowerCase();
     for (let number = fromBlock; number <= toBlock; number++) {
       const block = await client.getBlock({ blockNumber: number, includeTransactions: readBody });
       if (parent !== undefined && block.parentHash.toLowerCase() !== parent) return this.moved(fromBlock, toBlock);
@@ -402,9 +429,9 @@ export class DepositWatcher {
     ]);
   }
 
-  private async confirm(head: bigint): Promise<void> {
+  /** Credits the deposits scanned (up to `checkpoint`) that reached the depth by `head`. */
+  private async confirm(head: bigint, checkpoint: bigint): Promise<void> {
     const through = await finalThrough(this.options.client, head, this.options.confirmations, this.options.finality);
-    const checkpoint = (await this.checkpoint()) ?? -1n;
     const limit = through < checkpoint ? through : checkpoint;
     await withTransaction(this.options.pool, async (tx) => {
       const { rows } = await tx.query<DepositRow>(
