@@ -11,6 +11,7 @@ import { Migration20261202000001 } from './migrations/Migration20261202000001';
 import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { Migration20261204000001 } from './migrations/Migration20261204000001';
 import { Migration20261204000002 } from './migrations/Migration20261204000002';
+import { Migration20261205000001 } from './migrations/Migration20261205000001';
 import { OFFRAMP_RAILS, OfframpService } from './offramp/offramp.service';
 import { OfframpNatsController } from './offramp/offramp.nats.controller';
 import { PayoutEvents } from './offramp/payout-events';
@@ -36,6 +37,7 @@ export const RAMP_DATABASE: DatabaseSpec = {
     Migration20261202000002,
     Migration20261204000001,
     Migration20261204000002,
+    Migration20261205000001,
   ],
 };
 

@@ -7,6 +7,7 @@ import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, type
 import { Migration20261123000001 } from './migrations/Migration20261123000001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
+import { Migration20261205000001 } from './migrations/Migration20261205000001';
 import { SwapTransferChainEventsController } from './process/chain.events.controller';
 import { SWAP_TRANSFER_LOG } from './process/log';
 import { RouteService } from './route/route.service';
@@ -18,7 +19,7 @@ import { TransferNatsController } from './transfer/transfer.nats.controller';
 export const SWAPTRANSFER_DATABASE: DatabaseSpec = {
   schema: 'swap_transfer',
   entities: [],
-  migrations: [Migration20261123000001, Migration20261128000001, Migration20261130000001],
+  migrations: [Migration20261123000001, Migration20261128000001, Migration20261130000001, Migration20261205000001],
 };
 
 @Module({

@@ -4,6 +4,7 @@ import { dec } from '@ramp/money';
 import type { LegResult } from '@ramp/providers';
 import { venuesOf, type Venues } from '@ramp/routing';
 import { ChainNetworksReader } from '@ramp/service-kit';
+import { finishedLeg } from './finished-legs';
 import { finalOrPending, StepPending } from './step-pending';
 
 /**
@@ -87,6 +88,9 @@ export class ChainLegs {
    */
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
     const key = leg.idempotencyKey;
+    // Woken by the swap's own send.finished: what it told is the answer (the same key finds the same swap).
+    const told = finishedLeg('swap', key);
+    if (told?.amountOut !== undefined) return { ok: true, amountOut: told.amountOut, transactionHash: told.transactionHash, ...userOperationOf(told) };
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || (value.status === 'confirmed' && value.amountOut !== undefined) || value.status === 'failed',
@@ -151,6 +155,9 @@ export class ChainLegs {
    */
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
     const { idempotencyKey: key, amount } = leg;
+    // Woken by the transfer's send.finished (a netted one's for each settlement it carried): what it told is the answer.
+    const told = finishedLeg('transfer', key);
+    if (told) return { ok: true, amountOut: amount, transactionHash: told.transactionHash, ...userOperationOf(told) };
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',
@@ -228,6 +235,11 @@ export class ChainLegs {
     if ('queued' in sent) throw new StepPending(`the ${leg.chain} faucet has not signed ${leg.idempotencyKey} yet`, RESTOCK_RETRY_MS);
     return { transactionHash: sent.transactionHash };
   }
+}
+
+/** A leg's UserOperation hash, when a wallet's account sent it. */
+function userOperationOf(leg: { userOperationHash?: string }): { userOperationHash?: string } {
+  return leg.userOperationHash !== undefined ? { userOperationHash: leg.userOperationHash } : {};
 }
 
 /**

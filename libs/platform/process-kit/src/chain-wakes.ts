@@ -1,6 +1,7 @@
 import { CHAIN_EVENT_TYPES, type SendFinished } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import type { JetStreamHandlerOptions } from '@ramp/messaging';
+import { finishedLegsOf } from './finished-legs';
 import type { JobQueue } from './jobs';
 
 /** A transaction's id inside a send's idempotency key (`transfer:txn_…:settle`, `bridge:txn_…:leg:0:fill`). */
@@ -25,15 +26,17 @@ export class ChainSendWakes {
 
   /**
    * Returns how many jobs were woken (none for a send of no transaction, or one of another service's). A netted
-   * transfer wakes the transaction of each settlement it carries.
+   * transfer wakes the transaction of each settlement it carries. What the event tells of the legs it made final is
+   * kept for the woken step (finishedLegsOf, Job.finishedLegs), which then need not ask the chain service.
    */
-  async onSendFinished(db: Sql, send: Pick<SendFinished, 'idempotencyKey' | 'transfer'>): Promise<number> {
+  async onSendFinished(db: Sql, send: Pick<SendFinished, 'idempotencyKey'> & Partial<SendFinished>): Promise<number> {
     const keys = [send.idempotencyKey, ...(send.transfer?.shares ?? []).map((share) => share.idempotencyKey)];
     const transactions = [...new Set(keys.flatMap((key) => transactionOfSendKey(key) ?? []))];
     if (transactions.length === 0) return 0;
     return this.jobs.wake(
       db,
       transactions.flatMap((transactionId) => this.prefixes.map((prefix) => `${prefix}-${transactionId}`)),
+      finishedLegsOf(send),
     );
   }
 }

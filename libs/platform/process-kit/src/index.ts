@@ -10,3 +10,4 @@ export * from './process-providers';
 export * from './step-pending';
 export * from './chain-legs';
 export * from './chain-wakes';
+export * from './finished-legs';

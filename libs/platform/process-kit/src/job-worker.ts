@@ -1,5 +1,6 @@
 import { AppError } from '@ramp/contracts';
 import { WakeupListener, Waker } from '@ramp/database';
+import { withFinishedLegs } from './finished-legs';
 import type { Job, JobQueue } from './jobs';
 import { StepPending } from './step-pending';
 
@@ -124,7 +125,8 @@ export class JobWorker {
     const started = process.hrtime.bigint();
     const held = (outcome: 'done' | 'pending' | 'failed') => observe?.(job.step, outcome, Number(process.hrtime.bigint() - started) / 1e9);
     try {
-      await this.options.run(job);
+      // The legs whose send.finished woke it are known to the step (ChainLegs answers them without asking).
+      await withFinishedLegs(job.finishedLegs, () => this.options.run(job));
       held('done');
     } catch (error) {
       held(error instanceof StepPending ? 'pending' : 'failed');

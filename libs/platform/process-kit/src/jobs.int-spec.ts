@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { EventLog, eventStoreMigration } from '@ramp/event-store';
-import { jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
+import { jobsFinishedLegsMigration, jobsPendingMigration, jobsTableMigration, JobQueue } from './jobs';
 import { ChainSendWakes } from './chain-wakes';
 import { JobWorker } from './job-worker';
 import type { Job } from './jobs';
@@ -28,7 +28,13 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
 
   beforeAll(async () => {
     await pool.query(`create schema ${schema}`);
-    for (const statement of [...eventStoreMigration(schema), ...jobsTableMigration(schema), ...jobsPendingMigration(schema)]) await pool.query(statement);
+    for (const statement of [
+      ...eventStoreMigration(schema),
+      ...jobsTableMigration(schema),
+      ...jobsPendingMigration(schema),
+      ...jobsFinishedLegsMigration(schema),
+    ])
+      await pool.query(statement);
   });
 
   beforeEach(async () => {
@@ -83,6 +89,38 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     const again = await claimOnly(`onramp-${txn(3)}`);
     await jobs.retryLater(again.id, 60_000, 'the transfer is pending', true);
     expect(await dueIn(`onramp-${txn(3)}`)).toBeGreaterThan(50_000);
+  });
+
+  it("a woken job's next run, and only it, knows what the sends that woke it told of its legs", async () => {
+    const stream = `offramp-${txn(5)}`;
+    await jobs.schedule(pool, stream, 'swapToCngn', 2, new Date());
+    const first = await claimOnly(stream);
+    expect(first.finishedLegs).toBeUndefined();
+    await jobs.retryLater(first.id, 60_000, 'the swap is pending', true);
+    const swap = { fromToken: 'USDC', amountIn: '10', toToken: 'CNGN', amountOut: '15234.5', to: '0xhot', intoHotWallet: true, account: 'hot' };
+    const base = { gasCost: '0.0001', nativeSymbol: 'ETH' } as const;
+    expect(await wakes.onSendFinished(pool, { ...base, idempotencyKey: `swap:${txn(5)}:leg:0`, status: 'confirmed', transactionHash: '0xswap', swap })).toBe(1);
+    // A second send of the transaction final before the job ran: nothing more to wake, but what it told is kept too.
+    const settle = { tokenSymbol: 'CNGN', amount: '15000', to: '0xprovider', account: 'provider' };
+    expect(
+      await wakes.onSendFinished(pool, {
+        ...base,
+        idempotencyKey: `transfer:${txn(5)}:settle`,
+        status: 'confirmed',
+        transactionHash: '0xsettle',
+        transfer: settle,
+      }),
+    ).toBe(0);
+    // A failure is not kept: the step asks the chain service, whose answer says more.
+    await wakes.onSendFinished(pool, { ...base, idempotencyKey: `swap:${txn(5)}:leg:1`, status: 'failed', transactionHash: '0xreverted', error: 'reverted' });
+    const woken = await claimOnly(stream);
+    expect(woken.finishedLegs).toEqual({
+      [`${txn(5)}:leg:0`]: { kind: 'swap', transactionHash: '0xswap', amountOut: '15234.5' },
+      [`${txn(5)}:settle`]: { kind: 'transfer', transactionHash: '0xsettle' },
+    });
+    // Handed to that run alone: released pending again and looked at later, it asks.
+    await jobs.retryLater(woken.id, 60_000, 'the payout is pending', true);
+    expect((await claimOnly(stream)).finishedLegs).toBeUndefined();
   });
 
   it('a failed step is not pending: a send of its transaction, during its run or after, does not hurry its backoff', async () => {
