@@ -231,7 +231,7 @@ export class OfframpService {
    */
   async sandboxDeposit(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
     sandboxOnly(tenant.environment);
-    const state = await this.process.ownedBy(tenant, transactionId);
+    const { state, history } = await this.process.readOwned(tenant, transactionId);
     const quote = state.initiated.quote;
     const decimals = tokenDecimals(quote.tokenSymbol, quote.chain);
     const value = amount === undefined ? dec(quote.cryptoAmount) : parseAmount(amount, 'amount', decimals);
@@ -242,6 +242,9 @@ export class OfframpService {
       tenant,
       { type: 'recordDeposit', amount: value.toString(), transactionHash: sandboxHash(id, 'deposit', value.toString()), at: new Date().toISOString() },
       { causationId: `sandbox:${id}`, actor: 'sandbox' },
+      undefined,
+      // Decided on the stream the ownership was read from (no second read).
+      history,
     );
     // As the command left it: no second read.
     return this.process.definition.view(recorded);
@@ -249,23 +252,24 @@ export class OfframpService {
 
   private async depositFromFaucet(tenant: Tenant, state: WithInitiation<OfframpState>, amount: string): Promise<TransactionView> {
     const { transactionId, quote, depositAddress } = state.initiated;
-    if (!state.deposit && state.status === 'pending') {
-      const sent = FaucetSend.signed(
-        await this.rpc.call(
-          FaucetSend.contract,
-          tenant,
-          { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
-          { timeoutMs: FAUCET_TIMEOUT_MS },
-        ),
-      );
-      const recorded = await this.waits.until(
-        async () => ((await this.process.ownedBy(tenant, transactionId)).deposit?.transactionHash === sent.transactionHash ? true : undefined),
-        SANDBOX_DEPOSIT_WAIT_MS,
-      );
-      if (!recorded)
-        throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
-    }
-    return this.get(tenant, transactionId);
+    // Recorded already (asked again): as it stands.
+    if (state.deposit || state.status !== 'pending') return this.process.definition.view(state);
+    const sent = FaucetSend.signed(
+      await this.rpc.call(
+        FaucetSend.contract,
+        tenant,
+        { chain: quote.chain, address: depositAddress!, tokenSymbol: quote.tokenSymbol, amount, idempotencyKey: `offramp-deposit:${transactionId}` },
+        { timeoutMs: FAUCET_TIMEOUT_MS },
+      ),
+    );
+    // The off-ramp as the look that found the deposit read it (no read after it).
+    const recorded = await this.waits.until(async () => {
+      const now = await this.process.ownedBy(tenant, transactionId);
+      return now.deposit?.transactionHash === sent.transactionHash ? now : undefined;
+    }, SANDBOX_DEPOSIT_WAIT_MS);
+    if (!recorded)
+      throw new AppError('SERVICE_UNAVAILABLE', `The faucet sent ${sent.transactionHash}, which has not reached the off-ramp yet: read it in a moment`);
+    return this.process.definition.view(recorded);
   }
 
   /** Runs a claimed job of an off-ramp (see StreamProcess.runJob). */

@@ -104,14 +104,17 @@ export class OnrampService {
   /** The sandbox's NGN payment into the virtual account (test keys only). */
   async sandboxPayment(tenant: Tenant, transactionId: unknown, amount: unknown): Promise<TransactionView> {
     sandboxOnly(tenant.environment);
-    const state = await this.process.ownedBy(tenant, transactionId);
+    const { state, history } = await this.process.readOwned(tenant, transactionId);
     const id = state.initiated.transactionId;
     const value = amount === undefined ? dec(state.initiated.virtualAccount.amount) : parseAmount(amount, 'amount', 2);
+    // Decided on the stream the ownership was read from (no second read).
     const recorded = await this.process.apply(
       id,
       tenant,
       { type: 'recordPayment', amount: value.toFixed(2), payerReference: `SANDBOX-${id.slice(-10)}`, at: new Date().toISOString() },
       { causationId: `sandbox:${id}`, actor: 'sandbox' },
+      undefined,
+      history,
     );
     // As the command left it: no second read.
     return this.process.definition.view(recorded);

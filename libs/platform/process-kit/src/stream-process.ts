@@ -82,12 +82,21 @@ export class StreamProcess<State extends InitiatedState, Command, Event extends 
 
   /** The state of a transaction of this tenant; NOT_FOUND for a malformed id, an unknown one or another tenant's. */
   async ownedBy(tenant: Tenant, transactionId: unknown): Promise<WithInitiation<State>> {
+    return (await this.readOwned(tenant, transactionId)).state;
+  }
+
+  /**
+   * As {@link ownedBy}, with the stream it was folded from: a command that follows gives it to {@link apply}, which
+   * decides on it instead of reading the stream again (appended at its version, or decided again if it moved).
+   */
+  async readOwned(tenant: Tenant, transactionId: unknown): Promise<{ state: WithInitiation<State>; history: StoredEvent[] }> {
     if (!isIdOf('txn', transactionId)) throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${String(transactionId)} was not found`);
-    const state = await this.load(this.pool, transactionId);
+    const history = await this.log.readStream(this.pool, this.streamOf(transactionId));
+    const state = this.fold(history);
     if (!isInitiated(state) || !isSameTenant(state.initiated.tenant, tenant)) {
       throw new AppError('TRANSACTION_NOT_FOUND', `Transaction ${transactionId} was not found`);
     }
-    return state;
+    return { state, history };
   }
 
   /**
