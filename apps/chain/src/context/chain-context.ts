@@ -288,6 +288,9 @@ export class ChainContext {
     );
   }
 
+  /** The approvals (approveSpender's keys) found confirmed. */
+  private readonly approved = new Set<string>();
+
   /** What must be queued before any send that spends the hot wallet's funds (the deposits' sweeps register it). */
   beforeSpend: ((db: Sql) => Promise<void>) | undefined;
 
@@ -305,12 +308,15 @@ export class ChainContext {
    */
   async approveSpender(tx: Sql, spender: Address, token: ChainToken): Promise<void> {
     const prefix = `approve:${spender.toLowerCase()}:${token.address}`;
+    // Confirmed once, an approval of the most there is stands for good: not looked up again at every send.
+    if (this.approved.has(prefix)) return;
     const approve = { to: token.address, data: encodeFunctionData({ abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }) };
     // An approval of this spender for this token is exactly a send of this call to this token.
     const { rows } = await tx.query<{ id: string; status: string }>(
       `select id, status from ${CHAIN_SCHEMA}.chain_sends where chain = $1 and kind = 'approve' and to_address = $2 and data = $3 order by id desc limit 1`,
       [this.id, approve.to, approve.data],
     );
+    if (rows[0]?.status === 'confirmed') this.approved.add(prefix);
     if (rows[0] && rows[0].status !== 'failed') return;
     await this.enqueue(tx, 'approve', rows[0] ? `${prefix}:after:${rows[0].id}` : prefix, approve);
   }

@@ -273,6 +273,27 @@ describe('evm - contracts, custody, the send queue and the deposit watcher on a 
     expect(await q.find('tx_nonce:after')).toMatchObject({ status: 'confirmed' });
   });
 
+  it("a chain's open-sends read carries each sender's recorded next nonce, and a pass given it checks the chain against it", async () => {
+    const q = queue();
+    const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });
+    await q.tick();
+    const mined = BigInt(await client.getTransactionCount({ address: hot.address }));
+    // Nothing open: the sender is there with its nonce.
+    expect((await SendQueue.openSends(pool, schema, 'base')).get(hot.address)).toEqual({ queued: false, pending: false, nextNonce: mined });
+    await q.enqueue(pool, 'tx_open:1', { to: contracts.tokens.USDC, data });
+    const open = (await SendQueue.openSends(pool, schema, 'base')).get(hot.address)!;
+    expect(open).toEqual({ queued: true, pending: false, nextNonce: mined });
+    // The pass compares the chain with the nonce it was given, not with one it reads: given one behind the chain, it halts.
+    await q.tick({ ...open, nextNonce: mined - 1n });
+    expect(q.haltedReason).toMatch(/^the chain has mined \d+ transactions of 0x[0-9a-fA-F]{40} and the queue has signed \d+/);
+    expect(await q.find('tx_open:1')).toMatchObject({ status: 'queued' });
+    await q.tick(open);
+    await q.tick();
+    expect(q.haltedReason).toBeUndefined();
+    expect(await q.find('tx_open:1')).toMatchObject({ status: 'confirmed', nonce: mined });
+    expect((await SendQueue.openSends(pool, schema, 'base')).get(hot.address)).toEqual({ queued: false, pending: false, nextNonce: mined + 1n });
+  });
+
   it('a final send that a reorganisation took out of the chain is noticed, broadcast again and mined again, reported once', async () => {
     const q = queue();
     const data = encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [outsider.address, 0n] });

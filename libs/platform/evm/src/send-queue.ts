@@ -89,6 +89,11 @@ export interface SendQueueOptions {
 export interface OpenSends {
   queued: boolean;
   pending: boolean;
+  /**
+   * The sender's next nonce as recorded (undefined before its first pass records it), read with the rest before the
+   * queue's pass starts: only that pass signs, so it holds for the pass, and its nonce check reads nothing more.
+   */
+  nextNonce?: bigint;
 }
 
 /** How often a queue compares its nonce with the chain's (checkNonce), at most. */
@@ -366,7 +371,7 @@ export class SendQueue {
     if (open && !open.pending) this.unmined = 0;
     if (this.halted || Date.now() - this.nonceCheckedAt >= NONCE_CHECK_MS || (queued ?? (await this.hasQueued()))) {
       this.nonceCheckedAt = Date.now();
-      this.nonceAgrees = await this.checkNonce();
+      this.nonceAgrees = await this.checkNonce(open?.nextNonce);
     }
     let signed = false;
     if (this.nonceAgrees && !this.paused && queued !== false) {
@@ -385,12 +390,17 @@ export class SendQueue {
    * one chain (its lanes, its faucet) reads this once and gives each its own (tick), instead of each asking.
    */
   static async openSends(pool: Pool, schema: string, chain: string): Promise<Map<string, OpenSends>> {
-    const { rows } = await pool.query<{ sender: string; queued: boolean; pending: boolean }>(
-      `select sender, bool_or(status = 'queued') as queued, bool_or(status = 'pending') as pending
-         from ${schemaName(schema)}.chain_sends where chain = $1 and status in ('queued', 'pending') group by sender`,
+    const s = schemaName(schema);
+    const { rows } = await pool.query<{ sender: string; queued: boolean; pending: boolean; next_nonce: string | null }>(
+      `select coalesce(o.sender, n.address) as sender, coalesce(o.queued, false) as queued, coalesce(o.pending, false) as pending, n.next_nonce::text as next_nonce
+         from (select sender, bool_or(status = 'queued') as queued, bool_or(status = 'pending') as pending
+                 from ${s}.chain_sends where chain = $1 and status in ('queued', 'pending') group by sender) o
+         full join (select address, next_nonce from ${s}.chain_senders where chain = $1) n on n.address = o.sender`,
       [chain],
     );
-    return new Map(rows.map((row) => [row.sender, { queued: row.queued, pending: row.pending }]));
+    return new Map(
+      rows.map((row) => [row.sender, { queued: row.queued, pending: row.pending, ...(row.next_nonce !== null && { nextNonce: BigInt(row.next_nonce) }) }]),
+    );
   }
 
   /** The leader's waitingReason, kept in chain_senders (when it changes) for every replica's callers to read. */
@@ -426,17 +436,16 @@ export class SendQueue {
    * queue knows: those not mined now are pending (settlePending follows them), or were mined and a reorganisation took
    * them out (their signed bytes are broadcast again, and reported once), unless the node is only behind their block.
    */
-  private async checkNonce(): Promise<boolean> {
-    await this.ensureSender();
+  private async checkNonce(recorded?: bigint): Promise<boolean> {
     const { chain, client, signer } = this.options;
-    const [sender, mined] = await Promise.all([
-      this.options.pool.query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2`, [
-        chain,
-        signer.address,
-      ]),
+    if (recorded === undefined) await this.ensureSender();
+    const [next, mined] = await Promise.all([
+      recorded ??
+        this.options.pool
+          .query<{ next_nonce: string }>(`select next_nonce from ${this.s}.chain_senders where chain = $1 and address = $2`, [chain, signer.address])
+          .then(({ rows }) => BigInt(rows[0]!.next_nonce)),
       client.getTransactionCount({ address: signer.address, blockTag: 'latest' }).then(BigInt),
     ]);
-    const next = BigInt(sender.rows[0]!.next_nonce);
     if (mined > next) {
       return this.halt(
         `the chain has mined ${mined} transactions of ${signer.address} and the queue has signed ${next}: another signer uses this key, or the database is older than the chain (locally: npm run dev:reset); nothing is sent until they agree`,
