@@ -40,18 +40,18 @@ export interface TransferRow {
 }
 
 /**
+ * Whether a netted settlement of the chain `$1` has waited `$2` seconds (the netting interval): asked in the pass's look
+ * (ChainRuntime). A group is due once its oldest is, so one such settlement is enough (netDue finds the groups).
+ */
+export const NETTING_DUE = `exists (select 1 from ${CHAIN_SCHEMA}.transfers where chain = $1 and netted and net_send_key is null and created_at <= now() - make_interval(secs => $2))`;
+
+/**
  * Transfers from a chain's hot wallet for the platform's own services (a refund of a deposit, a ramp's settlement or
  * delivery): each recorded beside its send with the ledger account it is charged to, once per key. A settlement asked
  * to be netted (`net`, with `netMs` above 0) is recorded without a send of its own; every `netMs`, the chain's leader
  * sends the settlements waiting for the same address, token and account as one transfer (netDue), whose status and
  * hash each of them answers from then on, and whose `send.finished` carries each one's share for the books.
  */
-/**
- * Whether a netted settlement of the chain `$1` has waited `$2` seconds (the netting interval): asked in the pass's look
- * (ChainRuntime). A group is due once its oldest is, so one such settlement is enough (netDue finds the groups).
- */
-export const NETTING_DUE = `exists (select 1 from ${CHAIN_SCHEMA}.transfers where chain = $1 and netted and net_send_key is null and created_at <= now() - make_interval(secs => $2))`;
-
 export class Transfers {
   constructor(
     private readonly context: ChainContext,

@@ -89,7 +89,7 @@ export class ChainLegs {
   async swap(leg: ChainSwapLeg): Promise<LegResult> {
     const key = leg.idempotencyKey;
     // Woken by the swap's own send.finished: what it told is the answer (the same key finds the same swap).
-    const told = finishedLeg('swap', key);
+    const told = finishedLeg('swap', key, leg);
     if (told?.amountOut !== undefined) return { ok: true, amountOut: told.amountOut, transactionHash: told.transactionHash, ...userOperationOf(told) };
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainSwap.contract, this.tenant(leg.environment), leg)),
@@ -156,8 +156,9 @@ export class ChainLegs {
   async transfer(leg: ChainTransferLeg): Promise<LegResult> {
     const { idempotencyKey: key, amount } = leg;
     // Woken by the transfer's send.finished (a netted one's for each settlement it carried): what it told is the answer.
-    const told = finishedLeg('transfer', key);
-    if (told) return { ok: true, amountOut: amount, transactionHash: told.transactionHash, ...userOperationOf(told) };
+    const told = finishedLeg('transfer', key, leg);
+    if (told?.amount !== undefined && dec(told.amount).eq(amount))
+      return { ok: true, amountOut: amount, transactionHash: told.transactionHash, ...userOperationOf(told) };
     const answer = finalOrPending(
       await refusable(this.rpc.call(ChainTransfer.contract, this.tenant(leg.environment), leg)),
       (value) => 'ok' in value || value.status === 'confirmed' || value.status === 'failed',

@@ -1,7 +1,7 @@
 import { CHAIN_EVENT_TYPES, type SendFinished } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import type { JetStreamHandlerOptions } from '@ramp/messaging';
-import { finishedLegsOf } from './finished-legs';
+import { finishedLegsOf, legsOfTransaction } from './finished-legs';
 import type { JobQueue } from './jobs';
 
 /** A transaction's id inside a send's idempotency key (`transfer:txn_…:settle`, `bridge:txn_…:leg:0:fill`). */
@@ -33,11 +33,13 @@ export class ChainSendWakes {
     const keys = [send.idempotencyKey, ...(send.transfer?.shares ?? []).map((share) => share.idempotencyKey)];
     const transactions = [...new Set(keys.flatMap((key) => transactionOfSendKey(key) ?? []))];
     if (transactions.length === 0) return 0;
-    return this.jobs.wake(
-      db,
-      transactions.flatMap((transactionId) => this.prefixes.map((prefix) => `${prefix}-${transactionId}`)),
-      finishedLegsOf(send),
-    );
+    const legs = finishedLegsOf(send);
+    const streamsOf = (transactionId: string) => this.prefixes.map((prefix) => `${prefix}-${transactionId}`);
+    // One statement for a send of one transaction; a netted one keeps on each transaction's job only its own share.
+    if (transactions.length === 1 || Object.keys(legs).length === 0) return this.jobs.wake(db, transactions.flatMap(streamsOf), legs);
+    let woken = 0;
+    for (const transactionId of transactions) woken += await this.jobs.wake(db, streamsOf(transactionId), legsOfTransaction(legs, transactionId));
+    return woken;
   }
 }
 

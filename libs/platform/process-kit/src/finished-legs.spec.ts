@@ -10,11 +10,11 @@ describe('finishedLegsOf - what a send.finished tells of the legs it made final'
   it("keeps a confirmed swap's output and hash under its leg's key, with a wallet account's UserOperation", () => {
     const swap = { fromToken: 'USDC', amountIn: '10', toToken: 'CNGN', amountOut: '15234.5', to: '0xhot', intoHotWallet: true, account: 'hot' };
     expect(finishedLegsOf({ ...base, idempotencyKey: `swap:${txn}:leg:0`, status: 'confirmed', transactionHash: '0xa', swap })).toEqual({
-      [`${txn}:leg:0`]: { kind: 'swap', transactionHash: '0xa', amountOut: '15234.5' },
+      [`swap:${txn}:leg:0`]: { kind: 'swap', environment: 'test', chain: 'base', transactionHash: '0xa', amountOut: '15234.5' },
     });
     const account = { walletId: 'wal_1', userOperationHash: '0xop', sponsoredGasCost: '0.0002' };
     expect(finishedLegsOf({ ...base, idempotencyKey: `operation:${txn}:leg:0`, status: 'confirmed', transactionHash: '0xb', swap, account })).toEqual({
-      [`${txn}:leg:0`]: { kind: 'swap', transactionHash: '0xb', amountOut: '15234.5', userOperationHash: '0xop' },
+      [`swap:${txn}:leg:0`]: { kind: 'swap', environment: 'test', chain: 'base', transactionHash: '0xb', amountOut: '15234.5', userOperationHash: '0xop' },
     });
   });
 
@@ -22,8 +22,8 @@ describe('finishedLegsOf - what a send.finished tells of the legs it made final'
     const shares = [1, 2].map((n) => ({ idempotencyKey: `${txn}${n}:settle`, paysOut: `${txn}${n}`, amount: '1' }));
     const transfer = { tokenSymbol: 'CNGN', amount: '2', to: '0xprovider', account: 'provider', shares };
     expect(finishedLegsOf({ ...base, idempotencyKey: 'net:4f2a', status: 'confirmed', transactionHash: '0xn', transfer })).toEqual({
-      [`${txn}1:settle`]: { kind: 'transfer', transactionHash: '0xn' },
-      [`${txn}2:settle`]: { kind: 'transfer', transactionHash: '0xn' },
+      [`transfer:${txn}1:settle`]: { kind: 'transfer', environment: 'test', chain: 'base', transactionHash: '0xn', amount: '1' },
+      [`transfer:${txn}2:settle`]: { kind: 'transfer', environment: 'test', chain: 'base', transactionHash: '0xn', amount: '1' },
     });
   });
 
@@ -70,9 +70,10 @@ describe('ChainLegs - a step woken by its leg answers it from what woke it', () 
   beforeEach(() => asked.splice(0));
 
   it('answers the swap and the transfer it was woken for without asking the chain service', async () => {
+    const where = { environment: 'test', chain: 'base' };
     const woken = {
-      [`${txn}:leg:0`]: { kind: 'swap' as const, transactionHash: '0xa', amountOut: '15234.5', userOperationHash: '0xop' },
-      [`${txn}:settle`]: { kind: 'transfer' as const, transactionHash: '0xb' },
+      [`swap:${txn}:leg:0`]: { kind: 'swap' as const, ...where, transactionHash: '0xa', amountOut: '15234.5', userOperationHash: '0xop' },
+      [`transfer:${txn}:settle`]: { kind: 'transfer' as const, ...where, transactionHash: '0xb', amount: '15000.00' },
     };
     await withFinishedLegs(woken, async () => {
       expect(await legs.swap(swapLeg)).toEqual({ ok: true, amountOut: '15234.5', transactionHash: '0xa', userOperationHash: '0xop' });
@@ -82,11 +83,20 @@ describe('ChainLegs - a step woken by its leg answers it from what woke it', () 
   });
 
   it('asks for any other leg, and outside a woken run, as before', async () => {
-    // A transfer's outcome never answers a swap of the same key.
-    await withFinishedLegs({ [`${txn}:leg:0`]: { kind: 'transfer', transactionHash: '0xb' } }, async () => {
-      await expect(legs.swap(swapLeg)).rejects.toBeInstanceOf(StepPending);
-    });
+    const where = { environment: 'test', chain: 'base' };
+    // A transfer's outcome never answers a swap of the same key; nor one of another chain, nor one of another amount.
+    await withFinishedLegs(
+      {
+        [`transfer:${txn}:leg:0`]: { kind: 'transfer', ...where, transactionHash: '0xb', amount: '10' },
+        [`swap:${txn}:leg:0`]: { kind: 'swap', environment: 'test', chain: 'bsc', transactionHash: '0xc', amountOut: '1' },
+        [`transfer:${txn}:settle`]: { kind: 'transfer', ...where, transactionHash: '0xd', amount: '14999' },
+      },
+      async () => {
+        await expect(legs.swap(swapLeg)).rejects.toBeInstanceOf(StepPending);
+        await expect(legs.transfer(transferLeg)).rejects.toBeInstanceOf(StepPending);
+      },
+    );
     await expect(legs.transfer(transferLeg)).rejects.toBeInstanceOf(StepPending);
-    expect(asked).toHaveLength(2);
+    expect(asked).toHaveLength(3);
   });
 });

@@ -74,8 +74,16 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     }
     const shares = [41, 40, 41].map((n) => ({ idempotencyKey: `${txn(n)}:settle`, paysOut: txn(n), amount: '1' }));
     const netted = { tokenSymbol: 'CNGN', amount: '3', to: '0xabc', account: 'offramp-provider', shares };
-    expect(await wakes.onSendFinished(pool, { idempotencyKey: 'net:4f2a', transfer: netted })).toBe(2);
+    const final = { environment: 'test', chain: 'base', status: 'confirmed', transactionHash: '0xnet' } as const;
+    expect(await wakes.onSendFinished(pool, { ...final, idempotencyKey: 'net:4f2a', transfer: netted })).toBe(2);
     for (const n of [40, 41]) expect(await dueIn(`offramp-${txn(n)}`)).toBeLessThanOrEqual(0);
+    // Each transaction's job keeps its own settlement only.
+    for (const n of [40, 41]) {
+      expect((await claimOnly(`offramp-${txn(n)}`)).finishedLegs).toEqual({
+        [`transfer:${txn(n)}:settle`]: { kind: 'transfer', environment: 'test', chain: 'base', transactionHash: '0xnet', amount: '1' },
+      });
+      await pool.query(`update ${schema}.jobs set locked_until = null, due_at = now() + interval '1 hour' where stream_id = $1`, [`offramp-${txn(n)}`]);
+    }
   });
 
   it('a send final while its step still runs has the job run again at once when the step ends pending', async () => {
@@ -98,7 +106,7 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     expect(first.finishedLegs).toBeUndefined();
     await jobs.retryLater(first.id, 60_000, 'the swap is pending', true);
     const swap = { fromToken: 'USDC', amountIn: '10', toToken: 'CNGN', amountOut: '15234.5', to: '0xhot', intoHotWallet: true, account: 'hot' };
-    const base = { gasCost: '0.0001', nativeSymbol: 'ETH' } as const;
+    const base = { environment: 'test', chain: 'base', gasCost: '0.0001', nativeSymbol: 'ETH' } as const;
     expect(await wakes.onSendFinished(pool, { ...base, idempotencyKey: `swap:${txn(5)}:leg:0`, status: 'confirmed', transactionHash: '0xswap', swap })).toBe(1);
     // A second send of the transaction final before the job ran: nothing more to wake, but what it told is kept too.
     const settle = { tokenSymbol: 'CNGN', amount: '15000', to: '0xprovider', account: 'provider' };
@@ -115,8 +123,8 @@ describe('process-kit - jobs released pending and woken by a final send', () => 
     await wakes.onSendFinished(pool, { ...base, idempotencyKey: `swap:${txn(5)}:leg:1`, status: 'failed', transactionHash: '0xreverted', error: 'reverted' });
     const woken = await claimOnly(stream);
     expect(woken.finishedLegs).toEqual({
-      [`${txn(5)}:leg:0`]: { kind: 'swap', transactionHash: '0xswap', amountOut: '15234.5' },
-      [`${txn(5)}:settle`]: { kind: 'transfer', transactionHash: '0xsettle' },
+      [`swap:${txn(5)}:leg:0`]: { kind: 'swap', environment: 'test', chain: 'base', transactionHash: '0xswap', amountOut: '15234.5' },
+      [`transfer:${txn(5)}:settle`]: { kind: 'transfer', environment: 'test', chain: 'base', transactionHash: '0xsettle', amount: '15000' },
     });
     // Handed to that run alone: released pending again and looked at later, it asks.
     await jobs.retryLater(woken.id, 60_000, 'the payout is pending', true);

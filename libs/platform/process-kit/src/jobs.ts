@@ -163,7 +163,7 @@ export class JobQueue {
     const { rows } = await db.query<{ woken: number }>(
       `with waiting as (
          select id, due_at > now() as woken from ${this.schema}.jobs
-          where stream_id = any($1::text[]) and (pending or locked_until > now())
+          where stream_id = any($1::text[]) and (pending or locked_until > now()) and (due_at > now() or $2::jsonb is not null)
           for update
        ), updated as (
          update ${this.schema}.jobs j
