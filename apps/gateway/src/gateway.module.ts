@@ -80,7 +80,15 @@ class GatewayConnectionsCloser implements OnApplicationShutdown {
       inject: [Config, HealthRegistry],
       useFactory: (config: Config, health: HealthRegistry) => {
         // No offline queue: while Redis is down a command fails at once (and the limiter fails open) instead of hanging.
-        const redis = new Redis(config.string('redisUrl'), { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: false });
+        // Auto-pipelining: the rate-limit checks of the requests that arrive together go out in one write (a socket
+        // write per request was 13% of the gateway's time under bench:quote).
+        const redis = new Redis(config.string('redisUrl'), {
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          commandTimeout: 500,
+          lazyConnect: false,
+          enableAutoPipelining: true,
+        });
         redis.on('error', () => undefined);
         // Not critical: without Redis the gateway still serves (rate limiting fails open), so readiness says
         // `degraded` rather than taking every replica out of service.

@@ -12,9 +12,13 @@ export function parseCidr(entry: string): { address: string; prefix: number; fam
   return { address: address as string, prefix, family };
 }
 
+/** The most answers an allowlist keeps (cleared when full: a spray of addresses costs a check each, as before). */
+const MEMO_SIZE = 1024;
+
 /** Matches client addresses against CIDRs; IPv4-mapped IPv6 addresses (::ffff:1.2.3.4) match their IPv4 form. */
 export class IpAllowlist {
   private readonly list = new BlockList();
+  private readonly memo = new Map<string, boolean>();
   readonly isEmpty: boolean;
 
   constructor(entries: readonly string[]) {
@@ -27,6 +31,17 @@ export class IpAllowlist {
 
   allows(clientAddress: string): boolean {
     if (this.isEmpty) return true;
+    // A gateway sees the same few addresses (its ingress, its clients) again and again, and BlockList.check builds a
+    // SocketAddress at every call: the answers are kept, the most recent MEMO_SIZE of them.
+    const known = this.memo.get(clientAddress);
+    if (known !== undefined) return known;
+    const allowed = this.check(clientAddress);
+    if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+    this.memo.set(clientAddress, allowed);
+    return allowed;
+  }
+
+  private check(clientAddress: string): boolean {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(clientAddress);
     const address = mapped ? (mapped[1] as string) : clientAddress;
     const version = isIP(address);

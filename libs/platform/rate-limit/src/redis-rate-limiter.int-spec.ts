@@ -36,6 +36,21 @@ describe('rate limiter - the Lua script on a real Redis', () => {
     { name: 'a tie shows the minute', policy: PLAN_POLICIES.free, given: { minute: 50_000_000, second: 0 }, requests: 1 },
   ];
 
+  it('auto-pipelined, as the gateway connects: checks sent in one write count exactly, even when Redis has lost the script', async () => {
+    const pipelined = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
+    try {
+      const limiter = new RedisRateLimiter(pipelined, { prefix });
+      // A restarted Redis has no scripts: the pipeline's EVALSHA hears NOSCRIPT and must load and run it, once per check.
+      await pipelined.script('FLUSH');
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.check('key:pipelined', PLAN_POLICIES.free)));
+      expect(pipelined.autoPipelineQueueSize).toBe(0);
+      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
+      expect(decisions.filter((decision) => decision.allowed).map((decision) => decision.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    } finally {
+      await pipelined.quit();
+    }
+  });
+
   it.each(cases)('agrees with the pure model, header for header: $name', async ({ name, policy, given, requests }) => {
     const limiter = new RedisRateLimiter(first, { prefix });
     const subject = `key:model:${name}`;
