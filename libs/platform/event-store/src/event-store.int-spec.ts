@@ -193,12 +193,51 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
         written.push(...(await log.append(pool, `relay-${randomUUID()}`, 0, [{ type: 'n', data: { i } }], metadata)).map((e) => e.eventId));
       const follower = relays.find((relay) => relay !== leader)!;
       await until(() => follower.isLeader);
+      // Everything published (the checkpoint past it) before the stream is read: the relay pauses between passes, so a
+      // stream whose count holds still for a moment may still be filling.
+      await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
 
       const received = await readStreamIds(written.length + 100);
       for (const id of written) expect(received).toContain(id);
       expect(new Set(received).size).toBe(received.length);
     } finally {
       await Promise.all(relays.map((relay) => relay.stop()));
+    }
+  });
+
+  it('looks once more shortly after a pass that found events: an append that sent no NOTIFY waits for no poll', async () => {
+    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
+    drain.start();
+    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+    await drain.stop();
+
+    // Its poll is a minute away, and of this log's appends only the first notifies (the window is a minute). The second
+    // is committed while the relay finishes the pass that found the first (in afterPublish): only the look after
+    // that pass can find it within the test.
+    const quiet = new EventLog(schema, 60_000);
+    let second: Promise<StoredEvent[]> | undefined;
+    const relay = new Relay({
+      connection: { connectionString: DATABASE_URL },
+      log,
+      js,
+      subjectOf,
+      pollMs: 60_000,
+      logger: silent,
+      afterPublish: async () => {
+        second ??= quiet.append(pool, `settle-${randomUUID()}`, 0, [{ type: 'second', data: {} }], metadata);
+        await second;
+      },
+    });
+    relay.start();
+    try {
+      await until(() => relay.isLeader);
+      const first = await quiet.append(pool, `settle-${randomUUID()}`, 0, [{ type: 'first', data: {} }], metadata);
+      await until(async () => second !== undefined && (await log.relayBacklog(pool)).unpublished === 0, 5_000);
+      const received = await readStreamIds(1);
+      expect(received).toContain(first[0]!.eventId);
+      expect(received).toContain((await second!)[0]!.eventId);
+    } finally {
+      await relay.stop();
     }
   });
 
