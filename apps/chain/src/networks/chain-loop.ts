@@ -2,6 +2,9 @@ import { LeaderSession } from '@ramp/database';
 import type { ChainLogger } from '@ramp/evm';
 import type { ChainRuntime } from './chain-runtime';
 
+/** What the loop runs of a chain (ChainRuntime). */
+export type LoopRuntime = Pick<ChainRuntime, 'id' | 'prepare' | 'tick' | 'idle'>;
+
 export interface ChainLoopOptions {
   databaseUrl: string;
   /** Pause between passes while leading. */
@@ -30,7 +33,7 @@ export class ChainLoop {
   private readonly errors = new Map<string, { minute: number; count: number }>();
 
   constructor(
-    private readonly runtime: ChainRuntime,
+    private readonly runtime: LoopRuntime,
     private readonly options: ChainLoopOptions,
   ) {}
 
@@ -68,11 +71,17 @@ export class ChainLoop {
         const held = session;
         while (!this.stopped) {
           // The lock lives as long as the session's connection: each pass starts with its look on it, which throws on a
-          // dead connection, so that a pass there does nothing and leads no more.
-          await this.runtime.tick(
-            (sql, params) => held.query(sql, params),
-            (part, error) => this.report(part, error),
-          );
+          // dead connection, so that a pass there does nothing and leads no more. A look the database refused on a live
+          // connection (a SQL error) skips this pass alone: the lock is still held.
+          try {
+            await this.runtime.tick(
+              (sql, params) => held.query(sql, params),
+              (part, error) => this.report(part, error),
+            );
+          } catch (error) {
+            if (held.lost) throw error;
+            this.report('look', error);
+          }
           await sleep(this.options.pollMs);
         }
       } catch (error) {

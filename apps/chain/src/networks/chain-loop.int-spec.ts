@@ -1,0 +1,81 @@
+import { Pool } from 'pg';
+import { ensureDatabase } from '@ramp/database';
+import { TEST_DATABASE_URL } from '@ramp/testing';
+import { ChainLoop, type LoopRuntime } from './chain-loop';
+import type { LeaderRead } from './pass-look';
+
+const until = async (condition: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((wait) => setTimeout(wait, 20));
+  }
+};
+
+/** A chain whose passes ask the leader's connection what `question` says, and record what they were answered. */
+class FakeRuntime implements LoopRuntime {
+  readonly passes: { pid: number }[] = [];
+  question = 'select pg_backend_pid() as pid';
+  prepared = 0;
+
+  constructor(readonly id: string) {}
+
+  async prepare(): Promise<void> {
+    this.prepared += 1;
+  }
+
+  async idle(): Promise<void> {}
+
+  async tick(read: LeaderRead): Promise<void> {
+    const { rows } = await read(this.question, []);
+    this.passes.push({ pid: Number(rows[0]!['pid']) });
+  }
+}
+
+describe('ChainLoop - a chain run by the replica holding its lock, through a failed look and a lost connection', () => {
+  let pool: Pool;
+  const warnings: { part?: string; error?: string }[] = [];
+  const logger = { info: () => undefined, warn: (fields: object) => warnings.push(fields), error: () => undefined };
+
+  beforeAll(async () => {
+    await ensureDatabase(TEST_DATABASE_URL);
+    pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+  });
+
+  afterAll(async () => {
+    await pool.end();
+  });
+
+  it('keeps leading through a look that fails on a live connection, and leads anew once its connection is gone', async () => {
+    const runtime = new FakeRuntime(`test-loop-${Date.now().toString(36)}`);
+    const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger });
+    loop.start();
+    try {
+      await until(() => runtime.passes.length >= 3);
+      expect(loop.isLeader).toBe(true);
+      const first = runtime.passes.at(-1)!.pid;
+
+      // A question the database refuses (a SQL error, the connection alive): the pass is skipped and reported, the
+      // chain stays led on the same connection, and the passes go on once the question is answered again.
+      runtime.question = 'select 1 / 0 as pid';
+      await until(() => warnings.some((warning) => warning.part === 'look'));
+      expect(warnings.find((warning) => warning.part === 'look')?.error).toContain('division by zero');
+      expect(warnings.some((warning) => warning.part === 'leadership')).toBe(false);
+      const skippedAt = runtime.passes.length;
+      runtime.question = 'select pg_backend_pid() as pid';
+      await until(() => runtime.passes.length > skippedAt + 2);
+      expect(runtime.passes.slice(skippedAt).every((pass) => pass.pid === first)).toBe(true);
+      expect(runtime.prepared).toBe(1);
+
+      // The connection killed: the lock went with it, so the chain is led again on a new connection, prepared anew.
+      await pool.query('select pg_terminate_backend($1)', [first]);
+      await until(() => runtime.passes.some((pass) => pass.pid !== first));
+      expect(warnings.some((warning) => warning.part === 'leadership')).toBe(true);
+      expect(runtime.prepared).toBe(2);
+      expect(loop.isLeader).toBe(true);
+    } finally {
+      await loop.stop();
+    }
+    expect(loop.isLeader).toBe(false);
+  });
+});
