@@ -118,18 +118,19 @@ export class Relay {
     this.leading = true;
     await client.query(`listen ${this.options.log.channel}`);
     this.options.logger.info({ schema: this.options.log.schema }, 'relay leading');
-    const batchSize = this.options.batchSize ?? 500;
+    let settle = false;
     while (!this.stopped) {
       // Each pass reads and writes on the session's own connection, which proves it (and so the lock) alive.
       leader.assertHeld();
       this.notified = false;
       const count = await this.publishBatch(client);
-      // A full batch, or a NOTIFY during the pass: more is there now.
-      if (count >= batchSize || this.notified) continue;
-      // Appends close together share one NOTIFY (see EventLog), so after a pass that found any, look once more
-      // shortly (a NOTIFY meanwhile wakes it at once); after one that found none, wait for a NOTIFY or the poll. Reading
-      // again at once after every batch found nothing most of the time under load: a read, and a commit, per batch.
-      await this.sleep(count > 0 ? SETTLE_MS : pollMs);
+      if (count > 0 || this.notified) {
+        settle = true;
+        continue;
+      }
+      // Appends close together share one NOTIFY (see EventLog), so look once more shortly after any activity.
+      await this.sleep(settle ? SETTLE_MS : pollMs);
+      settle = !settle;
     }
   }
 
