@@ -1,16 +1,17 @@
 import { Pool } from 'pg';
 import { ensureDatabase } from '@ramp/database';
-import { TEST_DATABASE_URL } from '@ramp/testing';
+import { eventually, TEST_DATABASE_URL } from '@ramp/testing';
 import { ChainLoop, type LoopRuntime } from './chain-loop';
 import type { LeaderRead } from './pass-look';
 
-const until = async (condition: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((wait) => setTimeout(wait, 20));
-  }
-};
+/** Until `condition` holds (eventually's form for a condition read from memory). */
+const until = (condition: () => boolean) =>
+  eventually(
+    async () => condition(),
+    (held) => held,
+    10_000,
+    20,
+  );
 
 /** A chain whose passes ask the leader's connection what `question` says, and record what they were answered. */
 class FakeRuntime implements LoopRuntime {

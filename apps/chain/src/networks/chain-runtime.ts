@@ -40,13 +40,11 @@ export class ChainRuntime {
   readonly accounts: AccountOperations;
   private readonly sendFinished: SendFinishedEvents;
   private readonly relayer: IntentRelayer | undefined;
-  private readonly settlementNetMs: number;
   private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
     const { poolsMaxAgeMs, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
     this.relayer = relayer;
-    this.settlementNetMs = settlementNetMs ?? 0;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
     this.accounts = new AccountOperations(this.context, contextOptions.custody);
     this.deposits = new Deposits(this.context, sweepDelayMs, this.accounts);
@@ -97,7 +95,7 @@ export class ChainRuntime {
    */
   async tick(read: LeaderRead, onError: (part: string, error: unknown) => void): Promise<void> {
     const look = await lookAtPass(read, this.context.id, {
-      netMs: this.settlementNetMs,
+      netMs: this.transfers.netMs,
       operations: this.context.smartAccounts !== undefined,
       bridges: this.relayer !== undefined,
     });

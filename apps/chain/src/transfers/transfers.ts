@@ -56,7 +56,7 @@ export class Transfers {
   constructor(
     private readonly context: ChainContext,
     /** CHAIN_SETTLEMENT_NET_MS: how long a netted settlement waits for others; 0, each is sent on its own. */
-    private readonly netMs = 0,
+    readonly netMs = 0,
   ) {}
 
   /** What a netted settlement not yet sent waits for, as its answer says. */

@@ -205,15 +205,12 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     }
   });
 
-  it('looks once more shortly after a pass that found events: an append that sent no NOTIFY waits for no poll', async () => {
-    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
-    drain.start();
-    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
-    await drain.stop();
+  it('finds an append that sent no NOTIFY, committed as the pass before it ends, without waiting for the poll', async () => {
+    await drainBacklog();
 
     // Its poll is a minute away, and of this log's appends only the first notifies (the window is a minute). The second
-    // is committed while the relay finishes the pass that found the first (in afterPublish): only the look after
-    // that pass can find it within the test.
+    // is committed while the relay finishes the pass that found the first (in afterPublish): only the relay's look
+    // again after a pass that found events can find it within the test.
     const quiet = new EventLog(schema, 60_000);
     let second: Promise<StoredEvent[]> | undefined;
     const relay = new Relay({
@@ -242,10 +239,7 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
   });
 
   it('hands each batch it published to afterPublish before its checkpoint moves: a failure there publishes the batch again', async () => {
-    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
-    drain.start();
-    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
-    await drain.stop();
+    await drainBacklog();
 
     const streamId = `after-${randomUUID()}`;
     const appended = await log.append(pool, streamId, 0, [{ type: 'ended', data: {} }], metadata);
@@ -276,10 +270,7 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
   });
 
   it("reports the relay's backlog exactly: the events after its checkpoint and the age of the oldest, 0 once relayed", async () => {
-    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
-    drain.start();
-    await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
-    await drain.stop();
+    await drainBacklog();
 
     // No relay runs: what is appended now waits.
     await log.append(
@@ -309,6 +300,17 @@ describe('event store - the log, commands and the relay on real PostgreSQL and J
     }
     expect((await metrics.exposition()).body).not.toContain(`log="${schema}"`);
   });
+
+  /** Publishes whatever earlier tests left, with a relay of its own, so that a test starts from an empty backlog. */
+  async function drainBacklog(): Promise<void> {
+    const drain = new Relay({ connection: { connectionString: DATABASE_URL }, log, js, subjectOf, pollMs: 100, logger: silent });
+    drain.start();
+    try {
+      await until(async () => (await log.relayBacklog(pool)).unpublished === 0);
+    } finally {
+      await drain.stop();
+    }
+  }
 
   async function readStreamIds(atLeast: number): Promise<string[]> {
     const ids: string[] = [];

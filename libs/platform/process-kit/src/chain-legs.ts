@@ -104,7 +104,7 @@ export class ChainLegs {
         ok: true,
         amountOut: answer.amountOut!,
         transactionHash: answer.transactionHash!,
-        ...(answer.userOperationHash !== undefined && { userOperationHash: answer.userOperationHash }),
+        ...userOperationOf(answer),
       };
     const reason = answer.transactionHash ? `${answer.error ?? 'reverted'} (reverted on chain)` : `${answer.error ?? 'refused'} (refused before it was sent)`;
     return {
@@ -174,7 +174,7 @@ export class ChainLegs {
         ok: true,
         amountOut: amount,
         transactionHash: answer.transactionHash!,
-        ...(answer.userOperationHash !== undefined && { userOperationHash: answer.userOperationHash }),
+        ...userOperationOf(answer),
       };
     return {
       ok: false,
