@@ -49,7 +49,9 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
 
   it('keeps leading through a look that fails on a live connection, and leads anew once its connection is gone', async () => {
     const runtime = new FakeRuntime(`test-loop-${Date.now().toString(36)}`);
-    const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger });
+    const failures: { chain: string; part: string }[] = [];
+    const onFailure = (chain: string, part: string) => failures.push({ chain, part });
+    const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger, onFailure });
     loop.start();
     try {
       await until(() => runtime.passes.length >= 3);
@@ -61,6 +63,11 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       runtime.question = 'select 1 / 0 as pid';
       await until(() => warnings.some((warning) => warning.part === 'look'));
       expect(warnings.find((warning) => warning.part === 'look')?.error).toContain('division by zero');
+      // Every failed pass is told (the service counts them in ramp_chain_pass_failures_total), past the six a minute
+      // that the log prints.
+      await until(() => failures.filter((failure) => failure.part === 'look').length > 10);
+      expect(warnings.filter((warning) => warning.part === 'look').length).toBeLessThanOrEqual(6);
+      expect(failures.every((failure) => failure.chain === runtime.id && failure.part === 'look')).toBe(true);
       expect(warnings.some((warning) => warning.part === 'leadership')).toBe(false);
       const skippedAt = runtime.passes.length;
       runtime.question = 'select pg_backend_pid() as pid';
@@ -72,6 +79,7 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       await pool.query('select pg_terminate_backend($1)', [first]);
       await until(() => runtime.passes.some((pass) => pass.pid !== first));
       expect(warnings.some((warning) => warning.part === 'leadership')).toBe(true);
+      expect(failures.some((failure) => failure.part === 'leadership')).toBe(true);
       expect(runtime.prepared).toBe(2);
       expect(loop.isLeader).toBe(true);
     } finally {

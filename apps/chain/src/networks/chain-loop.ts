@@ -10,6 +10,11 @@ export interface ChainLoopOptions {
   /** Pause between passes while leading. */
   pollMs: number;
   logger: ChainLogger;
+  /**
+   * Told of every failure, each one (the log says at most six a minute per part): the part of the pass that failed
+   * (`look`, a part of the pass, or `leadership`). The service counts them in ramp_chain_pass_failures_total.
+   */
+  onFailure?: (chain: string, part: string) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -100,6 +105,7 @@ export class ChainLoop {
   }
 
   private report(part: string, error: unknown): void {
+    this.options.onFailure?.(this.runtime.id, part);
     const minute = Math.floor(Date.now() / 60_000);
     const seen = this.errors.get(part);
     const count = seen && seen.minute === minute ? seen.count + 1 : 1;

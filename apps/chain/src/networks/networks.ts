@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { parseGwei } from 'viem';
+import { Counter } from 'prom-client';
 import { Config } from '@ramp/config';
 import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits, parseSponsorshipBudgets } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
@@ -71,7 +72,20 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       ...liveChains.map((settings) => new ChainRuntime({ ...shared, custody: custody.live!, environment: 'live', settings })),
     ];
     for (const runtime of this.runtimes) this.relayer.register(runtime.context);
-    const loop = { databaseUrl: config.string('databaseUrl'), pollMs: config.int('chainPollMs', 10), logger };
+    // A part that fails at every pass (a node down, a question the database refuses) moves nothing of its chain while
+    // the others go on: counted per chain and part, and alerted on (RampChainPassFailing, deploy/components/monitoring).
+    const passFailures = new Counter({
+      name: 'ramp_chain_pass_failures_total',
+      help: "Failures of a chain's passes on the replica that runs it, by chain and part: look (the pass's first read), a part (watcher, sweeps, relayer, a send queue...), leadership (the chain given up and taken back).",
+      labelNames: ['chain', 'part'],
+      registers: [metrics.registry],
+    });
+    const loop = {
+      databaseUrl: config.string('databaseUrl'),
+      pollMs: config.int('chainPollMs', 10),
+      logger,
+      onFailure: (chain: string, part: string) => passFailures.inc({ chain, part }),
+    };
     this.loops = this.runtimes.map((runtime) => new ChainLoop(runtime, loop));
     // Ready once every chain has been scanned a first time (by whichever replica runs it): deposit addresses handed out
     // before that could receive funds the watcher would never look at; and, on a local chain, once its pools are seeded,

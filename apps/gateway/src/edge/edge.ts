@@ -2,7 +2,7 @@ import { randomUUID } from 'crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'stream';
 import { AppError, invalidField, type ErrorBody } from '@ramp/contracts';
-import { IpAllowlist, type AuthenticatedKey, type KeyCache } from '@ramp/keys';
+import type { AuthenticatedKey, IpAllowlist, KeyCache } from '@ramp/keys';
 import type { RateLimitDecision, RateLimitPolicy, RedisRateLimiter } from '@ramp/rate-limit';
 import type { Logger } from '@ramp/service-kit';
 import { ClientResolver, type ClientFacts } from './client-address';
@@ -93,7 +93,7 @@ export function installEdge(fastify: FastifyInstance, options: EdgeOptions): voi
 
     const presented = headerValue(request.headers['x-api-key']);
     const key = presented ? await authenticate(request, reply, options, presented) : undefined;
-    const allowed = key !== undefined && new IpAllowlist(key.allowedIps).allows(client.address);
+    const allowed = key !== undefined && key.allowlist.allows(client.address);
     if (allowed) await enforceRateLimit(request, reply, options, { subject: `key:${key.tenant.keyId}`, policy: key, scope: 'key' });
     else await enforceRateLimit(request, reply, options, { subject: `ip:${client.address}`, policy: options.anonymousPolicy, scope: 'address' });
 

@@ -63,6 +63,26 @@ describe('gateway key cache - no query per request, and never a revoked key', ()
     expect(counting.lookups).toBe(1);
   });
 
+  it("keeps a restricted key's allowlist parsed with it: the same one for every request, answering by its CIDRs", async () => {
+    const counting = new CountingStore(store);
+    const cache = await newCache(counting);
+    const restricted = await operator.create({
+      organizationName: `Cache Org restricted ${Date.now()}`,
+      environment: 'test',
+      plan: 'growth',
+      allowedIps: ['10.0.0.0/8', '2001:db8::/32'],
+    });
+    const first = await cache.authenticate(restricted.apiKey);
+    const again = await cache.authenticate(restricted.apiKey);
+    expect(again?.allowlist).toBe(first?.allowlist);
+    expect(first?.allowlist.allows('10.200.3.4')).toBe(true);
+    expect(first?.allowlist.allows('::ffff:10.1.1.1')).toBe(true);
+    expect(first?.allowlist.allows('2001:db8::7')).toBe(true);
+    expect(first?.allowlist.allows('192.0.2.1')).toBe(false);
+    const open = await cache.authenticate((await issue()).apiKey);
+    expect(open?.allowlist.allows('192.0.2.1')).toBe(true);
+  });
+
   it('never caches unknown keys, so a key issued later works at once', async () => {
     const counting = new CountingStore(store);
     const cache = await newCache(counting);

@@ -4,7 +4,7 @@ import { transactionSql, type Sql } from '@ramp/database';
 import { generateApiKey, generateApiSecret, hashApiKey, PLAN_LIMITS, type Plan } from './api-key';
 import { ApiKeySchema, OrganizationSchema, type ApiKeyRecord, type Organization } from './entities';
 import { KEY_CACHE_LEASE_MS, KEY_CHANGES_CHANNEL } from './key-changes';
-import { parseCidr } from './ip-allowlist';
+import { IpAllowlist, parseCidr } from './ip-allowlist';
 import type { SecretBox } from './secret-box';
 
 export interface CreateKeyInput {
@@ -39,6 +39,8 @@ export interface AuthenticatedKey {
   perMinute: number;
   burstPerSecond: number;
   allowedIps: string[];
+  /** `allowedIps`, parsed once when the key is read (the edge checks every request of the key against it). */
+  allowlist: IpAllowlist;
 }
 
 interface ActiveKeyRow {
@@ -200,6 +202,7 @@ export class KeyStore {
       perMinute: row.per_minute,
       burstPerSecond: row.burst_per_second,
       allowedIps: row.allowed_ips,
+      allowlist: new IpAllowlist(row.allowed_ips),
     };
   }
 
