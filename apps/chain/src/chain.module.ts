@@ -20,6 +20,7 @@ import { Migration20261202000002 } from './migrations/Migration20261202000002';
 import { Migration20261202000003 } from './migrations/Migration20261202000003';
 import { Migration20261202000004 } from './migrations/Migration20261202000004';
 import { Migration20261206000001 } from './migrations/Migration20261206000001';
+import { Migration20261207000001 } from './migrations/Migration20261207000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -50,6 +51,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261202000003,
     Migration20261202000004,
     Migration20261206000001,
+    Migration20261207000001,
   ],
 };
 

@@ -432,13 +432,26 @@ describe('chain service - managed wallets as smart accounts', () => {
     ]);
     const spent = formatEther(BigInt(rows[0].spent));
     expect(Number(spent)).toBeGreaterThan(0);
+    // The most one of the chain's latest landed operations cost: what an operation on its way is reserved at.
+    const reserveNow = async () => {
+      const { rows: costliest } = await pool.query(
+        `select max(gas_cost)::text as cost from (select gas_cost from chain.account_operations where chain = 'test-base' and gas_cost is not null order by id desc limit 100) recent`,
+      );
+      return BigInt(costliest[0].cost);
+    };
+    // A new organization's budget: two and a half operations' worth.
+    const burstBudgetWei = ((await reserveNow()) * 5n) / 2n;
+    const burstBudget = formatEther(burstBudgetWei);
+    let burstPassed = 0;
     // The chain service again, with a budget for this organization of exactly what was sponsored for it so far.
     const chain = services.get('chain')!;
     await chain.stop();
     const budgeted = new ServiceProcess('chain', await freePort(), {
       WALLET_ACCOUNTS: 'true',
       CHAIN_RECONCILE_INTERVAL_MS: '300',
-      CHAIN_SPONSORED_GAS_BUDGETS: JSON.stringify({ 'test-base': { perOrganizationPerDay: '1', organizations: { [key.organizationId]: spent } } }),
+      CHAIN_SPONSORED_GAS_BUDGETS: JSON.stringify({
+        'test-base': { perOrganizationPerDay: '1', organizations: { [key.organizationId]: spent, org_burst: burstBudget } },
+      }),
     });
     await budgeted.start();
     try {
@@ -457,10 +470,30 @@ describe('chain service - managed wallets as smart accounts', () => {
       expect((await final(fromWallet(wallet.walletId, { amount: '1', organizationId: 'org_another' }))).status).toBe('confirmed');
       const metrics = await (await fetch(`${budgeted.url}/metrics`)).text();
       expect(Number((/^ramp_chain_sponsorship_refusals(?:\{[^}]*\})? (\S+)$/m.exec(metrics) ?? [])[1])).toBe(1);
+
+      // After a quiet day (nothing of the chain's landed in the last 24 hours), a burst asked at once: each operation on
+      // its way is still reserved at what the chain's last landings cost, so a budget of two and a half operations lets
+      // three through (0, 1 and 2 reserved before each) and refuses the fourth (fewer if a landing since cost more).
+      // Reserved at 0, as before, all four would pass.
+      await pool.query(`update chain.account_operations set created_at = created_at - interval '25 hours' where chain = 'test-base'`);
+      const reserve = await reserveNow();
+      let expectedPasses = 0;
+      while (expectedPasses < 4 && BigInt(expectedPasses) * reserve < burstBudgetWei) expectedPasses += 1;
+      expect(expectedPasses).toBeLessThan(4);
+      const burst = [1, 2, 3, 4].map(() => fromWallet(wallet.walletId, { amount: '1', organizationId: 'org_burst' }));
+      const answers = await Promise.allSettled(burst.map((terms) => rpc.call(ChainTransfer.contract, swapTransfer, terms)));
+      const passed = burst.filter((_, i) => answers[i]!.status === 'fulfilled');
+      const refusals = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as AppError] : []));
+      expect(passed).toHaveLength(expectedPasses);
+      expect(refusals).toHaveLength(4 - expectedPasses);
+      expect(refusals[0]).toMatchObject({ code: 'INVALID_REQUEST', field: 'organizationId' });
+      expect(refusals[0]!.message).toContain(`reserved for the ${expectedPasses} on their way`);
+      for (const terms of passed) expect((await final(terms)).status).toBe('confirmed');
+      burstPassed = passed.length;
     } finally {
       await budgeted.stop();
       await chain.start();
     }
-    expect(await usdcOf(wallet.address)).toBe(parseUnits('8', 6));
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('8', 6) - parseUnits(String(burstPassed), 6));
   }, 120_000);
 });

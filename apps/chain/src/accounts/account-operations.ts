@@ -50,6 +50,11 @@ const LANDING_MARGIN_BLOCKS = 5n;
 
 /** How long a swap from an account may wait to be mined (as the hot wallet's: the router refuses it after). */
 const SWAP_DEADLINE_SECONDS = 300;
+/**
+ * How many of the chain's latest landed operations the sponsorship reserve looks at: an operation on its way is
+ * reserved at the most one of them cost.
+ */
+const RESERVE_SAMPLE = 100;
 
 /** What a transfer from a managed wallet's account asks (ChainTransfer with `fromWallet`). */
 export interface AccountTransferTerms {
@@ -336,13 +341,15 @@ export class AccountOperations {
     const budget = sponsorshipBudgetOf(context.sponsorshipBudget, organizationId);
     if (budget === undefined) return;
     await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`sponsorship:${context.id}:${organizationId}`]);
-    // What its operations of the last 24 hours cost, those on their way reserved at the most one operation of the
-    // chain cost in that time (none landed yet: nothing to reserve by).
+    // What its operations of the last 24 hours cost, those on their way reserved each at the most one of the chain's
+    // last RESERVE_SAMPLE landed operations cost, however old: after a quiet day the first burst is reserved as well.
+    // Both read by index (the organization's day, the chain's newest landings), not every operation the chain had that day.
     const { rows } = await tx.query<{ spent: string; open: number; reserve: string }>(
-      `select coalesce(sum(gas_cost) filter (where organization_id = $2 and status in ('confirmed', 'failed')), 0)::text as spent,
-              (count(*) filter (where organization_id = $2 and status in ('queued', 'submitted')))::int as open,
-              coalesce(max(gas_cost), 0)::text as reserve
-         from ${CHAIN_SCHEMA}.account_operations where chain = $1 and created_at > now() - interval '24 hours'`,
+      `select coalesce(sum(gas_cost) filter (where status in ('confirmed', 'failed')), 0)::text as spent,
+              (count(*) filter (where status in ('queued', 'submitted')))::int as open,
+              coalesce((select max(gas_cost) from (select gas_cost from ${CHAIN_SCHEMA}.account_operations
+                                                     where chain = $1 and gas_cost is not null order by id desc limit ${RESERVE_SAMPLE}) recent), 0)::text as reserve
+         from ${CHAIN_SCHEMA}.account_operations where chain = $1 and organization_id = $2 and created_at > now() - interval '24 hours'`,
       [context.id, organizationId],
     );
     const coin = (units: string) => fromBaseUnits(BigInt(units), context.native.decimals);

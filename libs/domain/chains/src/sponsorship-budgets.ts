@@ -58,7 +58,7 @@ export function sponsorshipBudgetOf(budget: SponsorshipBudget | undefined, organ
 /**
  * Whether an organization may have one more operation sponsored, given what its operations of the last 24 hours cost:
  * `spent` by those that landed, and `open` operations still on their way, whose cost is not known yet and is reserved
- * at `reserve` each (the most one operation of the chain cost lately). Refused once spent and reserved reach the
+ * at `reserve` each (the most one of the chain's latest landed operations cost, whatever their age). Refused once spent and reserved reach the
  * budget, so that a burst of operations asked at once cannot all pass before the first lands. Undefined: it may.
  */
 export function sponsorshipRefusal(
