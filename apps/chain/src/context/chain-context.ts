@@ -19,6 +19,7 @@ import { toBaseUnits } from '@ramp/money';
 import type { EventLog } from '@ramp/event-store';
 import {
   accountOfSigner,
+  balancesAt,
   deployPlatformContracts,
   deploySmartAccountContracts,
   developmentSigner,
@@ -296,9 +297,12 @@ export class ChainContext {
 
   /** What `holder` held of `token` at a block: 0 of a token whose contract was not there yet (a chain before deployment). */
   async balanceAt(token: ChainToken, holder: Address, blockNumber: bigint): Promise<bigint> {
-    if (token.address === NATIVE_TOKEN) return this.client.getBalance({ address: holder, blockNumber });
-    if (!(await this.client.getCode({ address: token.address, blockNumber }))) return 0n;
-    return this.client.readContract({ address: token.address, abi: TestToken.abi, functionName: 'balanceOf', args: [holder], blockNumber });
+    return (await balancesAt(this.client, token.address, [holder], blockNumber))[0]!;
+  }
+
+  /** What each of `holders` holds of `token` at `blockNumber`, in their order: a few eth_calls for any number (balancesAt). */
+  balancesAt(token: ChainToken, holders: readonly Address[], blockNumber: bigint): Promise<bigint[]> {
+    return balancesAt(this.client, token.address, holders, blockNumber);
   }
 
   /**

@@ -67,7 +67,7 @@ export class Holdings {
     const balances = new Map<string, bigint>();
     for (const token of context.tokens) {
       const of = token.address === context.native.address ? [...holders, ...lanes] : holders;
-      const held = await Promise.all(of.map((holder) => context.balanceAt(token, holder, blockNumber)));
+      const held = await context.balancesAt(token, of, blockNumber);
       balances.set(
         token.symbol,
         held.reduce((sum, balance) => sum + balance, 0n),
@@ -129,10 +129,13 @@ export class Holdings {
         group by 1, 2`,
       [context.id, rows.map((row) => row.address), blockNumber.toString(), `${context.environment}:${context.chain}`, CHAIN_EVENT_TYPES.depositCredited],
     );
+    // The page's accounts read together, token by token (a few eth_calls for the page, not one per account and token).
+    const addresses = rows.map((row) => getAddress(row.address));
+    const read = await Promise.all(context.tokens.map((token) => context.balancesAt(token, addresses, blockNumber)));
     const wallets: AccountHoldings[] = [];
-    for (const row of rows) {
-      const address = getAddress(row.address);
-      const held = await Promise.all(context.tokens.map(async (token) => ({ token, units: await context.balanceAt(token, address, blockNumber) })));
+    for (const [i, row] of rows.entries()) {
+      const address = addresses[i]!;
+      const held = context.tokens.map((token, t) => ({ token, units: read[t]![i]! }));
       const balances = held
         .map(({ token, units }) => {
           const kept = dust.find((entry) => entry.address === row.address && entry.token.toLowerCase() === token.address.toLowerCase());

@@ -10,3 +10,4 @@ export * from './pools';
 export * from './intents';
 export * from './smart-accounts';
 export * from './local-bundler';
+export * from './balances';
