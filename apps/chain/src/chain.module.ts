@@ -21,6 +21,7 @@ import { Migration20261202000003 } from './migrations/Migration20261202000003';
 import { Migration20261202000004 } from './migrations/Migration20261202000004';
 import { Migration20261206000001 } from './migrations/Migration20261206000001';
 import { Migration20261207000001 } from './migrations/Migration20261207000001';
+import { Migration20261207000002 } from './migrations/Migration20261207000002';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -52,6 +53,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261202000004,
     Migration20261206000001,
     Migration20261207000001,
+    Migration20261207000002,
   ],
 };
 

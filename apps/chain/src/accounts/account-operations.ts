@@ -115,6 +115,8 @@ interface OperationRow {
   amount_out: string | null;
   error: string | null;
   updated_at: Date;
+  /** When a reorganisation took away its final landing (reopenFrom): it is open again to land once more. */
+  reorged_at: Date | null;
 }
 
 /** An operation as its requester sees it. */
@@ -331,6 +333,30 @@ export class AccountOperations {
   }
 
   /**
+   * A reorganisation replaced the chain from block `fork` (the watcher's rewind, in its transaction): each operation
+   * recorded as confirmed in a block from there on is open again, its landing forgotten, so that its kept signed copy
+   * is handed to the bundler again at the next pass (even while the chain's sends are paused: what it moved is in the
+   * books already, and the chain must catch up with them), and it is finished again when it lands, without a second
+   * `send.finished`. Reported as an error, as a hot wallet's send reorganised out is.
+   */
+  async reopenFrom(tx: Sql, fork: bigint): Promise<void> {
+    const { rows } = await tx.query<{ id: string; idempotency_key: string }>(
+      `update ${CHAIN_SCHEMA}.account_operations
+          set status = 'submitted', reorged_at = now(), tx_hash = null, block_number = null, block_hash = null,
+              updated_at = now() - make_interval(secs => $3::double precision / 1000)
+        where chain = $1 and status = 'confirmed' and block_number >= $2::numeric
+        returning id, idempotency_key`,
+      [this.context.id, fork.toString(), RESUBMIT_AFTER_MS],
+    );
+    for (const row of rows) {
+      this.context.logger.error(
+        { chain: this.context.id, operation: row.id, key: row.idempotency_key, fork: fork.toString() },
+        'an account operation recorded as final was reorganised out of the chain: submitted again; an operator must check what it moved',
+      );
+    }
+  }
+
+  /**
    * Refuses a new operation for an organization whose sponsored gas in the last 24 hours has reached its budget
    * (CHAIN_SPONSORED_GAS_BUDGETS): INVALID_REQUEST naming `organizationId`, so that the step fails with the reason and
    * releases its hold. One judgement at a time per organization and chain. What is on its way has no cost yet: the
@@ -371,7 +397,8 @@ export class AccountOperations {
    */
   async minedNotFinal(blockNumber: bigint): Promise<{ symbol: string; units: bigint }[][]> {
     const { rows } = await this.context.pool.query<OperationRow>(
-      `select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status = 'submitted' and tx_hash is not null and block_number <= $2`,
+      // One landing again after a reorganisation is in the books already.
+      `select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status = 'submitted' and tx_hash is not null and block_number <= $2 and reorged_at is null`,
       [this.context.id, blockNumber.toString()],
     );
     const mined: { symbol: string; units: bigint }[][] = [];
@@ -502,8 +529,9 @@ export class AccountOperations {
         `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now() where chain = $1 and id = $2`,
         [this.context.id, row.id],
       );
-    if (!sending) return;
-    if (row.submitted_at && Date.now() - row.submitted_at.getTime() >= PREPARE_AGAIN_AFTER_MS) {
+    // One final before a reorganisation is handed back even while the chain's sends are paused (its kept copy only).
+    if (!sending && row.reorged_at === null) return;
+    if (sending && row.submitted_at && Date.now() - row.submitted_at.getTime() >= PREPARE_AGAIN_AFTER_MS) {
       await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
       return;
     }
@@ -541,6 +569,8 @@ export class AccountOperations {
         ],
       );
       if (updated.rowCount === 0) return;
+      // Final once before a reorganisation took it away: its send.finished was appended and booked then.
+      if (row.reorged_at !== null) return;
       const userOperationHash = landed?.userOperationHash ?? row.user_operation_hash ?? undefined;
       const event: SendFinished = {
         sendId: `${context.id}:operation:${row.id}`,
@@ -585,8 +615,22 @@ export class AccountOperations {
       const metadata: EventMetadata = { correlationId: event.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: context.systemTenant };
       await context.log.append(tx, `operation-${context.id}-${row.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
     });
+    if (row.reorged_at !== null && status === 'failed') {
+      context.logger.error(
+        { chain: context.id, key: row.idempotency_key, error: outcome.error },
+        'an account operation reorganised out of the chain after it was final did not land again: the books hold what it moved; an operator must act',
+      );
+      return;
+    }
     context.logger.info(
-      { chain: context.id, key: row.idempotency_key, status, transactionHash: landed?.transactionHash, error: outcome.error },
+      {
+        chain: context.id,
+        key: row.idempotency_key,
+        status,
+        transactionHash: landed?.transactionHash,
+        error: outcome.error,
+        landedAgain: row.reorged_at !== null,
+      },
       'account operation final',
     );
   }

@@ -48,6 +48,8 @@ export class Deposits {
       logger: context.logger,
       onCredit: (tx, deposit) => this.credited(tx, deposit),
       onReversed: (tx, deposit) => this.reversed(tx, deposit),
+      // A managed wallet's operation final before the fork is open again, to land once more (AccountOperations).
+      onRewound: (tx, fork) => this.accounts.reopenFrom(tx, fork),
     });
   }
 

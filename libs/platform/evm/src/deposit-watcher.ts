@@ -49,6 +49,11 @@ export interface DepositWatcherOptions {
   onCredit: (tx: PoolClient, deposit: Deposit) => Promise<void>;
   /** Called in the transaction that records it, when a reorganisation removed an already credited deposit. */
   onReversed?: (tx: PoolClient, deposit: Deposit) => Promise<void>;
+  /**
+   * Called in the transaction of a rewind, with the first block the reorganisation replaced: what else the chain
+   * service recorded as landed from there on (a managed wallet's operations) is looked at again.
+   */
+  onRewound?: (tx: PoolClient, fork: bigint) => Promise<void>;
 }
 
 /**
@@ -257,6 +262,7 @@ export class DepositWatcher {
           await this.options.onReversed?.(tx, { ...depositOf(row), ...next });
         }
       }
+      await this.options.onRewound?.(tx, fork);
       await tx.query(`delete from ${this.s}.chain_blocks where chain = $1 and number >= $2`, [chain, fork.toString()]);
       await tx.query(`update ${this.s}.chain_checkpoints set block_number = least(block_number, $2) where chain = $1`, [chain, (fork - 1n).toString()]);
     });
