@@ -435,7 +435,7 @@ describe('chain service - managed wallets as smart accounts', () => {
     // The most one of the chain's latest landed operations cost: what an operation on its way is reserved at.
     const reserveNow = async () => {
       const { rows: costliest } = await pool.query(
-        `select max(gas_cost)::text as cost from (select gas_cost from chain.account_operations where chain = 'test-base' and gas_cost is not null order by id desc limit 100) recent`,
+        `select max(gas_cost)::text as cost from (select gas_cost from chain.account_operations where chain = 'test-base' and gas_cost > 0 order by id desc limit 100) recent`,
       );
       return BigInt(costliest[0].cost);
     };

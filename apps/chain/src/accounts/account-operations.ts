@@ -368,13 +368,14 @@ export class AccountOperations {
     if (budget === undefined) return;
     await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`sponsorship:${context.id}:${organizationId}`]);
     // What its operations of the last 24 hours cost, those on their way reserved each at the most one of the chain's
-    // last RESERVE_SAMPLE landed operations cost, however old: after a quiet day the first burst is reserved as well.
-    // Both read by index (the organization's day, the chain's newest landings), not every operation the chain had that day.
+    // last RESERVE_SAMPLE landed operations cost, however old (gas_cost > 0: one refused before it was sent cost
+    // nothing): after a quiet day the first burst is reserved as well. Both read by index (the organization's day, the
+    // chain's newest landings), not every operation the chain had that day.
     const { rows } = await tx.query<{ spent: string; open: number; reserve: string }>(
       `select coalesce(sum(gas_cost) filter (where status in ('confirmed', 'failed')), 0)::text as spent,
               (count(*) filter (where status in ('queued', 'submitted')))::int as open,
               coalesce((select max(gas_cost) from (select gas_cost from ${CHAIN_SCHEMA}.account_operations
-                                                     where chain = $1 and gas_cost is not null order by id desc limit ${RESERVE_SAMPLE}) recent), 0)::text as reserve
+                                                     where chain = $1 and gas_cost > 0 order by id desc limit ${RESERVE_SAMPLE}) recent), 0)::text as reserve
          from ${CHAIN_SCHEMA}.account_operations where chain = $1 and organization_id = $2 and created_at > now() - interval '24 hours'`,
       [context.id, organizationId],
     );
@@ -529,9 +530,15 @@ export class AccountOperations {
         `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now() where chain = $1 and id = $2`,
         [this.context.id, row.id],
       );
-    // One final before a reorganisation is handed back even while the chain's sends are paused (its kept copy only).
-    if (!sending && row.reorged_at === null) return;
-    if (sending && row.submitted_at && Date.now() - row.submitted_at.getTime() >= PREPARE_AGAIN_AFTER_MS) {
+    // One final before a reorganisation is handed back even while the chain's sends are paused: what it moved is in the
+    // books already (and the pause, which its absence from the chain may have caused, lifts only once it lands).
+    const reopened = row.reorged_at !== null;
+    if (!sending && !reopened) return;
+    const age = row.submitted_at ? Date.now() - row.submitted_at.getTime() : 0;
+    // Prepared again (the same nonce, fresh calls and sponsorship) before its kept copy's sponsorship lapses; a reopened
+    // swap as soon as its kept copy's router deadline has passed, since that copy could only land reverted.
+    const swapExpired = reopened && 'fromToken' in row.terms && age >= SWAP_DEADLINE_SECONDS * 1000;
+    if (row.submitted_at && (age >= PREPARE_AGAIN_AFTER_MS || swapExpired)) {
       await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
       return;
     }
@@ -547,6 +554,15 @@ export class AccountOperations {
     const terms = row.terms;
     // A confirmed swap's output, from the operation's own logs (read before the transaction: an RPC call).
     const out = status === 'confirmed' && landed && 'fromToken' in terms ? (await this.moved(row, landed))[0]!.out! : undefined;
+    // Landing again after a reorganisation: the row keeps what was booked (the output, the sponsored gas), and a swap
+    // whose new landing gave another output is reported, since the books hold the first one.
+    const reopened = row.reorged_at !== null;
+    if (reopened && out !== undefined && row.amount_out !== null && BigInt(row.amount_out) !== out) {
+      context.logger.error(
+        { chain: context.id, key: row.idempotency_key, booked: row.amount_out, landed: out.toString() },
+        'an account swap landed again after a reorganisation with another output than the books hold: an operator must act',
+      );
+    }
     await withTransaction(context.pool, async (tx) => {
       const updated = await tx.query(
         `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
@@ -559,10 +575,10 @@ export class AccountOperations {
           landed?.transactionHash ?? null,
           landed?.blockNumber.toString() ?? null,
           landed?.blockHash ?? null,
-          (landed?.actualGasCost ?? 0n).toString(),
+          reopened && row.gas_cost !== null ? row.gas_cost : (landed?.actualGasCost ?? 0n).toString(),
           outcome.error ?? null,
           landed?.userOperationHash ?? null,
-          out?.toString() ?? null,
+          reopened && row.amount_out !== null ? row.amount_out : (out?.toString() ?? null),
           // Only from the state this pass read: another replica's preparation (a new hash) or finish wins over it.
           row.status,
           row.user_operation_hash,
