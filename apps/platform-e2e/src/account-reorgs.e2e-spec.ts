@@ -84,37 +84,33 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
   const balance = async (walletId: string) => (await api.get(`/wallets/${walletId}`)).body.data.balances.find((entry: any) => entry.tokenSymbol === 'USDC');
   const account = async (name: string, asset: string) =>
     (await pool.query(`select amount::text from ledger.balances where account = $1 and asset = $2`, [name, asset])).rows[0]?.amount as string | undefined;
-  /** Replaces every block from the one holding `hash` up to the head with empty ones: what it held never happened. */
-  const reorgFrom = async (hash: Hex) => {
-    // The chain service mines sends meanwhile: the depth is taken again, deeper, until the block is gone.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
-      if (!receipt) return;
-      const depth = Number((await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber) + 1;
-      await node.rpc('anvil_reorg', [depth, []]);
-    }
-    await expect(client.getTransactionReceipt({ hash })).rejects.toThrow();
-  };
+  /** Every block from the one holding `hash` up to the head replaced with empty ones: what it held never happened. */
+  const reorgFrom = (hash: Hex) => node.reorgOut(hash);
   const check = () => ledgerCheck(20_000, { DATABASE_URL: databaseUrl, EVENTS_NAMESPACE: namespace });
-
-  it('takes back a reorganised deposit from the wallet whose account it never left: no loss, and the wallet still equals its account', async () => {
+  /** A new wallet on base (its address its account), paid `amount` USDC by an end user given `held`, and credited. */
+  const paidAccountWallet = async (held: string, amount: string) => {
     const wallet = (await api.post('/wallets', { chain: 'base' })).body.data as { walletId: string; address: Address };
     const { rows } = await pool.query(`select kind from chain.deposit_addresses where chain = 'test-base' and address = $1`, [wallet.address.toLowerCase()]);
     expect(rows[0]?.kind).toBe('account');
-    const { account: user, wallet: userWallet } = await endUserWith(api, 'base', node.rpcUrl, { ETH: '1', USDC: '50' });
+    const { account: user, wallet: userWallet } = await endUserWith(api, 'base', node.rpcUrl, { ETH: '1', USDC: held });
     const paid = await userWallet.writeContract({
       chain: null,
       address: usdc,
       abi: erc20Abi,
       functionName: 'transfer',
-      args: [wallet.address, parseUnits('20', 6)],
+      args: [wallet.address, parseUnits(amount, 6)],
     });
     expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
     await eventually(
       () => balance(wallet.walletId),
-      (entry) => entry?.available === '20',
+      (entry) => entry?.available === amount,
       30_000,
     );
+    return { wallet, user, paid };
+  };
+
+  it('takes back a reorganised deposit from the wallet whose account it never left: no loss, and the wallet still equals its account', async () => {
+    const { wallet, user, paid } = await paidAccountWallet('50', '20');
     // Credited and left in the account: no sweep.
     expect(await usdcOf(wallet.address)).toBe(parseUnits('20', 6));
     const before = await check();
@@ -139,21 +135,7 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
   }, 120_000);
 
   it("lands again, once, a wallet's swap operation that a reorganisation took out after it was final: the account and its books agree again", async () => {
-    const wallet = (await api.post('/wallets', { chain: 'base' })).body.data as { walletId: string; address: Address };
-    const { wallet: userWallet } = await endUserWith(api, 'base', node.rpcUrl, { ETH: '1', USDC: '100' });
-    const paid = await userWallet.writeContract({
-      chain: null,
-      address: usdc,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [wallet.address, parseUnits('100', 6)],
-    });
-    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
-    await eventually(
-      () => balance(wallet.walletId),
-      (entry) => entry?.available === '100',
-      30_000,
-    );
+    const { wallet } = await paidAccountWallet('100', '100');
     const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'CNGN', amount: '40', fromChain: 'base', toChain: 'base' })).body.data;
     const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
     expect(started.status).toBe(201);

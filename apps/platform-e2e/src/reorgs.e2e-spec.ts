@@ -92,18 +92,8 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
         60_000,
       )
     ).body.data;
-  /** Replaces every block from the one holding `hash` up to the head with empty ones: what it held never happened. */
-  const reorgFrom = async (hash: Hex) => {
-    // The chain service mines sends meanwhile: a head read a moment before the reorganisation can be behind it, and the
-    // depth then falls short of the block; it is taken again, deeper, until the block is gone.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
-      if (!receipt) return;
-      const depth = Number((await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber) + 1;
-      await nodes[0]!.rpc('anvil_reorg', [depth, []]);
-    }
-    await expect(client.getTransactionReceipt({ hash })).rejects.toThrow();
-  };
+  /** Every block from the one holding `hash` up to the head replaced with empty ones: what it held never happened. */
+  const reorgFrom = (hash: Hex) => nodes[0]!.reorgOut(hash);
   /** An end user holding USDC (and ETH for gas) on base, who pays it to an address. */
   const endUser = async (amount: string) => {
     const { account, wallet } = await endUserWith(api, 'base', nodes[0]!.rpcUrl, { ETH: '1', USDC: amount });

@@ -79,6 +79,21 @@ export class AnvilNode {
   }
 
   /** Stops the node (SIGTERM, so --state is written); the same port is used again by start(). */
+  /**
+   * Replaces every block from the one holding transaction `hash` up to the head with empty ones (`anvil_reorg`): what
+   * they held never happened. The platform mines sends meanwhile, so a head read a moment before can be behind the
+   * reorganisation and its depth fall short of the block: it is taken again, deeper, until the block is gone.
+   */
+  async reorgOut(hash: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const receipt = await this.rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+      if (!receipt) return;
+      const head = BigInt(await this.rpc<string>('eth_blockNumber'));
+      await this.rpc('anvil_reorg', [Number(head - BigInt(receipt.blockNumber)) + 1, []]);
+    }
+    if (await this.rpc('eth_getTransactionReceipt', [hash])) throw new Error(`${hash} is still on the chain after five reorganisations`);
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
