@@ -22,6 +22,7 @@ import { Migration20261202000004 } from './migrations/Migration20261202000004';
 import { Migration20261206000001 } from './migrations/Migration20261206000001';
 import { Migration20261207000001 } from './migrations/Migration20261207000001';
 import { Migration20261207000002 } from './migrations/Migration20261207000002';
+import { Migration20261208000001 } from './migrations/Migration20261208000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -54,6 +55,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261206000001,
     Migration20261207000001,
     Migration20261207000002,
+    Migration20261208000001,
   ],
 };
 

@@ -1,6 +1,7 @@
 import { Client, Pool } from 'pg';
 import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
-import { AltoBundler, CANONICAL_ENTRY_POINT, deployForLocalBundler } from '@ramp/evm';
+import { createBundlerClient } from 'viem/account-abstraction';
+import { AltoBundler, CANONICAL_ENTRY_POINT, deployForLocalBundler, operationFromJson } from '@ramp/evm';
 import {
   AnvilNode,
   ApiClient,
@@ -9,6 +10,7 @@ import {
   freePort,
   freshStack,
   ledgerCheck,
+  poolTrader,
   runCompiled,
   startServices,
   stopAll,
@@ -21,8 +23,10 @@ import {
  * bundler and a stack of their own (reorgs.e2e-spec.ts covers forwarder wallets, whose deposits are swept): a deposit
  * to an account, credited, then taken out of the chain, is taken back from the wallet's balance (the tokens never left
  * the account, so nothing is the platform's loss); a wallet's operation taken out after it was final lands again,
- * once, from its kept signed copy. Either way the wallet and its account, and the books and the chain, agree again to
- * the base unit.
+ * once, from its kept signed copy; one that landed reverted, taken out, is cancelled (its nonce used by an operation
+ * with no calls), so that its signed copy can never land. Either way the wallet and its account, and the books and the
+ * chain, agree again to the base unit. When the copy lands first all the same (the chain service down meanwhile), the
+ * operation is recorded as the chain has it and the wallet's drift from its account is reported.
  */
 describe('reorgs - smart-account wallets: a deposit taken back, an operation landed again, the accounts and their books agree', () => {
   const node = new AnvilNode({ chainId: 84532 });
@@ -47,6 +51,8 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     services = await startServices(['quote', 'ledger', 'ramp', 'swap-transfer', 'notifier', 'gateway'], {
       ...env,
       WALLET_ACCOUNTS: 'true',
+      // What an operator is told (an error) is part of what the cases check.
+      LOG_LEVEL: 'error',
       CHAIN_RECONCILE_INTERVAL_MS: '300',
       TEST_CHAINS: JSON.stringify({
         base: { rpcUrl: node.rpcUrl, localPort: node.port, bundlerUrl: bundler.url, localBundlerPort: bundler.port },
@@ -109,6 +115,46 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     return { wallet, user, paid };
   };
 
+  /** The books and the chain, and each wallet and its account, agree to the base unit (`npm run ledger:check`). */
+  const expectAgreed = async () => {
+    const report = await check();
+    const test = report.chains.find((environment) => environment.environment === 'test')!;
+    expect(test.drifts).toEqual([]);
+    expect(test.wallets.drifts).toEqual([]);
+    expect(report.ok).toBe(true);
+  };
+  /** A swap of 40 USDC for CNGN on base from the wallet `walletId`, started: its id. */
+  const startSwap = async (walletId: string): Promise<string> => {
+    const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'CNGN', amount: '40', fromChain: 'base', toChain: 'base' })).body.data;
+    const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId });
+    expect(started.status).toBe(201);
+    return started.body.data.id;
+  };
+  /** The swap `id` once it has ended. */
+  const swapEnded = async (id: string) =>
+    (
+      await eventually(
+        () => api.get(`/swap/${id}`),
+        (response) => !['pending', 'processing'].includes(response.body.data.status),
+        60_000,
+      )
+    ).body.data;
+  /** The operation of the swap `id` from its wallet's account (its first leg's), as the chain service records it. */
+  const operationOf = async (id: string) =>
+    (
+      await pool.query(
+        `select status, tx_hash, error, reorged_at, booked_status, operation from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
+        [`${id}:leg:0`],
+      )
+    ).rows[0];
+  /** The outcomes of the `send.finished` events appended for the swap `id`'s operation: what the books were told. */
+  const finishedOf = async (id: string) =>
+    (
+      await pool.query(`select data->>'status' as status from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
+        `operation:${id}:leg:0`,
+      ])
+    ).rows;
+
   it('takes back a reorganised deposit from the wallet whose account it never left: no loss, and the wallet still equals its account', async () => {
     const { wallet, user, paid } = await paidAccountWallet('50', '20');
     // Credited and left in the account: no sweep.
@@ -127,25 +173,13 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     expect(await usdcOf(user.address)).toBe(parseUnits('50', 6));
     // The tokens never left the account: what the wallet lost, the chain took back; nothing is the platform's loss.
     expect(await account('external:reorg-loss-test-base', 'base:USDC')).toBeUndefined();
-    const after = await check();
-    const test = after.chains.find((environment) => environment.environment === 'test')!;
-    expect(test.drifts).toEqual([]);
-    expect(test.wallets.drifts).toEqual([]);
-    expect(after.ok).toBe(true);
+    await expectAgreed();
   }, 120_000);
 
   it("lands again, once, a wallet's swap operation that a reorganisation took out after it was final: the account and its books agree again", async () => {
     const { wallet } = await paidAccountWallet('100', '100');
-    const quote = (await api.post('/swap/quote', { fromToken: 'USDC', toToken: 'CNGN', amount: '40', fromChain: 'base', toChain: 'base' })).body.data;
-    const started = await api.post('/swap/initiate', { quoteId: quote.quoteId, walletId: wallet.walletId });
-    expect(started.status).toBe(201);
-    const done = (
-      await eventually(
-        () => api.get(`/swap/${started.body.data.id}`),
-        (response) => !['pending', 'processing'].includes(response.body.data.status),
-        60_000,
-      )
-    ).body.data;
+    const id = await startSwap(wallet.walletId);
+    const done = await swapEnded(id);
     expect(done.status).toBe('completed');
     const [step] = done.route.steps;
     const cngn = getAddress(
@@ -155,16 +189,13 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     const cngnOf = (holder: Address) => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
     const swapped = await cngnOf(wallet.address);
     expect(await usdcOf(wallet.address)).toBe(parseUnits('60', 6));
-    const key = `${started.body.data.id}:leg:0`;
 
     // The bundle that carried the operation is taken out of the chain: the account holds its 100 USDC again.
     await reorgFrom(step.transactionHash);
     expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
     // Its kept signed copy goes to the bundler again and lands in another bundle; the account is as the books say.
     const relanded = await eventually(
-      async () =>
-        (await pool.query(`select status, tx_hash, reorged_at from chain.account_operations where chain = 'test-base' and idempotency_key = $1`, [key]))
-          .rows[0],
+      () => operationOf(id),
       (row) => row?.status === 'confirmed' && row.tx_hash !== null && row.tx_hash !== step.transactionHash,
       60_000,
       250,
@@ -174,14 +205,135 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     expect(await cngnOf(wallet.address)).toBe(swapped);
     expect(await balance(wallet.walletId)).toMatchObject({ available: '60', held: '0' });
     // Booked once: one send.finished for the operation, whatever its landings.
-    const { rows: finished } = await pool.query(`select count(*)::int as n from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
-      `operation:${key}`,
-    ]);
-    expect(finished[0].n).toBe(1);
+    expect(await finishedOf(id)).toEqual([{ status: 'confirmed' }]);
+    await expectAgreed();
+  }, 180_000);
+
+  it("finishes a wallet's operation only once the deposit watcher has scanned its block: a reorganisation it cannot see yet never leaves one final", async () => {
+    const { wallet } = await paidAccountWallet('100', '100');
+    // The watcher takes its node to be behind a block it recorded far ahead, and waits: it scans nothing meanwhile (its
+    // node lagging behind a load balancer, as it would see it).
+    const ahead = ((await client.getBlockNumber()) + 1_000_000n).toString();
+    await pool.query(`insert into chain.chain_blocks (chain, number, hash) values ('test-base', $1, $2)`, [ahead, `0x${'ab'.repeat(32)}`]);
+    let id;
+    try {
+      id = await startSwap(wallet.walletId);
+      // Landed at the chain's depth (one confirmation here), and seen landed by a pass.
+      const landed = await eventually(
+        () => operationOf(id!),
+        (row) => row?.tx_hash != null,
+        30_000,
+        100,
+      );
+      expect(landed.status).toBe('submitted');
+      expect(await usdcOf(wallet.address)).toBe(parseUnits('60', 6));
+      // Passes go on, and none finishes it while the watcher is behind its block.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await operationOf(id)).toMatchObject({ status: 'submitted', tx_hash: landed.tx_hash });
+      expect(['pending', 'processing']).toContain((await api.get(`/swap/${id}`)).body.data.status);
+    } finally {
+      await pool.query(`delete from chain.chain_blocks where chain = 'test-base' and number = $1`, [ahead]);
+    }
+    // The watcher scans again: the operation is final, and the swap completes.
+    expect((await swapEnded(id)).status).toBe('completed');
+    expect(await balance(wallet.walletId)).toMatchObject({ available: '60', held: '0' });
+  }, 120_000);
+
+  /**
+   * A wallet paid 100 USDC whose swap of 40 for CNGN landed reverted on chain, booked as failed. Blocks are mined by
+   * hand meanwhile: the operation's bundle waits in the node's pool, and someone's trade goes before it in its block, so
+   * the swap it carries gets less than its minimum (the bundler's simulation passed). With the operation's row as it
+   * stands, and its signed copy as anyone can read it from the bundle on chain.
+   */
+  const revertedSwap = async () => {
+    const trader = await poolTrader(api, 'base', node.rpcUrl, 'CNGN', '20000');
+    const { wallet } = await paidAccountWallet('100', '100');
+    await node.rpc('evm_setAutomine', [false]);
+    let id;
+    try {
+      id = await startSwap(wallet.walletId);
+      await eventually(
+        () => node.rpc<{ pending: Record<string, Record<string, { to: string | null }>> }>('txpool_content'),
+        (content) =>
+          Object.values(content.pending).some((sent) => Object.values(sent).some((tx) => tx.to?.toLowerCase() === CANONICAL_ENTRY_POINT.toLowerCase())),
+        30_000,
+        100,
+      );
+      await trader.pushPending();
+      await node.rpc('evm_mine');
+    } finally {
+      await node.rpc('evm_setAutomine', [true]);
+    }
+    expect((await swapEnded(id)).status).toBe('failed');
+    const reverted = await operationOf(id);
+    expect(reverted).toMatchObject({ status: 'failed', error: expect.stringMatching(/^reverted on chain/) });
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
+    expect(await balance(wallet.walletId)).toMatchObject({ available: '100', held: '0' });
+    return { wallet, id, reverted, copy: operationFromJson(JSON.stringify(reverted.operation)) };
+  };
+
+  it("cancels a wallet's operation that landed reverted and was then taken out of the chain: its signed copy can never land and move what the books say never moved", async () => {
+    const { wallet, id, reverted, copy } = await revertedSwap();
+
+    // The block is taken out, the trade with it: the pool is as it was, and the copy, still sponsored, would now swap.
+    await reorgFrom(reverted.tx_hash);
+    const cancelled = await eventually(
+      () => operationOf(id),
+      (row) => row?.status === 'failed' && row.tx_hash !== null && row.tx_hash !== reverted.tx_hash,
+      60_000,
+      250,
+    );
+    expect(cancelled).toMatchObject({ booked_status: 'failed', error: reverted.error });
+    expect(cancelled.reorged_at).not.toBeNull();
+    // The step's nonce is used by the cancellation: the copy is refused, by the bundler and by the EntryPoint.
+    const bundlerClient = createBundlerClient({ client, transport: http(bundler.url) });
+    await expect(bundlerClient.sendUserOperation({ ...copy, entryPointAddress: CANONICAL_ENTRY_POINT })).rejects.toThrow(/AA25|nonce/i);
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
+    expect(await balance(wallet.walletId)).toMatchObject({ available: '100', held: '0' });
+    // Booked once, as failed.
+    expect(await finishedOf(id)).toEqual([{ status: 'failed' }]);
+    await expectAgreed();
+  }, 180_000);
+
+  it('records as the chain has it, and reports, the copy of a reverted operation that lands again before its cancellation: the wallet drifts from its account until an operator acts', async () => {
+    const { wallet, id, reverted, copy } = await revertedSwap();
+    // The chain service down while the block is taken out and the copy lands: nothing could cancel it first.
+    const chain = services.get('chain')!;
+    await chain.stop();
+    try {
+      await reorgFrom(reverted.tx_hash);
+      await createBundlerClient({ client, transport: http(bundler.url) }).sendUserOperation({ ...copy, entryPointAddress: CANONICAL_ENTRY_POINT });
+      await eventually(
+        () => usdcOf(wallet.address),
+        (units) => units === parseUnits('60', 6),
+        30_000,
+      );
+    } finally {
+      await chain.start();
+    }
+    // Found landed with its calls run (read from its bundle): recorded as confirmed, the books left as they were.
+    const landed = await eventually(
+      () => operationOf(id),
+      (row) => row?.reorged_at !== null && ['confirmed', 'failed'].includes(row?.status),
+      60_000,
+      250,
+    );
+    expect(landed).toMatchObject({ status: 'confirmed', booked_status: 'failed', error: expect.stringMatching(/^booked as failed: reverted on chain/) });
+    expect(landed.tx_hash).not.toBe(reverted.tx_hash);
+    expect(await finishedOf(id)).toEqual([{ status: 'failed' }]);
+    expect(chain.logRecords.some((record) => typeof record.msg === 'string' && record.msg.includes('booked as failed landed again with its calls run'))).toBe(
+      true,
+    );
+    // What shows it: the wallet's books (100) and its account (60) differ, and the check says so.
+    expect(await balance(wallet.walletId)).toMatchObject({ available: '100', held: '0' });
     const report = await check();
     const test = report.chains.find((environment) => environment.environment === 'test')!;
-    expect(test.drifts).toEqual([]);
-    expect(test.wallets.drifts).toEqual([]);
-    expect(report.ok).toBe(true);
+    // The 40 USDC it swapped, and the CNGN it got, which the books hold neither of.
+    expect(test.wallets.drifts.map((drift) => [drift.walletId, drift.tokenSymbol]).sort()).toEqual([
+      [wallet.walletId, 'CNGN'],
+      [wallet.walletId, 'USDC'],
+    ]);
+    expect(test.wallets.drifts.find((drift) => drift.tokenSymbol === 'USDC')).toMatchObject({ books: '100', onchain: '60' });
+    expect(report.ok).toBe(false);
   }, 180_000);
 });

@@ -78,7 +78,6 @@ export class AnvilNode {
     }
   }
 
-  /** Stops the node (SIGTERM, so --state is written); the same port is used again by start(). */
   /**
    * Replaces every block from the one holding transaction `hash` up to the head with empty ones (`anvil_reorg`): what
    * they held never happened. The platform mines sends meanwhile, so a head read a moment before can be behind the
@@ -94,6 +93,7 @@ export class AnvilNode {
     if (await this.rpc('eth_getTransactionReceipt', [hash])) throw new Error(`${hash} is still on the chain after five reorganisations`);
   }
 
+  /** Stops the node (SIGTERM, so --state is written); the same port is used again by start(). */
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;

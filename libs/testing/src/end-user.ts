@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, maxUint256, parseAbi, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, maxUint256, parseAbi, parseGwei, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ApiClient } from './http';
 
@@ -47,14 +47,14 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
       throw new Error(`the trader's transaction ${receipt.transactionHash} reverted: ${reason}`);
     }
   };
+  const approval = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [network.dex.router, maxUint256] });
+  const swapCall = (from: Address, to: Address, amount: bigint) =>
+    encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] });
   const swap = async (from: Address, to: Address, amount: bigint) => {
     // Nothing to sell (a push that bought nothing): nothing to send.
     if (amount === 0n) return;
-    await send(from, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [network.dex.router, maxUint256] }));
-    await send(
-      network.dex.router,
-      encodeFunctionData({ abi: ROUTER_ABI, functionName: 'swapExactTokensForTokens', args: [amount, 0n, [from, to], trader.account.address, maxUint256] }),
-    );
+    await send(from, approval);
+    await send(network.dex.router, swapCall(from, to, amount));
   };
   const balanceOf = (address: Address) => client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [trader.account.address] });
   return {
@@ -62,6 +62,17 @@ export async function poolTrader(api: ApiClient, chain: string, rpcUrl: string, 
     // Everything the trader holds of the hub: `hubAmount` at first, a little less after each round trip's fees.
     push: async () => swap(poolToken(hub), poolToken(token), await balanceOf(poolToken(hub))),
     restore: async () => swap(poolToken(token), poolToken(hub), await balanceOf(poolToken(token))),
+    /**
+     * The push left in the node's pool, not waited for (a test that mines by hand: anvil's automine off): its approval
+     * and swap with a tip far above the platform's, so that a block mined with them holds them first. The swap's hash.
+     */
+    pushPending: async (): Promise<Hex> => {
+      const [from, to] = [poolToken(hub), poolToken(token)];
+      const fees = { gas: TRADER_GAS, maxFeePerGas: parseGwei('500'), maxPriorityFeePerGas: parseGwei('400') };
+      const nonce = await client.getTransactionCount({ address: trader.account.address, blockTag: 'pending' });
+      await trader.wallet.sendTransaction({ chain: null, to: from, data: approval, nonce, ...fees });
+      return trader.wallet.sendTransaction({ chain: null, to: network.dex.router, data: swapCall(from, to, await balanceOf(from)), nonce: nonce + 1, ...fees });
+    },
   };
 }
 

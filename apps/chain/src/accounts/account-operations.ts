@@ -9,6 +9,7 @@ import {
   accountSalt,
   finalThrough,
   NATIVE_TOKEN,
+  NO_CALLS,
   operationFromJson,
   operationLogs,
   operationNonce,
@@ -117,6 +118,8 @@ interface OperationRow {
   updated_at: Date;
   /** When a reorganisation took away its final landing (reopenFrom): it is open again to land once more. */
   reorged_at: Date | null;
+  /** Once reopened: what its `send.finished` said, and so what the books hold of it. */
+  booked_status: 'confirmed' | 'failed' | null;
 }
 
 /** An operation as its requester sees it. */
@@ -307,13 +310,21 @@ export class AccountOperations {
    */
   async tick(): Promise<void> {
     if (!this.context.smartAccounts) return;
-    const { rows } = await this.context.pool.query<OperationRow>(
-      `select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and status in ('queued', 'submitted') order by id limit ${OPERATIONS_PER_PASS}`,
+    // With the block the deposit watcher has scanned to (`watched`): see `through` below.
+    const { rows } = await this.context.pool.query<OperationRow & { watched: string | null }>(
+      `select *, (select block_number::text from ${CHAIN_SCHEMA}.chain_checkpoints where chain = $1) as watched
+         from ${CHAIN_SCHEMA}.account_operations
+        where chain = $1 and status in ('queued', 'submitted') order by id limit ${OPERATIONS_PER_PASS}`,
       [this.context.id],
     );
     if (rows.length === 0) return;
     const head = await this.context.client.getBlockNumber({ cacheTime: 0 });
-    const through = await finalThrough(this.context.client, head, this.context.settings.confirmations, this.context.settings.finality);
+    // Final at the chain's depth, and never beyond the block the watcher has scanned to: a reorganisation is seen by the
+    // watcher comparing the blocks it recorded, so one that takes out a landing in a block it has not recorded yet (it
+    // lags, its node behind) would leave the operation final and never reopened (reopenFrom).
+    const watched = rows[0]!.watched === null ? -1n : BigInt(rows[0]!.watched);
+    const final = await finalThrough(this.context.client, head, this.context.settings.confirmations, this.context.settings.finality);
+    const through = final < watched ? final : watched;
     // An account not deployed yet: only its first operation carries the factory's call, so the others wait for it.
     const deploying = new Set(rows.filter((row) => row.status === 'submitted' && row.tx_hash === null).map((row) => row.sender));
     // The chain's outbound sends paused (the books drift: ChainSendsPause) or halted: nothing new is prepared or handed
@@ -334,24 +345,31 @@ export class AccountOperations {
 
   /**
    * A reorganisation replaced the chain from block `fork` (the watcher's rewind, in its transaction): each operation
-   * recorded as confirmed in a block from there on is open again, its landing forgotten, so that its kept signed copy
-   * is handed to the bundler again at the next pass (even while the chain's sends are paused: what it moved is in the
-   * books already, and the chain must catch up with them), and it is finished again when it lands, without a second
-   * `send.finished`. Reported as an error, as a hot wallet's send reorganised out is.
+   * recorded as landed (confirmed, or reverted) in a block from there on is open again, its landing forgotten and what
+   * the books hold of it kept (`booked_status`), and it is finished again when it lands, without a second
+   * `send.finished`. Even while the chain's sends are paused, since the chain must catch up with the books:
+   * - one booked as confirmed has its kept signed copy handed to the bundler again at the next pass (what it moved is in
+   *   the books);
+   * - one booked as failed is cancelled at the next pass: an operation with its nonce and no calls (NO_CALLS), so that
+   *   its signed copy, public since it was on chain and still sponsored for a while, can never land and move what the
+   *   books say never moved.
+   * Reported as an error, as a hot wallet's send reorganised out is.
    */
   async reopenFrom(tx: Sql, fork: bigint): Promise<void> {
-    const { rows } = await tx.query<{ id: string; idempotency_key: string }>(
+    const { rows } = await tx.query<{ id: string; idempotency_key: string; booked_status: 'confirmed' | 'failed' }>(
       `update ${CHAIN_SCHEMA}.account_operations
-          set status = 'submitted', reorged_at = now(), tx_hash = null, block_number = null, block_hash = null,
-              updated_at = now() - make_interval(secs => $3::double precision / 1000)
-        where chain = $1 and status = 'confirmed' and block_number >= $2::numeric
-        returning id, idempotency_key`,
+          set status = 'submitted', reorged_at = now(), booked_status = coalesce(booked_status, status), tx_hash = null, block_number = null,
+              block_hash = null, updated_at = now() - make_interval(secs => $3::double precision / 1000)
+        where chain = $1 and status in ('confirmed', 'failed') and block_number >= $2::numeric
+        returning id, idempotency_key, booked_status`,
       [this.context.id, fork.toString(), RESUBMIT_AFTER_MS],
     );
     for (const row of rows) {
       this.context.logger.error(
-        { chain: this.context.id, operation: row.id, key: row.idempotency_key, fork: fork.toString() },
-        'an account operation recorded as final was reorganised out of the chain: submitted again; an operator must check what it moved',
+        { chain: this.context.id, operation: row.id, key: row.idempotency_key, fork: fork.toString(), booked: row.booked_status },
+        row.booked_status === 'failed'
+          ? 'an account operation recorded as reverted was reorganised out of the chain: cancelled, so that it cannot land again; an operator must check'
+          : 'an account operation recorded as final was reorganised out of the chain: submitted again; an operator must check what it moved',
       );
     }
   }
@@ -469,8 +487,13 @@ export class AccountOperations {
       address: sender,
     });
     const terms = row.terms;
-    const calls: AccountCall[] =
-      'fromToken' in terms ? this.swapCalls(terms) : row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
+    // Booked as failed and reorganised out: cancelled (no calls, its nonce), never landed again (reopenFrom).
+    const cancel = row.booked_status === 'failed';
+    const calls: AccountCall[] = cancel
+      ? []
+      : 'fromToken' in terms
+        ? this.swapCalls(terms)
+        : row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
     let prepared: Awaited<ReturnType<typeof parts.operations.prepare>>;
     try {
       prepared = await parts.operations.prepare(account, calls, `${this.context.id}:${row.idempotency_key}`);
@@ -497,7 +520,10 @@ export class AccountOperations {
       [this.context.id, row.id, prepared.hash, operationToJson(prepared.operation), fromBlock.toString()],
     );
     await parts.operations.submit(prepared.operation);
-    this.context.logger.info({ chain: this.context.id, key: row.idempotency_key, userOperationHash: prepared.hash, sender }, 'account operation submitted');
+    this.context.logger.info(
+      { chain: this.context.id, key: row.idempotency_key, userOperationHash: prepared.hash, sender, ...(cancel && { cancel }) },
+      'account operation submitted',
+    );
   }
 
   /** A submitted operation: found landed (and finished at the depth), or handed to the bundler again, or prepared again. */
@@ -518,6 +544,7 @@ export class AccountOperations {
           );
         return;
       }
+      if (row.booked_status === 'failed') return this.finishCancelled(row, landed);
       await this.finish(row, landed.success ? 'confirmed' : 'failed', {
         landed,
         ...(!landed.success && { error: `reverted on chain: ${revertDataReason(landed.revertReason)}` }),
@@ -535,16 +562,36 @@ export class AccountOperations {
     const reopened = row.reorged_at !== null;
     if (!sending && !reopened) return;
     const age = row.submitted_at ? Date.now() - row.submitted_at.getTime() : 0;
+    // Booked as failed: its cancellation prepared at once (none is kept since the reorganisation), then followed as any.
+    const uncancelled = row.booked_status === 'failed' && (row.submitted_at === null || row.submitted_at < row.reorged_at!);
     // Prepared again (the same nonce, fresh calls and sponsorship) before its kept copy's sponsorship lapses; a reopened
     // swap as soon as its kept copy's router deadline has passed, since that copy could only land reverted.
-    const swapExpired = reopened && 'fromToken' in row.terms && age >= SWAP_DEADLINE_SECONDS * 1000;
-    if (row.submitted_at && (age >= PREPARE_AGAIN_AFTER_MS || swapExpired)) {
+    const swapExpired = row.booked_status === 'confirmed' && 'fromToken' in row.terms && age >= SWAP_DEADLINE_SECONDS * 1000;
+    if (uncancelled || (row.submitted_at && (age >= PREPARE_AGAIN_AFTER_MS || swapExpired))) {
       await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
       return;
     }
     if (Date.now() - row.updated_at.getTime() < RESUBMIT_AFTER_MS || row.operation === null) return;
     await this.context.pool.query(`update ${CHAIN_SCHEMA}.account_operations set updated_at = now() where chain = $1 and id = $2`, [this.context.id, row.id]);
     await operations.submit(operationFromJson(JSON.stringify(row.operation)));
+  }
+
+  /**
+   * An operation booked as failed whose reverted landing was reorganised out, found landed again at the depth: its
+   * cancellation (NO_CALLS) or the same calls reverting again leave the books right, and it is failed again. Its calls
+   * run with success (a copy landed before the cancellation) moved what the books say never moved: recorded as
+   * confirmed, as the chain has it, and reported for an operator (the chain's books drift by it until they act).
+   */
+  private async finishCancelled(row: OperationRow, landed: LandedOperation): Promise<void> {
+    if (!landed.success) return this.finish(row, 'failed', { landed, error: row.error ?? undefined });
+    const keptCancel = landed.userOperationHash === row.user_operation_hash && row.submitted_at !== null && row.submitted_at >= row.reorged_at!;
+    const calls = keptCancel ? NO_CALLS : await this.parts.operations.callDataOf(landed);
+    if (calls?.toLowerCase() === NO_CALLS.toLowerCase()) return this.finish(row, 'failed', { landed, error: row.error ?? undefined });
+    this.context.logger.error(
+      { chain: this.context.id, key: row.idempotency_key, userOperationHash: landed.userOperationHash, transactionHash: landed.transactionHash },
+      'an account operation booked as failed landed again with its calls run after a reorganisation: it moved what the books say never moved; an operator must act',
+    );
+    await this.finish(row, 'confirmed', { landed, error: `booked as failed: ${row.error ?? 'reverted on chain'}; landed again with its calls run` });
   }
 
   /** The operation final: its status and landing recorded and its `send.finished` appended, in one transaction, once. */
@@ -631,7 +678,7 @@ export class AccountOperations {
       const metadata: EventMetadata = { correlationId: event.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: context.systemTenant };
       await context.log.append(tx, `operation-${context.id}-${row.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
     });
-    if (row.reorged_at !== null && status === 'failed') {
+    if (row.booked_status === 'confirmed' && status === 'failed') {
       context.logger.error(
         { chain: context.id, key: row.idempotency_key, error: outcome.error },
         'an account operation reorganised out of the chain after it was final did not land again: the books hold what it moved; an operator must act',

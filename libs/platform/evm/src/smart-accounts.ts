@@ -1,5 +1,6 @@
 import {
   concat,
+  decodeFunctionData,
   encodeAbiParameters,
   encodeDeployData,
   encodeFunctionData,
@@ -161,6 +162,12 @@ export async function accountAddress(client: PublicClient, contracts: SmartAccou
 export function operationNonce(idempotencyKey: string): bigint {
   return (BigInt(keccak256(toHex(`user-operation:${idempotencyKey}`))) >> 64n) << 64n;
 }
+
+/**
+ * The calls of an operation that does nothing (`executeBatch` of none): what cancels a step's operation, since landing
+ * it uses the step's nonce, so that no other preparation of the step can land after it.
+ */
+export const NO_CALLS: Hex = encodeFunctionData({ abi: SimpleAccount.abi, functionName: 'executeBatch', args: [[], [], []] });
 
 /** One call of an operation's batch. */
 export interface AccountCall {
@@ -413,6 +420,24 @@ export class UserOperations {
     });
     const event = events.find((candidate) => candidate.args.nonce === nonce);
     return event && this.landed(event.args.userOpHash, event.blockNumber);
+  }
+
+  /**
+   * The calls a landed operation ran (its `callData`), read from the bundle that carried it: undefined when that
+   * transaction is not a direct `handleOps` to the EntryPoint (a bundler's own contract in between).
+   */
+  async callDataOf(landed: LandedOperation): Promise<Hex | undefined> {
+    const bundle = await this.client.getTransaction({ hash: landed.transactionHash });
+    if (bundle.to?.toLowerCase() !== this.contracts.entryPoint.toLowerCase()) return undefined;
+    let call;
+    try {
+      call = decodeFunctionData({ abi: entryPoint07Abi, data: bundle.input });
+    } catch {
+      return undefined;
+    }
+    if (call.functionName !== 'handleOps') return undefined;
+    const [operations] = call.args;
+    return operations.find((operation) => operation.sender.toLowerCase() === landed.sender.toLowerCase() && operation.nonce === landed.nonce)?.callData;
   }
 
   /** The operation on chain since `fromBlock`, or undefined while it has not landed. */
