@@ -1,8 +1,8 @@
-import { createPublicClient, createWalletClient, http, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, createWalletClient, custom, http, parseEther, type Address, type PublicClient } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { ANVIL_MNEMONIC, AnvilNode } from '@ramp/testing';
 import { TestToken } from './artifacts.generated';
-import { BALANCES_PER_CALL, balancesAt } from './balances';
+import { ALONE_AT_ONCE, BALANCES_PER_CALL, balancesAt } from './balances';
 import { CREATE2_DEPLOYER } from './deployment';
 import { NATIVE_TOKEN } from './deposit-watcher';
 
@@ -80,6 +80,37 @@ describe('balancesAt - many holders read in a few eth_calls, exactly as one at a
     expect(await balancesAt(client, token, [holders[0]!], after)).toEqual([1_000_000n]);
     expect(methods).toEqual(['eth_getCode', 'eth_call']);
     expect(await balancesAt(client, token, [], after)).toEqual([]);
+  });
+
+  it('asks each holder alone, a few at a time, when the node refuses the multicall: the same balances, never a burst', async () => {
+    // A node that takes no eth_call without `to` (a deployless call is one), as some providers do.
+    let inFlight = 0;
+    let most = 0;
+    let refused = 0;
+    const refusing = createPublicClient({
+      transport: custom(
+        {
+          async request({ method, params }) {
+            if (method === 'eth_call' && !(params as [{ to?: string }])[0].to) {
+              refused += 1;
+              throw new Error('eth_call: a call without `to` is not served here');
+            }
+            inFlight += 1;
+            most = Math.max(most, inFlight);
+            try {
+              return await node.rpc(method, params as unknown[]);
+            } finally {
+              inFlight -= 1;
+            }
+          },
+        },
+        { retryCount: 0 },
+      ),
+    }) as PublicClient;
+    expect(await balancesAt(refusing, token, holders, after)).toEqual(await oneByOne(token, after));
+    expect(refused).toBe(2);
+    // Before, all 250 at once.
+    expect(most).toBeLessThanOrEqual(ALONE_AT_ONCE);
   });
 
   it('fails, never answers 0, when a contract cannot say a balance', async () => {
