@@ -1,7 +1,7 @@
 import { Client, Pool } from 'pg';
-import { createPublicClient, erc20Abi, getAddress, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
-import { createBundlerClient } from 'viem/account-abstraction';
-import { AltoBundler, CANONICAL_ENTRY_POINT, deployForLocalBundler, operationFromJson } from '@ramp/evm';
+import { createPublicClient, decodeFunctionData, erc20Abi, getAddress, http, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
+import { createBundlerClient, entryPoint07Abi } from 'viem/account-abstraction';
+import { AltoBundler, CANONICAL_ENTRY_POINT, deployForLocalBundler, NO_CALLS, operationFromJson } from '@ramp/evm';
 import {
   AnvilNode,
   ApiClient,
@@ -143,7 +143,7 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
   const operationOf = async (id: string) =>
     (
       await pool.query(
-        `select status, tx_hash, error, reorged_at, booked_status, operation from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
+        `select status, tx_hash, user_operation_hash, error, reorged_at, booked_status, operation from chain.account_operations where chain = 'test-base' and idempotency_key = $1`,
         [`${id}:leg:0`],
       )
     ).rows[0];
@@ -209,34 +209,52 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     await expectAgreed();
   }, 180_000);
 
-  it("finishes a wallet's operation only once the deposit watcher has scanned its block: a reorganisation it cannot see yet never leaves one final", async () => {
+  it("finishes a wallet's operation only in a block the deposit watcher has scanned, on the chain it recorded: a reorganisation it cannot see never leaves one final", async () => {
     const { wallet } = await paidAccountWallet('100', '100');
+    const checkpoint = async () =>
+      (await pool.query(`select block_number::text from chain.chain_checkpoints where chain = 'test-base'`)).rows[0].block_number as string;
+    const scanned = await checkpoint();
     // The watcher takes its node to be behind a block it recorded far ahead, and waits: it scans nothing meanwhile (its
     // node lagging behind a load balancer, as it would see it).
     const ahead = ((await client.getBlockNumber()) + 1_000_000n).toString();
     await pool.query(`insert into chain.chain_blocks (chain, number, hash) values ('test-base', $1, $2)`, [ahead, `0x${'ab'.repeat(32)}`]);
-    let id;
-    try {
-      id = await startSwap(wallet.walletId);
-      // Landed at the chain's depth (one confirmation here), and seen landed by a pass.
-      const landed = await eventually(
-        () => operationOf(id!),
+    const landedOf = (id: string) =>
+      eventually(
+        () => operationOf(id),
         (row) => row?.tx_hash != null,
         30_000,
         100,
       );
+    let first: string | undefined;
+    let second: string | undefined;
+    let block: string | undefined;
+    try {
+      first = await startSwap(wallet.walletId);
+      // Landed at the chain's depth (one confirmation here), and seen landed by a pass: recorded, not final.
+      const landed = await landedOf(first);
       expect(landed.status).toBe('submitted');
       expect(await usdcOf(wallet.address)).toBe(parseUnits('60', 6));
-      // Passes go on, and none finishes it while the watcher is behind its block.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      expect(await operationOf(id)).toMatchObject({ status: 'submitted', tx_hash: landed.tx_hash });
-      expect(['pending', 'processing']).toContain((await api.get(`/swap/${id}`)).body.data.status);
+      const receipt = await client.getTransactionReceipt({ hash: landed.tx_hash });
+      block = receipt.blockNumber.toString();
+      // The watcher's records say its block was scanned, but with another hash (what a node on another fork saw).
+      await pool.query(`update chain.chain_checkpoints set block_number = $1 where chain = 'test-base'`, [block]);
+      await pool.query(`insert into chain.chain_blocks (chain, number, hash) values ('test-base', $1, $2)`, [block, `0x${'cd'.repeat(32)}`]);
+      // A second swap lands and is recorded by a pass, which followed the first before it (in id order): not final.
+      second = await startSwap(wallet.walletId);
+      await landedOf(second);
+      expect(await operationOf(first)).toMatchObject({ status: 'submitted', tx_hash: landed.tx_hash });
+      expect(['pending', 'processing']).toContain((await api.get(`/swap/${first}`)).body.data.status);
+      // The block's hash as recorded is the landing's: the first is final, while the watcher still waits.
+      await pool.query(`update chain.chain_blocks set hash = $2 where chain = 'test-base' and number = $1`, [block, receipt.blockHash]);
+      expect((await swapEnded(first)).status).toBe('completed');
+      expect((await operationOf(second)).status).toBe('submitted');
     } finally {
-      await pool.query(`delete from chain.chain_blocks where chain = 'test-base' and number = $1`, [ahead]);
+      await pool.query(`delete from chain.chain_blocks where chain = 'test-base' and number = any($1)`, [[ahead, ...(block ? [block] : [])]]);
+      await pool.query(`update chain.chain_checkpoints set block_number = $1 where chain = 'test-base'`, [scanned]);
     }
-    // The watcher scans again: the operation is final, and the swap completes.
-    expect((await swapEnded(id)).status).toBe('completed');
-    expect(await balance(wallet.walletId)).toMatchObject({ available: '60', held: '0' });
+    // The watcher scans again: the second is final, and both swaps are completed.
+    expect((await swapEnded(second)).status).toBe('completed');
+    expect(await balance(wallet.walletId)).toMatchObject({ available: '20', held: '0' });
   }, 120_000);
 
   /**
@@ -269,6 +287,22 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     expect(reverted).toMatchObject({ status: 'failed', error: expect.stringMatching(/^reverted on chain/) });
     expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
     expect(await balance(wallet.walletId)).toMatchObject({ available: '100', held: '0' });
+    // The bundler is done with it (it has seen its bundle mined): a bundler still waiting for its bundle would send the
+    // same bundle again once a reorganisation took it out, as nodes often mine it again on a live chain. What a copy
+    // landing does is the last case's; the others start from a bundle that stays out.
+    await eventually(
+      async () => {
+        const response = await fetch(bundler.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pimlico_getUserOperationStatus', params: [reverted.user_operation_hash] }),
+        });
+        return ((await response.json()) as { result?: { status: string } }).result?.status;
+      },
+      (status) => status === 'included' || status === 'reverted' || status === 'failed',
+      30_000,
+      100,
+    );
     return { wallet, id, reverted, copy: operationFromJson(JSON.stringify(reverted.operation)) };
   };
 
@@ -285,6 +319,13 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     );
     expect(cancelled).toMatchObject({ booked_status: 'failed', error: reverted.error });
     expect(cancelled.reorged_at).not.toBeNull();
+    // What landed is the cancellation: the account's operation with the step's nonce and no calls.
+    const bundle = await client.getTransaction({ hash: cancelled.tx_hash });
+    const { args } = decodeFunctionData({ abi: entryPoint07Abi, data: bundle.input });
+    const ran = (args![0] as readonly { sender: Address; nonce: bigint; callData: Hex }[]).find(
+      (operation) => getAddress(operation.sender) === getAddress(wallet.address) && operation.nonce === copy.nonce,
+    );
+    expect(ran?.callData).toBe(NO_CALLS);
     // The step's nonce is used by the cancellation: the copy is refused, by the bundler and by the EntryPoint.
     const bundlerClient = createBundlerClient({ client, transport: http(bundler.url) });
     await expect(bundlerClient.sendUserOperation({ ...copy, entryPointAddress: CANONICAL_ENTRY_POINT })).rejects.toThrow(/AA25|nonce/i);
@@ -334,6 +375,11 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
       [wallet.walletId, 'USDC'],
     ]);
     expect(test.wallets.drifts.find((drift) => drift.tokenSymbol === 'USDC')).toMatchObject({ books: '100', onchain: '60' });
+    // And the chain's: the pools it swapped with are outside the platform's holdings, the account inside them.
+    expect(test.drifts.map((drift) => [drift.chain, drift.tokenSymbol]).sort()).toEqual([
+      ['base', 'CNGN'],
+      ['base', 'USDC'],
+    ]);
     expect(report.ok).toBe(false);
   }, 180_000);
 });

@@ -488,7 +488,7 @@ export class AccountOperations {
     });
     const terms = row.terms;
     // Booked as failed and reorganised out: cancelled (no calls, its nonce), never landed again (reopenFrom).
-    const cancel = row.booked_status === 'failed';
+    const cancel = bookedOf(row) === 'failed';
     const calls: AccountCall[] = cancel
       ? []
       : 'fromToken' in terms
@@ -512,13 +512,16 @@ export class AccountOperations {
       return;
     }
     const fromBlock = head > LANDING_MARGIN_BLOCKS ? head - LANDING_MARGIN_BLOCKS : 0n;
-    // Kept before it is submitted: a crash between the two submits the same operation at the next pass.
-    await this.context.pool.query(
+    // Kept before it is submitted: a crash between the two submits the same operation at the next pass. Only over the
+    // row this pass read (its hash, and what the books hold of it): a pass that read it before a reorganisation reopened
+    // it (a leader that has just lost the chain) must not keep its calls over the cancellation, nor submit them.
+    const kept = await this.context.pool.query(
       `update ${CHAIN_SCHEMA}.account_operations set status = 'submitted', user_operation_hash = $3, operation = $4, from_block = coalesce(from_block, $5::numeric),
               submitted_at = now(), updated_at = now()
-        where chain = $1 and id = $2 and status in ('queued', 'submitted')`,
-      [this.context.id, row.id, prepared.hash, operationToJson(prepared.operation), fromBlock.toString()],
+        where chain = $1 and id = $2 and status in ('queued', 'submitted') and user_operation_hash is not distinct from $6 and booked_status is not distinct from $7`,
+      [this.context.id, row.id, prepared.hash, operationToJson(prepared.operation), fromBlock.toString(), row.user_operation_hash, row.booked_status],
     );
+    if (kept.rowCount === 0) return;
     await parts.operations.submit(prepared.operation);
     this.context.logger.info(
       { chain: this.context.id, key: row.idempotency_key, userOperationHash: prepared.hash, sender, ...(cancel && { cancel }) },
@@ -544,7 +547,7 @@ export class AccountOperations {
           );
         return;
       }
-      if (row.booked_status === 'failed') return this.finishCancelled(row, landed);
+      if (bookedOf(row) === 'failed') return this.finishCancelled(row, landed);
       await this.finish(row, landed.success ? 'confirmed' : 'failed', {
         landed,
         ...(!landed.success && { error: `reverted on chain: ${revertDataReason(landed.revertReason)}` }),
@@ -562,11 +565,12 @@ export class AccountOperations {
     const reopened = row.reorged_at !== null;
     if (!sending && !reopened) return;
     const age = row.submitted_at ? Date.now() - row.submitted_at.getTime() : 0;
-    // Booked as failed: its cancellation prepared at once (none is kept since the reorganisation), then followed as any.
-    const uncancelled = row.booked_status === 'failed' && (row.submitted_at === null || row.submitted_at < row.reorged_at!);
+    // Booked as failed: its cancellation prepared at once (the operation kept is not one: it has calls), then followed
+    // as any. Told by the kept operation's calls, not by when it was prepared.
+    const uncancelled = bookedOf(row) === 'failed' && !keepsCancellation(row);
     // Prepared again (the same nonce, fresh calls and sponsorship) before its kept copy's sponsorship lapses; a reopened
     // swap as soon as its kept copy's router deadline has passed, since that copy could only land reverted.
-    const swapExpired = row.booked_status === 'confirmed' && 'fromToken' in row.terms && age >= SWAP_DEADLINE_SECONDS * 1000;
+    const swapExpired = bookedOf(row) === 'confirmed' && 'fromToken' in row.terms && age >= SWAP_DEADLINE_SECONDS * 1000;
     if (uncancelled || (row.submitted_at && (age >= PREPARE_AGAIN_AFTER_MS || swapExpired))) {
       await this.prepare(row, await this.context.client.getBlockNumber({ cacheTime: 0 }), new Set());
       return;
@@ -583,19 +587,43 @@ export class AccountOperations {
    * confirmed, as the chain has it, and reported for an operator (the chain's books drift by it until they act).
    */
   private async finishCancelled(row: OperationRow, landed: LandedOperation): Promise<void> {
-    if (!landed.success) return this.finish(row, 'failed', { landed, error: row.error ?? undefined });
-    const keptCancel = landed.userOperationHash === row.user_operation_hash && row.submitted_at !== null && row.submitted_at >= row.reorged_at!;
-    const calls = keptCancel ? NO_CALLS : await this.parts.operations.callDataOf(landed);
-    if (calls?.toLowerCase() === NO_CALLS.toLowerCase()) return this.finish(row, 'failed', { landed, error: row.error ?? undefined });
+    if (!landed.success || !(await this.ranCalls(row, landed))) {
+      await this.finish(row, 'failed', { landed, error: row.error ?? undefined });
+      return;
+    }
+    const error = `booked as failed: ${row.error ?? 'reverted on chain'}; landed again with its calls run`;
+    if (!(await this.finish(row, 'confirmed', { landed, error }))) return;
     this.context.logger.error(
       { chain: this.context.id, key: row.idempotency_key, userOperationHash: landed.userOperationHash, transactionHash: landed.transactionHash },
       'an account operation booked as failed landed again with its calls run after a reorganisation: it moved what the books say never moved; an operator must act',
     );
-    await this.finish(row, 'confirmed', { landed, error: `booked as failed: ${row.error ?? 'reverted on chain'}; landed again with its calls run` });
   }
 
-  /** The operation final: its status and landing recorded and its `send.finished` appended, in one transaction, once. */
-  private async finish(row: OperationRow, status: 'confirmed' | 'failed', outcome: { landed?: LandedOperation; error?: string }): Promise<void> {
+  /**
+   * Whether a landing of a reopened operation booked as failed ran its calls, or was its cancellation (NO_CALLS): the
+   * operation kept, when it is the one that landed; otherwise its calls read from the bundle that carried it. A bundle
+   * that is not a direct `handleOps` to the EntryPoint (a bundler's contract in between) is told by the operation's own
+   * logs: a token transfer or swap logs what it moved, a cancellation nothing. A coin transfer logs nothing either way:
+   * then it is not finished (thrown, for the chain loop's report) rather than guessed.
+   */
+  private async ranCalls(row: OperationRow, landed: LandedOperation): Promise<boolean> {
+    if (landed.userOperationHash === row.user_operation_hash && row.operation !== null) return !keepsCancellation(row);
+    const calls = await this.parts.operations.callDataOf(landed);
+    if (calls !== undefined) return calls.toLowerCase() !== NO_CALLS.toLowerCase();
+    const receipt = await this.context.client.getTransactionReceipt({ hash: landed.transactionHash });
+    if (operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash).length > 0) return true;
+    const terms = row.terms;
+    if ('fromToken' in terms || this.context.token(terms.tokenSymbol)?.address !== NATIVE_TOKEN) return false;
+    throw new Error(
+      `account operation ${row.idempotency_key} (booked as failed) landed in ${landed.transactionHash}, a bundle that is not a direct handleOps: whether it was its cancellation cannot be told`,
+    );
+  }
+
+  /**
+   * The operation final: its status and landing recorded and its `send.finished` appended, in one transaction, once.
+   * False when nothing was made final: its landing not yet where the watcher has scanned, or another pass was first.
+   */
+  private async finish(row: OperationRow, status: 'confirmed' | 'failed', outcome: { landed?: LandedOperation; error?: string }): Promise<boolean> {
     const { context } = this;
     const { landed } = outcome;
     const terms = row.terms;
@@ -610,7 +638,23 @@ export class AccountOperations {
         'an account swap landed again after a reorganisation with another output than the books hold: an operator must act',
       );
     }
-    await withTransaction(context.pool, async (tx) => {
+    const made = await withTransaction(context.pool, async (tx) => {
+      // A landing is final only in a block the watcher has scanned, on the chain it recorded there (a node behind a
+      // load balancer may answer from a fork the watcher never saw): otherwise a reorganisation of it would be seen by
+      // no one. Its checkpoint is held while this commits, so a rewind that would reopen the operation waits for it, or
+      // has committed and moved the checkpoint below the landing.
+      if (landed) {
+        const { rows: watched } = await tx.query<{ checkpoint: string; hash: string | null }>(
+          `select checkpoint.block_number::text as checkpoint,
+                  (select block.hash from ${CHAIN_SCHEMA}.chain_blocks block where block.chain = checkpoint.chain and block.number = $2) as hash
+             from ${CHAIN_SCHEMA}.chain_checkpoints checkpoint where checkpoint.chain = $1 for share of checkpoint`,
+          [context.id, landed.blockNumber.toString()],
+        );
+        const seen = watched[0];
+        if (!seen || BigInt(seen.checkpoint) < landed.blockNumber) return false;
+        // No hash kept: the block is below the watcher's window (a landing finished late), where no fork is looked for.
+        if (seen.hash !== null && seen.hash.toLowerCase() !== landed.blockHash.toLowerCase()) return false;
+      }
       const updated = await tx.query(
         `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
                 user_operation_hash = coalesce($9, user_operation_hash), amount_out = $10::numeric, updated_at = now()
@@ -631,9 +675,9 @@ export class AccountOperations {
           row.user_operation_hash,
         ],
       );
-      if (updated.rowCount === 0) return;
+      if (updated.rowCount === 0) return false;
       // Final once before a reorganisation took it away: its send.finished was appended and booked then.
-      if (row.reorged_at !== null) return;
+      if (row.reorged_at !== null) return true;
       const userOperationHash = landed?.userOperationHash ?? row.user_operation_hash ?? undefined;
       const event: SendFinished = {
         sendId: `${context.id}:operation:${row.id}`,
@@ -677,13 +721,15 @@ export class AccountOperations {
       };
       const metadata: EventMetadata = { correlationId: event.idempotencyKey, causationId: event.sendId, actor: 'system:chain', tenant: context.systemTenant };
       await context.log.append(tx, `operation-${context.id}-${row.id}`, 0, [{ type: CHAIN_EVENT_TYPES.sendFinished, data: event }], metadata);
+      return true;
     });
-    if (row.booked_status === 'confirmed' && status === 'failed') {
+    if (!made) return false;
+    if (bookedOf(row) === 'confirmed' && status === 'failed') {
       context.logger.error(
         { chain: context.id, key: row.idempotency_key, error: outcome.error },
         'an account operation reorganised out of the chain after it was final did not land again: the books hold what it moved; an operator must act',
       );
-      return;
+      return true;
     }
     context.logger.info(
       {
@@ -696,6 +742,7 @@ export class AccountOperations {
       },
       'account operation final',
     );
+    return true;
   }
 
   /** The account of a managed wallet watched on this chain, or INVALID_REQUEST naming `fromWallet`. */
@@ -725,8 +772,26 @@ export class AccountOperations {
   }
 }
 
+/**
+ * What the books hold of an operation reopened by a reorganisation (`booked_status`; one reopened by a replica from
+ * before the column was only ever booked as confirmed), or null for one never reopened.
+ */
+function bookedOf(row: OperationRow): 'confirmed' | 'failed' | null {
+  return row.booked_status ?? (row.reorged_at !== null ? 'confirmed' : null);
+}
+
+/** Whether the operation kept (and submitted) is a cancellation: no calls, the step's nonce (reopenFrom). */
+function keepsCancellation(row: OperationRow): boolean {
+  return row.operation !== null && operationFromJson(JSON.stringify(row.operation)).callData.toLowerCase() === NO_CALLS.toLowerCase();
+}
+
+/**
+ * The operation as its requester sees it. One booked as failed stays failed whatever a reorganisation did to it since
+ * (cancelled, or its copy landed): a step asked again must not find another outcome than the books hold. One booked as
+ * confirmed and reopened is pending until it lands again, then confirmed.
+ */
 function recordOf(row: OperationRow): OperationRecord {
-  const status = row.status === 'submitted' ? 'pending' : row.status;
+  const status = bookedOf(row) === 'failed' ? 'failed' : row.status === 'submitted' ? 'pending' : row.status;
   return {
     status,
     ...(row.user_operation_hash && { userOperationHash: row.user_operation_hash }),
