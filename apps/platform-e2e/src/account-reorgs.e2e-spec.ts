@@ -249,8 +249,16 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
       expect((await swapEnded(first)).status).toBe('completed');
       expect((await operationOf(second)).status).toBe('submitted');
     } finally {
-      await pool.query(`delete from chain.chain_blocks where chain = 'test-base' and number = any($1)`, [[ahead, ...(block ? [block] : [])]]);
-      await pool.query(`update chain.chain_checkpoints set block_number = $1 where chain = 'test-base'`, [scanned]);
+      // In one transaction, which a watcher's pass reads whole or not at all: it resumes from where it had scanned.
+      const restore = await pool.connect();
+      try {
+        await restore.query('begin');
+        await restore.query(`delete from chain.chain_blocks where chain = 'test-base' and number = any($1)`, [[ahead, ...(block ? [block] : [])]]);
+        await restore.query(`update chain.chain_checkpoints set block_number = $1 where chain = 'test-base'`, [scanned]);
+        await restore.query('commit');
+      } finally {
+        restore.release();
+      }
     }
     // The watcher scans again: the second is final, and both swaps are completed.
     expect((await swapEnded(second)).status).toBe('completed');

@@ -19,6 +19,7 @@ import {
   simpleAccount,
   swapOutputOf,
   TestToken,
+  watcherWindow,
   type AccountCall,
   type HdCustody,
   type LandedOperation,
@@ -542,7 +543,7 @@ export class AccountOperations {
         if (row.tx_hash !== landed.transactionHash)
           await this.context.pool.query(
             `update ${CHAIN_SCHEMA}.account_operations set tx_hash = $3, block_number = $4::numeric, block_hash = $5, user_operation_hash = $6, updated_at = now()
-              where chain = $1 and id = $2`,
+              where chain = $1 and id = $2 and status = 'submitted'`,
             [this.context.id, row.id, landed.transactionHash, landed.blockNumber.toString(), landed.blockHash, landed.userOperationHash],
           );
         return;
@@ -557,7 +558,8 @@ export class AccountOperations {
     // A landing a reorganisation took away: the operation is open again (its signed copy is submitted again below).
     if (row.tx_hash !== null)
       await this.context.pool.query(
-        `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now() where chain = $1 and id = $2`,
+        `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now()
+          where chain = $1 and id = $2 and status = 'submitted'`,
         [this.context.id, row.id],
       );
     // One final before a reorganisation is handed back even while the chain's sends are paused: what it moved is in the
@@ -576,7 +578,14 @@ export class AccountOperations {
       return;
     }
     if (Date.now() - row.updated_at.getTime() < RESUBMIT_AFTER_MS || row.operation === null) return;
-    await this.context.pool.query(`update ${CHAIN_SCHEMA}.account_operations set updated_at = now() where chain = $1 and id = $2`, [this.context.id, row.id]);
+    // Only the operation this pass read, still open and booked as it read it (a pass that read it before a
+    // reorganisation reopened it must not hand the bundler calls that are now to be cancelled).
+    const still = await this.context.pool.query(
+      `update ${CHAIN_SCHEMA}.account_operations set updated_at = now()
+        where chain = $1 and id = $2 and status = 'submitted' and user_operation_hash is not distinct from $3 and booked_status is not distinct from $4`,
+      [this.context.id, row.id, row.user_operation_hash, row.booked_status],
+    );
+    if (still.rowCount === 0) return;
     await operations.submit(operationFromJson(JSON.stringify(row.operation)));
   }
 
@@ -644,21 +653,28 @@ export class AccountOperations {
       // no one. Its checkpoint is held while this commits, so a rewind that would reopen the operation waits for it, or
       // has committed and moved the checkpoint below the landing.
       if (landed) {
-        const { rows: watched } = await tx.query<{ checkpoint: string; hash: string | null }>(
-          `select checkpoint.block_number::text as checkpoint,
-                  (select block.hash from ${CHAIN_SCHEMA}.chain_blocks block where block.chain = checkpoint.chain and block.number = $2) as hash
-             from ${CHAIN_SCHEMA}.chain_checkpoints checkpoint where checkpoint.chain = $1 for share of checkpoint`,
-          [context.id, landed.blockNumber.toString()],
+        // The checkpoint held first, then the hash read in a statement of its own: after waiting for the lock, a
+        // statement reads what committed before it started, so the hash is the one recorded with the checkpoint held.
+        const { rows: held } = await tx.query<{ checkpoint: string }>(
+          `select block_number::text as checkpoint from ${CHAIN_SCHEMA}.chain_checkpoints where chain = $1 for share`,
+          [context.id],
         );
-        const seen = watched[0];
-        if (!seen || BigInt(seen.checkpoint) < landed.blockNumber) return false;
-        // No hash kept: the block is below the watcher's window (a landing finished late), where no fork is looked for.
-        if (seen.hash !== null && seen.hash.toLowerCase() !== landed.blockHash.toLowerCase()) return false;
+        const checkpoint = held[0] === undefined ? undefined : BigInt(held[0].checkpoint);
+        if (checkpoint === undefined || checkpoint < landed.blockNumber) return false;
+        const { rows: recorded } = await tx.query<{ hash: string }>(`select hash from ${CHAIN_SCHEMA}.chain_blocks where chain = $1 and number = $2`, [
+          context.id,
+          landed.blockNumber.toString(),
+        ]);
+        const hash = recorded[0]?.hash;
+        // No hash is kept below the watcher's window (a landing finished late), where no fork is looked for; within it,
+        // every block scanned has one, and it must be the landing's.
+        const kept = checkpoint - BigInt(watcherWindow(context.settings.confirmations)) < landed.blockNumber;
+        if (hash === undefined ? kept : hash.toLowerCase() !== landed.blockHash.toLowerCase()) return false;
       }
       const updated = await tx.query(
         `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
                 user_operation_hash = coalesce($9, user_operation_hash), amount_out = $10::numeric, updated_at = now()
-          where chain = $1 and id = $2 and status = $11 and user_operation_hash is not distinct from $12`,
+          where chain = $1 and id = $2 and status = $11 and user_operation_hash is not distinct from $12 and booked_status is not distinct from $13`,
         [
           context.id,
           row.id,
@@ -673,6 +689,7 @@ export class AccountOperations {
           // Only from the state this pass read: another replica's preparation (a new hash) or finish wins over it.
           row.status,
           row.user_operation_hash,
+          row.booked_status,
         ],
       );
       if (updated.rowCount === 0) return false;

@@ -67,6 +67,15 @@ export async function finalThrough(client: PublicClient, head: bigint, depth: nu
   return tagged < byDepth ? tagged : byDepth;
 }
 
+/**
+ * How many of the newest blocks up to its checkpoint the watcher keeps the hashes of (chain_blocks), for a chain
+ * counting `confirmations`: the depth and 64 more, to find a fork point below a deep reorganisation. Below them no
+ * fork is looked for.
+ */
+export function watcherWindow(confirmations: number): number {
+  return confirmations + 64;
+}
+
 /** The tables of the deposit watcher, for the chain service's migration. */
 export function depositWatcherMigration(schema: string): string[] {
   const s = schemaName(schema);
@@ -148,7 +157,7 @@ export class DepositWatcher {
 
   constructor(private readonly options: DepositWatcherOptions) {
     this.s = schemaName(options.schema);
-    this.window = options.confirmations + 64;
+    this.window = watcherWindow(options.confirmations);
   }
 
   async watch(db: Sql, address: Address, owner: string): Promise<void> {
@@ -247,6 +256,9 @@ export class DepositWatcher {
     const fork = forkPoint(recorded, canonical);
     if (fork === undefined) return true;
     await withTransaction(this.options.pool, async (tx) => {
+      // The checkpoint's row first: what makes a landing final elsewhere (an account's operation) holds it while it
+      // commits, so that the rewind below either sees that commit or makes it see the checkpoint moved below the fork.
+      await tx.query(`select 1 from ${this.s}.chain_checkpoints where chain = $1 for update`, [chain]);
       const affected = await tx.query<DepositRow>(`select * from ${this.s}.chain_deposits where chain = $1 and block_number >= $2 for update`, [
         chain,
         fork.toString(),
