@@ -147,6 +147,26 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
         [`${id}:leg:0`],
       )
     ).rows[0];
+  /**
+   * Until the bundler is done with the operation `hash` (it has seen its bundle mined). A bundler still waiting for its
+   * bundle sends the same bundle again once a reorganisation took it out (alto after about 60 s), as nodes often mine
+   * it again on a live chain: a case that takes a bundle out waits for this first, so that it stays out unless the
+   * case puts it back (the last case, a copy landing first, does so on purpose).
+   */
+  const bundlerDoneWith = (hash: Hex) =>
+    eventually(
+      async () => {
+        const response = await fetch(bundler.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pimlico_getUserOperationStatus', params: [hash] }),
+        });
+        return ((await response.json()) as { result?: { status: string } }).result?.status;
+      },
+      (status) => status === 'included' || status === 'reverted' || status === 'failed',
+      30_000,
+      100,
+    );
   /** The outcomes of the `send.finished` events appended for the swap `id`'s operation: what the books were told. */
   const finishedOf = async (id: string) =>
     (
@@ -191,6 +211,7 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     expect(await usdcOf(wallet.address)).toBe(parseUnits('60', 6));
 
     // The bundle that carried the operation is taken out of the chain: the account holds its 100 USDC again.
+    await bundlerDoneWith((await operationOf(id)).user_operation_hash);
     await reorgFrom(step.transactionHash);
     expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
     // Its kept signed copy goes to the bundler again and lands in another bundle; the account is as the books say.
@@ -295,22 +316,7 @@ describe('reorgs - smart-account wallets: a deposit taken back, an operation lan
     expect(reverted).toMatchObject({ status: 'failed', error: expect.stringMatching(/^reverted on chain/) });
     expect(await usdcOf(wallet.address)).toBe(parseUnits('100', 6));
     expect(await balance(wallet.walletId)).toMatchObject({ available: '100', held: '0' });
-    // The bundler is done with it (it has seen its bundle mined): a bundler still waiting for its bundle would send the
-    // same bundle again once a reorganisation took it out, as nodes often mine it again on a live chain. What a copy
-    // landing does is the last case's; the others start from a bundle that stays out.
-    await eventually(
-      async () => {
-        const response = await fetch(bundler.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pimlico_getUserOperationStatus', params: [reverted.user_operation_hash] }),
-        });
-        return ((await response.json()) as { result?: { status: string } }).result?.status;
-      },
-      (status) => status === 'included' || status === 'reverted' || status === 'failed',
-      30_000,
-      100,
-    );
+    await bundlerDoneWith(reverted.user_operation_hash);
     return { wallet, id, reverted, copy: operationFromJson(JSON.stringify(reverted.operation)) };
   };
 
