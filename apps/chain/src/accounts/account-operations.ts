@@ -9,7 +9,7 @@ import {
   accountSalt,
   finalThrough,
   NATIVE_TOKEN,
-  NO_CALLS,
+  isNoCalls,
   operationFromJson,
   operationLogs,
   operationNonce,
@@ -57,6 +57,15 @@ const SWAP_DEADLINE_SECONDS = 300;
  * reserved at the most one of them cost.
  */
 const RESERVE_SAMPLE = 100;
+
+/**
+ * An open operation's row as a pass read it (`$hash`, `$booked`: its user_operation_hash and booked_status then): every
+ * update a pass makes to one is made only over it, so that a pass that read it before a reorganisation reopened it (a
+ * leader that has just lost the chain) changes nothing, above all never keeps or submits calls that are to be cancelled.
+ */
+function asRead(hash: number, booked: number): string {
+  return `user_operation_hash is not distinct from $${hash} and booked_status is not distinct from $${booked}`;
+}
 
 /** What a transfer from a managed wallet's account asks (ChainTransfer with `fromWallet`). */
 export interface AccountTransferTerms {
@@ -513,13 +522,11 @@ export class AccountOperations {
       return;
     }
     const fromBlock = head > LANDING_MARGIN_BLOCKS ? head - LANDING_MARGIN_BLOCKS : 0n;
-    // Kept before it is submitted: a crash between the two submits the same operation at the next pass. Only over the
-    // row this pass read (its hash, and what the books hold of it): a pass that read it before a reorganisation reopened
-    // it (a leader that has just lost the chain) must not keep its calls over the cancellation, nor submit them.
+    // Kept before it is submitted: a crash between the two submits the same operation at the next pass (asRead).
     const kept = await this.context.pool.query(
       `update ${CHAIN_SCHEMA}.account_operations set status = 'submitted', user_operation_hash = $3, operation = $4, from_block = coalesce(from_block, $5::numeric),
               submitted_at = now(), updated_at = now()
-        where chain = $1 and id = $2 and status in ('queued', 'submitted') and user_operation_hash is not distinct from $6 and booked_status is not distinct from $7`,
+        where chain = $1 and id = $2 and status in ('queued', 'submitted') and ${asRead(6, 7)}`,
       [this.context.id, row.id, prepared.hash, operationToJson(prepared.operation), fromBlock.toString(), row.user_operation_hash, row.booked_status],
     );
     if (kept.rowCount === 0) return;
@@ -543,8 +550,17 @@ export class AccountOperations {
         if (row.tx_hash !== landed.transactionHash)
           await this.context.pool.query(
             `update ${CHAIN_SCHEMA}.account_operations set tx_hash = $3, block_number = $4::numeric, block_hash = $5, user_operation_hash = $6, updated_at = now()
-              where chain = $1 and id = $2 and status = 'submitted'`,
-            [this.context.id, row.id, landed.transactionHash, landed.blockNumber.toString(), landed.blockHash, landed.userOperationHash],
+              where chain = $1 and id = $2 and status = 'submitted' and ${asRead(7, 8)}`,
+            [
+              this.context.id,
+              row.id,
+              landed.transactionHash,
+              landed.blockNumber.toString(),
+              landed.blockHash,
+              landed.userOperationHash,
+              row.user_operation_hash,
+              row.booked_status,
+            ],
           );
         return;
       }
@@ -559,8 +575,8 @@ export class AccountOperations {
     if (row.tx_hash !== null)
       await this.context.pool.query(
         `update ${CHAIN_SCHEMA}.account_operations set tx_hash = null, block_number = null, block_hash = null, updated_at = now()
-          where chain = $1 and id = $2 and status = 'submitted'`,
-        [this.context.id, row.id],
+          where chain = $1 and id = $2 and status = 'submitted' and ${asRead(3, 4)}`,
+        [this.context.id, row.id, row.user_operation_hash, row.booked_status],
       );
     // One final before a reorganisation is handed back even while the chain's sends are paused: what it moved is in the
     // books already (and the pause, which its absence from the chain may have caused, lifts only once it lands).
@@ -578,11 +594,8 @@ export class AccountOperations {
       return;
     }
     if (Date.now() - row.updated_at.getTime() < RESUBMIT_AFTER_MS || row.operation === null) return;
-    // Only the operation this pass read, still open and booked as it read it (a pass that read it before a
-    // reorganisation reopened it must not hand the bundler calls that are now to be cancelled).
     const still = await this.context.pool.query(
-      `update ${CHAIN_SCHEMA}.account_operations set updated_at = now()
-        where chain = $1 and id = $2 and status = 'submitted' and user_operation_hash is not distinct from $3 and booked_status is not distinct from $4`,
+      `update ${CHAIN_SCHEMA}.account_operations set updated_at = now() where chain = $1 and id = $2 and status = 'submitted' and ${asRead(3, 4)}`,
       [this.context.id, row.id, row.user_operation_hash, row.booked_status],
     );
     if (still.rowCount === 0) return;
@@ -609,16 +622,16 @@ export class AccountOperations {
   }
 
   /**
-   * Whether a landing of a reopened operation booked as failed ran its calls, or was its cancellation (NO_CALLS): the
-   * operation kept, when it is the one that landed; otherwise its calls read from the bundle that carried it. A bundle
+   * Whether a landing of a reopened operation booked as failed ran its calls, or was its cancellation (NO_CALLS): its
+   * calls read from the bundle that carried it (never from the operation kept: the row's hash is the landing's once a
+   * pass has recorded it, whichever preparation that was, while the operation kept may be the cancellation). A bundle
    * that is not a direct `handleOps` to the EntryPoint (a bundler's contract in between) is told by the operation's own
    * logs: a token transfer or swap logs what it moved, a cancellation nothing. A coin transfer logs nothing either way:
    * then it is not finished (thrown, for the chain loop's report) rather than guessed.
    */
   private async ranCalls(row: OperationRow, landed: LandedOperation): Promise<boolean> {
-    if (landed.userOperationHash === row.user_operation_hash && row.operation !== null) return !keepsCancellation(row);
     const calls = await this.parts.operations.callDataOf(landed);
-    if (calls !== undefined) return calls.toLowerCase() !== NO_CALLS.toLowerCase();
+    if (calls !== undefined) return !isNoCalls(calls);
     const receipt = await this.context.client.getTransactionReceipt({ hash: landed.transactionHash });
     if (operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash).length > 0) return true;
     const terms = row.terms;
@@ -674,7 +687,7 @@ export class AccountOperations {
       const updated = await tx.query(
         `update ${CHAIN_SCHEMA}.account_operations set status = $3, tx_hash = $4, block_number = $5::numeric, block_hash = $6, gas_cost = $7::numeric, error = $8,
                 user_operation_hash = coalesce($9, user_operation_hash), amount_out = $10::numeric, updated_at = now()
-          where chain = $1 and id = $2 and status = $11 and user_operation_hash is not distinct from $12 and booked_status is not distinct from $13`,
+          where chain = $1 and id = $2 and status = $11 and ${asRead(12, 13)}`,
         [
           context.id,
           row.id,
@@ -799,7 +812,7 @@ function bookedOf(row: OperationRow): 'confirmed' | 'failed' | null {
 
 /** Whether the operation kept (and submitted) is a cancellation: no calls, the step's nonce (reopenFrom). */
 function keepsCancellation(row: OperationRow): boolean {
-  return row.operation !== null && operationFromJson(JSON.stringify(row.operation)).callData.toLowerCase() === NO_CALLS.toLowerCase();
+  return row.operation !== null && isNoCalls(operationFromJson(JSON.stringify(row.operation)).callData);
 }
 
 /**

@@ -169,6 +169,11 @@ export function operationNonce(idempotencyKey: string): bigint {
  */
 export const NO_CALLS: Hex = encodeFunctionData({ abi: SimpleAccount.abi, functionName: 'executeBatch', args: [[], [], []] });
 
+/** Whether an operation's `callData` is NO_CALLS (its step's cancellation). */
+export function isNoCalls(callData: Hex): boolean {
+  return callData.toLowerCase() === NO_CALLS.toLowerCase();
+}
+
 /** One call of an operation's batch. */
 export interface AccountCall {
   to: Address;
