@@ -23,6 +23,7 @@ import { Migration20261206000001 } from './migrations/Migration20261206000001';
 import { Migration20261207000001 } from './migrations/Migration20261207000001';
 import { Migration20261207000002 } from './migrations/Migration20261207000002';
 import { Migration20261208000001 } from './migrations/Migration20261208000001';
+import { Migration20261209000001 } from './migrations/Migration20261209000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -56,6 +57,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261207000001,
     Migration20261207000002,
     Migration20261208000001,
+    Migration20261209000001,
   ],
 };
 

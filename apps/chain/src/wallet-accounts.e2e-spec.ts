@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, formatEther, getAddress, http, parseUnits, type Address } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, erc20Abi, formatEther, getAddress, http, parseEther, parseUnits, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
 import { Config } from '@ramp/config';
@@ -23,6 +23,7 @@ import {
   operationFromJson,
   resolveChains,
   SimpleAccountFactory,
+  TestToken,
 } from '@ramp/evm';
 import { createBundlerClient } from 'viem/account-abstraction';
 import { connectNats, NatsRpcClient, RpcClient } from '@ramp/messaging';
@@ -33,6 +34,7 @@ import {
   eventually,
   freePort,
   ledgerCheck,
+  runCompiled,
   ServiceProcess,
   startServices,
   stopAll,
@@ -397,6 +399,112 @@ describe('chain service - managed wallets as smart accounts', () => {
     const check = await ledgerCheck();
     expect(check.chains.find((environment) => environment.environment === 'test')!.drifts).toEqual([]);
   }, 120_000);
+
+  it("sends back, on an operator's word (npm run chain:ops -- return-token), all an account holds of a token the chain does not list, once; a listed token is refused with the reason", async () => {
+    const wallet = await fundedWallet('5');
+    // Someone sends the account a token the platform does not know: nothing credits it, and nothing else moves it.
+    const deployer = privateKeyToAccount(generatePrivateKey());
+    await createTestClient({ mode: 'anvil', transport: http(base.rpcUrl) }).setBalance({ address: deployer.address, value: parseEther('1') });
+    const deployed = await createWalletClient({ account: deployer, transport: http(base.rpcUrl) }).deployContract({
+      abi: TestToken.abi,
+      bytecode: TestToken.bytecode,
+      args: ['Stray', 'STRAY', 18, deployer.address, wallet.address, parseEther('7.5')],
+      chain: null,
+    });
+    const stray = getAddress((await client.waitForTransactionReceipt({ hash: deployed })).contractAddress!);
+    const strayOf = (holder: Address) => client.readContract({ address: stray, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+    const owner = privateKeyToAccount(generatePrivateKey()).address;
+    const ops = (...args: string[]) => runCompiled('dist/apps/chain/src/cli/ops.js', args);
+    const returnOf = async (token: Address, reference: string) => {
+      const ran = await ops('return-token', 'test-base', wallet.walletId, token, owner, '--reference', reference, '--operator', 'ada');
+      expect(ran).toMatchObject({ code: 0 });
+      return JSON.parse(ran.stdout);
+    };
+    // The chain's sends paused, so that the return waits where the test can see it.
+    const ledger = platformTenant('test', 'ledger');
+    await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: true, reason: 'wallet-accounts test: a return waits' });
+    try {
+      // The chain's leader reads the pause at most once a second, between its passes.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(await returnOf(stray, 'ticket-1')).toMatchObject({
+        status: 'queued',
+        walletId: wallet.walletId,
+        account: wallet.address,
+        token: stray,
+        to: owner,
+        operator: 'ada',
+      });
+      // One return of a token from an account at a time: each sends all of it.
+      expect(await ops('return-token', 'test-base', wallet.walletId, stray, owner, '--reference', 'ticket-0', '--operator', 'ada')).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('a return of it from this account is on its way'),
+      });
+    } finally {
+      await rpc.call(ChainSendsPause.contract, ledger, { environment: 'test', chain: 'base', paused: false });
+    }
+    const done = await eventually(
+      () => returnOf(stray, 'ticket-1'),
+      (record) => record.status === 'confirmed' || record.status === 'failed',
+      60_000,
+      500,
+    );
+    expect(done).toMatchObject({ status: 'confirmed', returned: parseEther('7.5').toString(), transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await strayOf(owner)).toBe(parseEther('7.5'));
+    expect(await strayOf(wallet.address)).toBe(0n);
+    // One sponsored operation from the account, booked as its organization's sponsored gas and nothing else.
+    const { rows } = await pool.query(`select data from chain.events where type = 'send.finished' and data->>'idempotencyKey' = $1`, [
+      `operation:return:${wallet.walletId}:${stray.toLowerCase()}:${owner.toLowerCase()}:ticket-1`,
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].data).toMatchObject({ status: 'confirmed', transactionHash: done.transactionHash, account: { walletId: wallet.walletId } });
+    expect(rows[0].data.transfer).toBeUndefined();
+    expect(dec(rows[0].data.account.sponsoredGasCost).gt(0)).toBe(true);
+    // Asked again, it is the same return; the list shows it.
+    expect(await returnOf(stray, 'ticket-1')).toEqual(done);
+    expect(JSON.parse((await ops('returns', 'test-base')).stdout)).toContainEqual(done);
+
+    // A token the chain lists is the books': refused when it is prepared, with the reason, and nothing moves.
+    const listed = await eventually(
+      () => returnOf(usdc, 'ticket-2'),
+      (record) => record.status === 'failed',
+      60_000,
+      500,
+    );
+    expect(listed.error).toMatch(/is USDC, which base lists/);
+    expect(await usdcOf(wallet.address)).toBe(parseUnits('5', 6));
+    // Nothing left of the stray token: refused the same way.
+    const empty = await eventually(
+      () => returnOf(stray, 'ticket-3'),
+      (record) => record.status === 'failed',
+      60_000,
+      500,
+    );
+    expect(empty.error).toMatch(/holds none of/);
+    // A contract that is no token (the accounts' factory): refused, not tried at every pass.
+    const notToken = await eventually(
+      () => returnOf(CANONICAL_ACCOUNT_FACTORY, 'ticket-4'),
+      (record) => record.status === 'failed',
+      60_000,
+      500,
+    );
+    expect(notToken.error).toMatch(/does not answer an ERC-20 balanceOf/);
+    // Refused before anything is recorded: a malformed address, a wallet whose address is not an account, no operator.
+    expect(await ops('return-token', 'test-base', wallet.walletId, 'STRAY', owner, '--reference', 'x', '--operator', 'ada')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('token: must be an address'),
+    });
+    expect(await ops('return-token', 'test-base', newId('wal'), stray, owner, '--reference', 'x', '--operator', 'ada')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is not a managed wallet whose address is an account on test-base'),
+    });
+    expect(await ops('return-token', 'test-base', wallet.walletId, stray, owner, '--reference', 'x')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--operator NAME is required'),
+    });
+    // The books and the chain agree: the stray token was never the platform's, and its gas is booked as sponsored.
+    await bookAsTheSteps();
+    expect(testOf(await ledgerCheck()).drifts).toEqual([]);
+  }, 180_000);
 
   it("prepares nothing from an account while the chain's outbound sends are paused, and sends it once they resume", async () => {
     const wallet = await fundedWallet('5');

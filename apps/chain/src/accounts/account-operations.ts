@@ -1,5 +1,16 @@
-import type { PoolClient } from 'pg';
-import { encodeFunctionData, getAddress, type Address, type Hex } from 'viem';
+import type { Pool, PoolClient } from 'pg';
+import {
+  BaseError,
+  ContractFunctionZeroDataError,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  isAddress,
+  isAddressEqual,
+  parseEventLogs,
+  type Address,
+  type Hex,
+} from 'viem';
 import { AppError, CHAIN_EVENT_TYPES, invalidField, type SendFinished } from '@ramp/contracts';
 import { withTransaction, type Sql } from '@ramp/database';
 import type { EventMetadata } from '@ramp/event-store';
@@ -10,6 +21,7 @@ import {
   finalThrough,
   NATIVE_TOKEN,
   isNoCalls,
+  isRevert,
   operationFromJson,
   operationLogs,
   operationNonce,
@@ -104,12 +116,29 @@ export interface AccountSwapTerms {
  */
 type RecordedTerms =
   | { to: string; tokenSymbol: string; amount: string; fee: string | null; account: string }
-  | { to: string; fromToken: string; toToken: string; amountIn: string; minimumOut: string; fee: string | null; account: string };
+  | { to: string; fromToken: string; toToken: string; amountIn: string; minimumOut: string; fee: string | null; account: string }
+  | ReturnTerms;
+
+/**
+ * A return (`npm run chain:ops -- return-token`): all the account holds of a token the chain does not list, sent back
+ * to `to` on an operator's word. `token` is its contract's address (lower case); `reference` the operator's own (a
+ * support ticket), which makes the request once; `operator` who asked.
+ */
+interface ReturnTerms {
+  to: string;
+  token: string;
+  reference: string;
+  operator: string;
+}
+
+function isReturn(terms: RecordedTerms): terms is ReturnTerms {
+  return 'token' in terms;
+}
 
 interface OperationRow {
   id: string;
   idempotency_key: string;
-  kind: 'transfer' | 'swap';
+  kind: 'transfer' | 'swap' | 'return';
   wallet_id: string;
   sender: string;
   terms: RecordedTerms;
@@ -449,6 +478,8 @@ export class AccountOperations {
   private async moved(row: OperationRow, landed: LandedOperation): Promise<{ token: ChainToken; units: bigint; out?: bigint }[]> {
     const { context } = this;
     const terms = row.terms;
+    // A token the chain does not list is none of its holdings.
+    if (isReturn(terms)) return [];
     if (!('fromToken' in terms)) {
       const token = context.token(terms.tokenSymbol)!;
       if (terms.to === context.hot.sender.toLowerCase()) return [];
@@ -499,11 +530,22 @@ export class AccountOperations {
     const terms = row.terms;
     // Booked as failed and reorganised out: cancelled (no calls, its nonce), never landed again (reopenFrom).
     const cancel = bookedOf(row) === 'failed';
-    const calls: AccountCall[] = cancel
-      ? []
-      : 'fromToken' in terms
-        ? this.swapCalls(terms)
-        : row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
+    let calls: AccountCall[];
+    if (cancel) calls = [];
+    else if (isReturn(terms)) {
+      const returned = await this.returnCalls(sender, terms);
+      if (typeof returned === 'string') {
+        // As a refusal below: final unless a kept preparation may still land (until its sponsorship lapses).
+        if (row.user_operation_hash !== null) {
+          const lapsed = row.submitted_at !== null && Date.now() - row.submitted_at.getTime() > SPONSORSHIP_LAPSED_MS;
+          if (!lapsed || (await this.parts.operations.nonceUsed(sender, BigInt(row.nonce)))) return;
+        }
+        await this.finish(row, 'failed', { error: `refused before it was sent: ${returned}` });
+        return;
+      }
+      calls = returned;
+    } else if ('fromToken' in terms) calls = this.swapCalls(terms);
+    else calls = row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
     let prepared: Awaited<ReturnType<typeof parts.operations.prepare>>;
     try {
       prepared = await parts.operations.prepare(account, calls, `${this.context.id}:${row.idempotency_key}`);
@@ -635,7 +677,7 @@ export class AccountOperations {
     const receipt = await this.context.client.getTransactionReceipt({ hash: landed.transactionHash });
     if (operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash).length > 0) return true;
     const terms = row.terms;
-    if ('fromToken' in terms || this.context.token(terms.tokenSymbol)?.address !== NATIVE_TOKEN) return false;
+    if (isReturn(terms) || 'fromToken' in terms || this.context.token(terms.tokenSymbol)?.address !== NATIVE_TOKEN) return false;
     throw new Error(
       `account operation ${row.idempotency_key} (booked as failed) landed in ${landed.transactionHash}, a bundle that is not a direct handleOps: whether it was its cancellation cannot be told`,
     );
@@ -645,16 +687,31 @@ export class AccountOperations {
    * The operation final: its status and landing recorded and its `send.finished` appended, in one transaction, once.
    * False when nothing was made final: its landing not yet where the watcher has scanned, or another pass was first.
    */
-  private async finish(row: OperationRow, status: 'confirmed' | 'failed', outcome: { landed?: LandedOperation; error?: string }): Promise<boolean> {
+  private async finish(row: OperationRow, finalStatus: 'confirmed' | 'failed', finalOutcome: { landed?: LandedOperation; error?: string }): Promise<boolean> {
     const { context } = this;
+    let [status, outcome] = [finalStatus, finalOutcome];
     const { landed } = outcome;
     const terms = row.terms;
     // A confirmed swap's output, from the operation's own logs (read before the transaction: an RPC call).
-    const out = status === 'confirmed' && landed && 'fromToken' in terms ? (await this.moved(row, landed))[0]!.out! : undefined;
+    const out =
+      status !== 'confirmed' || !landed
+        ? undefined
+        : isReturn(terms)
+          ? await this.returned(row, terms, landed)
+          : 'fromToken' in terms
+            ? (await this.moved(row, landed))[0]!.out!
+            : undefined;
+    // A return that ran and moved nothing (a token whose `transfer` answers false instead of reverting) did not return.
+    if (isReturn(terms) && out === 0n) {
+      status = 'failed';
+      outcome = { landed, error: `landed without moving ${getAddress(terms.token)}: its transfer moved nothing` };
+    }
     // Landing again after a reorganisation: the row keeps what was booked (the output, the sponsored gas), and a swap
-    // whose new landing gave another output is reported, since the books hold the first one.
+    // whose new landing gave another output is reported, since the books hold the first one. A return is none of the
+    // books': what it sent this time is recorded.
     const reopened = row.reorged_at !== null;
-    if (reopened && out !== undefined && row.amount_out !== null && BigInt(row.amount_out) !== out) {
+    const keepsBooked = reopened && !isReturn(terms);
+    if (keepsBooked && out !== undefined && row.amount_out !== null && BigInt(row.amount_out) !== out) {
       context.logger.error(
         { chain: context.id, key: row.idempotency_key, booked: row.amount_out, landed: out.toString() },
         'an account swap landed again after a reorganisation with another output than the books hold: an operator must act',
@@ -698,7 +755,7 @@ export class AccountOperations {
           reopened && row.gas_cost !== null ? row.gas_cost : (landed?.actualGasCost ?? 0n).toString(),
           outcome.error ?? null,
           landed?.userOperationHash ?? null,
-          reopened && row.amount_out !== null ? row.amount_out : (out?.toString() ?? null),
+          keepsBooked && row.amount_out !== null ? row.amount_out : (out?.toString() ?? null),
           // Only from the state this pass read: another replica's preparation (a new hash) or finish wins over it.
           row.status,
           row.user_operation_hash,
@@ -719,7 +776,8 @@ export class AccountOperations {
         gasCost: '0',
         nativeSymbol: context.native.symbol,
         ...(status === 'confirmed' &&
-          !('fromToken' in terms) && {
+          !('fromToken' in terms) &&
+          !isReturn(terms) && {
             transfer: {
               tokenSymbol: terms.tokenSymbol,
               amount: terms.amount,
@@ -730,6 +788,7 @@ export class AccountOperations {
           }),
         ...(status === 'confirmed' &&
           'fromToken' in terms &&
+          !isReturn(terms) &&
           out !== undefined && {
             swap: {
               fromToken: terms.fromToken,
@@ -745,7 +804,7 @@ export class AccountOperations {
           walletId: row.wallet_id,
           userOperationHash: userOperationHash ?? '',
           sponsoredGasCost: fromBaseUnits(landed?.actualGasCost ?? 0n, context.native.decimals),
-          ...(terms.fee !== null && status === 'confirmed' && { fee: terms.fee }),
+          ...(!isReturn(terms) && terms.fee !== null && status === 'confirmed' && { fee: terms.fee }),
         },
         ...(outcome.error && { error: outcome.error }),
       };
@@ -775,6 +834,41 @@ export class AccountOperations {
     return true;
   }
 
+  /**
+   * A return's calls, built when it is prepared: all the account holds of the token, to `to`. Or why there is nothing
+   * to send: a token the chain lists (the books hold it: it leaves only by a transfer or a swap a route asks), no
+   * contract there, or none of it in the account.
+   */
+  private async returnCalls(sender: Address, terms: ReturnTerms): Promise<AccountCall[] | string> {
+    const { context } = this;
+    const token = getAddress(terms.token);
+    const listed = context.tokens.find((known) => known.address !== NATIVE_TOKEN && isAddressEqual(known.address, token));
+    if (listed) return `${token} is ${listed.symbol}, which ${context.chain} lists: the books hold it, and it leaves an account only by a route`;
+    if (!(await context.client.getCode({ address: token }))) return `${token} is not a contract on ${context.chain}`;
+    let units: bigint;
+    try {
+      units = await context.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [sender] });
+    } catch (error) {
+      // The contract's answer (it reverts, or returns nothing a balance can be read from); the node's failures are retried.
+      if (isRevert(error) || (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionZeroDataError)))
+        return `${token} does not answer an ERC-20 balanceOf on ${context.chain}`;
+      throw error;
+    }
+    if (units === 0n) return `the account ${sender} holds none of ${token}`;
+    return [{ to: token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(terms.to), units] }) }];
+  }
+
+  /** What a landed return sent, from the operation's own logs: the token's transfers out of the account. */
+  private async returned(row: OperationRow, terms: ReturnTerms, landed: LandedOperation): Promise<bigint> {
+    const receipt = await this.context.client.getTransactionReceipt({ hash: landed.transactionHash });
+    const logs = operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash).filter((log) =>
+      isAddressEqual(log.address, getAddress(terms.token)),
+    );
+    return parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs, strict: false })
+      .filter((event) => event.args.from !== undefined && isAddressEqual(event.args.from, getAddress(row.sender)))
+      .reduce((sum, event) => sum + (event.args.value ?? 0n), 0n);
+  }
+
   /** The account of a managed wallet watched on this chain, or INVALID_REQUEST naming `fromWallet`. */
   private async accountOfWallet(walletId: string): Promise<Address> {
     const { rows } = await this.context.pool.query<{ address: string }>(
@@ -797,9 +891,116 @@ export class AccountOperations {
     const asked = terms as Record<string, string | null>;
     const keys = new Set([...Object.keys(recorded), ...Object.keys(asked)]);
     const same = row.kind === kind && row.wallet_id === walletId && [...keys].every((term) => (recorded[term] ?? null) === (asked[term] ?? null));
-    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', `${kind === 'swap' ? 'Swap' : 'Transfer'} ${key} was asked with other terms`);
+    if (!same)
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', `${kind === 'swap' ? 'Swap' : kind === 'return' ? 'Return' : 'Transfer'} ${key} was asked with other terms`);
     return recordOf(row);
   }
+}
+
+/** What `npm run chain:ops -- return-token` asks (ReturnTerms). */
+export interface ReturnRequest {
+  /** The chain's id in the chain service (`test-base`, `base`). */
+  chain: string;
+  walletId: string;
+  token: string;
+  to: string;
+  reference: string;
+  operator: string;
+}
+
+/** A return as `npm run chain:ops` shows it. */
+export interface ReturnRecord {
+  status: OperationRecord['status'];
+  userOperationHash?: Hex;
+  transactionHash?: Hex;
+  blockNumber?: string;
+  error?: string;
+  chain: string;
+  walletId: string;
+  account: Address;
+  token: Address;
+  to: Address;
+  reference: string;
+  operator: string;
+  /** Base units of the token sent back, once confirmed. */
+  returned?: string;
+}
+
+/**
+ * Records a return (ReturnTerms) once per wallet, token, recipient and reference, for the chain's leader to prepare
+ * and send; asked again, it answers where it stands. Checked here: the addresses, and that the wallet's address on the
+ * chain is an account. Checked when it is prepared (it fails with the reason): a token the chain lists, and none of it
+ * in the account. Its sponsored gas is booked to the wallet's organization as any of its operations'; no budget
+ * refuses an operator's request.
+ */
+export async function requestReturn(pool: Pool, request: ReturnRequest): Promise<ReturnRecord> {
+  for (const field of ['token', 'to'] as const)
+    if (!isAddress(request[field], { strict: false })) throw invalidField(field, `must be an address (0x and 40 hexadecimal digits), got ${request[field]}`);
+  const [reference, operator] = [request.reference.trim(), request.operator.trim()];
+  if (!reference || reference.length > 100)
+    throw invalidField('reference', "must be 1 to 100 characters: the operator's own reference (a support ticket) makes the request once");
+  if (!operator || operator.length > 100) throw invalidField('operator', 'must name who asks, in 1 to 100 characters');
+  const { rows: accounts } = await pool.query<{ address: string }>(
+    `select address from ${CHAIN_SCHEMA}.deposit_addresses where chain = $1 and owner = $2 and kind = 'account'`,
+    [request.chain, `wallet:${request.walletId}`],
+  );
+  const account = accounts[0]?.address;
+  if (!account) throw invalidField('walletId', `${request.walletId} is not a managed wallet whose address is an account on ${request.chain}`);
+  const terms: ReturnTerms = { to: request.to.toLowerCase(), token: request.token.toLowerCase(), reference, operator };
+  if (terms.to === account.toLowerCase()) throw invalidField('to', "is the wallet's own account: a return to itself moves nothing");
+  const key = `return:${request.walletId}:${terms.token}:${terms.to}:${reference}`;
+  return withTransaction(pool, async (tx) => {
+    // One open return per account and token: each sends all the account holds of it, so a second would only revert.
+    await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`return:${request.chain}:${account.toLowerCase()}:${terms.token}`]);
+    const known = async () =>
+      (await tx.query<OperationRow>(`select * from ${CHAIN_SCHEMA}.account_operations where chain = $1 and idempotency_key = $2`, [request.chain, key]))
+        .rows[0];
+    let row = await known();
+    if (!row) {
+      const { rows: open } = await tx.query<{ idempotency_key: string }>(
+        `select idempotency_key from ${CHAIN_SCHEMA}.account_operations
+          where chain = $1 and sender = $2 and kind = 'return' and terms->>'token' = $3 and status in ('queued', 'submitted')`,
+        [request.chain, account.toLowerCase(), terms.token],
+      );
+      if (open[0]) throw invalidField('token', `a return of it from this account is on its way (${open[0].idempotency_key}): wait until it is final`);
+      await tx.query(
+        `insert into ${CHAIN_SCHEMA}.account_operations (chain, idempotency_key, kind, wallet_id, sender, terms, calls, nonce)
+         values ($1, $2, 'return', $3, $4, $5, '[]', $6::numeric) on conflict do nothing`,
+        [request.chain, key, request.walletId, account.toLowerCase(), JSON.stringify(terms), operationNonce(`${request.chain}:${key}`).toString()],
+      );
+      row = (await known())!;
+    }
+    // The key holds the wallet, the token, the recipient and the reference: asked again (by anyone), it is the same one,
+    // unless an operation of another kind took that key.
+    if (row.kind !== 'return' || row.wallet_id !== request.walletId) throw invalidField('reference', `gives the key ${key}, which another operation has`);
+    return returnRecordOf(request.chain, row);
+  });
+}
+
+/** Every return asked on a chain (all chains when `chain` is undefined), newest first. */
+export async function listReturns(pool: Pick<PoolClient, 'query'>, chain?: string): Promise<ReturnRecord[]> {
+  const { rows } = await pool.query<OperationRow & { chain: string }>(
+    `select * from ${CHAIN_SCHEMA}.account_operations where kind = 'return' and ($1::text is null or chain = $1) order by id desc`,
+    [chain ?? null],
+  );
+  return rows.map((row) => returnRecordOf(row.chain, row));
+}
+
+function returnRecordOf(chain: string, row: OperationRow): ReturnRecord {
+  const terms = row.terms as ReturnTerms;
+  const { amountOut, blockNumber, ...record } = recordOf(row);
+  return {
+    chain,
+    walletId: row.wallet_id,
+    account: getAddress(row.sender),
+    token: getAddress(terms.token),
+    to: getAddress(terms.to),
+    reference: terms.reference,
+    operator: terms.operator,
+    ...record,
+    ...(blockNumber !== undefined && { blockNumber: blockNumber.toString() }),
+    ...(amountOut !== undefined && { returned: amountOut.toString() }),
+  };
 }
 
 /**
