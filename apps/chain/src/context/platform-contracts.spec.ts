@@ -1,6 +1,15 @@
 import { getAddress, type Address } from 'viem';
-import { EVM_NATIVE_ADDRESS, getChain } from '@ramp/chains';
-import { forwarderFactoryAddress, LOCAL_TEST_CHAINS, NATIVE_TOKEN, smartAccountContracts, type ChainSettings } from '@ramp/evm';
+import { EVM_NATIVE_ADDRESS, getChain, LIVE_CHAINS, liveChainData } from '@ramp/chains';
+import {
+  developmentSigner,
+  forwarderFactoryAddress,
+  HdCustody,
+  LOCAL_CHAIN_ACCOUNTS,
+  LOCAL_TEST_CHAINS,
+  NATIVE_TOKEN,
+  smartAccountContracts,
+  type ChainSettings,
+} from '@ramp/evm';
 import { chainContractsOf, DEX_NAME, INTENT_BRIDGE_NAME, namedContracts } from './platform-contracts';
 
 const accounts = {
@@ -45,16 +54,63 @@ describe('chain contracts - where each chain keeps its tokens, pools and intent 
     expect(remote.network.faucet).toBe(false);
   });
 
-  it("a live chain carries the registry's real tokens and the hot wallet's forwarder factory, and nothing of the platform's test contracts", () => {
+  it("a live chain carries only the tokens its committed live configuration offers, at their confirmed addresses, the wrapped native coin where confirmed, and nothing of the platform's test contracts", () => {
     const { network, dex, tokens, spec } = chainContractsOf('live', baseMainnet, accounts);
     expect(spec).toBeUndefined();
     expect(dex).toBeUndefined();
     expect(network.faucet).toBe(false);
     expect(network.contracts.forwarderFactory).toBe(forwarderFactoryAddress(accounts.hotWallet));
-    expect(network.contracts.wrappedNative).toBe(getAddress(EVM_NATIVE_ADDRESS));
-    const usdc = getChain('base').tokens.find((token) => token.symbol === 'USDC')!;
-    expect(network.contracts.tokens.USDC).toBe(getAddress(usdc.contractAddress));
-    expect(tokens.find((token) => token.symbol === 'USDC')!.address).toBe(usdc.contractAddress.toLowerCase());
+    const base = liveChainData('base')!;
+    expect(network.contracts.wrappedNative).toBe(base.wrappedNative!.address);
+    expect(network.contracts.tokens).toEqual({ CNGN: base.tokens[0]!.address, USDC: base.tokens[1]!.address });
+    // USDT and cbBTC are in the chains list, but no primary source confirms them on Base: never offered live.
+    expect(tokens.map((token) => [token.symbol, token.decimals, token.address])).toEqual([
+      ['CNGN', 6, '0x46c85152bfe9f96829aa94755d9f915f9b10ef5f'],
+      ['USDC', 6, '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'],
+      ['ETH', 18, NATIVE_TOKEN],
+    ]);
+    const bsc = chainContractsOf('live', { ...baseMainnet, chain: 'bsc', chainId: 56, rpcUrl: 'https://bsc-dataseed.bnbchain.org' }, accounts);
+    expect(bsc.tokens.map((token) => [token.symbol, token.decimals])).toEqual([
+      ['CNGN', 6],
+      ['USDT', 18],
+      ['BNB', 18],
+      ['ETH', 18],
+    ]);
+    // WBNB is not confirmed: no wrapped native coin is named (nor checked at start).
+    expect(bsc.network.contracts.wrappedNative).toBe(getAddress(EVM_NATIVE_ADDRESS));
+    expect(namedContracts(bsc.network).map(([name]) => name)).not.toContain('wrappedNative');
+  });
+
+  it('refuses to run live a chain without a committed live configuration, or under another chain id than it has', () => {
+    const arbitrum = { ...baseMainnet, chain: 'arbitrum', chainId: 42161 };
+    expect(() => chainContractsOf('live', arbitrum, accounts)).toThrow('arbitrum has no committed live configuration');
+    expect(() => chainContractsOf('live', { ...baseMainnet, chainId: 84532 }, accounts)).toThrow(
+      "base's live configuration is chain id 8453, but its settings say 84532",
+    );
+  });
+
+  it("shares no address with the test chains' contracts, but the EntryPoint, which is the same canonical one", () => {
+    const development = {
+      faucet: developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.faucetIndex).address,
+      deployer: developmentSigner(LOCAL_CHAIN_ACCOUNTS.mnemonic, LOCAL_CHAIN_ACCOUNTS.deployerIndex).address,
+      hotWallet: HdCustody.development().signer(localBase.hotWalletPath).address,
+      paymasterOwner: accounts.paymasterOwner,
+    };
+    const live = LIVE_CHAINS.flatMap((chain) => [
+      ...chain.tokens,
+      ...(chain.wrappedNative ? [chain.wrappedNative] : []),
+      chain.dex.factory,
+      chain.dex.router,
+    ]).map((contract) => contract.address.toLowerCase());
+    for (const settings of LOCAL_TEST_CHAINS) {
+      const named = namedContracts(chainContractsOf('test', settings, development).network);
+      expect(named.length).toBeGreaterThan(5);
+      for (const [name, address] of named) {
+        if (name === 'smartAccounts.entryPoint') continue;
+        expect([settings.chain, name, live.includes(address.toLowerCase())]).toEqual([settings.chain, name, false]);
+      }
+    }
+    for (const chain of LIVE_CHAINS) expect(chain.entryPoint.address).toBe(smartAccountContracts(accounts.paymasterOwner).entryPoint);
   });
 
   it("a chain with a bundler names the smart accounts' EntryPoint, factory and paymaster (checked at start); one without names none", () => {

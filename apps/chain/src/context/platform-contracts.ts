@@ -1,5 +1,5 @@
 import { getAddress, type Address, type PublicClient } from 'viem';
-import { EVM_NATIVE_ADDRESS, getChain, type ChainName } from '@ramp/chains';
+import { EVM_NATIVE_ADDRESS, getChain, liveChainData, type ChainName } from '@ramp/chains';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
 import {
   forwarderFactoryAddress,
@@ -50,11 +50,26 @@ export interface ChainContracts {
 
 /**
  * A chain's contracts, without asking the chain. Test chains carry the platform's test tokens and pools (deployed by the
- * platform on local nodes, by the operator on a public test network); live chains the registry's real tokens, and no
- * pools of the platform's.
+ * platform on local nodes, by the operator on a public test network); live chains the tokens of their committed live
+ * configuration (@ramp/chains LIVE_CHAINS: only those a primary source confirms), and no pools of the platform's. A
+ * live chain without one is refused: nothing guessed is run with real funds.
  */
 export function chainContractsOf(environment: Environment, settings: ChainSettings, accounts: ChainAccounts): ChainContracts {
-  const descriptor = getChain(settings.chain as ChainName);
+  const registered = getChain(settings.chain as ChainName);
+  const live = environment === 'live' ? liveChainData(settings.chain) : undefined;
+  if (environment === 'live' && !live) throw new Error(`${settings.chain} has no committed live configuration (@ramp/chains LIVE_CHAINS): it cannot run live`);
+  if (live && live.chainId !== settings.chainId)
+    throw new Error(`${settings.chain}'s live configuration is chain id ${live.chainId}, but its settings say ${settings.chainId}`);
+  // Live: the registry's entries of the tokens the live configuration offers, at its addresses (live-chains.spec.ts
+  // keeps the two equal); the others are withheld.
+  const descriptor = live
+    ? {
+        ...registered,
+        tokens: registered.tokens.filter(
+          (token) => token.contractAddress === EVM_NATIVE_ADDRESS || live.tokens.some((offered) => offered.symbol === token.symbol),
+        ),
+      }
+    : registered;
   const local = settings.localPort !== undefined;
   const spec = environment === 'test' ? testContractsOf(descriptor, accounts.faucet, accounts.hotWallet, accounts.deployer) : undefined;
   const deployed = spec && platformContractAddresses(spec);
@@ -70,10 +85,8 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
         ...(local && { bridge: { name: INTENT_BRIDGE_NAME, pool: deployed.intentPool } }),
       }
     : {
-        tokens: Object.fromEntries(
-          descriptor.tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS).map((token) => [token.symbol, getAddress(token.contractAddress)]),
-        ),
-        wrappedNative: getAddress(EVM_NATIVE_ADDRESS),
+        tokens: Object.fromEntries((live?.tokens ?? []).map((token) => [token.symbol, getAddress(token.address)])),
+        wrappedNative: getAddress(live?.wrappedNative?.address ?? EVM_NATIVE_ADDRESS),
         forwarderFactory: forwarderFactoryAddress(accounts.hotWallet),
       };
   // A chain with a bundler has the smart accounts' parts (EntryPoint, factory, the platform's paymaster): checked at start.

@@ -10,3 +10,4 @@ export * from './dust';
 export * from './outflow-limits';
 export * from './sponsorship-budgets';
 export * from './lanes';
+export * from './live-chains';
