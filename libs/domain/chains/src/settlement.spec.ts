@@ -1,4 +1,5 @@
 import type { ChainNetwork } from '@ramp/contracts';
+import { liveChainData } from './live-chains';
 import { EVM_NATIVE_ADDRESS, getChain } from './registry';
 import { chainsOf } from './settlement';
 
@@ -22,8 +23,34 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
     expect(base.tokens.find((token) => token.symbol === 'USDC')!.contractAddress).toBe('0x00000000000000000000000000000000000000aA');
     expect(base.tokens.find((token) => token.symbol === 'ETH')!.contractAddress).toBe(EVM_NATIVE_ADDRESS);
     // Decimals stay the registry's: the test tokens are deployed with the real ones.
-    expect(base.tokens.map((token) => token.decimals)).toEqual(getChain('base').tokens.map((token) => token.decimals));
+    const registry = getChain('base').tokens;
+    expect(base.tokens.map((token) => [token.symbol, token.decimals])).toEqual(
+      registry.filter((token) => ['CNGN', 'USDC', 'ETH'].includes(token.symbol)).map((token) => [token.symbol, token.decimals]),
+    );
     expect(base.dex).toBeUndefined();
+  });
+
+  it('lists only the tokens the network carries: a live chain shows none of those it withholds (LIVE_CHAINS), at no unconfirmed address', () => {
+    const live = liveChainData('base')!;
+    const mainnet: ChainNetwork = {
+      ...baseSepolia,
+      chainId: 8453,
+      faucet: false,
+      contracts: { ...baseSepolia.contracts, tokens: Object.fromEntries(live.tokens.map((token) => [token.symbol, token.address])) },
+    };
+    const base = chainsOf([mainnet]).find((chain) => chain.chain === 'base')!;
+    expect(base.tokens.map((token) => [token.symbol, token.contractAddress])).toEqual([
+      ['CNGN', '0x46C85152bFe9f96829aA94755D9f915F9B10EF5F'],
+      ['USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
+      ['ETH', EVM_NATIVE_ADDRESS],
+    ]);
+    expect(live.withheld.map((entry) => entry.symbol)).toEqual(['USDT', 'cbBTC']);
+    // A chain the environment does not run keeps the whole registry, simulated.
+    expect(
+      chainsOf([])
+        .find((chain) => chain.chain === 'base')!
+        .tokens.map((token) => token.symbol),
+    ).toContain('USDT');
   });
 
   it("a chain with the platform's pools shows its DEX (router, factory, hub), not its pairs", () => {

@@ -17,11 +17,14 @@ export function chainsOf(networks: readonly ChainNetwork[]): ChainList.Response 
       ...identity,
       chainId: network.chainId,
       ...(!network.faucet && { explorerUrl }),
-      tokens: tokens.map((token) => ({
-        ...token,
-        contractAddress:
-          token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : (network.contracts.tokens[token.symbol] ?? token.contractAddress),
-      })),
+      // Only what the network carries: a live chain withholds the tokens no primary source confirms (LIVE_CHAINS), and
+      // lists none of them at an address it does not use.
+      tokens: tokens
+        .filter((token) => token.contractAddress === EVM_NATIVE_ADDRESS || network.contracts.tokens[token.symbol] !== undefined)
+        .map((token) => ({
+          ...token,
+          contractAddress: token.contractAddress === EVM_NATIVE_ADDRESS ? token.contractAddress : network.contracts.tokens[token.symbol]!,
+        })),
       settlement: 'onchain' as const,
       confirmations: network.confirmations,
       ...(network.contracts.dex && {
