@@ -33,7 +33,7 @@ describe('dev state - the development database against the local chains, before 
     await admin.end();
   });
 
-  const base = () => [{ ...LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!, rpcUrl: node.rpcUrl, localPort: node.port }];
+  const base = () => [{ ...LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!, rpcUrl: node.rpcUrl, rpcUrls: [node.rpcUrl], localPort: node.port }];
 
   it('passes a database that never ran a chain, names a chain started empty under it and a nonce apart, and passes them once they agree', async () => {
     expect(await devStateProblems(pool, base())).toEqual([]);

@@ -2,12 +2,13 @@ import { Client } from 'pg';
 import { createPublicClient, http, TransactionReceiptNotFoundError, type Hex } from 'viem';
 import { Config } from '@ramp/config';
 import { resolveChains } from '@ramp/evm';
-import { AnvilNode, ApiClient, freshStack, runCompiled, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
+import { AnvilNode, ApiClient, freePort, freshStack, runCompiled, startServices, stopAll, TEST_DATABASE_URL, type ServiceProcess } from '@ramp/testing';
 
 /**
  * The platform on a second set of nodes through TEST_CHAINS alone, as an operator would point it at Base Sepolia: a stack
  * of its own (database, events namespace) whose chain service deploys on those nodes, runs their faucets and credits
- * deposits there, while the default nodes see nothing of it.
+ * deposits there, while the default nodes see nothing of it. base's first RPC node is down throughout: everything runs
+ * on its second.
  */
 describe('chain settings - the services on a second set of nodes, through settings alone', () => {
   const nodes = [new AnvilNode({ chainId: 84532 }), new AnvilNode({ chainId: 97 })];
@@ -25,8 +26,9 @@ describe('chain settings - the services on a second set of nodes, through settin
       DATABASE_URL: databaseUrl,
       EVENTS_NAMESPACE: namespace,
       // The second nodes are local ones the platform deploys on (localPort); arbitrum is turned off.
+      // base's first node is down for the whole suite: its second one is used (docs/chains.md, "RPC nodes").
       TEST_CHAINS: JSON.stringify({
-        base: { rpcUrl: nodes[0]!.rpcUrl, localPort: nodes[0]!.port },
+        base: { rpcUrls: [`http://127.0.0.1:${await freePort()}`, nodes[0]!.rpcUrl], localPort: nodes[0]!.port },
         bsc: { rpcUrl: nodes[1]!.rpcUrl, localPort: nodes[1]!.port },
         arbitrum: null,
       }),

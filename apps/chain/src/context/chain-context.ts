@@ -4,7 +4,6 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
-  http,
   maxUint256,
   parseEther,
   type Address,
@@ -30,6 +29,7 @@ import {
   PAYMASTER_OWNER_PATH,
   PAYMASTER_SIGNER_PATH,
   RPC_BATCH_SIZE,
+  RpcNodes,
   seedPools,
   SendQueue,
   sponsorship,
@@ -114,6 +114,8 @@ export class ChainContext {
   readonly id: string;
   readonly environment: Environment;
   readonly settings: ChainSettings;
+  /** The chain's JSON-RPC nodes, with failover: what `client` (and the smart accounts' client) send through. */
+  readonly rpc: RpcNodes;
   readonly client: PublicClient;
   /** The omnibus hot wallet's send queue: the treasury, what pays gas and sends. */
   readonly hot: SendQueue;
@@ -168,9 +170,19 @@ export class ChainContext {
     this.tokens = planned.tokens;
     this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
     // The requests a pass makes at once (receipts, balances, nonces) go in one HTTP request (JSON-RPC batch).
-    this.client = createPublicClient({
-      transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0, batch: { batchSize: RPC_BATCH_SIZE } }),
-    }) as PublicClient;
+    // The chain's nodes, with failover (docs/chains.md, "RPC nodes"): a node is named by its place in the list, never by
+    // its URL, which may hold a provider's key.
+    this.rpc = new RpcNodes(settings.rpcUrls, {
+      chainId: settings.chainId,
+      timeoutMs: 10_000,
+      batchSize: RPC_BATCH_SIZE,
+      onChange: (status, previous) => {
+        const fields = { chain: this.id, node: status.index, state: status.state, previous, reason: status.reason };
+        if (status.state === 'healthy') logger.info(fields, 'an RPC node of the chain is used again');
+        else if (previous === 'healthy' || previous === 'unchecked') logger.warn(fields, 'an RPC node of the chain is set aside');
+      },
+    });
+    this.client = createPublicClient({ transport: this.rpc.transport() }) as PublicClient;
     const queue = {
       schema: CHAIN_SCHEMA,
       pool,
@@ -210,7 +222,7 @@ export class ChainContext {
         nativeCurrency: { name: this.native.symbol, symbol: this.native.symbol, decimals: this.native.decimals },
         rpcUrls: { default: { http: [settings.rpcUrl] } },
       }),
-      transport: http(settings.rpcUrl, { timeout: 10_000, retryCount: 0 }),
+      transport: this.rpc.transport(),
     }) as PublicClient;
     this.smartAccounts =
       contracts && settings.bundlerUrl !== undefined
@@ -341,12 +353,20 @@ export class ChainContext {
     return held < toBaseUnits(this.settings.paymasterMinDeposit, this.native.decimals);
   }
 
-  /** Before the chain's first pass: the node must be the chain the settings name. */
+  /**
+   * Before the chain's first pass: at least one of its nodes must answer as the chain the settings name (a node on
+   * another chain is never used, and is reported: its setting is wrong).
+   */
   async checkChainId(): Promise<void> {
     const { settings } = this;
-    const chainId = await this.client.getChainId();
-    if (chainId !== settings.chainId)
-      throw new Error(`${settings.rpcUrl} is chain ${chainId}, not ${settings.chain}'s ${settings.chainId}: check the chain settings`);
+    const statuses = await this.rpc.check();
+    for (const status of statuses.filter((candidate) => candidate.state === 'wrong-chain'))
+      this.logger.error(
+        { chain: this.id, node: status.index, reason: status.reason },
+        `an RPC node of ${settings.chain} is another chain: check the chain settings`,
+      );
+    if (!statuses.some((status) => status.state === 'healthy'))
+      throw new Error(`no RPC node of ${settings.chain} (chain id ${settings.chainId}) can be used: ${this.rpc.describe()}; check the chain settings`);
   }
 
   /** Why the chain's outbound sends are paused (ChainSendsPause), or undefined. */
@@ -385,12 +405,12 @@ export class ChainContext {
    */
   async deployLocalContracts(): Promise<void> {
     if (!this.spec || !this.dex) throw new Error(`${this.id} is not a local test chain: the platform deploys nothing there`);
-    const deployer = createWalletClient({ account: this.deployer, transport: http(this.settings.rpcUrl) });
+    const deployer = createWalletClient({ account: this.deployer, transport: this.rpc.transport() });
     await deployPlatformContracts(this.client, deployer, this.spec, LOCAL_HOT_WALLET_GAS);
     await seedPools(this.client, deployer, this.spec.pools, this.dex);
     const parts = this.smartAccounts;
     if (parts) {
-      const owner = createWalletClient({ account: accountOfSigner(parts.paymasterOwner), transport: http(this.settings.rpcUrl) });
+      const owner = createWalletClient({ account: accountOfSigner(parts.paymasterOwner), transport: this.rpc.transport() });
       await deploySmartAccountContracts(this.client, deployer, owner, parts.paymasterSigner, LOCAL_PAYMASTER_DEPOSIT);
     }
   }

@@ -33,7 +33,7 @@ describe('chain contracts - every contract a chain names is on the chain, or the
     };
     // No bundler: the smart accounts' parts are deployed and checked by smart-accounts.int-spec.ts and the chain service.
     const { bundlerUrl: _bundler, localBundlerPort: _localBundler, ...base } = LOCAL_TEST_CHAINS.find((chain) => chain.chain === 'base')!;
-    const settings = { ...base, rpcUrl: node.rpcUrl, localPort: node.port };
+    const settings = { ...base, rpcUrl: node.rpcUrl, rpcUrls: [node.rpcUrl], localPort: node.port };
     const { network, spec, dex } = chainContractsOf('test', settings, accounts);
     const missing = await missingContracts(client, network);
     expect(missing).toEqual(

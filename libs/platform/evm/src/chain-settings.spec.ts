@@ -14,7 +14,7 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
   it('points a test chain at another endpoint by URL alone: it is then not a local node', () => {
     const [base] = resolveChains('test', { base: { rpcUrl: 'https://sepolia.base.org', confirmations: 5 } }, 'TEST_CHAINS');
     const { bundlerUrl: _bundler, localBundlerPort: _localBundler, paymasterMinDeposit: _floor, ...local } = LOCAL_TEST_CHAINS[0]!;
-    expect(base).toEqual({ ...local, rpcUrl: 'https://sepolia.base.org', confirmations: 5, localPort: undefined });
+    expect(base).toEqual({ ...local, rpcUrl: 'https://sepolia.base.org', rpcUrls: ['https://sepolia.base.org'], confirmations: 5, localPort: undefined });
     const [moved] = resolveChains('test', { base: { rpcUrl: 'http://127.0.0.1:9545', localPort: 9545 } }, 'TEST_CHAINS');
     expect(moved).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', localPort: 9545, chainId: 84532 });
     // Still a local node: its local bundler stays, started beside it.
@@ -76,6 +76,7 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
         chain: 'base',
         chainId: 8453,
         rpcUrl: 'https://mainnet.base.org',
+        rpcUrls: ['https://mainnet.base.org'],
         confirmations: 10,
         finality: 'finalized',
         hotWalletPath: "m/44'/60'/1'/0/0",
@@ -85,6 +86,26 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     ]);
     expect(() => resolveChains('live', { base: { rpcUrl: 'https://mainnet.base.org' } }, 'LIVE_CHAINS')).toThrow(
       'LIVE_CHAINS.base.chainId must be a whole number',
+    );
+  });
+
+  it('takes several nodes in order of preference (rpcUrls), the first as rpcUrl; a list replaces the default node whole', () => {
+    const live = { chainId: 8453, hotWalletPath: "m/44'/60'/1'/0/0" };
+    const urls = ['https://mainnet.base.org', 'https://base.provider.example/key'];
+    expect(resolveChains('live', { base: { ...live, rpcUrls: urls } }, 'LIVE_CHAINS')[0]).toMatchObject({ rpcUrl: urls[0], rpcUrls: urls });
+    expect(resolveChains('live', { base: { ...live, rpcUrl: urls[0], rpcUrls: urls } }, 'LIVE_CHAINS')[0]).toMatchObject({ rpcUrls: urls });
+    const [test] = resolveChains('test', { base: { rpcUrls: ['http://127.0.0.1:9545', 'http://127.0.0.1:9546'] } }, 'TEST_CHAINS');
+    expect(test).toMatchObject({ rpcUrl: 'http://127.0.0.1:9545', rpcUrls: ['http://127.0.0.1:9545', 'http://127.0.0.1:9546'] });
+    // Not the local node any more.
+    expect(test!.localPort).toBeUndefined();
+    expect(resolveChains('test', undefined, 'TEST_CHAINS')[0]).toMatchObject({ rpcUrl: 'http://127.0.0.1:8545', rpcUrls: ['http://127.0.0.1:8545'] });
+    expect(() => resolveChains('live', { base: { ...live, rpcUrl: urls[1], rpcUrls: urls } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.rpcUrl, given with rpcUrls, must be its first',
+    );
+    expect(() => resolveChains('live', { base: { ...live, rpcUrls: [] } }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.rpcUrls must be a list of 1 to 8 URLs');
+    expect(() => resolveChains('live', { base: { ...live, rpcUrls: [urls[0], urls[0]] } }, 'LIVE_CHAINS')).toThrow('lists a URL twice');
+    expect(() => resolveChains('live', { base: { ...live, rpcUrls: [urls[0], 'base.example'] } }, 'LIVE_CHAINS')).toThrow(
+      'LIVE_CHAINS.base.rpcUrls[1] must be an http(s) or ws(s) URL',
     );
   });
 

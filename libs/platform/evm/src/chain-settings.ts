@@ -5,7 +5,14 @@ export interface ChainSettings {
   /** The platform's chain name (libs/domain/chains): base, bsc, arbitrum, … */
   chain: string;
   chainId: number;
+  /** The first of `rpcUrls`. */
   rpcUrl: string;
+  /**
+   * The chain's JSON-RPC nodes in order of preference (`rpcUrls`, or `rpcUrl` alone): the chain service fails over
+   * between them, using only a node that answers on the chain's id within RPC_MAX_LAG_BLOCKS of the newest block any has
+   * shown (RpcNodes, docs/chains.md "RPC nodes").
+   */
+  rpcUrls: string[];
   /** Blocks a deposit or a send must have before it counts (1: its own block). */
   confirmations: number;
   /**
@@ -99,6 +106,7 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     chain: 'base',
     chainId: 84532,
     rpcUrl: 'http://127.0.0.1:8545',
+    rpcUrls: ['http://127.0.0.1:8545'],
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/1'/0/0"),
@@ -113,6 +121,7 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     chain: 'bsc',
     chainId: 97,
     rpcUrl: 'http://127.0.0.1:8546',
+    rpcUrls: ['http://127.0.0.1:8546'],
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/2'/0/0"),
@@ -127,6 +136,7 @@ export const LOCAL_TEST_CHAINS: readonly ChainSettings[] = Object.freeze([
     chain: 'arbitrum',
     chainId: 421614,
     rpcUrl: 'http://127.0.0.1:8547',
+    rpcUrls: ['http://127.0.0.1:8547'],
     confirmations: 1,
     finality: 'depth',
     hotWalletPath: evmPath("m/44'/60'/3'/0/0"),
@@ -159,13 +169,16 @@ export function resolveChains(environment: Environment, overrides: Record<string
     const known = base.get(chain);
     // A chain given a URL of its own is no longer the local node, unless it names its local port again; nor is its
     // bundler the local one (a public network's is a provider's URL, given with it).
-    const local = known && override.rpcUrl === undefined && override.localPort === undefined ? known.localPort : override.localPort;
+    const ownUrl = override.rpcUrl !== undefined || override.rpcUrls !== undefined;
+    const local = known && !ownUrl && override.localPort === undefined ? known.localPort : override.localPort;
     // `"bundlerUrl": null` turns a chain's bundler off (docker-compose's chains, which run none).
     const keepsBundler = known && override.bundlerUrl === undefined && override.localBundlerPort === undefined && local !== undefined;
     const bundler = keepsBundler
       ? { bundlerUrl: known.bundlerUrl, localBundlerPort: known.localBundlerPort }
       : { bundlerUrl: override.bundlerUrl ?? undefined, localBundlerPort: override.bundlerUrl === null ? undefined : override.localBundlerPort };
-    base.set(chain, validated(environment, { ...known, ...override, chain, localPort: local, ...bundler }, `${variable}.${chain}`));
+    // Nodes given anew replace the known ones whole (`rpcUrls` alone drops the default `rpcUrl`).
+    const urls = ownUrl ? { rpcUrl: override.rpcUrl, rpcUrls: override.rpcUrls } : { rpcUrl: known?.rpcUrl, rpcUrls: known?.rpcUrls };
+    base.set(chain, validated(environment, { ...known, ...override, ...urls, chain, localPort: local, ...bundler }, `${variable}.${chain}`));
   }
   const settings = [...base.values()];
   const ids = settings.map((chain) => chain.chainId);
@@ -175,7 +188,7 @@ export function resolveChains(environment: Environment, overrides: Record<string
 }
 
 function validated(environment: Environment, raw: Record<string, unknown>, where: string): ChainSettings {
-  const { chain, chainId, rpcUrl, hotWalletPath, localPort, bundlerUrl, localBundlerPort } = raw;
+  const { chain, chainId, hotWalletPath, localPort, bundlerUrl, localBundlerPort } = raw;
   const paymasterMinDeposit =
     bundlerUrl === undefined ? undefined : (raw['paymasterMinDeposit'] ?? (environment === 'test' ? LOCAL_PAYMASTER_MIN_DEPOSIT : undefined));
   const lanes = raw['lanes'] ?? 1;
@@ -197,8 +210,8 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
       `${where}.confirmations must be at least ${LIVE_MIN_CONFIRMATIONS} for a live chain counting by depth alone (or set finality to safe or finalized), got ${depth}`,
     );
   }
-  if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(rpcUrl))
-    throw new ChainSettingsError(`${where}.rpcUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(rpcUrl)}`);
+  const rpcUrls = nodeUrls(raw['rpcUrl'], raw['rpcUrls'], where);
+  const rpcUrl = rpcUrls[0]!;
   if (typeof hotWalletPath !== 'string') throw new ChainSettingsError(`${where}.hotWalletPath must be a BIP-44 path such as m/44'/60'/1'/0/0`);
   let path: EvmPath;
   try {
@@ -234,6 +247,7 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     chain: String(chain),
     chainId: id,
     rpcUrl,
+    rpcUrls,
     confirmations: depth,
     finality: finality as Finality,
     hotWalletPath: path,
@@ -244,4 +258,23 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
     ...(localBundlerPort !== undefined && { localBundlerPort: positive(localBundlerPort, 'localBundlerPort', 65535) }),
     ...(paymasterMinDeposit !== undefined && { paymasterMinDeposit: paymasterMinDeposit as string }),
   };
+}
+
+/** The most nodes a chain may list. */
+const MAX_RPC_URLS = 8;
+
+/** A chain's node URLs from `rpcUrls` (a list) or `rpcUrl` (one); given both, `rpcUrl` must be the list's first. */
+function nodeUrls(rpcUrl: unknown, rpcUrls: unknown, where: string): string[] {
+  const url = (value: unknown, field: string) => {
+    if (typeof value !== 'string' || !/^(https?|wss?):\/\/[^\s]+$/.test(value))
+      throw new ChainSettingsError(`${where}.${field} must be an http(s) or ws(s) URL, got ${JSON.stringify(value)}`);
+    return value;
+  };
+  if (rpcUrls === undefined) return [url(rpcUrl, 'rpcUrl')];
+  if (!Array.isArray(rpcUrls) || rpcUrls.length === 0 || rpcUrls.length > MAX_RPC_URLS)
+    throw new ChainSettingsError(`${where}.rpcUrls must be a list of 1 to ${MAX_RPC_URLS} URLs, in order of preference`);
+  const urls = rpcUrls.map((value, index) => url(value, `rpcUrls[${index}]`));
+  if (new Set(urls).size !== urls.length) throw new ChainSettingsError(`${where}.rpcUrls lists a URL twice`);
+  if (rpcUrl !== undefined && rpcUrl !== urls[0]) throw new ChainSettingsError(`${where}.rpcUrl, given with rpcUrls, must be its first`);
+  return urls;
 }

@@ -11,3 +11,4 @@ export * from './intents';
 export * from './smart-accounts';
 export * from './local-bundler';
 export * from './balances';
+export * from './rpc-failover';
