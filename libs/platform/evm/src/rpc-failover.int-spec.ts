@@ -87,6 +87,21 @@ describe("RpcNodes - failover between a chain's nodes", () => {
     await second.start();
   });
 
+  it("uses a chain's only node whatever its head does (a local chain reset under it): there is no other to prefer", async () => {
+    const only = new AnvilNode({ chainId: CHAIN_ID });
+    await only.start();
+    try {
+      await mine(only, 30);
+      const nodes = new RpcNodes([only.rpcUrl], { chainId: CHAIN_ID });
+      expect(await clientOf(nodes).getBlockNumber({ cacheTime: 0 })).toBe(30n);
+      await only.rpc('anvil_reset');
+      expect(states(await nodes.check())).toEqual(['healthy']);
+      expect(await clientOf(nodes).getBlockNumber({ cacheTime: 0 })).toBe(0n);
+    } finally {
+      await only.stop();
+    }
+  });
+
   it('refuses no list but an empty one', () => {
     expect(() => new RpcNodes([], { chainId: CHAIN_ID })).toThrow('a chain needs at least one RPC URL');
   });

@@ -110,7 +110,9 @@ export class RpcNodes {
     );
     this.highest = best;
     looks.forEach((look, index) => {
-      const behind = look.head !== undefined && best !== undefined && best - look.head > this.maxLag;
+      // A chain with one node has nothing to fail over to: its node is the chain, as it always was (the deposit watcher
+      // copes with a head that goes back); lag only chooses between nodes.
+      const behind = this.nodes.length > 1 && look.head !== undefined && best !== undefined && best - look.head > this.maxLag;
       this.set(
         this.nodes[index]!,
         behind
