@@ -70,6 +70,28 @@ describe("RpcNodes - failover between a chain's nodes", () => {
     expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(55n);
   });
 
+  it('asks the logs of a range only of a node known to have its last block (another answers a range past its head with what it has)', async () => {
+    const nodes = new RpcNodes([ahead.rpcUrl, second.rpcUrl], { chainId: CHAIN_ID, timeoutMs: 2_000 });
+    const client = clientOf(nodes);
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    const [aheadHead, secondHead] = nodes.statuses().map((status) => status.head!);
+    expect(aheadHead).toBe(head);
+    expect(secondHead).toBeLessThan(head);
+    const port = ahead.port;
+    await ahead.stop();
+    try {
+      expect(states(await nodes.check())).toEqual(['down', 'healthy']);
+      // The second node has not the last block: refused, not answered short.
+      await expect(client.getLogs({ fromBlock: 0n, toBlock: head })).rejects.toThrow(`no healthy RPC node known to have block ${head}`);
+      // Up to its own head, it answers.
+      await expect(client.getLogs({ fromBlock: 0n, toBlock: secondHead })).resolves.toEqual([]);
+    } finally {
+      ahead.port = port;
+      await ahead.start();
+      await mine(ahead, Number(head));
+    }
+  });
+
   it('never makes a node behind the chain when the nodes ahead are gone: requests fail until it catches up', async () => {
     const nodes = new RpcNodes([second.rpcUrl, behind.rpcUrl], { chainId: CHAIN_ID, timeoutMs: 2_000 });
     const client = clientOf(nodes);

@@ -1,4 +1,4 @@
-import { custom, http, HttpRequestError, RpcRequestError, TimeoutError, type EIP1193RequestFn, type Transport } from 'viem';
+import { BaseError, custom, http, HttpRequestError, RpcRequestError, TimeoutError, type EIP1193RequestFn, type Transport } from 'viem';
 
 /** How far behind the most advanced of a chain's nodes one may be and still be used (docs/chains.md, "RPC nodes"). */
 export const RPC_MAX_LAG_BLOCKS = 10;
@@ -42,7 +42,7 @@ export interface RpcNodesOptions {
  * reorganisation); with none healthy, requests fail, and the chain's pass with them, rather than read a wrong chain.
  */
 export class RpcNodes {
-  private readonly nodes: { index: number; request: EIP1193RequestFn; status: RpcNodeStatus }[];
+  private readonly nodes: { index: number; request: EIP1193RequestFn; status: RpcNodeStatus; failedAt: number }[];
   private readonly maxLag: bigint;
   /** The newest block any node has shown: a node that falls behind it stays out, even once the nodes ahead are gone. */
   private highest: bigint | undefined;
@@ -64,6 +64,7 @@ export class RpcNodes {
         ...(options.batchSize !== undefined && { batch: { batchSize: options.batchSize } }),
       })({ retryCount: 0 }).request,
       status: { index, state: 'unchecked' as RpcNodeState },
+      failedAt: 0,
     }));
   }
 
@@ -89,6 +90,7 @@ export class RpcNodes {
   }
 
   private async look(): Promise<RpcNodeStatus[]> {
+    const started = Date.now();
     const looks = await Promise.all(
       this.nodes.map(async (node) => {
         try {
@@ -110,11 +112,14 @@ export class RpcNodes {
     );
     this.highest = best;
     looks.forEach((look, index) => {
+      const node = this.nodes[index]!;
+      // A node that failed a request after this look began stays set aside until the next look.
+      if (look.state === 'healthy' && node.failedAt >= started) return;
       // A chain with one node has nothing to fail over to: its node is the chain, as it always was (the deposit watcher
       // copes with a head that goes back); lag only chooses between nodes.
       const behind = this.nodes.length > 1 && look.head !== undefined && best !== undefined && best - look.head > this.maxLag;
       this.set(
-        this.nodes[index]!,
+        node,
         behind
           ? { index, state: 'behind', head: look.head, reason: `${best! - look.head!} blocks behind the newest block a node has shown` }
           : { index, ...look },
@@ -134,20 +139,37 @@ export class RpcNodes {
     // The nodes are looked at again every `checkIntervalMs`, by the requests themselves (no timer), in the background.
     const interval = this.options.checkIntervalMs ?? RPC_CHECK_INTERVAL_MS;
     if (Date.now() - this.lastLook >= interval) this.check().catch(() => undefined);
-    let candidates = this.nodes.filter((node) => node.status.state === 'healthy');
+    // A node answers eth_getLogs up to a block it does not have yet with what it has, and no error: the logs of a range
+    // are asked only of a node known to have its last block (its head at a look, or at its last eth_blockNumber).
+    // With one node there is no other to ask: it is the chain, as before.
+    const through = this.nodes.length > 1 ? logsThrough(args) : undefined;
+    const usable = () =>
+      this.nodes.filter(
+        (node) => node.status.state === 'healthy' && (through === undefined || (node.status.head !== undefined && node.status.head >= through)),
+      );
+    let candidates = usable();
     // None left (each failed a request since): one fresh look before giving up, at most once a second.
     if (candidates.length === 0 && Date.now() - this.lastLook >= 1000) {
       await this.check();
-      candidates = this.nodes.filter((node) => node.status.state === 'healthy');
+      candidates = usable();
     }
-    if (candidates.length === 0) throw new HttpRequestError({ url: 'rpc-failover', details: `no healthy RPC node (${this.describe()})` });
+    if (candidates.length === 0)
+      throw new HttpRequestError({
+        url: 'rpc-failover',
+        details: `no healthy RPC node${through === undefined ? '' : ` known to have block ${through}`} (${this.describe()})`,
+      });
     let failure: unknown;
     for (const node of candidates) {
       try {
-        return await node.request(args as Parameters<EIP1193RequestFn>[0]);
+        const answer = await node.request(args as Parameters<EIP1193RequestFn>[0]);
+        const seen = blockSeen(args.method, answer);
+        if (seen !== undefined && (node.status.head === undefined || seen > node.status.head)) node.status = { ...node.status, head: seen };
+        return answer;
       } catch (error) {
-        if (!isNodeFailure(error)) throw error;
+        // With one node there is none to fail over to: its failure is the request's, and it stays in use.
+        if (!isNodeFailure(error) || this.nodes.length === 1) throw error;
         failure = error;
+        node.failedAt = Date.now();
         this.set(node, { index: node.index, state: 'down', reason: firstLine(error) });
       }
     }
@@ -172,9 +194,37 @@ export class RpcNodes {
  * -32603 internal error). A revert or a refused transaction is the chain's answer: the same on any node.
  */
 export function isNodeFailure(error: unknown): boolean {
-  if (error instanceof HttpRequestError || error instanceof TimeoutError) return true;
-  if (error instanceof RpcRequestError) return error.code === -32005 || error.code === -32603;
-  return false;
+  if (!(error instanceof BaseError)) return false;
+  // viem maps a JSON-RPC error to its own classes (InternalRpcError, LimitExceededRpcError...), each with the code.
+  return Boolean(
+    error.walk(
+      (cause) =>
+        cause instanceof HttpRequestError ||
+        cause instanceof TimeoutError ||
+        (cause instanceof RpcRequestError && typeof cause.status === 'number' && (cause.status === 429 || cause.status >= 500)) ||
+        NODE_FAILURE_CODES.includes((cause as { code?: unknown }).code as number),
+    ),
+  );
+}
+
+/** JSON-RPC codes of a node in trouble: -32603 internal error, -32005 limit exceeded, -32007 and 429 a provider's rate limit. */
+const NODE_FAILURE_CODES: readonly number[] = [-32603, -32005, -32007, 429];
+
+/** A block a node's answer shows it has: its eth_blockNumber, or a block it returned. */
+function blockSeen(method: string, answer: unknown): bigint | undefined {
+  if (method === 'eth_blockNumber' && typeof answer === 'string') return BigInt(answer);
+  if ((method === 'eth_getBlockByNumber' || method === 'eth_getBlockByHash') && answer !== null && typeof answer === 'object') {
+    const number = (answer as { number?: unknown }).number;
+    return typeof number === 'string' ? BigInt(number) : undefined;
+  }
+  return undefined;
+}
+
+/** The last block of an eth_getLogs by block numbers, or undefined (another method, a tag, a block hash). */
+function logsThrough(args: { method: string; params?: unknown }): bigint | undefined {
+  if (args.method !== 'eth_getLogs' || !Array.isArray(args.params)) return undefined;
+  const toBlock = (args.params[0] as { toBlock?: unknown } | undefined)?.toBlock;
+  return typeof toBlock === 'string' && /^0x[0-9a-f]+$/i.test(toBlock) ? BigInt(toBlock) : undefined;
 }
 
 function firstLine(error: unknown): string {
