@@ -535,12 +535,8 @@ export class AccountOperations {
     else if (isReturn(terms)) {
       const returned = await this.returnCalls(sender, terms);
       if (typeof returned === 'string') {
-        // As a refusal below: final unless a kept preparation may still land (until its sponsorship lapses).
-        if (row.user_operation_hash !== null) {
-          const lapsed = row.submitted_at !== null && Date.now() - row.submitted_at.getTime() > SPONSORSHIP_LAPSED_MS;
-          if (!lapsed || (await this.parts.operations.nonceUsed(sender, BigInt(row.nonce)))) return;
-        }
-        await this.finish(row, 'failed', { error: `refused before it was sent: ${returned}` });
+        // Nothing to send (not yet final while a kept preparation may still land: it is followed meanwhile).
+        await this.refuse(row, sender, returned);
         return;
       }
       calls = returned;
@@ -555,12 +551,7 @@ export class AccountOperations {
       // A preparation kept before may still land until its sponsorship lapses: only then, its nonce unused, is the
       // operation refused for good.
       const reason = callsRevert(error);
-      if (reason === undefined) throw error;
-      if (row.user_operation_hash !== null) {
-        const lapsed = row.submitted_at !== null && Date.now() - row.submitted_at.getTime() > SPONSORSHIP_LAPSED_MS;
-        if (!lapsed || (await this.parts.operations.nonceUsed(sender, BigInt(row.nonce)))) throw error;
-      }
-      await this.finish(row, 'failed', { error: `refused before it was sent: ${reason}` });
+      if (reason === undefined || !(await this.refuse(row, sender, reason))) throw error;
       return;
     }
     const fromBlock = head > LANDING_MARGIN_BLOCKS ? head - LANDING_MARGIN_BLOCKS : 0n;
@@ -577,6 +568,20 @@ export class AccountOperations {
       { chain: this.context.id, key: row.idempotency_key, userOperationHash: prepared.hash, sender, ...(cancel && { cancel }) },
       'account operation submitted',
     );
+  }
+
+  /**
+   * An operation refused before it was sent, finished as failed with the reason; false (nothing done) while a
+   * preparation kept before may still land, until its sponsorship lapses with its nonce unused: only then can nothing
+   * with the step's nonce land.
+   */
+  private async refuse(row: OperationRow, sender: Address, reason: string): Promise<boolean> {
+    if (row.user_operation_hash !== null) {
+      const lapsed = row.submitted_at !== null && Date.now() - row.submitted_at.getTime() > SPONSORSHIP_LAPSED_MS;
+      if (!lapsed || (await this.parts.operations.nonceUsed(sender, BigInt(row.nonce)))) return false;
+    }
+    await this.finish(row, 'failed', { error: `refused before it was sent: ${reason}` });
+    return true;
   }
 
   /** A submitted operation: found landed (and finished at the depth), or handed to the bundler again, or prepared again. */

@@ -45,8 +45,8 @@ export interface LiveChainData {
  */
 export const PRIMARY_PUBLISHERS = [
   'https://developers.circle.com/',
-  'https://github.com/wrappedcbdc/',
-  'https://github.com/bnb-chain/',
+  'https://github.com/wrappedcbdc/stablecoin-cngn',
+  'https://github.com/bnb-chain/opbnb-bridge-tokens',
   'https://docs.base.org/',
   'https://specs.optimism.io/',
   'https://docs.uniswap.org/',

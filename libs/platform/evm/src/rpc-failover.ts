@@ -1,4 +1,5 @@
-import { BaseError, custom, http, HttpRequestError, RpcRequestError, TimeoutError, type EIP1193RequestFn, type Transport } from 'viem';
+import { custom, http, HttpRequestError, type EIP1193RequestFn, type Transport } from 'viem';
+import { isNodeFailure } from './rpc-errors';
 
 /** How far behind the most advanced of a chain's nodes one may be and still be used (docs/chains.md, "RPC nodes"). */
 export const RPC_MAX_LAG_BLOCKS = 10;
@@ -187,28 +188,6 @@ export class RpcNodes {
     return this.nodes.map((node) => `node ${node.index}: ${node.status.state}${node.status.reason ? ` (${node.status.reason})` : ''}`).join('; ');
   }
 }
-
-/**
- * Whether a request failed the way a node fails (so another node may answer it): unreachable, timed out, an HTTP
- * error status (a rate limit's 429 among them), or the JSON-RPC errors of a node in trouble (-32005 limit exceeded,
- * -32603 internal error). A revert or a refused transaction is the chain's answer: the same on any node.
- */
-export function isNodeFailure(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false;
-  // viem maps a JSON-RPC error to its own classes (InternalRpcError, LimitExceededRpcError...), each with the code.
-  return Boolean(
-    error.walk(
-      (cause) =>
-        cause instanceof HttpRequestError ||
-        cause instanceof TimeoutError ||
-        (cause instanceof RpcRequestError && typeof cause.status === 'number' && (cause.status === 429 || cause.status >= 500)) ||
-        NODE_FAILURE_CODES.includes((cause as { code?: unknown }).code as number),
-    ),
-  );
-}
-
-/** JSON-RPC codes of a node in trouble: -32603 internal error, -32005 limit exceeded, -32007 and 429 a provider's rate limit. */
-const NODE_FAILURE_CODES: readonly number[] = [-32603, -32005, -32007, 429];
 
 /** A block a node's answer shows it has: its eth_blockNumber, or a block it returned. */
 function blockSeen(method: string, answer: unknown): bigint | undefined {
