@@ -6,8 +6,24 @@ import { compiledMain, REGISTER_PATHS, WORKSPACE_ROOT } from './paths';
 
 export type AppName = 'gateway' | 'quote' | 'ramp' | 'swap-transfer' | 'ledger' | 'notifier' | 'chain';
 
-/** A free TCP port on loopback, chosen by the kernel. */
+/** Ports this process has handed out: the kernel may offer a port again once its probe socket is closed. */
+const handedOut = new Set<number>();
+
+/**
+ * A free TCP port on loopback, chosen by the kernel, never one this process has handed out before. The kernel frees
+ * the probe's port at once and may offer it to the next probe: two services given one port would find the first to
+ * listen answering the other's readiness probe (a CI run saw the quote service answer for the gateway).
+ */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function probePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
