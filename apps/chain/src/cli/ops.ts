@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
 import { AppError } from '@ramp/contracts';
-import { openServiceDatabase } from '@ramp/service-kit';
+import { openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
 import { CHAIN_DATABASE } from '../chain.module';
 import { listReturns, requestReturn } from '../accounts/account-operations';
 
@@ -19,15 +19,12 @@ const USAGE = `Usage:
   npm run chain:ops -- help   (or --help, -h, or no command): prints this.
 Needs PostgreSQL (DATABASE_URL); the chain service sends.`;
 
-class UsageError extends Error {}
-
 type Request =
-  | { command: 'help' }
   | { command: 'returns'; chain?: string }
   | { command: 'return-token'; chain: string; walletId: string; token: string; to: string; reference: string; operator: string };
 
-function parse(argv: string[]): Request {
-  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) return { command: 'help' };
+function parse(argv: string[]): Request | 'help' {
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) return 'help';
   const [command, ...rest] = argv;
   const positional: string[] = [];
   const options: Record<string, string | undefined> = {};
@@ -58,34 +55,19 @@ function parse(argv: string[]): Request {
   throw new UsageError(`unknown command "${command}"`);
 }
 
-async function main(): Promise<void> {
-  let request: Request;
-  try {
-    request = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  if (request.command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const database = await openServiceDatabase(CHAIN_DATABASE, new Config(), 'chain-ops', 2);
-  try {
-    const output = request.command === 'returns' ? await listReturns(database.pool, request.chain) : await requestReturn(database.pool, request);
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-  } catch (error) {
-    // A request the chain cannot take (an address malformed, a wallet whose address is not an account there).
-    if (!(error instanceof AppError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 2;
-  } finally {
-    await database.close();
-  }
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`chain:ops failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(2);
+runOperatorCommand<Request>({
+  name: 'chain:ops',
+  usage: USAGE,
+  parse,
+  // A request the chain cannot take (an address malformed, a wallet whose address is not an account there).
+  refuses: (error) => error instanceof AppError,
+  run: async (request) => {
+    const database = await openServiceDatabase(CHAIN_DATABASE, new Config(), 'chain-ops', 2);
+    try {
+      const output = request.command === 'returns' ? await listReturns(database.pool, request.chain) : await requestReturn(database.pool, request);
+      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    } finally {
+      await database.close();
+    }
+  },
 });

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { withTransaction } from '@ramp/database';
 import { liveCollectionsFrom } from '@ramp/providers';
-import { openServiceDatabase } from '@ramp/service-kit';
+import { openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
 import { RAMP_DATABASE } from '../ramp.module';
 
 const USAGE = `Usage:
@@ -17,8 +17,6 @@ const USAGE = `Usage:
       again: a payment refunded already is not refunded twice. Exits 1 when the partner refuses or does not answer.
   npm run ops -- help   (or --help, -h, or no command): prints this.
 Needs PostgreSQL (DATABASE_URL) and, to refund, the partner's key (PAYSTACK_SECRET_KEY).`;
-
-class UsageError extends Error {}
 
 /** What waits for an operator. */
 async function held(pool: Pool) {
@@ -95,10 +93,8 @@ async function refundCollection(pool: Pool, config: Config, provider: string, re
   });
 }
 
-function parse(
-  argv: string[],
-): { command: 'help' } | { command: 'held' } | { command: 'refund-collection'; provider: string; reference: string; operator: string } {
-  if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) return { command: 'help' };
+function parse(argv: string[]): 'help' | { command: 'held' } | { command: 'refund-collection'; provider: string; reference: string; operator: string } {
+  if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const [command, ...rest] = argv;
   if (command === 'held') {
     if (rest.length > 0) throw new UsageError(`held takes no arguments (got ${rest.join(' ')})`);
@@ -124,39 +120,23 @@ function parse(
   throw new UsageError(`unknown command "${command}"`);
 }
 
-async function main(): Promise<void> {
-  let request: ReturnType<typeof parse>;
-  try {
-    request = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    process.exitCode = 2;
-    return;
-  }
-  if (request.command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const config = new Config();
-  const database = await openServiceDatabase(RAMP_DATABASE, config, 'ramp-ops', 2);
-  try {
-    if (request.command === 'held') {
-      process.stdout.write(`${JSON.stringify(await held(database.pool), null, 2)}\n`);
-      return;
+runOperatorCommand<Exclude<ReturnType<typeof parse>, 'help'>>({
+  name: 'ops',
+  usage: USAGE,
+  parse,
+  run: async (request) => {
+    const config = new Config();
+    const database = await openServiceDatabase(RAMP_DATABASE, config, 'ramp-ops', 2);
+    try {
+      if (request.command === 'held') {
+        process.stdout.write(`${JSON.stringify(await held(database.pool), null, 2)}\n`);
+        return 0;
+      }
+      const { output, ok } = await refundCollection(database.pool, config, request.provider, request.reference, request.operator);
+      process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      return ok ? 0 : 1;
+    } finally {
+      await database.close();
     }
-    const { output, ok } = await refundCollection(database.pool, config, request.provider, request.reference, request.operator);
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    process.exitCode = ok ? 0 : 1;
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 2;
-  } finally {
-    await database.close();
-  }
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`ops failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(2);
+  },
 });

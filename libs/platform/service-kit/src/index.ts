@@ -9,3 +9,4 @@ export * from './expiring';
 export * from './chain-networks';
 export * from './pruner';
 export * from './ops-server';
+export * from './operator-command';
