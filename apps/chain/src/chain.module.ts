@@ -24,6 +24,7 @@ import { Migration20261207000001 } from './migrations/Migration20261207000001';
 import { Migration20261207000002 } from './migrations/Migration20261207000002';
 import { Migration20261208000001 } from './migrations/Migration20261208000001';
 import { Migration20261209000001 } from './migrations/Migration20261209000001';
+import { Migration20261210000001 } from './migrations/Migration20261210000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -58,6 +59,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261207000002,
     Migration20261208000001,
     Migration20261209000001,
+    Migration20261210000001,
   ],
 };
 

@@ -46,6 +46,7 @@ import {
   type SmartAccountContracts,
 } from '@ramp/evm';
 import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
+import { unpinnedContracts } from './live-deployment';
 import { SendLanes } from './lanes';
 import { missingEffect } from './send-effects';
 import { Outflows } from '../transfers/outflows';
@@ -387,7 +388,8 @@ export class ChainContext {
 
   /**
    * Every contract the chain's network names has code on the chain, or the chain is refused with the list: checked at
-   * every start, after a local chain's deployment.
+   * every start, after a local chain's deployment. On a live chain, each must also be as `npm run chain:deploy`
+   * recorded it: at that address, with that code.
    */
   async checkContracts(): Promise<void> {
     const missing = await missingContracts(this.client, this.network);
@@ -396,6 +398,12 @@ export class ChainContext {
         `${this.id} is not run: no contract at ${missing.join(', ')}; deploy the platform's contracts there (docs/chains.md, "Contracts") or correct the chain settings`,
       );
     }
+    if (this.environment !== 'live') return;
+    const unpinned = await unpinnedContracts(this.pool, this.client, this);
+    if (unpinned.length > 0)
+      throw new Error(
+        `${this.id} is not run: ${unpinned.join('; ')}; run \`npm run chain:deploy -- --env live --chain ${this.chain}\` after checking the live configuration (docs/chains.md, "Contracts on a live chain")`,
+      );
   }
 
   /**

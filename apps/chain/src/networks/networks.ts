@@ -7,8 +7,6 @@ import { Config } from '@ramp/config';
 import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits, parseSponsorshipBudgets } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
-import { HdCustody, lanePath, resolveChains, type ChainSettings } from '@ramp/evm';
-import { SecretBox } from '@ramp/keys';
 import { Metrics } from '@ramp/observability';
 import { startLogRelay } from '@ramp/process-kit';
 import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
@@ -16,9 +14,7 @@ import { IntentRelayer } from '../bridge/intent-relayer';
 import { CHAIN_LOG } from '../events/log';
 import { ChainLoop } from './chain-loop';
 import { ChainRuntime } from './chain-runtime';
-
-/** The keys of a chain's lanes (the hot wallet's first). */
-const lanePaths = (settings: ChainSettings) => Array.from({ length: settings.lanes }, (_, lane) => lanePath(settings.hotWalletPath, lane));
+import { configuredChains } from './configured-chains';
 
 /**
  * Every chain of both environments (TEST_CHAINS, LIVE_CHAINS), each with its loop (run by one replica at a time), and
@@ -39,17 +35,8 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(Metrics) private readonly metrics: Metrics,
     @Inject(HealthRegistry) health: HealthRegistry,
   ) {
-    const testChains = resolveChains('test', config.json('testChains'), 'TEST_CHAINS');
-    const liveChains = resolveChains('live', config.json('liveChains'), 'LIVE_CHAINS');
     // Each environment's seed, sealed with the chain service's own key: refused at start when they could sign for each other.
-    const custody = HdCustody.forEnvironments({
-      testSeed: config.string('testCustodySeed'),
-      liveSeed: config.string('custodySeed'),
-      box: new SecretBox(config.string('custodySealingKey'), config.isProduction),
-      production: config.isProduction,
-      testPaths: testChains.flatMap(lanePaths),
-      livePaths: liveChains.flatMap(lanePaths),
-    });
+    const { test: testChains, live: liveChains, custody } = configuredChains(config);
     this.relayer = new IntentRelayer({ pool, logger, fillSeconds: config.int('chainBridgeFillSeconds', 5) });
     const shared = {
       relayer: this.relayer,

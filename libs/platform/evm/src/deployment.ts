@@ -32,24 +32,38 @@ export function create2Address(initCode: Hex, salt: Hex = SALT): Address {
   return getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode: initCode });
 }
 
+/** The deterministic deployment proxy's call that deploys `contract`: its salt, then its creation code. */
+export function proxyCallData(contract: Planned): Hex {
+  return concat([contract.salt ?? SALT, contract.initCode]);
+}
+
+/** A contract deployThroughProxy found without code and deployed, with the transaction that did. */
+export interface ProxyDeployment {
+  name: string;
+  address: Address;
+  hash: Hex;
+}
+
 /**
  * Deploys, through the deterministic deployment proxy, each of `contracts` that has no code yet, from any funded
- * account (the addresses depend on the bytes alone). Idempotent.
+ * account (the addresses depend on the bytes alone), and returns those it sent. Idempotent: a second run sends nothing.
  */
-export async function deployThroughProxy(client: PublicClient, from: WalletClient & { account: Account }, contracts: readonly Planned[]): Promise<void> {
+export async function deployThroughProxy(
+  client: PublicClient,
+  from: WalletClient & { account: Account },
+  contracts: readonly Planned[],
+): Promise<ProxyDeployment[]> {
   if (!(await client.getCode({ address: CREATE2_DEPLOYER }))) throw new Error(`the chain has no deterministic deployment proxy at ${CREATE2_DEPLOYER}`);
+  const sent: ProxyDeployment[] = [];
   for (const contract of contracts) {
     if (await client.getCode({ address: contract.address })) continue;
-    const hash = await from.sendTransaction({
-      account: from.account,
-      chain: null,
-      to: CREATE2_DEPLOYER,
-      data: concat([contract.salt ?? SALT, contract.initCode]),
-    });
+    const hash = await from.sendTransaction({ account: from.account, chain: null, to: CREATE2_DEPLOYER, data: proxyCallData(contract) });
     await client.waitForTransactionReceipt({ hash });
     // A failed receipt with the code in place is another deployer's win (the same bytes at the same address): fine.
     if (!(await client.getCode({ address: contract.address }))) throw new Error(`deploying ${contract.name} failed (${hash})`);
+    sent.push({ name: contract.name, address: contract.address, hash });
   }
+  return sent;
 }
 
 export interface TestTokenSpec {
@@ -198,9 +212,18 @@ export function platformContractAddresses(spec: PlatformContractsSpec): Platform
   return plan(spec).contracts;
 }
 
-/** Where the forwarder factory of a hot wallet is (or will be), on any chain: for live chains, whose tokens exist already. */
+/**
+ * The forwarder factory of a hot wallet (its parent and only sweeper) as the deterministic deployment proxy deploys it,
+ * on any chain: what `npm run chain:deploy` deploys on a live chain, whose tokens exist already.
+ */
+export function forwarderFactoryPlan(hotWallet: Address): Planned {
+  const initCode = encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [hotWallet, hotWallet] });
+  return { name: 'forwarderFactory', initCode, address: create2Address(initCode) };
+}
+
+/** Where the forwarder factory of a hot wallet is (or will be), on any chain. */
 export function forwarderFactoryAddress(hotWallet: Address): Address {
-  return create2Address(encodeDeployData({ abi: ForwarderFactory.abi, bytecode: ForwarderFactory.bytecode, args: [hotWallet, hotWallet] }));
+  return forwarderFactoryPlan(hotWallet).address;
 }
 
 /** The deposit address of `key` (a wallet or an off-ramp): a CREATE2 forwarder of the factory, deployed or not. */
