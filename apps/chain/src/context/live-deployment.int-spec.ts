@@ -126,7 +126,7 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
       `live-base is not run: tokens.USDC (${usdc}) has other code than was recorded; run \`npm run chain:deploy -- --env live --chain base\``,
     );
     expect(JSON.parse((await deploy('--check')).stdout).unpinned).toEqual([`tokens.USDC (${usdc}) has other code than was recorded`]);
-    // The operator checks the change (an issuer's upgrade) and records it.
+    // The operator checks the change (what the issuer published) and records it.
     expect((await deploy('--operator', 'ada')).code).toBe(0);
     await expect(contextOf().checkContracts()).resolves.toBeUndefined();
   });
