@@ -45,10 +45,10 @@ export class WalletFundSchema extends WalletSchema {
   transactionHash?: string;
 }
 
-/** Managed wallets need the smart-account provider: live keys wait for live mode like the other provider routes. */
 /** Sandbox operations that wait for a test chain: a transfer sent and confirmed, and the deposit credited. */
 export const SANDBOX_CHAIN_TIMEOUT_MS = 30_000;
 
+/** Managed wallets need the smart-account provider: live keys wait for live mode like the other provider routes. */
 const READ: ForwardOptions = { status: 200, needsProviders: true };
 const CREATE: ForwardOptions = { status: 201, needsProviders: true };
 
@@ -63,7 +63,8 @@ export class WalletsHttpController {
     summary: 'Create a managed wallet',
     description:
       `A gas-sponsored smart account on \`chain\` (${spelled(PRIMARY_CHAINS)}), with a \`label\` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. ` +
-      `Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than ${spelled(PRIMARY_CHAINS)}, a label over 100 characters.`,
+      `Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than ${spelled(PRIMARY_CHAINS)}, a label over 100 characters. ` +
+      'A live key is refused with FORBIDDEN (LIVE_MODE_DISABLED) on a chain the platform runs no live chain for: an address it does not watch would lose what is sent there.',
     status: 201,
     data: WalletSchema,
     errors: ['INVALID_REQUEST'],

@@ -89,7 +89,9 @@ export class WalletService {
 
   /**
    * A wallet's address is its deposit address on its chain, which the chain service watches from then on: what arrives
-   * there is credited by the chain's books (DepositBooks). A chain the environment has not configured gets a simulated address.
+   * there is credited by the chain's books (DepositBooks). A test key's wallet on a chain its environment has not
+   * configured gets a simulated address, funded by the sandbox; a live key's is refused (LIVE_MODE_DISABLED): real funds
+   * sent to an address nobody watches, or can sign for, would be lost.
    */
   async create(tenant: Tenant, request: { chain: unknown; label?: unknown }): Promise<WalletView> {
     const chain = parseChain(request.chain, 'chain', PRIMARY_CHAINS) as PrimaryChainName;
@@ -97,6 +99,12 @@ export class WalletService {
       throw invalidField('label', 'must be a string of at most 100 characters');
     const id = newId('wal');
     const onchain = await this.depositAddress(tenant, chain, id);
+    if (onchain === undefined && tenant.environment === 'live')
+      throw new AppError(
+        'LIVE_MODE_DISABLED',
+        `${chain} has no live chain on this platform yet: a live wallet's address must be one it watches on chain`,
+        'chain',
+      );
     const { rows } = await this.pool.query<WalletRow>(
       `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at, onchain) values ($1, $2, $3, $4, $5, $6, $7, now(), $8)
        returning ${WALLET_COLUMNS}`,

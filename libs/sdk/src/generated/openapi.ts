@@ -62,7 +62,7 @@ export interface paths {
     get: operations["listWallets"];
     /**
      * Create a managed wallet
-     * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters.
+     * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters. A live key is refused with FORBIDDEN (LIVE_MODE_DISABLED) on a chain the platform runs no live chain for: an address it does not watch would lose what is sent there.
      */
     post: operations["createWallet"];
   };
@@ -3066,7 +3066,7 @@ export interface operations {
   };
   /**
    * Create a managed wallet
-   * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters.
+   * @description A gas-sponsored smart account on `chain` (base or bsc), with a `label` of yours. Its address is the CREATE2 address of the smart account, known before any deployment and fixed for the wallet's life. Answers the wallet with every token of its chain at zero. INVALID_REQUEST names the field: a chain other than base or bsc, a label over 100 characters. A live key is refused with FORBIDDEN (LIVE_MODE_DISABLED) on a chain the platform runs no live chain for: an address it does not watch would lose what is sent there.
    */
   createWallet: {
     parameters: {
