@@ -67,5 +67,10 @@ describe('chain settings - the services on a second set of nodes, through settin
     await expect(createPublicClient({ transport: http(defaultBase.rpcUrl) }).getTransactionReceipt({ hash })).rejects.toBeInstanceOf(
       TransactionReceiptNotFoundError,
     );
+    // The node set aside is counted for operators (RampChainRpcNodeSetAside), by chain and state, never by its URL.
+    const metrics = await (await fetch(`${services.get('chain')!.url}/metrics`)).text();
+    const nodesIn = (chain: string, state: string) =>
+      Number(new RegExp(`^ramp_chain_rpc_nodes\\{[^}]*chain="${chain}",state="${state}"[^}]*\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect([nodesIn('test-base', 'down'), nodesIn('test-base', 'healthy'), nodesIn('test-bsc', 'healthy'), nodesIn('test-bsc', 'down')]).toEqual([1, 1, 1, 0]);
   }, 60_000);
 });

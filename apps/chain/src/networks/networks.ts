@@ -2,11 +2,12 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { parseGwei } from 'viem';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { Config } from '@ramp/config';
 import { DUST_MINIMUMS, parseDepositMinimums, parseOutflowLimits, parseSponsorshipBudgets } from '@ramp/chains';
 import { AppError, chainEvents, type Environment } from '@ramp/contracts';
 import type { Relay } from '@ramp/event-store';
+import { RPC_NODE_STATES } from '@ramp/evm';
 import { Metrics } from '@ramp/observability';
 import { startLogRelay } from '@ramp/process-kit';
 import { HealthRegistry, LOGGER, NATS_CONNECTION, PG_POOL, type Logger } from '@ramp/service-kit';
@@ -66,6 +67,24 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       help: "Failures of a chain's passes on the replica that runs it, by chain and part: look (the pass's first read), a part (watcher, sweeps, relayer, a send queue...), leadership (the chain given up and taken back).",
       labelNames: ['chain', 'part'],
       registers: [metrics.registry],
+    });
+    // A chain's RPC nodes by state, on the replica that runs the chain (elsewhere they stay `unchecked`: nothing asks
+    // them): a node set aside (down, on another chain id, behind) for long is a provider to call or replace while the
+    // others carry the chain. Alerted on (RampChainRpcNodeSetAside, deploy/components/monitoring).
+    const runtimes = this.runtimes;
+    new Gauge({
+      name: 'ramp_chain_rpc_nodes',
+      help: "A chain's RPC nodes by state (healthy; down, wrong-chain or behind: set aside; unchecked: not asked yet, as on a replica that does not run the chain), as its failover sees them.",
+      labelNames: ['chain', 'state'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        for (const runtime of runtimes) {
+          const counts = new Map<string, number>(RPC_NODE_STATES.map((state) => [state, 0]));
+          for (const status of runtime.context.rpc.statuses()) counts.set(status.state, (counts.get(status.state) ?? 0) + 1);
+          for (const [state, count] of counts) this.set({ chain: runtime.id, state }, count);
+        }
+      },
     });
     const loop = {
       databaseUrl: config.string('databaseUrl'),

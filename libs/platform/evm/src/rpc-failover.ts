@@ -8,7 +8,8 @@ export const RPC_MAX_LAG_BLOCKS = 10;
 export const RPC_CHECK_INTERVAL_MS = 10_000;
 
 /** What a node was found to be at its last look. */
-export type RpcNodeState = 'unchecked' | 'healthy' | 'down' | 'wrong-chain' | 'behind';
+export const RPC_NODE_STATES = ['unchecked', 'healthy', 'down', 'wrong-chain', 'behind'] as const;
+export type RpcNodeState = (typeof RPC_NODE_STATES)[number];
 
 export interface RpcNodeStatus {
   /** Its place in the chain's list (0 first): its URL may hold a provider's key, so it is never logged or exported. */
