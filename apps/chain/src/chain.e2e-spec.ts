@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, parseEther, parseUnits, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { Pool } from 'pg';
+import { dec } from '@ramp/money';
 import { Config } from '@ramp/config';
 import { AppError, ChainNetworks, ChainSwap, ChainTransfer, DepositAddressWatch, FaucetSend, newId, platformTenant } from '@ramp/contracts';
 import {
@@ -72,6 +73,8 @@ describe('chain service - real deposits, faucet and chains list through the API'
   beforeAll(async () => {
     services = await startServices(['quote', 'ledger', 'gateway'], {
       CHAIN_RECONCILE_INTERVAL_MS: '300',
+      // One mark the test chain's hot wallet is far below, one it is above, and one for a token it does not carry.
+      TREASURY_LOW_WATER_MARKS: JSON.stringify({ 'test-bsc': { USDT: '1000000000', BNB: '0', NOPE: '1' } }),
       CHAIN_OUTFLOW_LIMITS: JSON.stringify({ 'test-base': { ETH: { perSend: '0.006', perHour: '0.01', perOrganizationPerHour: '0.006' } } }),
     });
     key = await createKey();
@@ -704,6 +707,18 @@ describe('chain service - real deposits, faucet and chains list through the API'
     const drift = async () =>
       Number((/^ramp_ledger_chain_drift_assets(?:\{[^}]*\})? (\S+)$/m.exec(await (await fetch(`${services.get('ledger')!.url}/metrics`)).text()) ?? [])[1]);
     await eventually(drift, (value) => value === 0);
+    // What the platform holds beyond the wallets' balances: ledger:check shows it to the unit, the metrics against the marks.
+    const usdt = test.inventory.find((entry) => entry.chain === 'bsc' && entry.tokenSymbol === 'USDT')!;
+    expect(dec(usdt.free).eq(dec(usdt.held).sub(usdt.owed))).toBe(true);
+    expect(dec(usdt.owed).gte('12.000000000000000001')).toBe(true);
+    const treasury = async () => await (await fetch(`${services.get('ledger')!.url}/metrics`)).text();
+    const series = (text: string, name: string, token: string) =>
+      new RegExp(`^${name}\\{[^}]*environment="test",chain="bsc",token="${token}"[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1];
+    const metrics = await eventually(treasury, (text) => series(text, 'ramp_treasury_inventory_low', 'USDT') !== undefined);
+    expect([series(metrics, 'ramp_treasury_inventory_low', 'USDT'), series(metrics, 'ramp_treasury_inventory_low', 'BNB')]).toEqual(['1', '0']);
+    expect(series(metrics, 'ramp_treasury_inventory_low', 'NOPE')).toBe('1');
+    expect(series(metrics, 'ramp_treasury_inventory_low', 'USDC')).toBeUndefined();
+    expect(Number(series(metrics, 'ramp_treasury_inventory', 'BNB'))).toBeGreaterThan(0);
 
     // Ether nobody booked appears in the hot wallet: reported, to the wei, until it is gone again.
     const hot = HdCustody.development().signer(base.hotWalletPath).address;

@@ -12,6 +12,8 @@ export interface LedgerCheck {
     environment: string;
     chains: { chain: string; blockNumber: string }[];
     drifts: { chain: string; tokenSymbol: string; books: string; onchain: string; drift: string }[];
+    /** What the platform holds of each token on each chain beyond its customers' balances there. */
+    inventory: { chain: string; tokenSymbol: string; held: string; owed: string; free: string }[];
     /** Each managed wallet whose address is a smart account against what its account holds. */
     wallets: {
       reconciled: number;

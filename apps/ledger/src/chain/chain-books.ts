@@ -12,7 +12,9 @@ import {
   sponsoredGasAccount,
   sponsoredGasAccountOf,
   uncoveredLiabilities,
+  inventoryOf,
   type Drift,
+  type Inventory,
   type Leg,
   type Liability,
   walletDrift,
@@ -41,6 +43,8 @@ export interface Reconciliation {
   drifts: Drift[];
   /** Tokens whose customers' wallet balances (held included) exceed what the platform holds of them on their chain. */
   uncovered: (Liability & { held: string })[];
+  /** What the platform holds of each token on each chain beyond its customers' balances there (inventoryOf). */
+  inventory: Inventory[];
   /** Each managed wallet whose address is a smart account, against what its account holds (reconcileWallets). */
   wallets: WalletReconciliation;
 }
@@ -214,6 +218,7 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })),
     drifts,
     uncovered: uncoveredLiabilities(liabilities, holdings),
+    inventory: inventoryOf(liabilities, holdings),
     wallets: await reconcileWallets(
       db,
       rpc,

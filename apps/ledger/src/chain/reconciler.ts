@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { significantDrifts } from '@ramp/bookkeeping';
+import { belowLowWater, parseLowWaterMarks, significantDrifts, type Inventory, type LowWaterMarks } from '@ramp/bookkeeping';
 import { ChainSendsPause, ENVIRONMENTS, platformTenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
@@ -24,6 +24,9 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private drifting: number | undefined;
   private uncovered: number | undefined;
   private walletDrifts: number | undefined;
+  /** Each environment's inventory at the last reconciliation, with the tokens below their low-water marks. */
+  private inventory: { environment: string; chains: string[]; entries: Inventory[]; low: Set<string> }[] | undefined;
+  private readonly lowWaterMarks: LowWaterMarks;
   private readonly intervalMs: number;
   private readonly pauseFraction: string;
   private readonly pauseRounds: number;
@@ -41,6 +44,37 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     this.intervalMs = config.int('chainReconcileIntervalMs', 0);
     this.pauseFraction = config.string('chainDriftPauseFraction');
     this.pauseRounds = config.int('chainDriftPauseRounds', 1);
+    // Checked here, at start: a typo stops the service with the setting's name.
+    this.lowWaterMarks = parseLowWaterMarks(config.json('treasuryLowWaterMarks'));
+    const inventory = () => this.inventory;
+    // The treasury's inventory per chain and token (LIVE.md, "Treasury"), for dashboards (a float: never for arithmetic),
+    // and whether it is below its low-water mark (TREASURY_LOW_WATER_MARKS): what RampTreasuryInventoryLow alerts on.
+    // Both leave their series out until a reconciliation has run, and when the last one failed.
+    new Gauge({
+      name: 'ramp_treasury_inventory',
+      help: "What the platform holds of a token on a chain beyond its customers' wallet balances there, at the last reconciliation, by environment, chain and token (negative: customers are owed more than is held).",
+      labelNames: ['environment', 'chain', 'token'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        for (const { environment, entries } of inventory() ?? [])
+          for (const entry of entries) this.set({ environment, chain: entry.chain, token: entry.tokenSymbol }, Number(entry.free));
+      },
+    });
+    const marks = this.lowWaterMarks;
+    new Gauge({
+      name: 'ramp_treasury_inventory_low',
+      help: 'Whether the inventory of a token on a chain is below its low-water mark (TREASURY_LOW_WATER_MARKS) at the last reconciliation: 1 below, 0 not; only tokens with a mark.',
+      labelNames: ['environment', 'chain', 'token'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        for (const { environment, chains, low } of inventory() ?? [])
+          for (const chain of chains)
+            for (const token of Object.keys(marks[`${environment}-${chain}`] ?? {}))
+              this.set({ environment, chain, token }, low.has(`${chain}:${token}`) ? 1 : 0);
+      },
+    });
     metrics.sampled(
       'ramp_ledger_chain_drift_assets',
       'Tokens whose on-chain holdings differ from the books at the last reconciliation (0: every chain reconciles).',
@@ -99,6 +133,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       let drifting = 0;
       let uncovered = 0;
       let walletDrifts = 0;
+      const inventory: NonNullable<typeof this.inventory> = [];
       for (const environment of ENVIRONMENTS) {
         const reconciliation = await this.books.reconcile(environment);
         const { drifts } = reconciliation;
@@ -111,7 +146,12 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         if (reconciliation.uncovered.length > 0)
           this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
         await this.pauseDrifting(reconciliation);
+        const chains = reconciliation.chains.map((held) => held.chain);
+        const low = belowLowWater(environment, chains, reconciliation.inventory, this.lowWaterMarks);
+        if (low.length > 0) this.logger.warn({ environment, low }, "the treasury's inventory of a token is below its low-water mark");
+        inventory.push({ environment, chains, entries: reconciliation.inventory, low: new Set(low.map((entry) => `${entry.chain}:${entry.tokenSymbol}`)) });
       }
+      this.inventory = inventory;
       this.drifting = drifting;
       this.uncovered = uncovered;
       this.walletDrifts = walletDrifts;
@@ -119,6 +159,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       this.drifting = undefined;
       this.uncovered = undefined;
       this.walletDrifts = undefined;
+      this.inventory = undefined;
       this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'reconciliation with the chains failed');
     }
   }

@@ -1,7 +1,10 @@
 import {
+  belowLowWater,
   chainAccount,
   custodyDrift,
   depositsAccount,
+  inventoryOf,
+  parseLowWaterMarks,
   significantDrifts,
   sponsoredGasAccount,
   sponsoredGasAccountOf,
@@ -124,5 +127,53 @@ describe('reconciliation - which drifts pause a chain, and which balances the ch
       { chain: 'base', tokenSymbol: 'ETH', owed: '1.5', held: '1' },
       { chain: 'base', tokenSymbol: 'CNGN', owed: '3', held: '0' },
     ]);
+  });
+});
+
+describe("treasury inventory - what the platform holds beyond its customers' balances, against its low-water marks", () => {
+  const holdings = [
+    { chain: 'base', tokenSymbol: 'CNGN', amount: '1000000' },
+    { chain: 'base', tokenSymbol: 'USDC', amount: '250.5' },
+    { chain: 'bsc', tokenSymbol: 'USDT', amount: '40' },
+  ];
+  const owed = [
+    { chain: 'base', tokenSymbol: 'USDC', owed: '200' },
+    { chain: 'base', tokenSymbol: 'USDC', owed: '0.5' },
+    { chain: 'bsc', tokenSymbol: 'USDT', owed: '45' },
+    { chain: 'bsc', tokenSymbol: 'ETH', owed: '0.1' },
+  ];
+
+  it('is what is held less what is owed, per chain and token, to the unit, negative where customers are owed more', () => {
+    expect(inventoryOf(owed, holdings)).toEqual([
+      { chain: 'base', tokenSymbol: 'CNGN', held: '1000000', owed: '0', free: '1000000' },
+      { chain: 'base', tokenSymbol: 'USDC', held: '250.5', owed: '200.5', free: '50' },
+      { chain: 'bsc', tokenSymbol: 'USDT', held: '40', owed: '45', free: '-5' },
+      { chain: 'bsc', tokenSymbol: 'ETH', held: '0', owed: '0.1', free: '-0.1' },
+    ]);
+  });
+
+  it('finds each marked token of a reconciled chain below its mark, one neither held nor owed included, and nothing unmarked', () => {
+    const marks = parseLowWaterMarks({
+      'live-base': { CNGN: '1000000', USDC: '50.01', CBBTC: '0.5' },
+      'live-bsc': { USDT: '0' },
+      'test-base': { USDC: '1000' },
+    });
+    const inventory = inventoryOf(owed, holdings);
+    expect(belowLowWater('live', ['base', 'bsc'], inventory, marks)).toEqual([
+      { chain: 'base', tokenSymbol: 'USDC', held: '250.5', owed: '200.5', free: '50', mark: '50.01' },
+      { chain: 'base', tokenSymbol: 'CBBTC', held: '0', owed: '0', free: '0', mark: '0.5' },
+      { chain: 'bsc', tokenSymbol: 'USDT', held: '40', owed: '45', free: '-5', mark: '0' },
+    ]);
+    // Another environment's marks, and a chain not reconciled, are not this one's.
+    expect(belowLowWater('live', ['bsc'], inventory, { 'test-bsc': { USDT: '1' } })).toEqual([]);
+  });
+
+  it('refuses marks that are not decimal strings of a chain id and token, naming the setting', () => {
+    expect(parseLowWaterMarks(undefined)).toEqual({});
+    expect(() => parseLowWaterMarks([])).toThrow('TREASURY_LOW_WATER_MARKS must be an object of chains');
+    expect(() => parseLowWaterMarks({ base: { USDC: '1' } })).toThrow('TREASURY_LOW_WATER_MARKS.base is not a chain');
+    expect(() => parseLowWaterMarks({ 'live-base': { USDC: 1000 } })).toThrow('TREASURY_LOW_WATER_MARKS.live-base.USDC must be a decimal string');
+    expect(() => parseLowWaterMarks({ 'live-base': { USDC: '-1' } })).toThrow('must be a decimal string');
+    expect(() => parseLowWaterMarks({ 'live-base': 'USDC' })).toThrow('TREASURY_LOW_WATER_MARKS.live-base must be an object of token symbols');
   });
 });

@@ -138,3 +138,86 @@ export function uncoveredLiabilities(
     }))
     .filter((entry) => dec(entry.owed).gt(dec(entry.held)));
 }
+
+/**
+ * What the platform holds of a token on a chain beyond what its customers' wallets there are owed: its own inventory,
+ * what on-ramps are delivered from and off-ramps' swaps land in (LIVE.md, "Treasury"). Negative when customers are owed
+ * more than is held (uncoveredLiabilities lists those).
+ */
+export interface Inventory {
+  chain: string;
+  tokenSymbol: string;
+  held: string;
+  owed: string;
+  free: string;
+}
+
+/** The inventory of every token held or owed on a chain, in the holdings' order, then the liabilities' not held. */
+export function inventoryOf(liabilities: readonly Liability[], holdings: readonly { chain: string; tokenSymbol: string; amount: string }[]): Inventory[] {
+  const owedOf = (chain: string, tokenSymbol: string) =>
+    liabilities
+      .filter((liability) => liability.chain === chain && liability.tokenSymbol === tokenSymbol)
+      .reduce((sum, liability) => sum.add(liability.owed), dec(0));
+  const held = holdings.map(({ chain, tokenSymbol, amount }) => {
+    const owed = owedOf(chain, tokenSymbol);
+    return { chain, tokenSymbol, held: dec(amount).toFixed(), owed: owed.toFixed(), free: dec(amount).sub(owed).toFixed() };
+  });
+  const unheld = liabilities
+    .filter((liability) => !holdings.some((holding) => holding.chain === liability.chain && holding.tokenSymbol === liability.tokenSymbol))
+    .filter((liability, index, all) => all.findIndex((other) => other.chain === liability.chain && other.tokenSymbol === liability.tokenSymbol) === index)
+    .map(({ chain, tokenSymbol }) => {
+      const owed = owedOf(chain, tokenSymbol);
+      return { chain, tokenSymbol, held: '0', owed: owed.toFixed(), free: owed.neg().toFixed() };
+    });
+  return [...held, ...unheld];
+}
+
+/**
+ * The treasury's low-water marks (TREASURY_LOW_WATER_MARKS): by the chain service's id of a chain (`live-base`,
+ * `test-bsc`), then token symbol, the least inventory (Inventory.free) that is not alerted on, in the token's units.
+ */
+export type LowWaterMarks = Record<string, Record<string, string>>;
+
+const MARK = /^\d+(\.\d+)?$/;
+
+/** TREASURY_LOW_WATER_MARKS, checked: an object of chain ids, each an object of token symbols to non-negative decimal strings. */
+export function parseLowWaterMarks(raw: unknown, setting = 'TREASURY_LOW_WATER_MARKS'): LowWaterMarks {
+  if (raw === undefined) return {};
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${setting} must be an object of chains (such as "live-base")`);
+  const marks: LowWaterMarks = {};
+  for (const [chain, tokens] of Object.entries(raw)) {
+    if (!/^(live|test)-[a-z0-9-]+$/.test(chain)) throw new Error(`${setting}.${chain} is not a chain's id: <environment>-<chain>, such as live-base`);
+    if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) throw new Error(`${setting}.${chain} must be an object of token symbols`);
+    marks[chain] = {};
+    for (const [symbol, mark] of Object.entries(tokens as Record<string, unknown>)) {
+      if (typeof mark !== 'string' || !MARK.test(mark))
+        throw new Error(`${setting}.${chain}.${symbol} must be a decimal string such as "250000", got ${JSON.stringify(mark)}`);
+      marks[chain]![symbol] = mark;
+    }
+  }
+  return marks;
+}
+
+/**
+ * The marked tokens of an environment's chains (those reconciled) whose inventory is below their mark, each with its
+ * mark: a marked token neither held nor owed has none (free 0). A token without a mark never is.
+ */
+export function belowLowWater(
+  environment: string,
+  chains: readonly string[],
+  inventory: readonly Inventory[],
+  marks: LowWaterMarks,
+): (Inventory & { mark: string })[] {
+  return chains.flatMap((chain) =>
+    Object.entries(marks[`${environment}-${chain}`] ?? {}).flatMap(([tokenSymbol, mark]) => {
+      const entry = inventory.find((candidate) => candidate.chain === chain && candidate.tokenSymbol === tokenSymbol) ?? {
+        chain,
+        tokenSymbol,
+        held: '0',
+        owed: '0',
+        free: '0',
+      };
+      return dec(entry.free).lt(mark) ? [{ ...entry, mark }] : [];
+    }),
+  );
+}

@@ -475,6 +475,13 @@ export const SETTINGS = {
       'JSON of what may leave a chain\'s hot wallet for the outside (transfers, swaps paid to an address, bridge deposits; refunds of deposits are not counted), by chain then token: {"live-base":{"USDC":{"perSend":"50000","perHour":"500000","perOrganizationPerHour":"100000"}}}. A send above perSend is refused (AMOUNT_TOO_LARGE); one that would take the last hour\'s outflow above perHour, or the organization\'s above perOrganizationPerHour, waits until the hour moves on. Empty: no limit (set them for live chains).',
     services: ['chain'],
   },
+  treasuryLowWaterMarks: {
+    env: 'TREASURY_LOW_WATER_MARKS',
+    default: '',
+    description:
+      'JSON of the least inventory of each token the platform should hold on a chain beyond its customers\' wallet balances there (what on-ramps are delivered from), by chain then token: {"live-base":{"CNGN":"5000000","USDC":"20000"}}. At each reconciliation (CHAIN_RECONCILE_INTERVAL_MS) the ledger sets ramp_treasury_inventory_low for each token below its mark, which RampTreasuryInventoryLow alerts on, and logs it. Empty: no mark (set them for live chains).',
+    services: ['ledger'],
+  },
   chainSponsoredGasBudgets: {
     env: 'CHAIN_SPONSORED_GAS_BUDGETS',
     default: '',
