@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { formatUnits, parseGwei } from 'viem';
 import { Config } from '@ramp/config';
+import { LIVE_DEPLOYER_PATH } from '@ramp/evm';
 import { openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
 import { CHAIN_DATABASE } from '../chain.module';
 import { ChainContext } from '../context/chain-context';
-import { LIVE_DEPLOYER_PATH, LiveDeployment, unpinnedContracts } from '../context/live-deployment';
+import { LiveDeployment, unpinnedContracts } from '../context/live-deployment';
+import { contractCodes } from '../context/platform-contracts';
 import { CHAIN_LOG } from '../events/log';
 import { configuredChains } from '../networks/configured-chains';
 
@@ -14,7 +16,7 @@ const USAGE = `Usage:
       deployer key (the live custody's m/44'/60'/4339'/0/0): the forwarder factory of the chain's hot wallet, through
       the deterministic deployment proxy, and with a bundler the smart accounts' factory and paymaster. Then records
       every contract the chain names (its tokens, wrapped coin, forwarder factory, EntryPoint...) with the hash of its
-      code and NAME: the chain service runs a live chain only while each is recorded and its code unchanged. Refuses,
+      code and NAME: the chain service runs a live chain only if each is recorded and its code unchanged. Refuses,
       sending nothing, when a third party's contract has no code (the node is another chain, or not synced) or the
       deployer cannot pay the gas (it says how much to send it). Safe to run again: what is deployed is not deployed
       twice, and the pins are recorded again. Run it again after every change of the live configuration.
@@ -89,7 +91,7 @@ async function run(request: Exclude<Request, 'help'>): Promise<void> {
     if (request.command === 'check') {
       const plan = await deployment.plan();
       const { decimals } = context.native;
-      const unpinned = plan.absent.length > 0 ? [] : await unpinnedContracts(database.pool, context.client, context);
+      const unpinned = await unpinnedContracts(database.pool, context.id, await contractCodes(context.client, context.network));
       const output = { ...plan, balance: formatUnits(plan.balance, decimals), cost: formatUnits(plan.cost, decimals), unpinned };
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
       return;

@@ -45,7 +45,7 @@ import {
   type Signer,
   type SmartAccountContracts,
 } from '@ramp/evm';
-import { chainContractsOf, missingContracts, type ChainToken } from './platform-contracts';
+import { chainContractsOf, contractCodes, missingContracts, type ChainToken } from './platform-contracts';
 import { unpinnedContracts } from './live-deployment';
 import { SendLanes } from './lanes';
 import { missingEffect } from './send-effects';
@@ -392,14 +392,15 @@ export class ChainContext {
    * recorded it: at that address, with that code.
    */
   async checkContracts(): Promise<void> {
-    const missing = await missingContracts(this.client, this.network);
+    const codes = await contractCodes(this.client, this.network);
+    const missing = missingContracts(codes);
     if (missing.length > 0) {
       throw new Error(
         `${this.id} is not run: no contract at ${missing.join(', ')}; deploy the platform's contracts there (docs/chains.md, "Contracts") or correct the chain settings`,
       );
     }
     if (this.environment !== 'live') return;
-    const unpinned = await unpinnedContracts(this.pool, this.client, this);
+    const unpinned = await unpinnedContracts(this.pool, this.id, codes);
     if (unpinned.length > 0)
       throw new Error(
         `${this.id} is not run: ${unpinned.join('; ')}; run \`npm run chain:deploy -- --env live --chain ${this.chain}\` after checking the live configuration (docs/chains.md, "Contracts on a live chain")`,

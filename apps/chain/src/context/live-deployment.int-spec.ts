@@ -1,12 +1,11 @@
 import { Pool } from 'pg';
 import { createPublicClient, http, keccak256, parseEther, toHex, type Address, type PublicClient } from 'viem';
 import { liveChainData } from '@ramp/chains';
-import { forwarderFactoryAddress, HdCustody, resolveChains } from '@ramp/evm';
+import { forwarderFactoryAddress, HdCustody, LIVE_DEPLOYER_PATH, resolveChains } from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
 import { ANVIL_MNEMONIC, AnvilNode, runCompiled } from '@ramp/testing';
 import { CHAIN_LOG } from '../events/log';
 import { ChainContext } from './chain-context';
-import { LIVE_DEPLOYER_PATH } from './live-deployment';
 
 /**
  * `npm run chain:deploy -- --env live`, run as an operator runs it, against an anvil node standing in for Base (chain

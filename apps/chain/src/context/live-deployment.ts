@@ -5,21 +5,13 @@ import {
   CREATE2_DEPLOYER,
   deploySmartAccountContracts,
   deployThroughProxy,
-  evmPath,
   forwarderFactoryPlan,
   proxyCallData,
   type RpcNodes,
   type Signer,
 } from '@ramp/evm';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
-import { namedContracts } from './platform-contracts';
-
-/**
- * The key that deploys the platform's own contracts on a live chain (`npm run chain:deploy`), in the live custody: never
- * a hot wallet's or a lane's, so a deployment takes no nonce a send queue counts on. The operator funds it with the gas
- * the command asks for; it holds nothing else.
- */
-export const LIVE_DEPLOYER_PATH = evmPath("m/44'/60'/4339'/0/0");
+import { contractCodes, type ContractCode } from './platform-contracts';
 
 /** The contracts of a live chain that the platform deploys itself; every other one it names is a third party's (LIVE_CHAINS). */
 const OWN_CONTRACTS: ReadonlySet<string> = new Set(['forwarderFactory', 'smartAccounts.accountFactory', 'smartAccounts.paymaster']);
@@ -69,7 +61,7 @@ export interface LiveDeploymentPlan {
  * The platform's contracts on a live chain (docs/chains.md, "Contracts on a live chain"): the forwarder factory of the
  * chain's hot wallet through the deterministic deployment proxy (and, with a bundler, the smart accounts' factory and
  * paymaster), deployed by the live deployer key and recorded with every contract the chain names, each pinned by the
- * hash of its code. The chain service runs a live chain only while every contract it names is recorded and its code is
+ * hash of its code. The chain service runs a live chain only if every contract it names is recorded and its code is
  * still what was recorded.
  */
 export class LiveDeployment {
@@ -155,10 +147,8 @@ export class LiveDeployment {
     return factory;
   }
 
-  private async codes(): Promise<{ name: string; address: Address; code: Hex | undefined }[]> {
-    const named = namedContracts(this.context.network);
-    const codes = await Promise.all(named.map(([, address]) => this.context.client.getCode({ address })));
-    return named.map(([name, address], index) => ({ name, address, code: codes[index] && codes[index] !== '0x' ? codes[index] : undefined }));
+  private codes(): Promise<ContractCode[]> {
+    return contractCodes(this.context.client, this.context.network);
   }
 }
 
@@ -185,23 +175,21 @@ async function recordPins(pool: Pool, chain: string, pins: readonly ContractPin[
 }
 
 /**
- * What keeps a live chain from running, or an empty list: a contract it names that `chain:deploy` has not recorded
- * (there, or at that address), or whose code is no longer what was recorded. Checked at every start, after every
- * contract was found to have code.
+ * What keeps a live chain from running, or an empty list: a contract it names (`codes`, read by contractCodes) that
+ * `chain:deploy` has not recorded (there, or at that address), or whose code is no longer what was recorded. Checked at
+ * every start, after every contract was found to have code.
  */
-export async function unpinnedContracts(pool: Pool, client: Pick<PublicClient, 'getCode'>, context: Pick<DeployedChain, 'id' | 'network'>): Promise<string[]> {
+export async function unpinnedContracts(pool: Pool, chain: string, codes: readonly ContractCode[]): Promise<string[]> {
   const { rows } = await pool.query<{ name: string; address: string; code_hash: string }>(
     `select distinct on (name) name, address, code_hash from chain.contract_pins where chain = $1 order by name, id desc`,
-    [context.id],
+    [chain],
   );
   const pinned = new Map(rows.map((row) => [row.name, row]));
-  const named = namedContracts(context.network);
-  const codes = await Promise.all(named.map(([, address]) => client.getCode({ address })));
-  return named.flatMap(([name, address], index) => {
+  return codes.flatMap(({ name, address, code }) => {
     const pin = pinned.get(name);
     if (!pin) return [`${name} (${address}) was never recorded`];
     if (getAddress(pin.address) !== address) return [`${name} is at ${address}, but ${pin.address} was recorded`];
-    if (keccak256(codes[index] ?? '0x') !== pin.code_hash) return [`${name} (${address}) has other code than was recorded`];
+    if (keccak256(code ?? '0x') !== pin.code_hash) return [`${name} (${address}) has other code than was recorded`];
     return [];
   });
 }

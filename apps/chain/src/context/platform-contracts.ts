@@ -1,4 +1,4 @@
-import { getAddress, type Address, type PublicClient } from 'viem';
+import { getAddress, type Address, type Hex, type PublicClient } from 'viem';
 import { EVM_NATIVE_ADDRESS, getChain, liveChainData, type ChainName } from '@ramp/chains';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
 import {
@@ -140,8 +140,20 @@ export function namedContracts(network: ChainNetwork): [string, Address][] {
  * (a public network where the operator has not deployed them, a wrong address) must not be run, or a deposit address
  * would receive funds no forwarder can sweep and a transfer would go to nothing.
  */
-export async function missingContracts(client: Pick<PublicClient, 'getCode'>, network: ChainNetwork): Promise<string[]> {
+export function missingContracts(codes: readonly ContractCode[]): string[] {
+  return codes.filter((entry) => !entry.code).map((entry) => `${entry.name} (${entry.address})`);
+}
+
+/** A contract the chain's network names, with its code on the chain (`getCode`), undefined where it has none. */
+export interface ContractCode {
+  name: string;
+  address: Address;
+  code: Hex | undefined;
+}
+
+/** The code of every contract `network` names (namedContracts), read at once. */
+export async function contractCodes(client: Pick<PublicClient, 'getCode'>, network: ChainNetwork): Promise<ContractCode[]> {
   const named = namedContracts(network);
   const codes = await Promise.all(named.map(([, address]) => client.getCode({ address })));
-  return named.filter((_, index) => !codes[index] || codes[index] === '0x').map(([name, address]) => `${name} (${address})`);
+  return named.map(([name, address], index) => ({ name, address, code: codes[index] && codes[index] !== '0x' ? codes[index] : undefined }));
 }

@@ -68,18 +68,19 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       labelNames: ['chain', 'part'],
       registers: [metrics.registry],
     });
-    // A chain's RPC nodes by state, on the replica that runs the chain (elsewhere they stay `unchecked`: nothing asks
-    // them): a node set aside (down, on another chain id, behind) for long is a provider to call or replace while the
-    // others carry the chain. Alerted on (RampChainRpcNodeSetAside, deploy/components/monitoring).
-    const runtimes = this.runtimes;
+    // A chain's RPC nodes by state, from the replica that runs the chain alone (another one asks them only now and then,
+    // for a request it answers, and would keep reporting what it saw last): a node set aside (down, on another chain
+    // id, behind) for long is a provider to call or replace while the others carry the chain. Alerted on
+    // (RampChainRpcNodeSetAside, deploy/components/monitoring).
+    const led = () => this.runtimes.filter((_, index) => this.loops[index]?.isLeader === true);
     new Gauge({
       name: 'ramp_chain_rpc_nodes',
-      help: "A chain's RPC nodes by state (healthy; down, wrong-chain or behind: set aside; unchecked: not asked yet, as on a replica that does not run the chain), as its failover sees them.",
+      help: "A chain's RPC nodes by state (healthy; down, wrong-chain or behind: set aside; unchecked: not asked yet), as its failover sees them, on the replica that runs the chain.",
       labelNames: ['chain', 'state'],
       registers: [metrics.registry],
       collect() {
         this.reset();
-        for (const runtime of runtimes) {
+        for (const runtime of led()) {
           const counts = new Map<string, number>(RPC_NODE_STATES.map((state) => [state, 0]));
           for (const status of runtime.context.rpc.statuses()) counts.set(status.state, (counts.get(status.state) ?? 0) + 1);
           for (const [state, count] of counts) this.set({ chain: runtime.id, state }, count);

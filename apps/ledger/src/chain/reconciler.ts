@@ -44,7 +44,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     this.intervalMs = config.int('chainReconcileIntervalMs', 0);
     this.pauseFraction = config.string('chainDriftPauseFraction');
     this.pauseRounds = config.int('chainDriftPauseRounds', 1);
-    // Checked here, at start: a typo stops the service with the setting's name.
+    // Checked here, at start: a malformed mark or an unknown chain stops the service with the setting's name.
     this.lowWaterMarks = parseLowWaterMarks(config.json('treasuryLowWaterMarks'));
     const inventory = () => this.inventory;
     // The treasury's inventory per chain and token (LIVE.md, "Treasury"), for dashboards (a float: never for arithmetic),
@@ -148,6 +148,10 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         await this.pauseDrifting(reconciliation);
         const chains = reconciliation.chains.map((held) => held.chain);
         const low = belowLowWater(environment, chains, reconciliation.inventory, this.lowWaterMarks);
+        // A mark of a chain the environment does not run watches nothing: said, rather than silently never alerting.
+        const unrun = Object.keys(this.lowWaterMarks).filter((id) => id.startsWith(`${environment}-`) && !chains.includes(id.slice(environment.length + 1)));
+        if (unrun.length > 0)
+          this.logger.warn({ environment, chains: unrun }, 'TREASURY_LOW_WATER_MARKS names a chain this environment does not run: its marks watch nothing');
         if (low.length > 0) this.logger.warn({ environment, low }, "the treasury's inventory of a token is below its low-water mark");
         inventory.push({ environment, chains, entries: reconciliation.inventory, low: new Set(low.map((entry) => `${entry.chain}:${entry.tokenSymbol}`)) });
       }

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { DUST_MINIMUMS, getChain, isDust, parseChain, parseToken, PRIMARY_CHAINS, type PrimaryChainName } from '@ramp/chains';
 import {
   AppError,
+  depositAddressOrSimulated,
   DepositAddressWatch,
   FaucetSend,
   generationOf,
@@ -99,12 +100,6 @@ export class WalletService {
       throw invalidField('label', 'must be a string of at most 100 characters');
     const id = newId('wal');
     const onchain = await this.depositAddress(tenant, chain, id);
-    if (onchain === undefined && tenant.environment === 'live')
-      throw new AppError(
-        'LIVE_MODE_DISABLED',
-        `${chain} has no live chain on this platform yet: a live wallet's address must be one it watches on chain`,
-        'chain',
-      );
     const { rows } = await this.pool.query<WalletRow>(
       `insert into ledger.wallets (id, organization_id, environment, generation, chain, address, label, created_at, onchain) values ($1, $2, $3, $4, $5, $6, $7, now(), $8)
        returning ${WALLET_COLUMNS}`,
@@ -123,7 +118,7 @@ export class WalletService {
   }
 
   private async depositAddress(tenant: Tenant, chain: PrimaryChainName, walletId: string): Promise<string | undefined> {
-    try {
+    return depositAddressOrSimulated(tenant.environment, chain, async () => {
       const request = { environment: tenant.environment, chain, owner: `wallet:${walletId}` };
       if (this.accounts) {
         try {
@@ -134,10 +129,7 @@ export class WalletService {
         }
       }
       return (await this.rpc.call(DepositAddressWatch.contract, tenant, request)).address;
-    } catch (error) {
-      if (error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN') return undefined;
-      throw error;
-    }
+    });
   }
 
   async list(tenant: Tenant, request: WalletList.Request): Promise<WalletList.Response> {

@@ -5,6 +5,7 @@ import { Config } from '@ramp/config';
 import { RecordedWaits } from '@ramp/database';
 import {
   AppError,
+  depositAddressOrSimulated,
   DepositAddressWatch,
   FaucetSend,
   sandboxOnly,
@@ -139,16 +140,14 @@ export class OfframpService {
 
   /**
    * The deposit address of a non-custodial off-ramp: a deposit address of the chain service, watched from now on (what
-   * arrives is recorded by recordChainDeposit), or undefined for a chain the environment has not configured (a
-   * simulated address, whose deposits only the sandbox plays).
+   * arrives is recorded by recordChainDeposit), or, for a test key on a chain its environment has not configured,
+   * undefined (a simulated address, whose deposits only the sandbox plays); a live key is refused there.
    */
   private async depositAddress(tenant: Tenant, chain: string, transactionId: string): Promise<string | undefined> {
-    try {
-      return (await this.rpc.call(DepositAddressWatch.contract, tenant, { environment: tenant.environment, chain, owner: `offramp:${transactionId}` })).address;
-    } catch (error) {
-      if (error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN') return undefined;
-      throw error;
-    }
+    return depositAddressOrSimulated(tenant.environment, chain, async () => {
+      const request = { environment: tenant.environment, chain, owner: `offramp:${transactionId}` };
+      return (await this.rpc.call(DepositAddressWatch.contract, tenant, request)).address;
+    });
   }
 
   /**

@@ -57,3 +57,19 @@ export function sandboxOnly(...environments: (string | undefined)[]): void {
   if (environments.length === 0 || environments.some((environment) => environment !== 'test'))
     throw new AppError('SANDBOX_ONLY', 'Sandbox endpoints exist for test keys only');
 }
+
+/**
+ * A deposit address asked of the chain service for a chain the key's environment does not run (its UNSUPPORTED_CHAIN):
+ * undefined for a test key, whose caller then uses a simulated address the sandbox plays; LIVE_MODE_DISABLED for a live
+ * key, since real funds sent to an address nobody watches or can sign for would be lost. Any other error is thrown on.
+ */
+export async function depositAddressOrSimulated(environment: string, chain: string, watch: () => Promise<string>): Promise<string | undefined> {
+  try {
+    return await watch();
+  } catch (error) {
+    if (!(error instanceof AppError && error.reason === 'UNSUPPORTED_CHAIN')) throw error;
+    if (environment !== 'test')
+      throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform yet: a deposit address must be one it watches on chain`, 'chain');
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { AppError, ERROR_CODES, HTTP_STATUS_OF, invalidField, sandboxOnly } from './app-error';
+import { AppError, depositAddressOrSimulated, ERROR_CODES, HTTP_STATUS_OF, invalidField, sandboxOnly } from './app-error';
 import { ERROR_REASONS, ERROR_REASON_NAMES, FAILURE_REASON_NAMES, GENERIC_REASON_OF } from './reasons';
 
 describe('error reasons - one catalogue, each reason under one code', () => {
@@ -71,5 +71,29 @@ describe('sandboxOnly - the guard of sandbox routes and handlers', () => {
       expect(thrown).toBeInstanceOf(AppError);
       expect((thrown as AppError).toBody()).toEqual({ code: 'NOT_FOUND', reason: 'SANDBOX_ONLY', message: 'Sandbox endpoints exist for test keys only' });
     }
+  });
+});
+
+describe('depositAddressOrSimulated - a deposit address on a chain the environment does not run', () => {
+  const unsupported = async (): Promise<string> => {
+    throw new AppError('UNSUPPORTED_CHAIN', 'bsc is not configured for live keys', 'chain');
+  };
+
+  it("is the chain service's address where it has one, for either environment", async () => {
+    await expect(depositAddressOrSimulated('live', 'base', async () => '0xabc')).resolves.toBe('0xabc');
+    await expect(depositAddressOrSimulated('test', 'base', async () => '0xabc')).resolves.toBe('0xabc');
+  });
+
+  it('is none (a simulated address the sandbox plays) for a test key, and refused for a live key, whose real funds would be lost', async () => {
+    await expect(depositAddressOrSimulated('test', 'bsc', unsupported)).resolves.toBeUndefined();
+    const refused = await depositAddressOrSimulated('live', 'bsc', unsupported).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ reason: 'LIVE_MODE_DISABLED', code: 'FORBIDDEN', field: 'chain' });
+    expect((refused as AppError).message).toContain('bsc has no live chain');
+  });
+
+  it('throws any other failure on as it is', async () => {
+    const down = new AppError('SERVICE_UNAVAILABLE', 'the chain service is not running');
+    await expect(depositAddressOrSimulated('test', 'base', () => Promise.reject(down))).rejects.toBe(down);
   });
 });

@@ -172,6 +172,7 @@ describe("treasury inventory - what the platform holds beyond its customers' bal
     expect(parseLowWaterMarks(undefined)).toEqual({});
     expect(() => parseLowWaterMarks([])).toThrow('TREASURY_LOW_WATER_MARKS must be an object of chains');
     expect(() => parseLowWaterMarks({ base: { USDC: '1' } })).toThrow('TREASURY_LOW_WATER_MARKS.base is not a chain');
+    expect(() => parseLowWaterMarks({ 'live-bsc2': { USDT: '1' } })).toThrow('TREASURY_LOW_WATER_MARKS.live-bsc2 is not a chain');
     expect(() => parseLowWaterMarks({ 'live-base': { USDC: 1000 } })).toThrow('TREASURY_LOW_WATER_MARKS.live-base.USDC must be a decimal string');
     expect(() => parseLowWaterMarks({ 'live-base': { USDC: '-1' } })).toThrow('must be a decimal string');
     expect(() => parseLowWaterMarks({ 'live-base': 'USDC' })).toThrow('TREASURY_LOW_WATER_MARKS.live-base must be an object of token symbols');

@@ -1,3 +1,4 @@
+import { isChainName } from '@ramp/chains';
 import { Decimal, dec } from '@ramp/money';
 import { assetOf, externalAccount } from './journal';
 
@@ -186,7 +187,8 @@ export function parseLowWaterMarks(raw: unknown, setting = 'TREASURY_LOW_WATER_M
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${setting} must be an object of chains (such as "live-base")`);
   const marks: LowWaterMarks = {};
   for (const [chain, tokens] of Object.entries(raw)) {
-    if (!/^(live|test)-[a-z0-9-]+$/.test(chain)) throw new Error(`${setting}.${chain} is not a chain's id: <environment>-<chain>, such as live-base`);
+    const [, , name] = /^(live|test)-(.+)$/.exec(chain) ?? [];
+    if (!isChainName(name)) throw new Error(`${setting}.${chain} is not a chain's id: <environment>-<chain>, such as live-base`);
     if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) throw new Error(`${setting}.${chain} must be an object of token symbols`);
     marks[chain] = {};
     for (const [symbol, mark] of Object.entries(tokens as Record<string, unknown>)) {

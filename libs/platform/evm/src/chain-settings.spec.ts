@@ -48,8 +48,8 @@ describe('chain settings - per environment, local nodes by default, any RPC endp
     expect(() => resolveChains('test', { base: { bundlerUrl: 'http://127.0.0.1:4000', localBundlerPort: 4337 } }, 'TEST_CHAINS')).toThrow(
       'TEST_CHAINS.base.bundlerUrl must name the localBundlerPort (4337)',
     );
-    for (const path of ["m/44'/60'/4337'/0/0", "m/44'/60'/4338'/0/0"]) {
-      expect(() => resolveChains('test', { base: { hotWalletPath: path } }, 'TEST_CHAINS')).toThrow("must not be under m/44'/60'/4337' or 4338'");
+    for (const path of ["m/44'/60'/4337'/0/0", "m/44'/60'/4338'/0/0", "m/44'/60'/4339'/0/0"]) {
+      expect(() => resolveChains('test', { base: { hotWalletPath: path } }, 'TEST_CHAINS')).toThrow("must not be under m/44'/60'/4337', 4338' or 4339'");
     }
     const live = { chainId: 8453, rpcUrl: 'https://mainnet.base.org', hotWalletPath: "m/44'/60'/1'/0/0", bundlerUrl: 'https://bundler.example/base' };
     expect(() => resolveChains('live', { base: live }, 'LIVE_CHAINS')).toThrow('LIVE_CHAINS.base.paymasterMinDeposit is required with a bundlerUrl');

@@ -219,10 +219,13 @@ function validated(environment: Environment, raw: Record<string, unknown>, where
   } catch (error) {
     throw new ChainSettingsError(`${where}.hotWalletPath: ${(error as Error).message}`);
   }
-  // The smart accounts' keys live under these accounts (each wallet's owner, the paymaster's owner and signer): a hot
-  // wallet there would sign with one of them, and its first send would take the paymaster owner's deployment nonce.
-  if (/^m\/44'\/60'\/433[78]'/.test(path))
-    throw new ChainSettingsError(`${where}.hotWalletPath must not be under m/44'/60'/4337' or 4338' (the smart accounts' keys), got ${path}`);
+  // The smart accounts' keys live under these accounts (each wallet's owner, the paymaster's owner and signer), and the
+  // live deployer's (chain:deploy) under 4339': a hot wallet there would sign with one of them, and its sends would take
+  // the nonces the paymaster owner's deployment or the deployer's count on.
+  if (/^m\/44'\/60'\/433[789]'/.test(path))
+    throw new ChainSettingsError(
+      `${where}.hotWalletPath must not be under m/44'/60'/4337', 4338' or 4339' (the smart accounts' and the deployer's keys), got ${path}`,
+    );
   if (bundlerUrl !== undefined && (typeof bundlerUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(bundlerUrl)))
     throw new ChainSettingsError(`${where}.bundlerUrl must be an http(s) URL, got ${JSON.stringify(bundlerUrl)}`);
   if (localBundlerPort !== undefined && bundlerUrl === undefined)

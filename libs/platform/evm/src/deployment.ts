@@ -11,6 +11,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { EVM_NATIVE_ADDRESS, type ChainDescriptor } from '@ramp/chains';
+import { evmPath } from './custody';
 import { dec, ROUND_DOWN, toBaseUnits } from '@ramp/money';
 import { CNGN_SYMBOL, SANDBOX_NGN_PER_USD, SANDBOX_USD_PRICES } from '@ramp/providers';
 import { Forwarder, ForwarderFactory, IntentPool, TestToken, UniswapV2Factory, UniswapV2Router02, WrappedNative } from './artifacts.generated';
@@ -26,6 +27,13 @@ export type { DexContracts, PoolSpec, PoolsSpec } from './dex-types';
  */
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 const SALT = keccak256(toHex('ramp-platform/v1'));
+
+/**
+ * The key that deploys the platform's own contracts on a live chain (`npm run chain:deploy`), in the live custody: never
+ * a hot wallet's or a lane's (chain settings refuse a hot wallet under 4339'), so a deployment takes no nonce a send
+ * queue counts on. The operator funds it with the gas the command asks for; it holds nothing else.
+ */
+export const LIVE_DEPLOYER_PATH = evmPath("m/44'/60'/4339'/0/0");
 
 /** Where the deterministic deployment proxy puts `initCode` under `salt` (the platform's by default), on any chain. */
 export function create2Address(initCode: Hex, salt: Hex = SALT): Address {
