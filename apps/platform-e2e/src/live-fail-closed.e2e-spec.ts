@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Client } from 'pg';
 import { makeNuban } from '@ramp/banking';
-import { ApiClient, createKey, startServices, stopAll, WORKSPACE_ROOT, type ApiResponse, type ServiceProcess } from '@ramp/testing';
+import { ApiClient, createKey, startServices, stopAll, UNKNOWN_IDS, WORKSPACE_ROOT, type ApiResponse, type ServiceProcess } from '@ramp/testing';
 
 /**
  * Live mode fails closed (LIVE.md; issue 28): with live mode switched on (LIVE_PROVIDERS_ENABLED) and no live adapter
@@ -26,13 +26,6 @@ type Outcome =
   /** Not a key's route: the probes, the metrics and the bank partners' signed events. */
   | 'not-a-key-route';
 
-const UNKNOWN = {
-  quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-};
 const ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const ACCOUNT = { bankCode: '058', accountNumber: makeNuban('058', '012345678') };
 
@@ -56,46 +49,46 @@ const CAPABILITIES: Record<string, Capability> = {
   'GET /transfer/chains': { outcome: 'own-data' },
   'POST /wallets': { outcome: { refused: 'no live chain' }, body: { chain: 'base', label: 'treasury' } },
   'GET /wallets': { outcome: 'own-data' },
-  'GET /wallets/{walletId}': { outcome: 'not-found', path: `/wallets/${UNKNOWN.wallet}` },
+  'GET /wallets/{walletId}': { outcome: 'not-found', path: `/wallets/${UNKNOWN_IDS.wallet}` },
   'POST /sandbox/wallets/{walletId}/fund': {
     outcome: 'sandbox-only',
-    path: `/sandbox/wallets/${UNKNOWN.wallet}/fund`,
+    path: `/sandbox/wallets/${UNKNOWN_IDS.wallet}/fund`,
     body: { tokenSymbol: 'USDC', amount: '10' },
   },
-  'POST /offramp/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN.quote, sourceAddress: ADDRESS, reference: 'payout-1' } },
-  'GET /offramp/{transactionId}': { outcome: 'not-found', path: `/offramp/${UNKNOWN.transaction}` },
-  'POST /sandbox/offramp/{transactionId}/deposit': { outcome: 'sandbox-only', path: `/sandbox/offramp/${UNKNOWN.transaction}/deposit`, body: {} },
+  'POST /offramp/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN_IDS.quote, sourceAddress: ADDRESS, reference: 'payout-1' } },
+  'GET /offramp/{transactionId}': { outcome: 'not-found', path: `/offramp/${UNKNOWN_IDS.transaction}` },
+  'POST /sandbox/offramp/{transactionId}/deposit': { outcome: 'sandbox-only', path: `/sandbox/offramp/${UNKNOWN_IDS.transaction}/deposit`, body: {} },
   // Refused before its quote is looked for: a live on-ramp's Naira is collected by a bank partner.
   'POST /onramp/initiate': {
     outcome: { refused: 'bank partner for collections' },
     body: {
-      quoteId: UNKNOWN.quote,
+      quoteId: UNKNOWN_IDS.quote,
       destinationAddress: ADDRESS,
       reference: 'topup-1',
       customer: { email: 'ada.obi@example.com', firstName: 'Ada', lastName: 'Obi', phone: '+2348031234567' },
     },
   },
-  'GET /onramp/{transactionId}': { outcome: 'not-found', path: `/onramp/${UNKNOWN.transaction}` },
-  'POST /sandbox/onramp/{transactionId}/pay': { outcome: 'sandbox-only', path: `/sandbox/onramp/${UNKNOWN.transaction}/pay`, body: {} },
-  'POST /swap/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN.quote, walletId: UNKNOWN.wallet } },
-  'GET /swap/{transactionId}': { outcome: 'not-found', path: `/swap/${UNKNOWN.transaction}` },
-  'POST /transfer/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN.quote, walletId: UNKNOWN.wallet } },
-  'GET /transfer/{transactionId}': { outcome: 'not-found', path: `/transfer/${UNKNOWN.transaction}` },
+  'GET /onramp/{transactionId}': { outcome: 'not-found', path: `/onramp/${UNKNOWN_IDS.transaction}` },
+  'POST /sandbox/onramp/{transactionId}/pay': { outcome: 'sandbox-only', path: `/sandbox/onramp/${UNKNOWN_IDS.transaction}/pay`, body: {} },
+  'POST /swap/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN_IDS.quote, walletId: UNKNOWN_IDS.wallet } },
+  'GET /swap/{transactionId}': { outcome: 'not-found', path: `/swap/${UNKNOWN_IDS.transaction}` },
+  'POST /transfer/initiate': { outcome: 'not-found', body: { quoteId: UNKNOWN_IDS.quote, walletId: UNKNOWN_IDS.wallet } },
+  'GET /transfer/{transactionId}': { outcome: 'not-found', path: `/transfer/${UNKNOWN_IDS.transaction}` },
   'POST /sandbox/faucet': { outcome: 'sandbox-only', body: { chain: 'base', tokenSymbol: 'USDC', amount: '10', address: ADDRESS } },
   'POST /sandbox/relayer': { outcome: 'sandbox-only', body: { paused: true } },
   'POST /sandbox/reset': { outcome: 'sandbox-only', body: {} },
   'GET /transactions': { outcome: 'own-data' },
-  'GET /transactions/{transactionId}': { outcome: 'not-found', path: `/transactions/${UNKNOWN.transaction}` },
+  'GET /transactions/{transactionId}': { outcome: 'not-found', path: `/transactions/${UNKNOWN_IDS.transaction}` },
   'POST /webhooks': { outcome: 'as-for-test-keys', body: { url: 'http://127.0.0.1:9/hooks', events: ['onramp.completed'] } },
   'GET /webhooks': { outcome: 'as-for-test-keys' },
-  'DELETE /webhooks/{webhookId}': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN.webhook}` },
-  'GET /webhooks/{webhookId}/deliveries': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN.webhook}/deliveries` },
+  'DELETE /webhooks/{webhookId}': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN_IDS.webhook}` },
+  'GET /webhooks/{webhookId}/deliveries': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN_IDS.webhook}/deliveries` },
   'POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry': {
     outcome: 'as-for-test-keys',
-    path: `/webhooks/${UNKNOWN.webhook}/deliveries/${UNKNOWN.delivery}/retry`,
+    path: `/webhooks/${UNKNOWN_IDS.webhook}/deliveries/${UNKNOWN_IDS.delivery}/retry`,
     body: {},
   },
-  'POST /webhooks/{webhookId}/test': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN.webhook}/test`, body: {} },
+  'POST /webhooks/{webhookId}/test': { outcome: 'as-for-test-keys', path: `/webhooks/${UNKNOWN_IDS.webhook}/test`, body: {} },
   'GET /health/live': { outcome: 'not-a-key-route' },
   'GET /health/ready': { outcome: 'not-a-key-route' },
   'GET /metrics': { outcome: 'not-a-key-route' },

@@ -15,6 +15,7 @@ import {
   WebhookReceiver,
   type ApiResponse,
   type ServiceProcess,
+  UNKNOWN_IDS,
 } from '@ramp/testing';
 
 /**
@@ -49,14 +50,6 @@ const NO_SUCH_ACCOUNT = makeNuban('058', '999999999');
 const RECIPIENT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const rpcUrlOf = (name: string) => resolveChains('test', new Config().json('testChains'), 'TEST_CHAINS').find((chain) => chain.chain === name)!.rpcUrl;
 const baseRpcUrl = rpcUrlOf('base');
-/** Well-formed ids that belong to nobody. */
-const UNKNOWN = {
-  quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-};
 /** Seconds a quote lives: short, so that expiry is quick. */
 const QUOTE_TTL_SECONDS = 3;
 /**
@@ -162,7 +155,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     expectReason(await api.get('/wallets', { 'x-forwarded-for': anonymous['x-forwarded-for'] }), 403, 'HTTPS_REQUIRED');
     expectReason(await restricted.get('/wallets'), 403, 'IP_NOT_ALLOWED');
     expectReason(await live.post('/onramp/quote', { amount: '5000', tokenSymbol: 'USDC', chain: 'base' }), 403, 'LIVE_MODE_DISABLED');
-    expectReason(await live.post(`/sandbox/wallets/${UNKNOWN.wallet}/fund`, { tokenSymbol: 'USDC', amount: '10' }), 404, 'SANDBOX_ONLY');
+    expectReason(await live.post(`/sandbox/wallets/${UNKNOWN_IDS.wallet}/fund`, { tokenSymbol: 'USDC', amount: '10' }), 404, 'SANDBOX_ONLY');
     // The bank partner's event route (outside /v1, no key): an event not signed with the partner's secret key.
     const partner = new ApiClient(services.get('gateway')!.url);
     const forged = { event: 'transfer.success', data: { reference: 'off_forged', amount: 100 } };
@@ -201,7 +194,7 @@ describe('reasons - every error reason and failure reason produced by a real req
     const expiring = await offrampQuote('10');
     const [funded, empty, onBsc] = await Promise.all([wallet('base', { USDC: '100' }), wallet('base'), wallet('bsc', { USDC: '100' })]);
 
-    expectReason(await api.post('/offramp/initiate', { quoteId: UNKNOWN.quote, walletId: funded }), 404, 'QUOTE_NOT_FOUND');
+    expectReason(await api.post('/offramp/initiate', { quoteId: UNKNOWN_IDS.quote, walletId: funded }), 404, 'QUOTE_NOT_FOUND');
     expectReason(await api.post('/offramp/initiate', { quoteId: await onrampQuote('50000'), walletId: funded }), 400, 'QUOTE_KIND_MISMATCH', 'quoteId');
     expectReason(await api.post('/offramp/initiate', { quoteId: await offrampQuote('10'), walletId: onBsc }), 400, 'CHAIN_MISMATCH', 'walletId');
     expectReason(await api.post('/offramp/initiate', { quoteId: await offrampQuote('10'), walletId: empty }), 400, 'INSUFFICIENT_BALANCE', 'walletId');
@@ -212,8 +205,8 @@ describe('reasons - every error reason and failure reason produced by a real req
     // A custodial off-ramp takes its tokens from the wallet: the sandbox deposit does not apply to it.
     expectReason(await api.post(`/sandbox/offramp/${custodial}/deposit`, {}), 409, 'TRANSACTION_STATE_CONFLICT');
 
-    expectReason(await api.get(`/wallets/${UNKNOWN.wallet}`), 404, 'WALLET_NOT_FOUND');
-    expectReason(await api.get(`/transactions/${UNKNOWN.transaction}`), 404, 'TRANSACTION_NOT_FOUND');
+    expectReason(await api.get(`/wallets/${UNKNOWN_IDS.wallet}`), 404, 'WALLET_NOT_FOUND');
+    expectReason(await api.get(`/transactions/${UNKNOWN_IDS.transaction}`), 404, 'TRANSACTION_NOT_FOUND');
     const idempotencyKey = { 'idempotency-key': `reasons-${randomBytes(8).toString('hex')}` };
     expect((await api.post('/wallets', { chain: 'base' }, idempotencyKey)).status).toBe(201);
     expectReason(await api.post('/wallets', { chain: 'bsc' }, idempotencyKey), 409, 'IDEMPOTENCY_KEY_REUSED');
@@ -240,8 +233,8 @@ describe('reasons - every error reason and failure reason produced by a real req
     expectReason(await crowded.post('/webhooks', { url: 'https://hook.example.invalid/events', events: ['*'] }), 400, 'WEBHOOK_LIMIT_REACHED', 'url');
     const [first] = (await crowded.get('/webhooks')).body.data;
 
-    expectReason(await api.delete(`/webhooks/${UNKNOWN.webhook}`), 404, 'WEBHOOK_NOT_FOUND');
-    expectReason(await crowded.post(`/webhooks/${first.id}/deliveries/${UNKNOWN.delivery}/retry`, {}), 404, 'DELIVERY_NOT_FOUND');
+    expectReason(await api.delete(`/webhooks/${UNKNOWN_IDS.webhook}`), 404, 'WEBHOOK_NOT_FOUND');
+    expectReason(await crowded.post(`/webhooks/${first.id}/deliveries/${UNKNOWN_IDS.delivery}/retry`, {}), 404, 'DELIVERY_NOT_FOUND');
   });
 
   it('failure reasons: each way the sandbox fails a transaction (a bank-side magic value, a trade on the pools, the held relayer) gives its reason, on every read and in the webhook', async () => {

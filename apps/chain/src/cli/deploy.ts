@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { formatUnits, parseGwei } from 'viem';
 import { Config } from '@ramp/config';
 import { LIVE_DEPLOYER_PATH } from '@ramp/evm';
-import { openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
+import { createLogger, openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
 import { CHAIN_DATABASE } from '../chain.module';
 import { ChainContext } from '../context/chain-context';
 import { LiveDeployment, unpinnedContracts } from '../context/live-deployment';
@@ -56,12 +56,6 @@ function parse(argv: string[]): Request {
   return { command: 'deploy', chain: options.chain, operator: options.operator };
 }
 
-const stderrLogger = {
-  info: (fields: object, message: string) => process.stderr.write(`${JSON.stringify({ level: 'info', message, ...fields })}\n`),
-  warn: (fields: object, message: string) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...fields })}\n`),
-  error: (fields: object, message: string) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...fields })}\n`),
-};
-
 async function run(request: Exclude<Request, 'help'>): Promise<void> {
   const config = new Config();
   const chains = configuredChains(config);
@@ -79,7 +73,8 @@ async function run(request: Exclude<Request, 'help'>): Promise<void> {
       custody,
       pool: database.pool,
       log: CHAIN_LOG,
-      logger: stderrLogger,
+      // Standard output is the command's JSON answer: the chain's logs go to standard error.
+      logger: createLogger('chain-deploy', config.string('logLevel'), 2),
       stuckAfterMs: 1000,
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       onHotSendFinished: async () => {

@@ -213,12 +213,21 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     .filter((row) => configured.has(row.chain))
     .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
   const holdings = chains.flatMap((held) => held.holdings.map((holding) => ({ chain: held.chain, ...holding })));
+  // The tokens of off-ramps in flight (arrived, not yet refunded or settled) are customers' too: not the treasury's.
+  const { rows: inFlight } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
+    `select split_part(asset, ':', 1) as chain, split_part(asset, ':', 2) as token_symbol, amount::text as owed
+       from ledger.balances where account like $1 and amount > 0`,
+    [depositsAccount('offramp', environment, '%')],
+  );
+  const offramps: Liability[] = inFlight
+    .filter((row) => configured.has(row.chain))
+    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
   return {
     environment,
     chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })),
     drifts,
     uncovered: uncoveredLiabilities(liabilities, holdings),
-    inventory: inventoryOf(liabilities, holdings),
+    inventory: inventoryOf([...liabilities, ...offramps], holdings),
     wallets: await reconcileWallets(
       db,
       rpc,

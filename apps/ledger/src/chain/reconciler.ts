@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { belowLowWater, parseLowWaterMarks, significantDrifts, type Inventory, type LowWaterMarks } from '@ramp/bookkeeping';
+import { lowWaterOf, parseLowWaterMarks, significantDrifts, type Inventory, type LowWaterMarks, type MarkedInventory } from '@ramp/bookkeeping';
 import { ChainSendsPause, ENVIRONMENTS, platformTenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
@@ -24,8 +24,8 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private drifting: number | undefined;
   private uncovered: number | undefined;
   private walletDrifts: number | undefined;
-  /** Each environment's inventory at the last reconciliation, with the tokens below their low-water marks. */
-  private inventory: { environment: string; chains: string[]; entries: Inventory[]; low: Set<string> }[] | undefined;
+  /** Each environment's inventory at the last reconciliation, and its marked tokens against their low-water marks. */
+  private inventory: { environment: string; entries: Inventory[]; marked: MarkedInventory[] }[] | undefined;
   private readonly lowWaterMarks: LowWaterMarks;
   private readonly intervalMs: number;
   private readonly pauseFraction: string;
@@ -52,7 +52,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     // Both leave their series out until a reconciliation has run, and when the last one failed.
     new Gauge({
       name: 'ramp_treasury_inventory',
-      help: "What the platform holds of a token on a chain beyond its customers' wallet balances there, at the last reconciliation, by environment, chain and token (negative: customers are owed more than is held).",
+      help: 'What the platform holds of a token on a chain beyond what its customers are owed there (wallet balances, off-ramps in flight), at the last reconciliation, by environment, chain and token (negative: customers are owed more than is held).',
       labelNames: ['environment', 'chain', 'token'],
       registers: [metrics.registry],
       collect() {
@@ -61,7 +61,6 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
           for (const entry of entries) this.set({ environment, chain: entry.chain, token: entry.tokenSymbol }, Number(entry.free));
       },
     });
-    const marks = this.lowWaterMarks;
     new Gauge({
       name: 'ramp_treasury_inventory_low',
       help: 'Whether the inventory of a token on a chain is below its low-water mark (TREASURY_LOW_WATER_MARKS) at the last reconciliation: 1 below, 0 not; only tokens with a mark.',
@@ -69,10 +68,8 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       registers: [metrics.registry],
       collect() {
         this.reset();
-        for (const { environment, chains, low } of inventory() ?? [])
-          for (const chain of chains)
-            for (const token of Object.keys(marks[`${environment}-${chain}`] ?? {}))
-              this.set({ environment, chain, token }, low.has(`${chain}:${token}`) ? 1 : 0);
+        for (const { environment, marked } of inventory() ?? [])
+          for (const entry of marked) this.set({ environment, chain: entry.chain, token: entry.tokenSymbol }, entry.below ? 1 : 0);
       },
     });
     metrics.sampled(
@@ -147,13 +144,13 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
           this.logger.error({ environment, uncovered: reconciliation.uncovered }, "customers' balances exceed what the platform holds on their chain");
         await this.pauseDrifting(reconciliation);
         const chains = reconciliation.chains.map((held) => held.chain);
-        const low = belowLowWater(environment, chains, reconciliation.inventory, this.lowWaterMarks);
+        const { marked, unrun } = lowWaterOf(environment, chains, reconciliation.inventory, this.lowWaterMarks);
+        const low = marked.filter((entry) => entry.below);
         // A mark of a chain the environment does not run watches nothing: said, rather than silently never alerting.
-        const unrun = Object.keys(this.lowWaterMarks).filter((id) => id.startsWith(`${environment}-`) && !chains.includes(id.slice(environment.length + 1)));
         if (unrun.length > 0)
           this.logger.warn({ environment, chains: unrun }, 'TREASURY_LOW_WATER_MARKS names a chain this environment does not run: its marks watch nothing');
         if (low.length > 0) this.logger.warn({ environment, low }, "the treasury's inventory of a token is below its low-water mark");
-        inventory.push({ environment, chains, entries: reconciliation.inventory, low: new Set(low.map((entry) => `${entry.chain}:${entry.tokenSymbol}`)) });
+        inventory.push({ environment, entries: reconciliation.inventory, marked });
       }
       this.inventory = inventory;
       this.drifting = drifting;

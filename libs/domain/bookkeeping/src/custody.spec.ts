@@ -1,9 +1,9 @@
 import {
-  belowLowWater,
   chainAccount,
   custodyDrift,
   depositsAccount,
   inventoryOf,
+  lowWaterOf,
   parseLowWaterMarks,
   significantDrifts,
   sponsoredGasAccount,
@@ -152,20 +152,25 @@ describe("treasury inventory - what the platform holds beyond its customers' bal
     ]);
   });
 
-  it('finds each marked token of a reconciled chain below its mark, one neither held nor owed included, and nothing unmarked', () => {
+  it('holds each marked token of a reconciled chain against its mark, one neither held nor owed included, and names the marks of chains not run', () => {
     const marks = parseLowWaterMarks({
       'live-base': { CNGN: '1000000', USDC: '50.01', CBBTC: '0.5' },
       'live-bsc': { USDT: '0' },
+      'live-arbitrum': { USDC: '1' },
       'test-base': { USDC: '1000' },
     });
     const inventory = inventoryOf(owed, holdings);
-    expect(belowLowWater('live', ['base', 'bsc'], inventory, marks)).toEqual([
-      { chain: 'base', tokenSymbol: 'USDC', held: '250.5', owed: '200.5', free: '50', mark: '50.01' },
-      { chain: 'base', tokenSymbol: 'CBBTC', held: '0', owed: '0', free: '0', mark: '0.5' },
-      { chain: 'bsc', tokenSymbol: 'USDT', held: '40', owed: '45', free: '-5', mark: '0' },
-    ]);
-    // Another environment's marks, and a chain not reconciled, are not this one's.
-    expect(belowLowWater('live', ['bsc'], inventory, { 'test-bsc': { USDT: '1' } })).toEqual([]);
+    expect(lowWaterOf('live', ['base', 'bsc'], inventory, marks)).toEqual({
+      marked: [
+        { chain: 'base', tokenSymbol: 'CNGN', held: '1000000', owed: '0', free: '1000000', mark: '1000000', below: false },
+        { chain: 'base', tokenSymbol: 'USDC', held: '250.5', owed: '200.5', free: '50', mark: '50.01', below: true },
+        { chain: 'base', tokenSymbol: 'CBBTC', held: '0', owed: '0', free: '0', mark: '0.5', below: true },
+        { chain: 'bsc', tokenSymbol: 'USDT', held: '40', owed: '45', free: '-5', mark: '0', below: true },
+      ],
+      unrun: ['live-arbitrum'],
+    });
+    // Another environment's marks are not this one's.
+    expect(lowWaterOf('live', ['bsc'], inventory, { 'test-bsc': { USDT: '1' } })).toEqual({ marked: [], unrun: [] });
   });
 
   it('refuses marks that are not decimal strings of a chain id and token, naming the setting', () => {

@@ -141,7 +141,8 @@ export function uncoveredLiabilities(
 }
 
 /**
- * What the platform holds of a token on a chain beyond what its customers' wallets there are owed: its own inventory,
+ * What the platform holds of a token on a chain beyond what its customers there are owed (their wallets' balances, and
+ * the tokens of their off-ramps in flight: the caller lists both as liabilities): its own inventory,
  * what on-ramps are delivered from and off-ramps' swaps land in (LIVE.md, "Treasury"). Negative when customers are owed
  * more than is held (uncoveredLiabilities lists those).
  */
@@ -200,18 +201,21 @@ export function parseLowWaterMarks(raw: unknown, setting = 'TREASURY_LOW_WATER_M
   return marks;
 }
 
+/** A marked token of a chain against its low-water mark: below it, or not. */
+export type MarkedInventory = Inventory & { mark: string; below: boolean };
+
 /**
- * The marked tokens of an environment's chains (those reconciled) whose inventory is below their mark, each with its
- * mark: a marked token neither held nor owed has none (free 0). A token without a mark never is.
+ * Every marked token of an environment's chains (those reconciled) against its mark (a marked token neither held nor
+ * owed has none: free 0), and the marks of chains the environment does not run, which watch nothing.
  */
-export function belowLowWater(
+export function lowWaterOf(
   environment: string,
   chains: readonly string[],
   inventory: readonly Inventory[],
   marks: LowWaterMarks,
-): (Inventory & { mark: string })[] {
-  return chains.flatMap((chain) =>
-    Object.entries(marks[`${environment}-${chain}`] ?? {}).flatMap(([tokenSymbol, mark]) => {
+): { marked: MarkedInventory[]; unrun: string[] } {
+  const marked = chains.flatMap((chain) =>
+    Object.entries(marks[`${environment}-${chain}`] ?? {}).map(([tokenSymbol, mark]) => {
       const entry = inventory.find((candidate) => candidate.chain === chain && candidate.tokenSymbol === tokenSymbol) ?? {
         chain,
         tokenSymbol,
@@ -219,7 +223,9 @@ export function belowLowWater(
         owed: '0',
         free: '0',
       };
-      return dec(entry.free).lt(mark) ? [{ ...entry, mark }] : [];
+      return { ...entry, mark, below: dec(entry.free).lt(mark) };
     }),
   );
+  const unrun = Object.keys(marks).filter((id) => id.startsWith(`${environment}-`) && !chains.includes(id.slice(environment.length + 1)));
+  return { marked, unrun };
 }

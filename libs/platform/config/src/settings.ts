@@ -479,7 +479,7 @@ export const SETTINGS = {
     env: 'TREASURY_LOW_WATER_MARKS',
     default: '',
     description:
-      'JSON of the least inventory of each token the platform should hold on a chain beyond its customers\' wallet balances there (what on-ramps are delivered from), by chain then token: {"live-base":{"CNGN":"5000000","USDC":"20000"}}. At each reconciliation (CHAIN_RECONCILE_INTERVAL_MS) the ledger sets ramp_treasury_inventory_low for each token below its mark, which RampTreasuryInventoryLow alerts on, and logs it. Empty: no mark (set them for live chains).',
+      'JSON of the least inventory of each token the platform should hold on a chain beyond what its customers are owed there (wallet balances, off-ramps in flight: what on-ramps are delivered from), by chain then token: {"live-base":{"CNGN":"5000000","USDC":"20000"}}. At each reconciliation (CHAIN_RECONCILE_INTERVAL_MS) the ledger sets ramp_treasury_inventory_low for each token below its mark, which RampTreasuryInventoryLow alerts on, and logs it. Empty: no mark (set them for live chains).',
     services: ['ledger'],
   },
   chainSponsoredGasBudgets: {

@@ -7,6 +7,16 @@ import { exampleEntries, type ApiRoute as RouteUnderTest } from './route-table';
  * or may accept it (hostile content in a field that takes any text, a header it ignores): either way the answer must
  * be an envelope and never a 5xx.
  */
+
+/** Well-formed ids of each kind that belong to nobody: what a test asks for to be told NOT_FOUND. */
+export const UNKNOWN_IDS = {
+  quote: 'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  wallet: 'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  transaction: 'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  webhook: 'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+  delivery: 'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
+} as const;
+
 export interface HostileCase {
   /** What was done to the request, for the failure message and the tally. */
   label: string;
@@ -290,13 +300,7 @@ const hostileId = fc.oneof(
     '*',
     '%20',
   ),
-  fc.constantFrom(
-    'txn_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-    'wal_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-    'wh_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-    'dlv_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-    'qt_01JD7X3Q9Z8K4M2N6P5R7S9T1V',
-  ),
+  fc.constantFrom(...Object.values(UNKNOWN_IDS)),
   hostileString.filter((id) => id.length > 0 && id.length < 4000).map((id) => percentEncode(id)),
   fc.integer({ min: 1000, max: 6000 }).map((n) => 'txn_' + '1'.repeat(n)),
 );
