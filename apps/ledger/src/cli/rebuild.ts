@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Config } from '@ramp/config';
-import { applyMigrations, ensureDatabase, openDatabase, withTransaction } from '@ramp/database';
+import { applyMigrations, createShadow, ensureDatabase, openDatabase, shadowOf, swapInShadow, withTransaction } from '@ramp/database';
 import { type StoredEvent } from '@ramp/event-store';
 import { connectNats, ensureStream, JETSTREAM_API_TIMEOUT_MS } from '@ramp/messaging';
 import { LEDGER_DATABASE } from '../ledger.module';
@@ -11,10 +11,10 @@ const PROJECTIONS = ['transactions'];
 
 /**
  * `npm run projections:rebuild -- transactions`: rebuilds the transactions read model from the event streams of the ramp
- * and swap-transfer services, from
- * their first event. It builds a fresh table beside the live one (the live one keeps serving), swaps the contents
- * in one transaction, then replays what arrived meanwhile (the projection is idempotent by stream version, so events
- * the live consumer also applied are skipped). Prints JSON with the counts and the rate on standard output.
+ * and swap-transfer services, from their first event. It builds a fresh table beside the live one (the live one keeps
+ * serving), swaps it in by name (swapInShadow: a rename in one short transaction, not a copy of every row), then
+ * replays what arrived meanwhile (the projection is idempotent by stream version, so events the live consumer also
+ * applied are skipped). Prints JSON with the counts and the rate on standard output.
  */
 async function main(): Promise<void> {
   const [name] = process.argv.slice(2);
@@ -35,8 +35,8 @@ async function main(): Promise<void> {
   try {
     const jsm = await nc.jetstreamManager({ timeout: JETSTREAM_API_TIMEOUT_MS });
     const js = nc.jetstream({ timeout: JETSTREAM_API_TIMEOUT_MS });
-    await pool.query(`drop table if exists ledger.transactions_rebuild`);
-    await pool.query(`create table ledger.transactions_rebuild (like ledger.transactions including all)`);
+    const shadow = shadowOf('ledger.transactions');
+    await createShadow(pool, shadow);
 
     const replay = async (stream: string, table: string, fromSequence: number, toSequence: number): Promise<number> => {
       if (toSequence < fromSequence) return 0;
@@ -89,14 +89,9 @@ async function main(): Promise<void> {
       await ensureStream(jsm, stream, [`${subjectPrefix}.>`], { replicas: config.int('streamReplicas', 1, 5) });
       const state = (await jsm.streams.info(stream)).state;
       firsts.set(stream, state);
-      built += state.messages === 0 ? 0 : await replay(stream, 'ledger.transactions_rebuild', state.first_seq, state.last_seq);
+      built += state.messages === 0 ? 0 : await replay(stream, shadow.qualified, state.first_seq, state.last_seq);
     }
-    await withTransaction(pool, async (tx) => {
-      await tx.query(`lock table ledger.transactions in exclusive mode`);
-      await tx.query(`delete from ledger.transactions`);
-      await tx.query(`insert into ledger.transactions select * from ledger.transactions_rebuild`);
-      await tx.query(`drop table ledger.transactions_rebuild`);
-    });
+    await swapInShadow(pool, shadow);
     let caughtUp = 0;
     let events = 0;
     for (const stream of streams) {

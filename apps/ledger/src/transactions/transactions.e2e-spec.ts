@@ -117,5 +117,20 @@ describe('transactions read model - GET /transactions and its filters, and a reb
     expect(report).toMatchObject({ projection: 'transactions', transactions: live.length });
     expect(report.events).toBeGreaterThan(0);
     expect(await snapshot()).toEqual(live);
+
+    // The rebuilt table was swapped in by name: the running ledger (its statements prepared on the old table) projects
+    // a new transaction into it and reads it back.
+    const quote = (
+      await api.post('/offramp/quote', { amount: '11', tokenSymbol: 'USDC', bankCode: '058', accountNumber: makeNuban('058', '012345678'), chain: 'base' })
+    ).body.data;
+    const id = (await api.post('/offramp/initiate', { quoteId: quote.quoteId, walletId })).body.data.transactionId as string;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await api.get(`/transactions/${id}`);
+      if (response.status === 200 && response.body.data.status === 'completed') break;
+      if (Date.now() > deadline) throw new Error(`${id} did not complete after the rebuild: ${response.text}`);
+      await new Promise((wait) => setTimeout(wait, 50));
+    }
+    expect((await pool.query(`select status from ledger.transactions where id = $1`, [id])).rows).toEqual([{ status: 'completed' }]);
   });
 });

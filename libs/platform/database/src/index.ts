@@ -8,3 +8,4 @@ export * from './recorded-waits';
 export { Migration } from '@mikro-orm/migrations';
 export * from './access';
 export * from './prepared-statements';
+export * from './table-swap';
