@@ -239,6 +239,7 @@ export class AccountOperations {
   async swap(key: string, terms: AccountSwapTerms): Promise<OperationRecord> {
     const { context } = this;
     // Refused here (UNSUPPORTED_TOKEN, UNSUPPORTED_CHAIN) before anything is recorded.
+    await context.findPools();
     swapDex(context.dex, context, terms);
     const fee = feeOf(terms.fee);
     const recorded: RecordedTerms = {

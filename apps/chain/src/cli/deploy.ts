@@ -6,7 +6,6 @@ import { createLogger, openServiceDatabase, runOperatorCommand, UsageError } fro
 import { CHAIN_DATABASE } from '../chain.module';
 import { ChainContext } from '../context/chain-context';
 import { LiveDeployment, unpinnedContracts } from '../context/live-deployment';
-import { contractCodes } from '../context/platform-contracts';
 import { CHAIN_LOG } from '../events/log';
 import { configuredChains } from '../networks/configured-chains';
 
@@ -86,7 +85,7 @@ async function run(request: Exclude<Request, 'help'>): Promise<void> {
     if (request.command === 'check') {
       const plan = await deployment.plan();
       const { decimals } = context.native;
-      const unpinned = await unpinnedContracts(database.pool, context.id, await contractCodes(context.client, context.network));
+      const unpinned = await unpinnedContracts(database.pool, context.id, await context.contractCodes());
       const output = { ...plan, balance: formatUnits(plan.balance, decimals), cost: formatUnits(plan.cost, decimals), unpinned };
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
       return;

@@ -11,7 +11,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { DUST_MINIMUMS, type OutflowLimits, type SponsorshipBudget, type SponsorshipBudgets } from '@ramp/chains';
+import { DUST_MINIMUMS, liveChainData, type OutflowLimits, type SponsorshipBudget, type SponsorshipBudgets } from '@ramp/chains';
 import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { toBaseUnits } from '@ramp/money';
@@ -45,8 +45,9 @@ import {
   type Signer,
   type SmartAccountContracts,
 } from '@ramp/evm';
-import { chainContractsOf, contractCodes, missingContracts, type ChainToken } from './platform-contracts';
+import { chainContractsOf, contractCodes, missingContracts, namedContracts, type ChainToken, type ContractCode } from './platform-contracts';
 import { unpinnedContracts } from './live-deployment';
+import { findLiveDex } from './live-dex';
 import { SendLanes } from './lanes';
 import { missingEffect } from './send-effects';
 import { Outflows } from '../transfers/outflows';
@@ -105,6 +106,9 @@ export interface ChainContextOptions {
   onHotSendFinished: (tx: PoolClient, send: SendRecord, logs: readonly Log[]) => Promise<void>;
 }
 
+/** How long a live chain's failed look for its pools (findPools) is answered with its failure before asking again. */
+export const FIND_POOLS_RETRY_MS = 5_000;
+
 /**
  * One chain of one environment as every job of the chain service sees it: its RPC client, its tokens and contracts,
  * the hot wallet's send queue (and the faucet's, on a local chain), and what the hot wallet holds. The jobs (deposits,
@@ -130,8 +134,16 @@ export class ChainContext {
   readonly network: ChainNetwork;
   readonly tokens: readonly ChainToken[];
   readonly native: ChainToken;
-  /** The platform's pools: on its local chains only. */
-  readonly dex: DexContracts | undefined;
+  /**
+   * The pools swaps run on: the platform's on its local chains; on a live chain its DEX's, once found (findPools);
+   * none elsewhere.
+   */
+  get dex(): DexContracts | undefined {
+    return this.pools;
+  }
+
+  private pools: DexContracts | undefined;
+  private finding: Promise<void> | undefined;
   readonly pool: Pool;
   readonly log: EventLog;
   readonly logger: ChainLogger;
@@ -166,7 +178,7 @@ export class ChainContext {
       paymasterOwner: paymasterOwner.address,
     });
     this.spec = planned.spec;
-    this.dex = planned.dex;
+    this.pools = planned.dex;
     this.network = planned.network;
     this.tokens = planned.tokens;
     this.native = this.tokens.find((token) => token.address === NATIVE_TOKEN)!;
@@ -355,6 +367,51 @@ export class ChainContext {
   }
 
   /**
+   * A live chain's pools on its DEX (findLiveDex), found once per process: by the replica taking the chain up before
+   * its contracts are checked, by chain:deploy before it pins them, and by any replica before it reads the pools or
+   * plans a swap. A token the DEX has no pool of with the hub is logged and not swapped. Nothing on other chains (their
+   * pools are known from their settings). A failed read (a node down) fails the calls of the next FIND_POOLS_RETRY_MS
+   * too, then is tried again.
+   */
+  async findPools(): Promise<void> {
+    if (this.environment !== 'live' || this.pools) return;
+    this.finding ??= (async () => {
+      const live = liveChainData(this.chain)!;
+      const found = await findLiveDex(this.client, live, this.tokens, this.native.symbol);
+      this.network.contracts.wrappedNative = found.wrappedNative;
+      this.network.contracts.dex = { ...this.network.contracts.dex!, pairs: found.dex.pairs };
+      this.pools = found.dex;
+      const fields = { chain: this.id, dex: live.dex.name, hub: live.dex.hub, pools: Object.keys(found.dex.pairs) };
+      if (found.unpooled.length > 0)
+        this.logger.warn(
+          { ...fields, unpooled: found.unpooled },
+          `${live.dex.name} has no pool of ${found.unpooled.join(', ')} with ${live.dex.hub} on ${this.chain}: not swapped there`,
+        );
+      else this.logger.info(fields, `${live.dex.name}'s pools found on ${this.chain}`);
+    })().catch((error: unknown) => {
+      // Asked again after a while, not at every request of a chain whose node cannot tell it (a paid provider).
+      setTimeout(() => (this.finding = undefined), FIND_POOLS_RETRY_MS).unref();
+      throw error;
+    });
+    await this.finding;
+  }
+
+  /**
+   * The code of every contract the chain names (contractCodes). On a live chain whose DEX's factory and router have
+   * code, its pools are found first (findPools), so that the wrapped native coin its router names is among them; where
+   * they have none, the codes say so, and the chain is refused for it rather than for a failed read of the factory.
+   */
+  async contractCodes(): Promise<ContractCode[]> {
+    const codes = await contractCodes(this.client, this.network);
+    if (this.environment !== 'live' || this.pools) return codes;
+    const dex = codes.filter((entry) => entry.name === 'dex.factory' || entry.name === 'dex.router');
+    if (dex.length === 0 || dex.some((entry) => !entry.code)) return codes;
+    const named = codes.length;
+    await this.findPools();
+    return namedContracts(this.network).length === named ? codes : contractCodes(this.client, this.network);
+  }
+
+  /**
    * Before the chain's first pass: at least one of its nodes must answer as the chain the settings name (a node on
    * another chain is never used, and is reported: its setting is wrong).
    */
@@ -392,7 +449,7 @@ export class ChainContext {
    * recorded it: at that address, with that code.
    */
   async checkContracts(): Promise<void> {
-    const codes = await contractCodes(this.client, this.network);
+    const codes = await this.contractCodes();
     const missing = missingContracts(codes);
     if (missing.length > 0) {
       throw new Error(

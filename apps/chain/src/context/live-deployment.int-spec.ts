@@ -1,17 +1,41 @@
 import { Pool } from 'pg';
-import { createPublicClient, http, keccak256, parseEther, toHex, type Address, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http,
+  keccak256,
+  parseEther,
+  toHex,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { liveChainData } from '@ramp/chains';
-import { forwarderFactoryAddress, HdCustody, LIVE_DEPLOYER_PATH, resolveChains } from '@ramp/evm';
+import {
+  forwarderFactoryAddress,
+  HdCustody,
+  LIVE_DEPLOYER_PATH,
+  NATIVE_TOKEN,
+  readHubPools,
+  resolveChains,
+  UniswapV2Factory,
+  UniswapV2Router02,
+} from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
 import { ANVIL_MNEMONIC, AnvilNode, runCompiled } from '@ramp/testing';
 import { CHAIN_LOG } from '../events/log';
 import { ChainContext } from './chain-context';
+import { findLiveDex } from './live-dex';
 
 /**
  * `npm run chain:deploy -- --env live`, run as an operator runs it, against an anvil node standing in for Base (chain
  * id 8453) with code placed at the live configuration's third-party addresses: it refuses a chain whose tokens are not
  * there and a deployer that cannot pay, deploys the forwarder factory once, pins every contract the chain names, and the
- * chain service's start check refuses a contract that is not as pinned.
+ * chain service's start check refuses a contract that is not as pinned. The DEX's factory there is Uniswap V2's own code,
+ * so that the chain finds its pools by asking it (getPair), as on the real chain.
  */
 describe('chain:deploy - the platform contracts of a live chain, deployed and pinned', () => {
   const base = new AnvilNode({ chainId: 8453 });
@@ -20,7 +44,31 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
   const custody = HdCustody.sealed(box.seal(ANVIL_MNEMONIC), box);
   const deployer = custody.signer(LIVE_DEPLOYER_PATH).address;
   const live = liveChainData('base')!;
-  const thirdParties: Address[] = [...live.tokens.map((token) => token.address as Address), live.wrappedNative!.address as Address];
+  const thirdParties: Address[] = [
+    ...live.tokens.map((token) => token.address as Address),
+    live.wrappedNative!.address as Address,
+    live.dex.factory.address as Address,
+    live.dex.router.address as Address,
+  ];
+  const tokenOf = (symbol: string) => live.tokens.find((token) => token.symbol === symbol)!.address as Address;
+  /** An account of anvil's with test coins, which deploys the stand-ins and creates pairs as anyone may. */
+  const anyone = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 9 });
+  /** Deploys `bytecode` (with its constructor's arguments appended) on `node` and places its code at `at`. */
+  const placeContract = async (node: AnvilNode, at: Address, bytecode: Hex, args: Hex = '0x') => {
+    const wallet = createWalletClient({ account: anyone, transport: http(node.rpcUrl) });
+    const reader = createPublicClient({ transport: http(node.rpcUrl) });
+    const hash = await wallet.sendTransaction({ chain: null, data: `${bytecode}${args.slice(2)}` as Hex });
+    const { contractAddress } = await reader.waitForTransactionReceipt({ hash });
+    await node.rpc('anvil_setCode', [at, await reader.getCode({ address: contractAddress! })]);
+  };
+  const createPair = async (node: AnvilNode, factory: Address, tokenA: Address, tokenB: Address) => {
+    const wallet = createWalletClient({ account: anyone, transport: http(node.rpcUrl) });
+    const reader = createPublicClient({ transport: http(node.rpcUrl) });
+    const hash = await wallet.writeContract({ chain: null, address: factory, abi: UniswapV2Factory.abi, functionName: 'createPair', args: [tokenA, tokenB] });
+    expect((await reader.waitForTransactionReceipt({ hash })).status).toBe('success');
+    return getAddress(await reader.readContract({ address: factory, abi: UniswapV2Factory.abi, functionName: 'getPair', args: [tokenA, tokenB] }));
+  };
+  const warnings: string[] = [];
   let pool: Pool;
   let client: PublicClient;
   let env: Record<string, string>;
@@ -40,7 +88,7 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
       custody,
       pool,
       log: CHAIN_LOG,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      logger: { info: () => undefined, warn: (_fields: unknown, message: string) => void warnings.push(message), error: () => undefined },
       stuckAfterMs: 1000,
       maxFeePerGas: parseEther('0.000001'),
       onHotSendFinished: async () => undefined,
@@ -75,6 +123,7 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
 
   it('refuses a deployer that cannot pay the gas, saying how much to send it, then deploys the forwarder factory once and pins every contract', async () => {
     for (const address of thirdParties) await setCode(address, '0x60006000fd');
+    await placeContract(base, live.dex.factory.address as Address, UniswapV2Factory.bytecode as Hex, `0x${'0'.repeat(64)}`);
     const hot = custody.signer("m/44'/60'/1'/0/0").address;
     const factory = forwarderFactoryAddress(hot);
 
@@ -94,7 +143,7 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     const deployed = JSON.parse(first.stdout);
     expect(deployed.chain).toBe('live-base');
     const names = deployed.contracts.map((contract: { name: string }) => contract.name);
-    expect(names).toEqual(expect.arrayContaining(['tokens.CNGN', 'tokens.USDC', 'forwarderFactory', 'wrappedNative']));
+    expect(names).toEqual(expect.arrayContaining(['tokens.CNGN', 'tokens.USDC', 'forwarderFactory', 'wrappedNative', 'dex.factory', 'dex.router']));
     expect(names).toHaveLength(thirdParties.length + 1);
     const ownPin = deployed.contracts.find((contract: { name: string }) => contract.name === 'forwarderFactory');
     expect(ownPin).toMatchObject({ address: factory, deployed: true });
@@ -128,6 +177,54 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     // The operator checks the change (what the issuer published) and records it.
     expect((await deploy('--operator', 'ada')).code).toBe(0);
     await expect(contextOf().checkContracts()).resolves.toBeUndefined();
+  });
+
+  it("finds the chain's pools by asking the DEX's factory: a token without a pair is not swapped, and a pair created later is found at the next start, never refusing the chain", async () => {
+    const cngnPair = await createPair(base, live.dex.factory.address as Address, tokenOf('CNGN'), tokenOf('USDC'));
+    warnings.length = 0;
+    const context = contextOf();
+    await expect(context.checkContracts()).resolves.toBeUndefined();
+    expect(context.dex).toMatchObject({ hub: 'USDC', pairs: { CNGN: cngnPair }, tokens: { ETH: getAddress(live.wrappedNative!.address) } });
+    expect(context.network.contracts.dex).toMatchObject({ name: 'Uniswap V2', hub: 'USDC', pairs: { CNGN: cngnPair } });
+    expect(warnings).toEqual(['Uniswap V2 has no pool of ETH with USDC on base: not swapped there']);
+    // The pools are read from the pairs found (none has liquidity on this stand-in), and the ETH pool is none of them.
+    const pools = await readHubPools(context.client, context.dex!, await context.client.getBlockNumber());
+    expect(pools.pools).toEqual([{ token: 'CNGN', tokenReserve: 0n, hubReserve: 0n }]);
+
+    // Anyone may create a pair: it is not a contract the operator pins, and the next start swaps through it.
+    const ethPair = await createPair(base, live.dex.factory.address as Address, live.wrappedNative!.address as Address, tokenOf('USDC'));
+    const again = contextOf();
+    await expect(again.checkContracts()).resolves.toBeUndefined();
+    expect(again.dex!.pairs).toEqual({ CNGN: cngnPair, ETH: ethPair });
+    expect(JSON.parse((await deploy('--check')).stdout)).toMatchObject({ unpinned: [] });
+  });
+
+  it("takes the wrapped native coin from the DEX's router where no primary source publishes it (bsc)", async () => {
+    const bsc = new AnvilNode({ chainId: 56 });
+    await bsc.start();
+    try {
+      const data = liveChainData('bsc')!;
+      const factory = data.dex.factory.address as Address;
+      // The router names its factory and wrapped coin in its code (immutables): a stand-in WBNB at an address of its own.
+      const wbnb = getAddress('0x00000000000000000000000000000000000b4b4b');
+      await bsc.rpc('anvil_setCode', [wbnb, '0x60006000fd']);
+      await placeContract(bsc, factory, UniswapV2Factory.bytecode as Hex, `0x${'0'.repeat(64)}`);
+      const args = `0x${factory.slice(2).toLowerCase().padStart(64, '0')}${wbnb.slice(2).toLowerCase().padStart(64, '0')}` as Hex;
+      await placeContract(bsc, data.dex.router.address as Address, UniswapV2Router02.bytecode as Hex, args);
+      const usdt = data.tokens.find((token) => token.symbol === 'USDT')!.address as Address;
+      const bnbPair = await createPair(bsc, factory, wbnb, usdt);
+      const tokens = [
+        { symbol: 'BNB', decimals: 18, address: NATIVE_TOKEN },
+        ...data.tokens.map((token) => ({ symbol: token.symbol, decimals: token.decimals, address: token.address.toLowerCase() as Address })),
+      ];
+      const found = await findLiveDex(createPublicClient({ transport: http(bsc.rpcUrl) }), data, tokens, 'BNB');
+      expect(found.wrappedNative).toBe(wbnb);
+      expect(found.dex).toMatchObject({ hub: 'USDT', native: 'BNB', pairs: { BNB: bnbPair }, tokens: { BNB: wbnb, USDT: getAddress(usdt) } });
+      expect(found.unpooled.sort()).toEqual(['CNGN', 'ETH']);
+      expect(Object.values(found.dex.pairs)).not.toContain(zeroAddress);
+    } finally {
+      await bsc.stop();
+    }
   });
 
   it('refuses what is not a live chain of the settings, and an incomplete command, with the usage', async () => {

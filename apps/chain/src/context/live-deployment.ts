@@ -11,7 +11,7 @@ import {
   type Signer,
 } from '@ramp/evm';
 import type { ChainNetwork, Environment } from '@ramp/contracts';
-import { contractCodes, type ContractCode } from './platform-contracts';
+import type { ContractCode } from './platform-contracts';
 
 /** The contracts of a live chain that the platform deploys itself; every other one it names is a third party's (LIVE_CHAINS). */
 const OWN_CONTRACTS: ReadonlySet<string> = new Set(['forwarderFactory', 'smartAccounts.accountFactory', 'smartAccounts.paymaster']);
@@ -42,6 +42,8 @@ export interface DeployedChain {
   native: { symbol: string; decimals: number };
   network: ChainNetwork;
   smartAccounts: { paymasterOwner: Signer; paymasterSigner: Address } | undefined;
+  /** The code of every contract the chain names, its DEX's pools found first (ChainContext.contractCodes). */
+  contractCodes(): Promise<ContractCode[]>;
 }
 
 export interface LiveDeploymentPlan {
@@ -148,7 +150,7 @@ export class LiveDeployment {
   }
 
   private codes(): Promise<ContractCode[]> {
-    return contractCodes(this.context.client, this.context.network);
+    return this.context.contractCodes();
   }
 }
 

@@ -76,9 +76,27 @@ describe('chain contracts - where each chain keeps its tokens, pools and intent 
       ['BNB', 18],
       ['ETH', 18],
     ]);
-    // WBNB is not confirmed: no wrapped native coin is named (nor checked at start).
+    // WBNB is not confirmed: no wrapped native coin is named until the router is asked for it (findLiveDex).
     expect(bsc.network.contracts.wrappedNative).toBe(getAddress(EVM_NATIVE_ADDRESS));
     expect(namedContracts(bsc.network).map(([name]) => name)).not.toContain('wrappedNative');
+    // Each names its DEX's factory and router from the committed data, and no pair: the factory tells which exist.
+    for (const [chain, contracts] of [
+      ['base', network],
+      ['bsc', bsc.network],
+    ] as const) {
+      const data = liveChainData(chain)!;
+      expect(contracts.contracts.dex).toEqual({
+        name: data.dex.name,
+        factory: data.dex.factory.address,
+        router: data.dex.router.address,
+        hub: data.dex.hub,
+        pairs: {},
+      });
+      const withPair = { ...contracts, contracts: { ...contracts.contracts, dex: { ...contracts.contracts.dex!, pairs: { CNGN: base.tokens[0]!.address } } } };
+      const names = namedContracts(withPair).map(([name]) => name);
+      expect(names).toEqual(expect.arrayContaining(['dex.factory', 'dex.router']));
+      expect(names).not.toContain('dex.pairs.CNGN');
+    }
   });
 
   it('refuses to run live a chain without a committed live configuration, or under another chain id than it has', () => {

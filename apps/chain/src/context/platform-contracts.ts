@@ -88,6 +88,17 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
         tokens: Object.fromEntries((live?.tokens ?? []).map((token) => [token.symbol, getAddress(token.address)])),
         wrappedNative: getAddress(live?.wrappedNative?.address ?? EVM_NATIVE_ADDRESS),
         forwarderFactory: forwarderFactoryAddress(accounts.hotWallet),
+        // A live chain's DEX is a third party's: its pairs are the factory's to tell (findLiveDex, when the chain is
+        // taken up), and the wrapped native coin the router's where no primary source names it.
+        ...(live && {
+          dex: {
+            name: live.dex.name,
+            factory: getAddress(live.dex.factory.address),
+            router: getAddress(live.dex.router.address),
+            hub: live.dex.hub,
+            pairs: {},
+          },
+        }),
       };
   // A chain with a bundler has the smart accounts' parts (EntryPoint, factory, the platform's paymaster): checked at start.
   if (settings.bundlerUrl !== undefined) contracts.smartAccounts = smartAccountContracts(accounts.paymasterOwner);
@@ -109,8 +120,10 @@ export function chainContractsOf(environment: Environment, settings: ChainSettin
 
 /**
  * Every contract a chain's network names (its tokens, the wrapped native coin, the forwarder factory, the DEX's factory,
- * router and pairs, the intent pool, the smart accounts' EntryPoint, factory and paymaster), by what it is for:
- * `tokens.USDC`, `dex.router`, ...
+ * router and, where the platform deployed them (a local chain), its pairs; the intent pool, the smart accounts'
+ * EntryPoint, factory and paymaster), by what it is for: `tokens.USDC`, `dex.router`, ... A live DEX's pairs are not
+ * named: anyone may create one, the factory (named, and pinned on a live chain) is the record of which exist and
+ * creates each with its own code, and a pair appearing must not stop the chain.
  */
 export function namedContracts(network: ChainNetwork): [string, Address][] {
   const { contracts } = network;
@@ -123,7 +136,7 @@ export function namedContracts(network: ChainNetwork): [string, Address][] {
     named.push(
       ['dex.factory', contracts.dex.factory],
       ['dex.router', contracts.dex.router],
-      ...Object.entries(contracts.dex.pairs).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]),
+      ...(network.faucet ? Object.entries(contracts.dex.pairs) : []).map(([symbol, pair]): [string, string] => [`dex.pairs.${symbol}`, pair]),
     );
   if (contracts.bridge) named.push(['bridge.pool', contracts.bridge.pool]);
   if (contracts.smartAccounts)

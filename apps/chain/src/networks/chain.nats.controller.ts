@@ -51,7 +51,11 @@ export class ChainNatsController {
   @Handles(ChainNetworks.contract)
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
     const environment = environmentOf(request.environment);
-    return { environment, networks: this.networks.of(environment).map((runtime) => runtime.context.network) };
+    const runtimes = this.networks.of(environment);
+    // A live chain's DEX as found (its pairs, and on bsc the wrapped native coin its router names), whichever replica
+    // answers; a node that cannot tell it now leaves the chain listed as it was, and it is asked again next time.
+    await Promise.all(runtimes.map((runtime) => runtime.context.findPools().catch(() => undefined)));
+    return { environment, networks: runtimes.map((runtime) => runtime.context.network) };
   }
 
   /** The reserves of a test chain's pools at a recent block, for the quote service. */

@@ -14,7 +14,7 @@ export function swapDex(
   where: { chain: string; environment: Environment },
   terms: { fromToken: ChainToken; toToken: ChainToken },
 ): DexContracts {
-  if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${where.chain} has no pools of the platform for ${where.environment} keys`, 'chain');
+  if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${where.chain} has no pools for ${where.environment} keys`, 'chain');
   for (const [field, token] of [
     ['fromToken', terms.fromToken],
     ['toToken', terms.toToken],
@@ -42,10 +42,11 @@ export class Pools {
    * The pools' reserves at the latest block, read at most once per CHAIN_POOLS_MAX_AGE_MS whatever the number of callers
    * (they share the read in flight): quotes under load cost the node one round of reads per period, not one per quote.
    */
-  read(): Promise<HubPools> {
+  async read(): Promise<HubPools> {
     const { context } = this;
+    await context.findPools();
     const dex = context.dex;
-    if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${context.chain} has no pools of the platform for ${context.environment} keys`, 'chain');
+    if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${context.chain} has no pools for ${context.environment} keys`, 'chain');
     return this.reads.get(context.id, async () => readHubPools(context.client, dex, await context.client.getBlockNumber({ cacheTime: 0 })));
   }
 

@@ -69,6 +69,7 @@ export class Swaps {
    */
   async request(key: string, terms: SwapTerms): Promise<SwapRecord> {
     const { context } = this;
+    await context.findPools();
     const dex = swapDex(context.dex, context, terms);
     const sendKey = `swap:${key}`;
     const { fromToken, toToken } = terms;
@@ -120,6 +121,7 @@ export class Swaps {
   /** What a swap would give now, or at a block (a refused swap's), by the router's own arithmetic. */
   async quote(terms: Pick<SwapTerms, 'fromToken' | 'toToken' | 'amountIn'>, blockNumber?: bigint): Promise<bigint> {
     const { context } = this;
+    await context.findPools();
     const dex = swapDex(context.dex, context, terms);
     return routerAmountOut(
       context.client,

@@ -61,7 +61,7 @@ export class ChainSchema {
   @ApiPropertyOptional({
     type: DexSchema,
     description:
-      "Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote.",
+      "The DEX this chain's swaps run on. Local test chains: the platform's pools, which swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact); anyone may trade on them, which moves the next quote. Live chains: a third party's (Uniswap V2 on base, PancakeSwap V2 on bsc).",
   })
   dex?: DexSchema;
   @ApiPropertyOptional({

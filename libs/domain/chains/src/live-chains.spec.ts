@@ -57,6 +57,11 @@ describe('live chains - the committed configuration of base and bsc', () => {
     expect(liveChainData('bsc')!.native).toEqual({ symbol: 'BNB', decimals: 18 });
   });
 
+  it("routes each chain's swaps through a stablecoin it offers (the DEX's hub)", () => {
+    for (const chain of LIVE_CHAINS) expect([chain.chain, chain.tokens.some((token) => token.symbol === chain.dex.hub)]).toEqual([chain.chain, true]);
+    expect(LIVE_CHAINS.map((chain) => chain.dex.hub)).toEqual(['USDC', 'USDT']);
+  });
+
   it("agrees with the chains list: a token offered live is at the registry's address and decimals; one the registry lists and live data does not is withheld with a reason", () => {
     for (const chain of LIVE_CHAINS) {
       const listed = getChain(chain.chain).tokens.filter((token) => token.contractAddress !== EVM_NATIVE_ADDRESS);

@@ -30,8 +30,13 @@ export interface LiveChainData {
   wrappedNative?: LiveToken;
   /** The tokens live keys may use on the chain, native coin aside. */
   tokens: readonly LiveToken[];
-  /** The chain's DEX: a Uniswap V2 interface (the router's `swapExactTokensForTokens` family, the factory's `getPair`). */
-  dex: { name: string; factory: LiveContract; router: LiveContract };
+  /**
+   * The chain's DEX: a Uniswap V2 interface (the router's `swapExactTokensForTokens` family, the factory's `getPair`).
+   * Its pools are not listed: the chain service asks the factory for the pair of each offered token with the hub (one
+   * of `tokens`, the stablecoin every route passes through) when it takes the chain up, and a token without one is not
+   * swapped there.
+   */
+  dex: { name: string; factory: LiveContract; router: LiveContract; hub: string };
   /** ERC-4337 EntryPoint v0.7, the smart accounts' (CHAIN.md section 5). */
   entryPoint: LiveContract;
   /** What the registry lists (or the chain would need) that is not offered live, and why. */
@@ -85,6 +90,7 @@ export const LIVE_CHAINS: readonly LiveChainData[] = Object.freeze([
     // Uniswap's v2 deployments table, the Base row (written there in lower case).
     dex: {
       name: 'Uniswap V2',
+      hub: 'USDC',
       factory: {
         address: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
         source: 'https://docs.uniswap.org/contracts/v2/reference/smart-contracts/v2-deployments',
@@ -115,6 +121,8 @@ export const LIVE_CHAINS: readonly LiveChainData[] = Object.freeze([
     // PancakeSwap's v2 addresses, the BSC rows.
     dex: {
       name: 'PancakeSwap V2',
+      // Circle issues no USDC here: the Binance-Peg BSC-USD is the stablecoin the routes pass through.
+      hub: 'USDT',
       factory: { address: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73', source: 'https://developer.pancakeswap.finance/contracts/v2/addresses' },
       router: { address: '0x10ED43C718714eb63d5aA57B78B54704E256024E', source: 'https://developer.pancakeswap.finance/contracts/v2/addresses' },
     },

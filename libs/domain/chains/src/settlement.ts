@@ -4,7 +4,7 @@ import { CHAINS, EVM_NATIVE_ADDRESS } from './registry';
 /**
  * The chains list of an environment: the registry's chains, where each chain the chain service runs for the environment
  * takes that network's chain id and token contracts (the test tokens on a test chain) and says `settlement: onchain`
- * with its confirmation depth (and its DEX, where the platform has pools); every other chain says `simulated` (a sandbox
+ * with its confirmation depth (and its DEX: the platform's pools on a local chain, a third party's on a live one); every other chain says `simulated` (a sandbox
  * rail: its hashes are not on any chain). A local test chain (a node of the platform's, with a faucet) has no
  * `explorerUrl`: the registry's is the mainnet's explorer, where none of the node's hashes exist.
  */

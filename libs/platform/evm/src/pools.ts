@@ -155,8 +155,13 @@ export function routerSwapCall(dex: DexContracts, swap: RouterSwap): { to: Addre
  * Undefined when the receipt has no such event (it reverted, or it was not this swap).
  */
 export function swapOutputOf(dex: DexContracts, fromToken: string, toToken: string, logs: readonly Log[]): bigint | undefined {
-  const path = routerPath(dex, fromToken, toToken);
-  const lastPair = pairAddress(dex.factory, path[path.length - 2]!, path[path.length - 1]!);
+  // The last hop's pair as the DEX names it (dex.pairs: the factory's getPair on a live chain, whose pairs' creation
+  // code is not the platform's build), keyed by its token other than the hub.
+  const [before, after] = hubPath(fromToken, toToken, dex.hub).slice(-2) as [string, string];
+  const pooled = after === dex.hub ? before : after;
+  const pair = dex.pairs[pooled];
+  if (!pair) throw new Error(`${pooled} has no pool on this chain`);
+  const lastPair = getAddress(pair);
   const swaps = parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: [...logs] }).filter((log) => getAddress(log.address) === lastPair);
   const last = swaps[swaps.length - 1];
   return last && last.args.amount0Out + last.args.amount1Out;

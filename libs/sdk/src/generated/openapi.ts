@@ -734,7 +734,7 @@ export interface components {
        * @example 1
        */
       confirmations?: number;
-      /** @description Local test chains with the platform's pools: the DEX that swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact). Anyone may trade on it, which moves the next quote. */
+      /** @description The DEX this chain's swaps run on. Local test chains: the platform's pools, which swap quotes, and transfer quotes with a swap, on this chain are priced from (a large amount shows its price impact); anyone may trade on them, which moves the next quote. Live chains: a third party's (Uniswap V2 on base, PancakeSwap V2 on bsc). */
       dex?: components["schemas"]["DexSchema"];
       /** @description Local test chains: the platform's intent bridge. A swap or transfer between two chains that have it bridges by intent, on chain: a deposit into the source chain's pool, filled on the destination chain by the platform's relayer before a deadline, else refunded (POST /sandbox/relayer holds the relayer). */
       bridge?: components["schemas"]["IntentBridgeSchema"];
