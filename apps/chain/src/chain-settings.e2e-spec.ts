@@ -72,5 +72,8 @@ describe('chain settings - the services on a second set of nodes, through settin
     const nodesIn = (chain: string, state: string) =>
       Number(new RegExp(`^ramp_chain_rpc_nodes\\{[^}]*chain="${chain}",state="${state}"[^}]*\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
     expect([nodesIn('test-base', 'down'), nodesIn('test-base', 'healthy'), nodesIn('test-bsc', 'healthy'), nodesIn('test-bsc', 'down')]).toEqual([1, 1, 1, 0]);
+    // Both chains taken up by the replica holding their locks: none refused (RampChainRefused).
+    const refused = (chain: string) => Number(new RegExp(`^ramp_chain_refused\\{chain="${chain}"[^}]*\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect([refused('test-base'), refused('test-bsc')]).toEqual([0, 0]);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { ensureDatabase } from '@ramp/database';
 import { eventually, TEST_DATABASE_URL } from '@ramp/testing';
+import { LeaderSession } from '@ramp/database';
 import { ChainLoop, type LoopRuntime } from './chain-loop';
 import type { LeaderRead } from './pass-look';
 
@@ -18,10 +19,15 @@ class FakeRuntime implements LoopRuntime {
   readonly passes: { pid: number }[] = [];
   question = 'select pg_backend_pid() as pid';
   prepared = 0;
+  /** When each preparation was tried; the first `refusals` of them are refused. */
+  readonly tries: number[] = [];
+  refusals = 0;
 
   constructor(readonly id: string) {}
 
   async prepare(): Promise<void> {
+    this.tries.push(Date.now());
+    if (this.tries.length <= this.refusals) throw new Error(`refused ${this.tries.length}`);
     this.prepared += 1;
   }
 
@@ -86,5 +92,46 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       await loop.stop();
     }
     expect(loop.isLeader).toBe(false);
+  });
+
+  it('tries a chain it cannot take up again with waits that double, keeping its lock meanwhile, then runs it', async () => {
+    const runtime = new FakeRuntime(`test-loop-refused-${Date.now().toString(36)}`);
+    runtime.refusals = 4;
+    const failures: string[] = [];
+    warnings.length = 0;
+    const loop = new ChainLoop(runtime, {
+      databaseUrl: TEST_DATABASE_URL,
+      pollMs: 10,
+      logger,
+      onFailure: (_chain, part) => failures.push(part),
+      prepareRetryMs: 100,
+    });
+    loop.start();
+    const other = await LeaderSession.open({
+      connection: { connectionString: TEST_DATABASE_URL },
+      key: `chain:${runtime.id}`,
+      applicationName: 'chain-loop-test',
+    });
+    try {
+      await until(() => runtime.tries.length >= 2);
+      // Refused: the lock is held, so another replica does not try the chain too; the refusal is told.
+      expect(loop.isLeader).toBe(true);
+      expect(loop.refused?.since).toBeInstanceOf(Date);
+      expect(await other.tryLead()).toBe(false);
+      await until(() => runtime.passes.length >= 2);
+      expect(loop.refused).toBeUndefined();
+      expect(runtime.prepared).toBe(1);
+      expect(runtime.tries).toHaveLength(5);
+      // 100, 200, 400 and 800 ms between the tries (each at least its wait).
+      const waits = runtime.tries.slice(1).map((at, index) => at - runtime.tries[index]!);
+      for (const [index, wait] of waits.entries()) expect(wait).toBeGreaterThanOrEqual(100 * 2 ** index - 5);
+      expect(failures.filter((part) => part === 'prepare')).toHaveLength(4);
+      expect(failures).not.toContain('leadership');
+      expect(warnings.filter((warning) => warning.part === 'prepare')).toHaveLength(4);
+      expect(warnings[0]).toMatchObject({ error: 'refused 1', retryInMs: 100 });
+    } finally {
+      await loop.stop();
+      await other.end();
+    }
   });
 });

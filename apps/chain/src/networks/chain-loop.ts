@@ -15,7 +15,22 @@ export interface ChainLoopOptions {
    * (`look`, a part of the pass, or `leadership`). The service counts them in ramp_chain_pass_failures_total.
    */
   onFailure?: (chain: string, part: string) => void;
+  /**
+   * A chain its leader cannot take up (ChainRuntime.prepare refused: a node on another chain, a contract missing or not
+   * as pinned) is tried again after this, doubled at each refusal up to PREPARE_RETRY_MAX_MS, the lock kept meanwhile
+   * so that the other replicas do not try it too. Default PREPARE_RETRY_MS.
+   */
+  prepareRetryMs?: number;
 }
+
+/** The first wait before a refused chain is tried again (ChainLoopOptions.prepareRetryMs). */
+export const PREPARE_RETRY_MS = 1000;
+
+/**
+ * The longest wait between two tries of a refused chain: each try asks every RPC node of the chain and the code of each
+ * of its contracts (a paid provider bills each), and an operator's fix is taken up within this.
+ */
+export const PREPARE_RETRY_MAX_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -35,6 +50,7 @@ export class ChainLoop {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private leading = false;
+  private refusedSince: number | undefined;
   private readonly errors = new Map<string, { minute: number; count: number }>();
 
   constructor(
@@ -44,6 +60,11 @@ export class ChainLoop {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /** Whether this replica holds the chain's lock but cannot take the chain up (its preparation refused), and since when. */
+  get refused(): { since: Date } | undefined {
+    return this.refusedSince === undefined ? undefined : { since: new Date(this.refusedSince) };
   }
 
   start(): void {
@@ -72,8 +93,8 @@ export class ChainLoop {
         }
         this.leading = true;
         logger.info({ chain }, 'this replica runs the chain');
-        await this.runtime.prepare();
         const held = session;
+        if (!(await this.prepare(held))) break;
         while (!this.stopped) {
           // The lock lives as long as the session's connection: each pass starts with its look on it, which throws on a
           // dead connection, so that a pass there does nothing and leads no more. A look the database refused on a live
@@ -99,12 +120,40 @@ export class ChainLoop {
         // lock is released, so that the next leader never signs beside it.
         await this.runtime.idle();
         this.leading = false;
+        this.refusedSince = undefined;
         await session?.end();
       }
     }
   }
 
-  private report(part: string, error: unknown): void {
+  /**
+   * Takes the chain up (ChainRuntime.prepare), tried again while it is refused with waits that double up to
+   * PREPARE_RETRY_MAX_MS, the lock held. False once the loop is stopped meanwhile; a lost connection is thrown (the
+   * leadership is gone with it).
+   */
+  private async prepare(session: LeaderSession): Promise<boolean> {
+    let wait = this.options.prepareRetryMs ?? PREPARE_RETRY_MS;
+    for (;;) {
+      try {
+        await this.runtime.prepare();
+        this.refusedSince = undefined;
+        return true;
+      } catch (error) {
+        if (session.lost) throw error;
+        this.refusedSince ??= Date.now();
+        this.report('prepare', error, wait);
+      }
+      // The wait in short steps: a stop, or a connection lost meanwhile, ends it at once.
+      for (const until = Date.now() + wait; Date.now() < until;) {
+        if (this.stopped) return false;
+        if (session.lost) throw session.lost;
+        await sleep(Math.min(100, until - Date.now()));
+      }
+      wait = Math.min(wait * 2, PREPARE_RETRY_MAX_MS);
+    }
+  }
+
+  private report(part: string, error: unknown, retryInMs?: number): void {
     this.options.onFailure?.(this.runtime.id, part);
     const minute = Math.floor(Date.now() / 60_000);
     const seen = this.errors.get(part);
@@ -112,6 +161,8 @@ export class ChainLoop {
     this.errors.set(part, { minute, count });
     if (count > ERRORS_PER_MINUTE) return;
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    this.options.logger.warn({ chain: this.runtime.id, part, error: message }, 'chain pass failed; retried at the next pass');
+    if (retryInMs !== undefined)
+      this.options.logger.warn({ chain: this.runtime.id, part, error: message, retryInMs }, 'the chain cannot be taken up; tried again later');
+    else this.options.logger.warn({ chain: this.runtime.id, part, error: message }, 'chain pass failed; retried at the next pass');
   }
 }

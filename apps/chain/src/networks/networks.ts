@@ -87,6 +87,20 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
         }
       },
     });
+    // A chain its leader cannot take up (a node on another chain, a contract missing or not as pinned) is tried again
+    // with growing waits, the lock held: told by the replica holding it, and alerted on (RampChainRefused).
+    const held = () =>
+      this.runtimes.flatMap((runtime, index) => (this.loops[index]?.isLeader ? [{ chain: runtime.id, refused: this.loops[index]!.refused }] : []));
+    new Gauge({
+      name: 'ramp_chain_refused',
+      help: 'Chains that the replica holding their lock cannot take up (their preparation refused: a node on another chain id, a contract missing or not as pinned), 1 while refused; the log says why.',
+      labelNames: ['chain'],
+      registers: [metrics.registry],
+      collect() {
+        this.reset();
+        for (const { chain, refused } of held()) this.set({ chain }, refused ? 1 : 0);
+      },
+    });
     const loop = {
       databaseUrl: config.string('databaseUrl'),
       pollMs: config.int('chainPollMs', 10),
