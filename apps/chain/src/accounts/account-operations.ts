@@ -33,6 +33,7 @@ import {
   TestToken,
   watcherWindow,
   type AccountCall,
+  type DexContracts,
   type HdCustody,
   type LandedOperation,
 } from '@ramp/evm';
@@ -239,8 +240,7 @@ export class AccountOperations {
   async swap(key: string, terms: AccountSwapTerms): Promise<OperationRecord> {
     const { context } = this;
     // Refused here (UNSUPPORTED_TOKEN, UNSUPPORTED_CHAIN) before anything is recorded.
-    await context.findPools();
-    swapDex(context.dex, context, terms);
+    const dex = swapDex(await context.poolsFor(terms.fromToken.symbol, terms.toToken.symbol), context, terms);
     const fee = feeOf(terms.fee);
     const recorded: RecordedTerms = {
       to: terms.to.toLowerCase(),
@@ -259,7 +259,7 @@ export class AccountOperations {
       terms.fromToken,
       recorded.amountIn,
       (sender) => !this.withinHoldings(terms.to, sender),
-      () => this.swapCalls(recorded),
+      () => this.swapCalls(recorded, dex),
     );
   }
 
@@ -267,10 +267,10 @@ export class AccountOperations {
    * A swap's calls, built when it is prepared (again): the router approved for `amountIn`, the swap with a deadline
    * minutes from now (a preparation after a crash or a lapsed sponsorship gets a fresh one), and the fee.
    */
-  private swapCalls(terms: Extract<RecordedTerms, { fromToken: string }>): AccountCall[] {
+  private swapCalls(terms: Extract<RecordedTerms, { fromToken: string }>, pools: DexContracts): AccountCall[] {
     const { context } = this;
     const [fromToken, toToken] = [context.token(terms.fromToken)!, context.token(terms.toToken)!];
-    const dex = swapDex(context.dex, context, { fromToken, toToken });
+    const dex = swapDex(pools, context, { fromToken, toToken });
     const amountIn = toBaseUnits(terms.amountIn, fromToken.decimals);
     const swap = routerSwapCall(dex, {
       fromToken: fromToken.symbol,
@@ -488,7 +488,12 @@ export class AccountOperations {
     }
     const [from, to] = [context.token(terms.fromToken)!, context.token(terms.toToken)!];
     const receipt = await context.client.getTransactionReceipt({ hash: landed.transactionHash });
-    const out = swapOutputOf(context.dex!, from.symbol, to.symbol, operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash));
+    const out = swapOutputOf(
+      await context.poolsFor(from.symbol, to.symbol),
+      from.symbol,
+      to.symbol,
+      operationLogs(receipt.logs, this.parts.contracts.entryPoint, landed.userOperationHash),
+    );
     if (out === undefined) throw new Error(`account swap ${row.idempotency_key} (${landed.transactionHash}) landed without a Swap event of its last pair`);
     const moved = [{ token: from, units: toBaseUnits(terms.amountIn, from.decimals), out }];
     if (this.withinHoldings(getAddress(terms.to), getAddress(row.sender))) moved.push({ token: to, units: -out, out });
@@ -541,7 +546,7 @@ export class AccountOperations {
         return;
       }
       calls = returned;
-    } else if ('fromToken' in terms) calls = this.swapCalls(terms);
+    } else if ('fromToken' in terms) calls = this.swapCalls(terms, await this.context.poolsFor(terms.fromToken, terms.toToken));
     else calls = row.calls.map((call) => ({ to: call.to, value: BigInt(call.value), data: call.data }));
     let prepared: Awaited<ReturnType<typeof parts.operations.prepare>>;
     try {

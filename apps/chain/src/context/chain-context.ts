@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DUST_MINIMUMS, liveChainData, type OutflowLimits, type SponsorshipBudget, type SponsorshipBudgets } from '@ramp/chains';
-import { platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
+import { AppError, platformTenant, type ChainNetwork, type Environment, type Tenant } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
 import { toBaseUnits } from '@ramp/money';
 import type { EventLog } from '@ramp/event-store';
@@ -143,7 +143,9 @@ export class ChainContext {
   }
 
   private pools: DexContracts | undefined;
+  /** A look for a live chain's pools under way, or failed (kept FIND_POOLS_RETRY_MS); undefined once it succeeded. */
   private finding: Promise<void> | undefined;
+  private foundAt = 0;
   readonly pool: Pool;
   readonly log: EventLog;
   readonly logger: ChainLogger;
@@ -368,19 +370,32 @@ export class ChainContext {
 
   /**
    * A live chain's pools on its DEX (findLiveDex), found once per process: by the replica taking the chain up before
-   * its contracts are checked, by chain:deploy before it pins them, and by any replica before it reads the pools or
-   * plans a swap. A token the DEX has no pool of with the hub is logged and not swapped. Nothing on other chains (their
-   * pools are known from their settings). A failed read (a node down) fails the calls of the next FIND_POOLS_RETRY_MS
-   * too, then is tried again.
+   * its pins are checked, by chain:deploy before it pins, and by any replica before it reads the pools, plans or books a
+   * swap (poolsFor). A token the DEX has no pool of with the hub is logged and not swapped. Nothing on other chains
+   * (their pools are known from their settings). `again`: looked for anew (a pair created since), at most every
+   * FIND_POOLS_RETRY_MS. A failed read (a node down) is SERVICE_UNAVAILABLE, and fails the calls of the next
+   * FIND_POOLS_RETRY_MS too before it is tried again.
    */
-  async findPools(): Promise<void> {
-    if (this.environment !== 'live' || this.pools) return;
+  async findPools(again = false): Promise<void> {
+    if (this.environment !== 'live') return;
+    if (this.pools) {
+      // Known: looked for anew only when asked, and not while (or shortly after) another look; a failed new look
+      // leaves the pools as they were found.
+      if (!again) return;
+      if (this.finding) return void (await this.finding.catch(() => undefined));
+      if (Date.now() - this.foundAt < FIND_POOLS_RETRY_MS) return;
+    }
     this.finding ??= (async () => {
       const live = liveChainData(this.chain)!;
-      const found = await findLiveDex(this.client, live, this.tokens, this.native.symbol);
+      const found = await findLiveDex(this.client, live, this.tokens, this.native.symbol).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        throw new AppError('SERVICE_UNAVAILABLE', `${this.chain}'s DEX (${live.dex.name}) could not be read: ${reason}`);
+      });
       this.network.contracts.wrappedNative = found.wrappedNative;
       this.network.contracts.dex = { ...this.network.contracts.dex!, pairs: found.dex.pairs };
       this.pools = found.dex;
+      this.foundAt = Date.now();
+      this.finding = undefined;
       const fields = { chain: this.id, dex: live.dex.name, hub: live.dex.hub, pools: Object.keys(found.dex.pairs) };
       if (found.unpooled.length > 0)
         this.logger.warn(
@@ -394,6 +409,20 @@ export class ChainContext {
       throw error;
     });
     await this.finding;
+  }
+
+  /**
+   * The pools a swap from `fromToken` to `toToken` goes through, as this replica knows them: on a live chain found
+   * first, and looked for again when a token of the path has no pair here (one created since this replica looked,
+   * which another replica found and accepted a swap through: its outcome must still be read). UNSUPPORTED_CHAIN where
+   * the chain has no pools for the environment.
+   */
+  async poolsFor(fromToken: string, toToken: string): Promise<DexContracts> {
+    await this.findPools();
+    const unpooled = () => [fromToken, toToken].some((symbol) => symbol !== this.pools?.hub && !this.pools?.pairs[symbol]);
+    if (this.pools && unpooled()) await this.findPools(true);
+    if (!this.pools) throw new AppError('UNSUPPORTED_CHAIN', `${this.chain} has no pools for ${this.environment} keys`, 'chain');
+    return this.pools;
   }
 
   /**

@@ -27,7 +27,7 @@ import {
 import { SecretBox } from '@ramp/keys';
 import { ANVIL_MNEMONIC, AnvilNode, runCompiled } from '@ramp/testing';
 import { CHAIN_LOG } from '../events/log';
-import { ChainContext } from './chain-context';
+import { ChainContext, FIND_POOLS_RETRY_MS } from './chain-context';
 import { findLiveDex } from './live-dex';
 
 /**
@@ -196,6 +196,12 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     const again = contextOf();
     await expect(again.checkContracts()).resolves.toBeUndefined();
     expect(again.dex!.pairs).toEqual({ CNGN: cngnPair, ETH: ethPair });
+    // A replica that found the pools before the pair existed looks again when a swap's path needs it (a swap another
+    // replica accepted through it is still booked), at most every FIND_POOLS_RETRY_MS.
+    expect((await context.poolsFor('ETH', 'USDC')).pairs).toEqual({ CNGN: cngnPair });
+    await new Promise((wait) => setTimeout(wait, FIND_POOLS_RETRY_MS));
+    expect((await context.poolsFor('ETH', 'USDC')).pairs).toEqual({ CNGN: cngnPair, ETH: ethPair });
+    expect(context.network.contracts.dex!.pairs).toEqual({ CNGN: cngnPair, ETH: ethPair });
     expect(JSON.parse((await deploy('--check')).stdout)).toMatchObject({ unpinned: [] });
   });
 

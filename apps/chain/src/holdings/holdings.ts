@@ -175,7 +175,7 @@ export class Holdings {
       if (receipt.status === 'success' && swap) {
         const [from, to] = [context.token(swap.from_token)!, context.token(swap.to_token)!];
         moved.push({ symbol: from.symbol, units: toBaseUnits(swap.amount_in, from.decimals) });
-        const out = swapOutputOf(context.dex!, from.symbol, to.symbol, receipt.logs);
+        const out = swapOutputOf(await context.poolsFor(from.symbol, to.symbol), from.symbol, to.symbol, receipt.logs);
         if (out !== undefined && (swap.to_address === context.hot.sender.toLowerCase() || swap.to_wallet !== null))
           moved.push({ symbol: to.symbol, units: -out });
       }

@@ -134,4 +134,39 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       await other.end();
     }
   });
+
+  it('gives the lock of a chain it still cannot take up to another replica after a while, and stops at once while it waits', async () => {
+    const runtime = new FakeRuntime(`test-loop-given-${Date.now().toString(36)}`);
+    runtime.refusals = 1_000;
+    const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger, prepareRetryMs: 100, prepareHoldMs: 250 });
+    loop.start();
+    const other = await LeaderSession.open({
+      connection: { connectionString: TEST_DATABASE_URL },
+      key: `chain:${runtime.id}`,
+      applicationName: 'chain-loop-test',
+    });
+    try {
+      await until(() => runtime.tries.length >= 1);
+      expect(await other.tryLead()).toBe(false);
+      // Within its hold (250 ms: tries at 0, 100 and 300 ms would pass it) it gives the lock up; another replica gets it,
+      // and this one tries nothing meanwhile.
+      await until(() => !loop.isLeader);
+      expect(await other.tryLead()).toBe(true);
+      const tried = runtime.tries.length;
+      expect(tried).toBeGreaterThanOrEqual(2);
+      expect(loop.refused).toBeUndefined();
+      await new Promise((wait) => setTimeout(wait, 600));
+      expect(runtime.tries.length).toBe(tried);
+      // The other replica gone, this one competes again and tries after its wait, which kept growing.
+      await other.end();
+      await until(() => runtime.tries.length > tried);
+      expect(loop.isLeader).toBe(true);
+    } finally {
+      const stopping = Date.now();
+      await loop.stop();
+      // Stopped while it waited to try again: at once, not at the end of the wait.
+      expect(Date.now() - stopping).toBeLessThan(1_000);
+    }
+    expect(runtime.prepared).toBe(0);
+  });
 });

@@ -18,9 +18,12 @@ export interface ChainLoopOptions {
   /**
    * A chain its leader cannot take up (ChainRuntime.prepare refused: a node on another chain, a contract missing or not
    * as pinned) is tried again after this, doubled at each refusal up to PREPARE_RETRY_MAX_MS, the lock kept meanwhile
-   * so that the other replicas do not try it too. Default PREPARE_RETRY_MS.
+   * so that the other replicas do not try it too, for at most `prepareHoldMs`: then the lock is given up for another
+   * replica to try (the refusal may be this replica's alone: its network, its settings in a rolling update), and this
+   * one waits its current wait before it competes again. Defaults PREPARE_RETRY_MS and PREPARE_HOLD_MS.
    */
   prepareRetryMs?: number;
+  prepareHoldMs?: number;
 }
 
 /** The first wait before a refused chain is tried again (ChainLoopOptions.prepareRetryMs). */
@@ -31,6 +34,12 @@ export const PREPARE_RETRY_MS = 1000;
  * of its contracts (a paid provider bills each), and an operator's fix is taken up within this.
  */
 export const PREPARE_RETRY_MAX_MS = 30_000;
+
+/** How long a replica keeps the lock of a chain it cannot take up before it gives another replica its turn. */
+export const PREPARE_HOLD_MS = 60_000;
+
+/** A replica's refusals to take a chain up, given up after PREPARE_HOLD_MS: its lock goes to another replica. */
+class PrepareGivenUp extends Error {}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -51,12 +60,16 @@ export class ChainLoop {
   private loop: Promise<void> | undefined;
   private leading = false;
   private refusedSince: number | undefined;
+  /** The wait before this replica's next try of a chain it could not take up; reset once it takes the chain up. */
+  private prepareWait: number;
   private readonly errors = new Map<string, { minute: number; count: number }>();
 
   constructor(
     private readonly runtime: LoopRuntime,
     private readonly options: ChainLoopOptions,
-  ) {}
+  ) {
+    this.prepareWait = options.prepareRetryMs ?? PREPARE_RETRY_MS;
+  }
 
   get isLeader(): boolean {
     return this.leading;
@@ -111,10 +124,20 @@ export class ChainLoop {
           await sleep(this.options.pollMs);
         }
       } catch (error) {
-        this.report('leadership', error);
-        // The lock may be gone already (its connection died): the queues' passes under way end before anything else.
-        await this.runtime.idle();
-        await sleep(1000);
+        if (error instanceof PrepareGivenUp) {
+          // Another replica's turn: this one waits before it competes for the lock again.
+          await this.runtime.idle();
+          await session?.end();
+          session = undefined;
+          this.leading = false;
+          this.refusedSince = undefined;
+          await this.pause(this.prepareWait);
+        } else {
+          this.report('leadership', error);
+          // The lock may be gone already (its connection died): the queues' passes under way end before anything else.
+          await this.runtime.idle();
+          await sleep(1000);
+        }
       } finally {
         // A send queue's pass may still be signing (SendLanes.tick does not wait for every queue): it ends before the
         // lock is released, so that the next leader never signs beside it.
@@ -128,29 +151,40 @@ export class ChainLoop {
 
   /**
    * Takes the chain up (ChainRuntime.prepare), tried again while it is refused with waits that double up to
-   * PREPARE_RETRY_MAX_MS, the lock held. False once the loop is stopped meanwhile; a lost connection is thrown (the
-   * leadership is gone with it).
+   * PREPARE_RETRY_MAX_MS, the lock held for at most PREPARE_HOLD_MS of refusals (then PrepareGivenUp). Each try is
+   * made on a session proven alive (a lost connection is thrown: the leadership is gone with it). False once the loop
+   * is stopped.
    */
   private async prepare(session: LeaderSession): Promise<boolean> {
-    let wait = this.options.prepareRetryMs ?? PREPARE_RETRY_MS;
+    const holdMs = this.options.prepareHoldMs ?? PREPARE_HOLD_MS;
+    const heldSince = Date.now();
     for (;;) {
+      if (this.stopped) return false;
+      await session.query('select 1', []);
       try {
         await this.runtime.prepare();
         this.refusedSince = undefined;
+        this.prepareWait = this.options.prepareRetryMs ?? PREPARE_RETRY_MS;
         return true;
       } catch (error) {
         if (session.lost) throw error;
         this.refusedSince ??= Date.now();
-        this.report('prepare', error, wait);
+        this.report('prepare', error, this.prepareWait);
       }
-      // The wait in short steps: a stop, or a connection lost meanwhile, ends it at once.
-      for (const until = Date.now() + wait; Date.now() < until;) {
-        if (this.stopped) return false;
-        if (session.lost) throw session.lost;
-        await sleep(Math.min(100, until - Date.now()));
-      }
-      wait = Math.min(wait * 2, PREPARE_RETRY_MAX_MS);
+      if (Date.now() + this.prepareWait - heldSince > holdMs) throw new PrepareGivenUp();
+      if (!(await this.pause(this.prepareWait, session))) return false;
+      this.prepareWait = Math.min(this.prepareWait * 2, PREPARE_RETRY_MAX_MS);
     }
+  }
+
+  /** Sleeps `ms` in short steps: false at once when the loop is stopped meanwhile; a session's loss is thrown. */
+  private async pause(ms: number, session?: LeaderSession): Promise<boolean> {
+    for (const until = Date.now() + ms; Date.now() < until;) {
+      if (this.stopped) return false;
+      if (session?.lost) throw session.lost;
+      await sleep(Math.min(100, until - Date.now()));
+    }
+    return !this.stopped;
   }
 
   private report(part: string, error: unknown, retryInMs?: number): void {

@@ -52,9 +52,10 @@ export class ChainNatsController {
   async list(@RequestData() request: ChainNetworks.Request): Promise<ChainNetworks.Response> {
     const environment = environmentOf(request.environment);
     const runtimes = this.networks.of(environment);
-    // A live chain's DEX as found (its pairs, and on bsc the wrapped native coin its router names), whichever replica
-    // answers; a node that cannot tell it now leaves the chain listed as it was, and it is asked again next time.
-    await Promise.all(runtimes.map((runtime) => runtime.context.findPools().catch(() => undefined)));
+    // A live chain's DEX as this replica found it (its pairs, and on bsc the wrapped native coin its router names),
+    // looked for in the background when it has not yet: the list does not wait on a node (chainsOf leaves out a DEX
+    // whose wrapped native coin is not known yet).
+    for (const runtime of runtimes) void runtime.context.findPools().catch(() => undefined);
     return { environment, networks: runtimes.map((runtime) => runtime.context.network) };
   }
 

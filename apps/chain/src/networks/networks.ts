@@ -64,7 +64,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
     // the others go on: counted per chain and part, and alerted on (RampChainPassFailing, deploy/components/monitoring).
     const passFailures = new Counter({
       name: 'ramp_chain_pass_failures_total',
-      help: "Failures of a chain's passes on the replica that runs it, by chain and part: look (the pass's first read), a part (watcher, sweeps, relayer, a send queue...), leadership (the chain given up and taken back).",
+      help: "Failures of a chain's passes on the replica that runs it, by chain and part: look (the pass's first read), a part (watcher, sweeps, relayer, a send queue...), prepare (the chain could not be taken up), leadership (the chain given up and taken back).",
       labelNames: ['chain', 'part'],
       registers: [metrics.registry],
     });

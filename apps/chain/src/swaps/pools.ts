@@ -50,10 +50,13 @@ export class Pools {
     return this.reads.get(context.id, async () => readHubPools(context.client, dex, await context.client.getBlockNumber({ cacheTime: 0 })));
   }
 
-  /** On a local chain, whether every pool has liquidity (the deployment's last step); elsewhere always. */
+  /**
+   * On a local chain, whether every pool has liquidity (the deployment's last step); elsewhere always: a live DEX's
+   * pools are a third party's, and anyone may create an empty one.
+   */
   async seeded(): Promise<boolean> {
-    const { dex, client } = this.context;
-    if (!dex) return true;
+    const { dex, client, network } = this.context;
+    if (!dex || !network.faucet) return true;
     const read = await readHubPools(client, dex, await client.getBlockNumber({ cacheTime: 0 })).catch(() => undefined);
     return read !== undefined && read.pools.every((pool) => pool.hubReserve > 0n && pool.tokenReserve > 0n);
   }

@@ -69,8 +69,7 @@ export class Swaps {
    */
   async request(key: string, terms: SwapTerms): Promise<SwapRecord> {
     const { context } = this;
-    await context.findPools();
-    const dex = swapDex(context.dex, context, terms);
+    const dex = swapDex(await context.poolsFor(terms.fromToken.symbol, terms.toToken.symbol), context, terms);
     const sendKey = `swap:${key}`;
     const { fromToken, toToken } = terms;
     const call = routerSwapCall(dex, {
@@ -121,8 +120,7 @@ export class Swaps {
   /** What a swap would give now, or at a block (a refused swap's), by the router's own arithmetic. */
   async quote(terms: Pick<SwapTerms, 'fromToken' | 'toToken' | 'amountIn'>, blockNumber?: bigint): Promise<bigint> {
     const { context } = this;
-    await context.findPools();
-    const dex = swapDex(context.dex, context, terms);
+    const dex = swapDex(await context.poolsFor(terms.fromToken.symbol, terms.toToken.symbol), context, terms);
     return routerAmountOut(
       context.client,
       dex,
@@ -139,7 +137,7 @@ export class Swaps {
     const row = await this.row(tx, send.idempotencyKey);
     if (!row) return undefined;
     const [from, to] = [context.token(row.from_token)!, context.token(row.to_token)!];
-    const out = swapOutputOf(context.dex!, from.symbol, to.symbol, logs);
+    const out = swapOutputOf(await context.poolsFor(from.symbol, to.symbol), from.symbol, to.symbol, logs);
     // A successful router swap always emits its pairs' Swap events: without one, nothing can be booked, and the send
     // stays unfinished (this transaction rolls back) for an operator rather than booked wrong.
     if (out === undefined) throw new Error(`swap ${send.idempotencyKey} (${send.txHash}) confirmed without a Swap event of its last pair`);

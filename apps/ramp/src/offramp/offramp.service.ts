@@ -132,10 +132,13 @@ export class OfframpService {
 
   /**
    * Where the off-ramp's swap to CNGN and the CNGN's transfer to the provider run: on chain where the chain service has
-   * the platform's pools on the quote's chain (the local test chains), on the sandbox's rails elsewhere.
+   * the platform's pools on the quote's chain (the local test chains), on the sandbox's rails elsewhere. A live
+   * chain's DEX is not one (its off-ramps are refused before they get here: no live price source yet), and a live
+   * off-ramp that got here would stop at the sandbox's rails, never swap on it.
    */
   private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
-    return (await this.chain.network(tenant.environment, chain))?.contracts.dex ? 'onchain' : 'simulated';
+    const network = await this.chain.network(tenant.environment, chain);
+    return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 
   /**

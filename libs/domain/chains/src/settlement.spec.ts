@@ -59,6 +59,16 @@ describe('chainsOf - the chains list of an environment, from the networks the ch
     expect(base.dex).toEqual({ name: 'Uniswap V2', router: '0x4', factory: '0x5', hub: 'USDC', wrappedNative: '0x2' });
   });
 
+  it("a live chain shows its third party's DEX once its wrapped native coin is known (bsc: once the router was asked)", () => {
+    const dex = { name: 'PancakeSwap V2', router: '0x7', factory: '0x8', hub: 'USDT', pairs: {} };
+    const bsc = (wrappedNative: string) =>
+      chainsOf([{ ...baseSepolia, chain: 'bsc', chainId: 56, faucet: false, contracts: { ...baseSepolia.contracts, wrappedNative, dex } }]).find(
+        (chain) => chain.chain === 'bsc',
+      )!;
+    expect(bsc(EVM_NATIVE_ADDRESS).dex).toBeUndefined();
+    expect(bsc('0x9').dex).toEqual({ name: 'PancakeSwap V2', router: '0x7', factory: '0x8', hub: 'USDT', wrappedNative: '0x9' });
+  });
+
   it("a chain with the platform's intent pool shows the bridge's name and pool", () => {
     const base = chainsOf([{ ...baseSepolia, contracts: { ...baseSepolia.contracts, bridge: { name: 'Ramp Intents', pool: '0x7' } } }]).find(
       (chain) => chain.chain === 'base',

@@ -27,15 +27,17 @@ export function chainsOf(networks: readonly ChainNetwork[]): ChainList.Response 
         })),
       settlement: 'onchain' as const,
       confirmations: network.confirmations,
-      ...(network.contracts.dex && {
-        dex: {
-          name: network.contracts.dex.name,
-          router: network.contracts.dex.router,
-          factory: network.contracts.dex.factory,
-          hub: network.contracts.dex.hub,
-          wrappedNative: network.contracts.wrappedNative,
-        },
-      }),
+      // A live chain's DEX once its wrapped native coin is known (on bsc, once the chain service asked the router).
+      ...(network.contracts.dex &&
+        network.contracts.wrappedNative.toLowerCase() !== EVM_NATIVE_ADDRESS.toLowerCase() && {
+          dex: {
+            name: network.contracts.dex.name,
+            router: network.contracts.dex.router,
+            factory: network.contracts.dex.factory,
+            hub: network.contracts.dex.hub,
+            wrappedNative: network.contracts.wrappedNative,
+          },
+        }),
       ...(network.contracts.bridge && { bridge: { name: network.contracts.bridge.name, pool: network.contracts.bridge.pool } }),
     };
   });

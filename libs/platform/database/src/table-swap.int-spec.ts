@@ -1,6 +1,6 @@
 import { Client, type Pool } from 'pg';
 import { createPool } from './orm';
-import { createShadow, shadowOf, swapInShadow } from './table-swap';
+import { createShadow, shadowOf, swapInShadow, SWAP_LOCK_TIMEOUT_MS } from './table-swap';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/ramp_platform_test';
 const schema = `swap_test_${Date.now().toString(36)}`;
@@ -67,6 +67,8 @@ describe('database - a rebuilt table swapped in by name (createShadow, swapInSha
     await admin.query(`create index notes_parent on ${schema}.notes (parent) where parent is not null`);
     await admin.query(`create unique index notes_body_unique on ${schema}.notes (owner, body)`);
     await admin.query(`grant select, insert on ${schema}.notes to ${reader}`);
+    // The schema's default privileges give new tables more than the live table has: the swapped-in one must not keep it.
+    await admin.query(`alter default privileges in schema ${schema} grant select, insert, update, delete on tables to ${reader}`);
     await admin.query(`insert into ${schema}.notes (id, owner, body) values ('a', 'o1', 'old a'), ('b', 'o1', 'old b')`);
     pool = createPool(DATABASE_URL, 2, 'swap-test');
   });
@@ -128,8 +130,32 @@ describe('database - a rebuilt table swapped in by name (createShadow, swapInSha
     expect((await admin.query(`select count(*)::int as n from ${table.qualified}`)).rows[0].n).toBe(1);
     await admin.query(`drop view ${schema}.owners`);
 
+    await admin.query(`create function ${schema}.stamp() returns trigger language plpgsql as $$ begin return new; end $$`);
+    await admin.query(`create trigger notes_stamp before insert on ${schema}.notes for each row execute function ${schema}.stamp()`);
+    await expect(createShadow(pool, table)).rejects.toThrow('has what the swap would not keep: trigger notes_stamp');
+    await admin.query(`drop trigger notes_stamp on ${schema}.notes`);
     await admin.query(`alter table ${schema}.notes add constraint notes_one_body unique using index notes_body_unique`);
     await expect(createShadow(pool, table)).rejects.toThrow(/notes_one_body/);
+    await admin.query(`alter table ${schema}.notes drop constraint notes_one_body`);
     expect(() => shadowOf('notes')).toThrow(/schema\.table/);
+  });
+
+  it('waits for a long reader of the live table a bounded time at once, letting the others go on, and swaps once it can', async () => {
+    await createShadow(pool, table);
+    await pool.query(`insert into ${table.qualified} (id, owner, body) values ('late', 'o1', 'after a long read')`);
+    const reader = new Client({ connectionString: DATABASE_URL });
+    await reader.connect();
+    await reader.query('begin');
+    await reader.query(`select count(*) from ${schema}.notes`);
+    const started = Date.now();
+    const swapped = swapInShadow(pool, table);
+    // Past the first attempt's lock timeout, another reader is not held behind the swap.
+    await new Promise((wait) => setTimeout(wait, SWAP_LOCK_TIMEOUT_MS + 500));
+    expect((await admin.query(`select count(*)::int as n from ${schema}.notes`)).rows[0].n).toBe(4);
+    await reader.query('commit');
+    await reader.end();
+    await swapped;
+    expect(Date.now() - started).toBeGreaterThan(SWAP_LOCK_TIMEOUT_MS);
+    expect((await admin.query(`select id from ${schema}.notes`)).rows).toEqual([{ id: 'late' }]);
   });
 });

@@ -46,6 +46,14 @@ export async function createShadow(pool: Pool, table: ShadowTable): Promise<void
   );
   const others = constraints.filter((constraint) => constraint.type !== 'p');
   if (others.length > 0) throw new Error(`${live} has constraints the swap would not keep: ${others.map((c) => c.name).join(', ')}`);
+  // What a shadow would not carry, or a drop would break: foreign keys either way, triggers, row security.
+  const { rows: kept } = await pool.query<{ what: string }>(
+    `select 'foreign key ' || conname as what from pg_constraint where contype = 'f' and (conrelid = $1::regclass or confrelid = $1::regclass)
+     union all select 'trigger ' || tgname from pg_trigger where tgrelid = $1::regclass and not tgisinternal
+     union all select 'row security' from pg_class where oid = $1::regclass and relrowsecurity`,
+    [live],
+  );
+  if (kept.length > 0) throw new Error(`${live} has what the swap would not keep: ${kept.map((row) => row.what).join(', ')}`);
   const key = constraints.find((constraint) => constraint.type === 'p');
   if (!key) throw new Error(`${live} has no primary key`);
   await pool.query(`drop table if exists ${table.qualified}`);
@@ -92,17 +100,40 @@ export async function swapInShadow(pool: Pool, table: ShadowTable): Promise<void
        from pg_class c, aclexplode(c.relacl) a where c.oid = $1::regclass`,
     [live],
   );
+  // Exactly the live table's grants: none the schema's default privileges gave the new table beyond them.
+  const { rows: given } = await pool.query<{ grantee: string }>(
+    `select distinct case when a.grantee = 0 then 'public' else quote_ident(pg_get_userbyid(a.grantee)) end as grantee
+       from pg_class c, aclexplode(c.relacl) a where c.oid = $1::regclass and a.grantee <> c.relowner`,
+    [table.qualified],
+  );
+  for (const { grantee } of given) await pool.query(`revoke all on ${table.qualified} from ${grantee}`);
   for (const grant of grants) await pool.query(`grant ${grant.privilege} on ${table.qualified} to ${grant.grantee}`);
   await pool.query(`analyze ${table.qualified}`);
   const { rows: keys } = await pool.query<{ name: string }>(`select conname as name from pg_constraint where conrelid = $1::regclass and contype = 'p'`, [
     live,
   ]);
   const liveKey = keys[0]!.name;
-  await withTransaction(pool, async (tx) => {
-    await tx.query(`lock table ${live} in access exclusive mode`);
-    await tx.query(`drop table ${live}`);
-    await tx.query(`alter table ${table.qualified} rename to ${table.live}`);
-    await tx.query(`alter table ${live} rename constraint ${table.shadow}_pkey to "${liveKey.replace(/"/g, '""')}"`);
-    for (const index of built) await tx.query(`alter index ${table.schema}.${index.shadow} rename to "${index.live.replace(/"/g, '""')}"`);
-  });
+  // The lock waits at most SWAP_LOCK_TIMEOUT_MS for the live table's readers (a long query, a session idle in a
+  // transaction): every reader and writer that comes after would queue behind it meanwhile. Tried again a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withTransaction(pool, async (tx) => {
+        await tx.query(`set local lock_timeout = ${SWAP_LOCK_TIMEOUT_MS}`);
+        await tx.query(`lock table ${live} in access exclusive mode`);
+        await tx.query(`drop table ${live}`);
+        await tx.query(`alter table ${table.qualified} rename to ${table.live}`);
+        await tx.query(`alter table ${live} rename constraint ${table.shadow}_pkey to "${liveKey.replace(/"/g, '""')}"`);
+        for (const index of built) await tx.query(`alter index ${table.schema}.${index.shadow} rename to "${index.live.replace(/"/g, '""')}"`);
+      });
+      return;
+    } catch (error) {
+      // 55P03 lock_not_available: the lock was not had in time; nothing changed.
+      if ((error as { code?: string }).code !== '55P03' || attempt >= SWAP_LOCK_ATTEMPTS) throw error;
+      await new Promise((wait) => setTimeout(wait, SWAP_LOCK_TIMEOUT_MS));
+    }
+  }
 }
+
+/** How long the swap waits for the live table's lock before it lets its readers go on and tries again. */
+export const SWAP_LOCK_TIMEOUT_MS = 2_000;
+const SWAP_LOCK_ATTEMPTS = 10;
