@@ -25,6 +25,7 @@ import { Migration20261207000002 } from './migrations/Migration20261207000002';
 import { Migration20261208000001 } from './migrations/Migration20261208000001';
 import { Migration20261209000001 } from './migrations/Migration20261209000001';
 import { Migration20261210000001 } from './migrations/Migration20261210000001';
+import { Migration20261211000001 } from './migrations/Migration20261211000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -60,6 +61,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261208000001,
     Migration20261209000001,
     Migration20261210000001,
+    Migration20261211000001,
   ],
 };
 

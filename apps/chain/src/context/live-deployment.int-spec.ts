@@ -104,7 +104,17 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
     // The deploy command migrates the chain schema (MIGRATE_ON_START); its first run below creates the table.
     await runCompiled('dist/apps/chain/src/cli/deploy.js', ['--env', 'live', '--chain', 'base', '--check'], env);
-    await pool.query(`delete from chain.contract_pins where chain = 'live-base'`);
+    // An earlier run's pins go: the table refuses deletes (append-only), so its triggers are set aside for this test's
+    // cleanup alone (a superuser's session_replication_role).
+    const cleanup = await pool.connect();
+    try {
+      await cleanup.query('begin');
+      await cleanup.query(`set local session_replication_role = replica`);
+      await cleanup.query(`delete from chain.contract_pins where chain = 'live-base'`);
+      await cleanup.query('commit');
+    } finally {
+      cleanup.release();
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -165,6 +175,11 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     ]);
     expect(JSON.parse((await deploy('--check')).stdout)).toMatchObject({ missing: [], unpinned: [] });
     await expect(contextOf().checkContracts()).resolves.toBeUndefined();
+    // The pins are a record: no role changes or removes one.
+    await expect(pool.query(`update chain.contract_pins set code_hash = 'x' where chain = 'live-base'`)).rejects.toThrow('append-only: UPDATE');
+    await expect(pool.query(`delete from chain.contract_pins where chain = 'live-base'`)).rejects.toThrow('append-only: DELETE');
+    await expect(pool.query(`truncate chain.contract_pins`)).rejects.toThrow('append-only: TRUNCATE');
+    expect(await pins()).toHaveLength(2 * names.length);
   });
 
   it("refuses to run the chain once a contract's code is not what was pinned, until the operator records it again", async () => {
