@@ -14,7 +14,7 @@ const USAGE = `Usage:
       Deploys the platform's own contracts on the live chain CHAIN (a chain of LIVE_CHAINS: base, bsc) from the live
       deployer key (the live custody's m/44'/60'/4339'/0/0): the forwarder factory of the chain's hot wallet, through
       the deterministic deployment proxy, and with a bundler the smart accounts' factory and paymaster. Then records
-      every contract the chain names (its tokens, wrapped coin, forwarder factory, EntryPoint...) with the hash of its
+      every contract the chain names (its tokens, wrapped coin, DEX factory and router, forwarder factory, EntryPoint...) with the hash of its
       code and NAME: the chain service runs a live chain only if each is recorded and its code unchanged. Refuses,
       sending nothing, when a third party's contract has no code (the node is another chain, or not synced) or the
       deployer cannot pay the gas (it says how much to send it). Safe to run again: what is deployed is not deployed
@@ -22,13 +22,13 @@ const USAGE = `Usage:
   npm run chain:deploy -- --env live --chain CHAIN --check
       Sends nothing: prints the deployer's address and balance, what a run would deploy and its gas, and what keeps
       the chain from running now.
-  npm run chain:deploy -- help   (or --help, -h, or no option): prints this.
+  npm run chain:deploy -- help   (or --help or -h anywhere, or no option): prints this.
 Needs the chain service's settings (LIVE_CHAINS, CUSTODY_SEED, CUSTODY_SEALING_KEY) and PostgreSQL (DATABASE_URL).`;
 
 type Request = 'help' | { command: 'check'; chain: string } | { command: 'deploy'; chain: string; operator: string };
 
 function parse(argv: string[]): Request {
-  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0]!)) return 'help';
+  if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const options: Record<string, string | undefined> = {};
   let check = false;
   for (let i = 0; i < argv.length; i++) {

@@ -261,5 +261,9 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     const anonymous = await deploy();
     expect(anonymous.code).toBe(2);
     expect(anonymous.stderr).toContain('--operator NAME is required');
+    // --help anywhere: the usage, nothing else done.
+    const help = await deploy('--operator', 'ada', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('npm run chain:deploy -- --env live --chain CHAIN --operator NAME');
   });
 });
