@@ -102,6 +102,8 @@ describe('production shape - a three-node JetStream cluster with a NATS user per
         `alter table ledger.transactions add column intruder int`,
         `drop table notifier.deliveries`,
         `truncate chain.events`,
+        // The contracts' pins: appended, never changed (no row is touched: only the missing privilege refuses it).
+        `delete from chain.contract_pins where false`,
       ]) {
         expect([sql, await refusal(sql)]).toEqual([sql, expect.stringMatching(/^42501 (permission denied|must be owner)/)]);
       }

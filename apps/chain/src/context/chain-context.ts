@@ -385,7 +385,8 @@ export class ChainContext {
       if (this.finding) return void (await this.finding.catch(() => undefined));
       if (Date.now() - this.foundAt < FIND_POOLS_RETRY_MS) return;
     }
-    this.finding ??= (async () => {
+    if (this.finding) return this.finding;
+    const finding = (async () => {
       const live = liveChainData(this.chain)!;
       const found = await findLiveDex(this.client, live, this.tokens, this.native.symbol).catch((error: unknown) => {
         const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -395,7 +396,6 @@ export class ChainContext {
       this.network.contracts.dex = { ...this.network.contracts.dex!, pairs: found.dex.pairs };
       this.pools = found.dex;
       this.foundAt = Date.now();
-      this.finding = undefined;
       const fields = { chain: this.id, dex: live.dex.name, hub: live.dex.hub, pools: Object.keys(found.dex.pairs) };
       if (found.unpooled.length > 0)
         this.logger.warn(
@@ -403,12 +403,16 @@ export class ChainContext {
           `${live.dex.name} has no pool of ${found.unpooled.join(', ')} with ${live.dex.hub} on ${this.chain}: not swapped there`,
         );
       else this.logger.info(fields, `${live.dex.name}'s pools found on ${this.chain}`);
+      this.finding = undefined;
     })().catch((error: unknown) => {
       // Asked again after a while, not at every request of a chain whose node cannot tell it (a paid provider).
-      setTimeout(() => (this.finding = undefined), FIND_POOLS_RETRY_MS).unref();
+      setTimeout(() => {
+        if (this.finding === finding) this.finding = undefined;
+      }, FIND_POOLS_RETRY_MS).unref();
       throw error;
     });
-    await this.finding;
+    this.finding = finding;
+    await finding;
   }
 
   /**

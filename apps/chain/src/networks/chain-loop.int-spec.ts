@@ -157,16 +157,28 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       expect(loop.refused).toBeUndefined();
       await new Promise((wait) => setTimeout(wait, 600));
       expect(runtime.tries.length).toBe(tried);
-      // The other replica gone, this one competes again and tries after its wait, which kept growing.
+      // The other replica gone, this one competes again and tries after its wait.
       await other.end();
       await until(() => runtime.tries.length > tried);
       expect(loop.isLeader).toBe(true);
+      const waits = runtime.tries.slice(1, tried).map((at, index) => at - runtime.tries[index]!);
+      for (const [index, wait] of waits.entries()) expect(wait).toBeGreaterThanOrEqual(100 * 2 ** index - 5);
     } finally {
-      const stopping = Date.now();
       await loop.stop();
-      // Stopped while it waited to try again: at once, not at the end of the wait.
-      expect(Date.now() - stopping).toBeLessThan(1_000);
     }
     expect(runtime.prepared).toBe(0);
+  });
+
+  it('stops at once while it waits to try a refused chain again', async () => {
+    const runtime = new FakeRuntime(`test-loop-stop-${Date.now().toString(36)}`);
+    runtime.refusals = 1_000;
+    const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger, prepareRetryMs: 5_000 });
+    loop.start();
+    await until(() => runtime.tries.length === 1 && loop.refused !== undefined);
+    const stopping = Date.now();
+    await loop.stop();
+    expect(Date.now() - stopping).toBeLessThan(500);
+    expect(runtime.tries).toHaveLength(1);
+    expect(loop.isLeader).toBe(false);
   });
 });
