@@ -39,6 +39,16 @@ class FakeRuntime implements LoopRuntime {
   }
 }
 
+/** Another replica's session on the chain's lock (it competes for it as a replica of the chain service would). */
+const anotherReplica = (runtime: LoopRuntime) =>
+  LeaderSession.open({ connection: { connectionString: TEST_DATABASE_URL }, key: `chain:${runtime.id}`, applicationName: 'chain-loop-test' });
+
+/** Each wait between two tries at least the one before it doubled, from `first` ms (a timer may fire a little early). */
+function expectDoublingWaits(tries: readonly number[], first: number): void {
+  const waits = tries.slice(1).map((at, index) => at - tries[index]!);
+  for (const [index, wait] of waits.entries()) expect(wait).toBeGreaterThanOrEqual(first * 2 ** index - 5);
+}
+
 describe('ChainLoop - a chain run by the replica holding its lock, through a failed look and a lost connection', () => {
   let pool: Pool;
   const warnings: { part?: string; error?: string }[] = [];
@@ -107,11 +117,7 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       prepareRetryMs: 100,
     });
     loop.start();
-    const other = await LeaderSession.open({
-      connection: { connectionString: TEST_DATABASE_URL },
-      key: `chain:${runtime.id}`,
-      applicationName: 'chain-loop-test',
-    });
+    const other = await anotherReplica(runtime);
     try {
       await until(() => runtime.tries.length >= 2);
       // Refused: the lock is held, so another replica does not try the chain too; the refusal is told.
@@ -123,8 +129,7 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       expect(runtime.prepared).toBe(1);
       expect(runtime.tries).toHaveLength(5);
       // 100, 200, 400 and 800 ms between the tries (each at least its wait).
-      const waits = runtime.tries.slice(1).map((at, index) => at - runtime.tries[index]!);
-      for (const [index, wait] of waits.entries()) expect(wait).toBeGreaterThanOrEqual(100 * 2 ** index - 5);
+      expectDoublingWaits(runtime.tries, 100);
       expect(failures.filter((part) => part === 'prepare')).toHaveLength(4);
       expect(failures).not.toContain('leadership');
       expect(warnings.filter((warning) => warning.part === 'prepare')).toHaveLength(4);
@@ -135,16 +140,12 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
     }
   });
 
-  it('gives the lock of a chain it still cannot take up to another replica after a while, and stops at once while it waits', async () => {
+  it('gives the lock of a chain it still cannot take up to another replica after a while, and competes again after its wait', async () => {
     const runtime = new FakeRuntime(`test-loop-given-${Date.now().toString(36)}`);
     runtime.refusals = 1_000;
     const loop = new ChainLoop(runtime, { databaseUrl: TEST_DATABASE_URL, pollMs: 10, logger, prepareRetryMs: 100, prepareHoldMs: 250 });
     loop.start();
-    const other = await LeaderSession.open({
-      connection: { connectionString: TEST_DATABASE_URL },
-      key: `chain:${runtime.id}`,
-      applicationName: 'chain-loop-test',
-    });
+    const other = await anotherReplica(runtime);
     try {
       await until(() => runtime.tries.length >= 1);
       expect(await other.tryLead()).toBe(false);
@@ -161,8 +162,7 @@ describe('ChainLoop - a chain run by the replica holding its lock, through a fai
       await other.end();
       await until(() => runtime.tries.length > tried);
       expect(loop.isLeader).toBe(true);
-      const waits = runtime.tries.slice(1, tried).map((at, index) => at - runtime.tries[index]!);
-      for (const [index, wait] of waits.entries()) expect(wait).toBeGreaterThanOrEqual(100 * 2 ** index - 5);
+      expectDoublingWaits(runtime.tries.slice(0, tried), 100);
     } finally {
       await loop.stop();
     }
