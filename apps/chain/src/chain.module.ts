@@ -26,6 +26,7 @@ import { Migration20261208000001 } from './migrations/Migration20261208000001';
 import { Migration20261209000001 } from './migrations/Migration20261209000001';
 import { Migration20261210000001 } from './migrations/Migration20261210000001';
 import { Migration20261211000001 } from './migrations/Migration20261211000001';
+import { Migration20261212000001 } from './migrations/Migration20261212000001';
 import { ChainNatsController } from './networks/chain.nats.controller';
 import { Networks } from './networks/networks';
 
@@ -62,6 +63,7 @@ export const CHAIN_DATABASE: DatabaseSpec = {
     Migration20261209000001,
     Migration20261210000001,
     Migration20261211000001,
+    Migration20261212000001,
   ],
 };
 

@@ -4,6 +4,7 @@ import { ChainContext, type ChainContextOptions } from '../context/chain-context
 import { Deposits } from '../deposits/deposits';
 import { Holdings } from '../holdings/holdings';
 import { SendFinishedEvents } from '../holdings/send-finished';
+import { PoolAverages } from '../swaps/pool-averages';
 import { Pools } from '../swaps/pools';
 import { Swaps } from '../swaps/swaps';
 import { Faucet } from '../transfers/faucet';
@@ -13,6 +14,8 @@ import { lookAtPass, type LeaderRead } from './pass-look';
 export interface RuntimeOptions extends Omit<ChainContextOptions, 'onHotSendFinished'> {
   /** How long a read of the pools' reserves answers quotes. */
   poolsMaxAgeMs: number;
+  /** POOL_AVERAGE_SECONDS: the span of a live chain's pools' averages. */
+  poolAverageSeconds: number;
   /** How long after a credit its address is swept (the deposits arriving meanwhile go with it). */
   sweepDelayMs: number;
   /** The intent bridge's relayer, shared by every chain. */
@@ -35,6 +38,8 @@ export class ChainRuntime {
   readonly faucet: Faucet | undefined;
   readonly swaps: Swaps;
   readonly pools: Pools;
+  /** A live chain's readings of its pools' accumulators. */
+  readonly averages: PoolAverages | undefined;
   readonly holdings: Holdings;
   /** The operations of managed wallets' accounts (a chain with smart accounts). */
   readonly accounts: AccountOperations;
@@ -43,7 +48,7 @@ export class ChainRuntime {
   private pauseReadAt = 0;
 
   constructor(options: RuntimeOptions) {
-    const { poolsMaxAgeMs, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
+    const { poolsMaxAgeMs, poolAverageSeconds, sweepDelayMs, relayer, settlementNetMs, ...contextOptions } = options;
     this.relayer = relayer;
     this.context = new ChainContext({ ...contextOptions, onHotSendFinished: (tx, send, logs) => this.sendFinished.append(tx, send, logs) });
     this.accounts = new AccountOperations(this.context, contextOptions.custody);
@@ -51,7 +56,10 @@ export class ChainRuntime {
     this.transfers = new Transfers(this.context, settlementNetMs);
     this.faucet = this.context.faucet && new Faucet(this.context, this.context.faucet);
     this.swaps = new Swaps(this.context);
-    this.pools = new Pools(this.context, poolsMaxAgeMs);
+    // A live chain's pools are a third party's: their prices are judged by their own averages (the platform's on a local
+    // chain are judged by the sandbox's feed).
+    this.averages = this.context.faucet ? undefined : new PoolAverages(this.context, poolAverageSeconds);
+    this.pools = new Pools(this.context, poolsMaxAgeMs, this.averages);
     this.holdings = new Holdings(this.context, { deposits: this.deposits, transfers: this.transfers, swaps: this.swaps, accounts: this.accounts, relayer });
     this.sendFinished = new SendFinishedEvents(this.context, { transfers: this.transfers, swaps: this.swaps, relayer });
   }
@@ -117,6 +125,7 @@ export class ChainRuntime {
       ['relayer', relayer && look.bridges ? { tick: () => relayer.tick(context) } : undefined],
       ['settlements', look.netting ? { tick: () => this.transfers.netDue() } : undefined],
       ['account operations', look.operations ? this.accounts : undefined],
+      ['pool averages', this.averages],
       ['lanes', { tick: () => context.maintainLanes() }],
       // Every lane's sends and the faucet's at once, each failing on its own.
       [

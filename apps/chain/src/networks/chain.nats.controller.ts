@@ -59,7 +59,7 @@ export class ChainNatsController {
     return { environment, networks: runtimes.map((runtime) => runtime.context.network) };
   }
 
-  /** The reserves of a test chain's pools at a recent block, for the quote service. */
+  /** The reserves of a chain's pools at a recent block (a live chain's with their averages), for the quote service. */
   @Handles(ChainPools.contract)
   async pools(@RequestData() request: ChainPools.Request): Promise<ChainPools.Response> {
     const runtime = this.networks.get(environmentOf(request.environment), request.chain);
@@ -68,7 +68,12 @@ export class ChainNatsController {
       chain: runtime.chain,
       blockNumber: read.blockNumber.toString(),
       hub: read.hub,
-      pools: read.pools.map((pool) => ({ token: pool.token, tokenReserve: pool.tokenReserve.toString(), hubReserve: pool.hubReserve.toString() })),
+      pools: read.pools.map((pool) => ({
+        token: pool.token,
+        tokenReserve: pool.tokenReserve.toString(),
+        hubReserve: pool.hubReserve.toString(),
+        ...(pool.average && { average: { hubPerToken: pool.average.hubPerToken.toFixed(), seconds: pool.average.seconds } }),
+      })),
     };
   }
 

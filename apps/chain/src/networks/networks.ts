@@ -47,6 +47,7 @@ export class Networks implements OnApplicationBootstrap, OnApplicationShutdown {
       stuckAfterMs: config.int('chainStuckAfterMs', 1000),
       maxFeePerGas: parseGwei(config.string('chainMaxFeeGwei')),
       poolsMaxAgeMs: config.int('chainPoolsMaxAgeMs', 0),
+      poolAverageSeconds: config.int('poolAverageSeconds', 10, 86_400),
       sweepDelayMs: config.int('chainSweepDelayMs', 0),
       // Checked here, at start: a typo stops the service with the setting's name, not every deposit or send it meets.
       dustMinimums: { ...DUST_MINIMUMS, ...parseDepositMinimums(config.json('depositMinimums')) },

@@ -4,6 +4,7 @@ import type { HubPools } from '@ramp/pricing';
 import { Expiring } from '@ramp/service-kit';
 import type { ChainContext } from '../context/chain-context';
 import type { ChainToken } from '../context/platform-contracts';
+import type { PoolAverages } from './pool-averages';
 
 /**
  * The platform's pools, for a swap of two of their tokens on `where`'s chain: UNSUPPORTED_CHAIN where it has none,
@@ -34,6 +35,8 @@ export class Pools {
     private readonly context: ChainContext,
     /** How long a read of the pools' reserves answers quotes. */
     maxAgeMs: number,
+    /** A live chain's pools' averages, read with their reserves. */
+    private readonly averages?: PoolAverages,
   ) {
     this.reads = new Expiring(maxAgeMs);
   }
@@ -41,13 +44,19 @@ export class Pools {
   /**
    * The pools' reserves at the latest block, read at most once per CHAIN_POOLS_MAX_AGE_MS whatever the number of callers
    * (they share the read in flight): quotes under load cost the node one round of reads per period, not one per quote.
+   * On a live chain, each pool with an average carries it, up to the same block.
    */
   async read(): Promise<HubPools> {
     const { context } = this;
     await context.findPools();
     const dex = context.dex;
     if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${context.chain} has no pools for ${context.environment} keys`, 'chain');
-    return this.reads.get(context.id, async () => readHubPools(context.client, dex, await context.client.getBlockNumber({ cacheTime: 0 })));
+    return this.reads.get(context.id, async () => {
+      const blockNumber = await context.client.getBlockNumber({ cacheTime: 0 });
+      const [read, averages] = await Promise.all([readHubPools(context.client, dex, blockNumber), this.averages?.at(dex, blockNumber)]);
+      if (!averages) return read;
+      return { ...read, pools: read.pools.map((pool) => (averages.has(pool.token) ? { ...pool, average: averages.get(pool.token)! } : pool)) };
+    });
   }
 
   /**

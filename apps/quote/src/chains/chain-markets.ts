@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
 import { ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
+import { dec } from '@ramp/money';
 import type { HubPools } from '@ramp/pricing';
 import { ChainNetworksReader, Expiring } from '@ramp/service-kit';
 
@@ -45,7 +46,12 @@ export class ChainMarkets {
           return {
             hub: answer.hub,
             blockNumber: BigInt(answer.blockNumber),
-            pools: answer.pools.map((pool) => ({ token: pool.token, tokenReserve: BigInt(pool.tokenReserve), hubReserve: BigInt(pool.hubReserve) })),
+            pools: answer.pools.map((pool) => ({
+              token: pool.token,
+              tokenReserve: BigInt(pool.tokenReserve),
+              hubReserve: BigInt(pool.hubReserve),
+              ...(pool.average && { average: { hubPerToken: dec(pool.average.hubPerToken), seconds: pool.average.seconds } }),
+            })),
           };
         }),
       ),

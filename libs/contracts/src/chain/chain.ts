@@ -404,6 +404,11 @@ export namespace ChainPools {
     token: string;
     tokenReserve: string;
     hubReserve: string;
+    /**
+     * A live chain's pool, once it has one: its time-weighted average price up to `blockNumber`, in hub base units per
+     * token base unit, over `seconds` (at least POOL_AVERAGE_SECONDS).
+     */
+    average?: { hubPerToken: string; seconds: number };
   }
   export interface Response {
     chain: string;

@@ -3,3 +3,4 @@ export * from './ramp-fees';
 export * from './ramp-quotes';
 export * from './swap-quotes';
 export * from './pools';
+export * from './pool-average';

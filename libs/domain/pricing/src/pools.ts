@@ -1,4 +1,5 @@
 import { dec, fromBaseUnits, ROUND_DOWN, toBaseUnits, type Decimal } from '@ramp/money';
+import type { PoolAverage } from './pool-average';
 
 /**
  * Prices from constant-product pools (Uniswap V2), pure and exact: amounts are base units (bigint), as the pair
@@ -22,6 +23,8 @@ export interface HubPool {
   token: string;
   tokenReserve: bigint;
   hubReserve: bigint;
+  /** On a live chain, the pool's time-weighted average price up to the same block, once it has one (PoolAverages). */
+  average?: PoolAverage;
 }
 
 /** The pools of one chain at one block: every one pairs a token with `hub`. */

@@ -401,6 +401,13 @@ export const SETTINGS = {
       'How far (in percent) a pool a quote would swap through may be priced from the price feed: a pool further away (someone just moved it, or drained it) refuses the quote with 503 PRICE_DEVIATION instead of promising its price, and the quote can be asked again once the pool is back.',
     services: ['quote'],
   },
+  poolAverageSeconds: {
+    env: 'POOL_AVERAGE_SECONDS',
+    default: '1800',
+    description:
+      "The span (in seconds, 10 to 86,400) of each live chain's DEX pools' time-weighted average price, which a live quote judges a pool's spot price by: the chain's leader reads every pool's price accumulator every tenth of it and keeps three spans of readings (chain.pool_observations); a pool is averaged once it has a reading at least this old. Longer is harder to move and slower to follow the market.",
+    services: ['chain'],
+  },
   chainPoolsMaxAgeMs: {
     env: 'CHAIN_POOLS_MAX_AGE_MS',
     default: '250',

@@ -11,12 +11,13 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { getChain } from '@ramp/chains';
-import { hubAmountsOut, type HubPools } from '@ramp/pricing';
+import { dec } from '@ramp/money';
+import { averageBetween, hubAmountsOut, Q112, type HubPools, type PoolObservation } from '@ramp/pricing';
 import { ANVIL_MNEMONIC, AnvilNode } from '@ramp/testing';
 import { TestToken, UniswapV2Factory, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
 import { HdCustody, evmPath } from './custody';
 import { deployPlatformContracts, platformContractAddresses, testContractsOf, type PlatformContracts } from './deployment';
-import { readHubPools, seedPools } from './pools';
+import { readHubPools, readPoolObservations, seedPools } from './pools';
 import { revertReasonOf } from './revert-reason';
 
 describe('pools - Uniswap V2 from its published artifacts on a real anvil node, seeded at the sandbox prices', () => {
@@ -139,5 +140,63 @@ describe('pools - Uniswap V2 from its published artifacts on a real anvil node, 
     // The first swap moved the pools: the same trade now gives less, so the same minimum cannot be met.
     const failing = await client.call({ account: trader.address, to: contracts.dex.router, data: swap(expected) }).catch((error: unknown) => error);
     expect(revertReasonOf(failing)).toContain('UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT');
+  });
+
+  it("reads each pool's price accumulator as the pair keeps it: a steady pool averages to its price, a trade counts by the seconds its price held", async () => {
+    const ethOf = (readings: PoolObservation[]) => readings.find((reading) => reading.token === 'ETH')!;
+    const spotOf = async (blockNumber: bigint) => {
+      const pool = (await readHubPools(client, contracts.dex, blockNumber)).pools.find((candidate) => candidate.token === 'ETH')!;
+      return { ...pool, price: (pool.hubReserve * Q112) / pool.tokenReserve };
+    };
+    const later = async (seconds: number) => {
+      await node.rpc('evm_increaseTime', [seconds]);
+      await node.rpc('evm_mine', []);
+      return client.getBlockNumber({ cacheTime: 0 });
+    };
+    const first = await client.getBlockNumber({ cacheTime: 0 });
+    const start = await readPoolObservations(client, contracts.dex, first);
+    expect(start.map((reading) => reading.token).sort()).toEqual(['CNGN', 'ETH', 'USDT', 'cbBTC']);
+    const steady = await later(600);
+    const held = averageBetween(ethOf(start), ethOf(await readPoolObservations(client, contracts.dex, steady)))!;
+    expect(held.seconds).toBeGreaterThanOrEqual(600);
+    const before = await spotOf(first);
+    expect(held.hubPerToken.toFixed()).toBe(dec(before.price.toString()).div(Q112.toString()).toFixed());
+
+    // Someone buys ETH with 100,000 USDC: the pair writes its accumulator in that block, and its new price holds after.
+    const from = ethOf(await readPoolObservations(client, contracts.dex, steady));
+    await mint('USDC', trader.address, 100_000n * 10n ** 6n);
+    await approve('USDC');
+    const hash = await wallet(trader).writeContract({
+      chain: null,
+      address: contracts.dex.router,
+      abi: UniswapV2Router02.abi,
+      functionName: 'swapExactTokensForTokens',
+      args: [100_000n * 10n ** 6n, 0n, [tokenOf('USDC'), contracts.wrappedNative], trader.address, deadline()],
+    });
+    const traded = (await client.waitForTransactionReceipt({ hash })).blockNumber;
+    const tradedAt = (await client.getBlock({ blockNumber: traded })).timestamp;
+    const after = await spotOf(traded);
+    expect(after.price).toBeGreaterThan(before.price);
+    // The reading in the trade's block is what the pair wrote there.
+    const written = await client.readContract({
+      address: contracts.dex.pairs.ETH!,
+      abi: UniswapV2Pair.abi,
+      functionName: BigInt(tokenOf('USDC')) < BigInt(contracts.wrappedNative) ? 'price1CumulativeLast' : 'price0CumulativeLast',
+      blockNumber: traded,
+    });
+    expect(ethOf(await readPoolObservations(client, contracts.dex, traded)).cumulative).toBe(written);
+
+    const to = ethOf(await readPoolObservations(client, contracts.dex, await later(300)));
+    const average = averageBetween(from, to)!;
+    const growth = before.price * (tradedAt - from.timestamp) + after.price * (to.timestamp - tradedAt);
+    expect(average.hubPerToken.toFixed()).toBe(
+      dec(growth.toString())
+        .div((to.timestamp - from.timestamp).toString())
+        .div(Q112.toString())
+        .toFixed(),
+    );
+    // Between the two prices, nearer the one held longer.
+    const spot = (pool: { hubReserve: bigint; tokenReserve: bigint }) => dec(pool.hubReserve.toString()).div(pool.tokenReserve.toString());
+    expect(average.hubPerToken.greaterThan(spot(before)) && average.hubPerToken.lessThan(spot(after))).toBe(true);
   });
 });

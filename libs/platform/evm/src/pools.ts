@@ -13,7 +13,7 @@ import {
   type PublicClient,
   type WalletClient,
 } from 'viem';
-import { hubPath, type HubPools } from '@ramp/pricing';
+import { cumulativeAt, hubPath, type HubPools, type PoolObservation } from '@ramp/pricing';
 import { TestToken, UniswapV2Pair, UniswapV2Router02 } from './artifacts.generated';
 import type { DexContracts, PoolsSpec } from './dex-types';
 
@@ -106,6 +106,35 @@ export async function readHubPools(client: PublicClient, dex: DexContracts, bloc
     }),
   );
   return { hub: dex.hub, blockNumber, pools };
+}
+
+/**
+ * A reading of every pool's hub-per-token price accumulator at a block (`cumulativeAt` the block's timestamp): two
+ * readings some time apart give the pool's time-weighted average over that time (`averageBetween`). A pair with no
+ * code or no liquidity at the block is not read: its accumulator does not grow, and an average over it would be none.
+ */
+export async function readPoolObservations(client: PublicClient, dex: DexContracts, blockNumber: bigint): Promise<PoolObservation[]> {
+  const hub = getAddress(dex.tokens[dex.hub]!);
+  const [block, readings] = await Promise.all([
+    client.getBlock({ blockNumber }),
+    Promise.all(
+      Object.entries(dex.pairs).map(async ([token, pair]) => {
+        if (!(await client.getCode({ address: pair, blockNumber }))) return undefined;
+        const hubFirst = sortTokens(hub, dex.tokens[token]!)[0] === hub;
+        const [reserves, cumulativeLast] = await Promise.all([
+          client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber }),
+          // price0 is token1 per token0: the hub per the token when the token is token0.
+          client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: hubFirst ? 'price1CumulativeLast' : 'price0CumulativeLast', blockNumber }),
+        ]);
+        const [tokenReserve, hubReserve] = hubFirst ? [reserves[1], reserves[0]] : [reserves[0], reserves[1]];
+        if (tokenReserve === 0n || hubReserve === 0n) return undefined;
+        return { token, state: { cumulativeLast, tokenReserve, hubReserve, blockTimestampLast: reserves[2] } };
+      }),
+    ),
+  ]);
+  return readings.flatMap((reading) =>
+    reading ? [{ token: reading.token, blockNumber, timestamp: block.timestamp, cumulative: cumulativeAt(reading.state, block.timestamp) }] : [],
+  );
 }
 
 /** A swap through the router: exactly `amountIn` of one pooled token (by registry symbol) for at least `minimumOut` of another. */
