@@ -56,9 +56,9 @@ export class ChainRuntime {
     this.transfers = new Transfers(this.context, settlementNetMs);
     this.faucet = this.context.faucet && new Faucet(this.context, this.context.faucet);
     this.swaps = new Swaps(this.context);
-    // A live chain's pools are a third party's: their prices are judged by their own averages (the platform's on a local
-    // chain are judged by the sandbox's feed).
-    this.averages = this.context.faucet ? undefined : new PoolAverages(this.context, poolAverageSeconds);
+    // A live chain's pools are a third party's: their prices are judged by their own averages (a test key's are judged
+    // by the sandbox's feed).
+    this.averages = this.context.environment === 'live' ? new PoolAverages(this.context, poolAverageSeconds) : undefined;
     this.pools = new Pools(this.context, poolsMaxAgeMs, this.averages);
     this.holdings = new Holdings(this.context, { deposits: this.deposits, transfers: this.transfers, swaps: this.swaps, accounts: this.accounts, relayer });
     this.sendFinished = new SendFinishedEvents(this.context, { transfers: this.transfers, swaps: this.swaps, relayer });

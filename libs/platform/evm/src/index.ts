@@ -12,3 +12,4 @@ export * from './smart-accounts';
 export * from './local-bundler';
 export * from './balances';
 export * from './rpc-failover';
+export * from './live-stand-in';
