@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelopeSchema, PaginationMetaSchema } from './envelopes';
+import { describeOperations } from './operations';
 import { API_TAGS } from './tags';
 import {
   OFFRAMP_COMPLETED_EVENT,
@@ -18,6 +19,7 @@ import {
 
 /** The OpenAPI 3 document, generated from the controllers and DTOs of the gateway. */
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  describeOperations();
   const builder = new DocumentBuilder()
     .setTitle('Ramp, Swap and Cross-Chain Transfer API')
     .setVersion('1.0.0')

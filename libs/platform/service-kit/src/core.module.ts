@@ -1,6 +1,5 @@
 import { Controller, DynamicModule, Get, Global, Inject, Injectable, Module, OnApplicationShutdown, Provider, Res } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Config } from '@ramp/config';
 import { connectNats, NatsRpcClient, NatsRpcServer, RpcClient } from '@ramp/messaging';
 import { Metrics } from '@ramp/observability';
@@ -23,19 +22,15 @@ class NatsCloser implements OnApplicationShutdown {
   }
 }
 
-/** `/metrics`: the service's Prometheus metrics, beside its health checks on the same port (no key, like the probes). */
-@ApiTags('Operations')
+/**
+ * `/metrics`: the service's Prometheus metrics, beside its health checks on the same port (no key, like the probes).
+ * Its OpenAPI description is the gateway's (apps/gateway/src/openapi/operations.ts).
+ */
 @Controller()
 export class MetricsController {
   constructor(@Inject(Metrics) private readonly metrics: Metrics) {}
 
   @Get('metrics')
-  @ApiOperation({
-    operationId: 'getMetrics',
-    summary: 'Prometheus metrics in the text exposition format (for scrapers inside the cluster; no key, not under /v1).',
-    description: "The service's metrics for Prometheus to scrape, in its text format, with `cache-control: no-store`.",
-  })
-  @ApiProduces('text/plain')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     const { contentType, body } = await this.metrics.exposition();
     void reply.header('content-type', contentType).header('cache-control', 'no-store');

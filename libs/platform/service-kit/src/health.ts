@@ -1,5 +1,4 @@
 import { Controller, Get, Inject, Injectable, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { withTimeout } from '@ramp/observability';
 import type { FastifyReply } from 'fastify';
 
@@ -57,30 +56,19 @@ export class HealthRegistry {
 
 /**
  * `/health/live`: the process answers. `/health/ready`: its critical dependencies answer too (503 otherwise);
- * a non-critical one that fails gives 200 with status `degraded`.
+ * a non-critical one that fails gives 200 with status `degraded`. Their OpenAPI description is the gateway's
+ * (apps/gateway/src/openapi/operations.ts): no other service loads @nestjs/swagger.
  */
-@ApiTags('Operations')
 @Controller('health')
 export class HealthController {
   constructor(@Inject(HealthRegistry) private readonly registry: HealthRegistry) {}
 
   @Get('live')
-  @ApiOperation({
-    operationId: 'getLiveness',
-    summary: 'Liveness: the process answers (for probes; no key, not under /v1).',
-    description: 'Always 200 `{ "status": "ok" }` while the process runs: for the liveness probe, which restarts a process that stops answering.',
-  })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({
-    operationId: 'getReadiness',
-    summary: 'Readiness: 200 when PostgreSQL, NATS and Redis answer, 503 otherwise and from SIGTERM on (no key, not under /v1).',
-    description:
-      "For the readiness probe: `{ status, checks }` with each dependency's result. 200 `ok` when every check passes, 200 `degraded` when only a non-critical one fails (at the gateway: Redis, whose rate limits then fail open, or the key cache's listener), 503 `unavailable` when a critical one fails and from SIGTERM on, so that the replica leaves the load balancer before it stops.",
-  })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<{ status: string; checks: Record<string, string> }> {
     const { httpStatus, body } = await this.registry.answer();
     reply.status(httpStatus);
