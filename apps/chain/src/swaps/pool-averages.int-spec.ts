@@ -15,9 +15,9 @@ import { Pools } from './pools';
 /**
  * A live chain's pools are judged by their own time-weighted averages: on an anvil node standing in for Base (chain id
  * 8453) as the live rehearsal does (standInLiveChain: Uniswap V2 and the tokens at the live configuration's addresses,
- * the pools seeded at the sandbox prices), the chain's leader reads the pool's accumulator into `chain.pool_observations`, and a read of the
- * pools (any replica's) carries the average once a reading is at least a span old, and none once the readings are older
- * than three spans, until the leader reads again.
+ * the pools seeded at the sandbox prices), the chain's leader reads the pools' accumulators into
+ * `chain.pool_observations`, and a read of the pools (any replica's) carries the average once a reading is at least a
+ * span old, and none once the readings are older than three spans, until the leader reads again.
  */
 describe("pool averages - a live chain's pools judged by their own time-weighted average", () => {
   const node = new AnvilNode({ chainId: 8453 });

@@ -101,6 +101,18 @@ describe('OpenAPI document - generated from the code, covering every route, sche
     await stopAll(services.values());
   });
 
+  it("describes every service's probes and metrics (the gateway's own description of service-kit's routes): once, tagged Operations, keyless, at the root", () => {
+    for (const [path, operationId] of [
+      ['/health/live', 'getLiveness'],
+      ['/health/ready', 'getReadiness'],
+      ['/metrics', 'getMetrics'],
+    ] as const) {
+      const item = document.paths[path];
+      expect(item.get).toMatchObject({ operationId, tags: ['Operations'], security: [] });
+      expect(item.servers).toEqual([{ url: '/', description: 'The root of this server' }]);
+    }
+  });
+
   it('is OpenAPI 3 for the /v1 server, with the API key as its security scheme', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.servers).toEqual([expect.objectContaining({ url: '/v1' })]);

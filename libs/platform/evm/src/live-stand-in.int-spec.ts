@@ -3,7 +3,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { liveChainData } from '@ramp/chains';
 import { ANVIL_MNEMONIC, AnvilNode } from '@ramp/testing';
 import { TestToken, UniswapV2Factory, UniswapV2Router02 } from './artifacts.generated';
-import { REHEARSAL_END_USER, standInLiveChain } from './live-stand-in';
+import { REHEARSAL_END_USER, REHEARSAL_FUNDING, standInLiveChain } from './live-stand-in';
 
 /**
  * The live rehearsal's chains (LIVE.md section 4): an anvil node given the live configuration's chain id carries its
@@ -12,6 +12,7 @@ import { REHEARSAL_END_USER, standInLiveChain } from './live-stand-in';
  */
 describe('live stand-in - a local node carrying a live chain at its mainnet addresses', () => {
   const operator = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 9 });
+  const endUser = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
   const nodes: AnvilNode[] = [];
 
   afterAll(async () => {
@@ -33,8 +34,11 @@ describe('live stand-in - a local node carrying a live chain at its mainnet addr
         operator: createWalletClient({ account: operator, transport: http(node.rpcUrl) }),
         rpc: (method: string, params: unknown[]) => node.rpc(method, params),
         wrappedNative,
-        funded: [{ address: REHEARSAL_END_USER, units: '100000', native: '10' }],
+        funded: [REHEARSAL_FUNDING],
       };
+      // The end user starts with none of the coin (anvil gives its accounts 10,000): the stand-in gives it its 10.
+      expect(endUser.address).toBe(REHEARSAL_END_USER);
+      await node.rpc('anvil_setBalance', [REHEARSAL_END_USER, '0x0']);
       const stoodIn = await standInLiveChain(client, data, options);
       const token = (symbol: string) => getAddress(data.tokens.find((candidate) => candidate.symbol === symbol)!.address);
       const decimals = (symbol: string) => data.tokens.find((candidate) => candidate.symbol === symbol)!.decimals;
@@ -72,12 +76,27 @@ describe('live stand-in - a local node carrying a live chain at its mainnet addr
           parseUnits('100000', places),
         );
       }
-      expect(await client.getBalance({ address: REHEARSAL_END_USER })).toBeGreaterThanOrEqual(parseUnits('10', 18));
+      expect(await client.getBalance({ address: REHEARSAL_END_USER })).toBe(parseUnits('10', 18));
 
       // Again, on the same node: nothing is sent, nothing changes.
       const nonce = await client.getTransactionCount({ address: operator.address });
       expect(await standInLiveChain(client, data, options)).toEqual(stoodIn);
       expect(await client.getTransactionCount({ address: operator.address })).toBe(nonce);
+
+      // The end user spends 1,000 CNGN: the next run mints it exactly that back, in one transaction, and seeds nothing.
+      const spent = await createWalletClient({ account: endUser, transport: http(node.rpcUrl) }).writeContract({
+        chain: null,
+        address: token('CNGN'),
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: [operator.address, parseUnits('1000', decimals('CNGN'))],
+      });
+      expect((await client.waitForTransactionReceipt({ hash: spent })).status).toBe('success');
+      await standInLiveChain(client, data, options);
+      expect(await client.getTransactionCount({ address: operator.address })).toBe(nonce + 1);
+      expect(await client.readContract({ address: token('CNGN'), abi: TestToken.abi, functionName: 'balanceOf', args: [REHEARSAL_END_USER] })).toBe(
+        parseUnits('100000', decimals('CNGN')),
+      );
     },
   );
 });

@@ -19,6 +19,9 @@ import { pairAddress, seedPools } from './pools';
 /** The rehearsal's end user (LIVE.md section 4): anvil's default account 7, holding every token on both stand-ins. */
 export const REHEARSAL_END_USER: Address = '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955';
 
+/** What the rehearsal's end user holds on each stand-in (LIVE.md section 4): pass it in `funded`. */
+export const REHEARSAL_FUNDING: StandInFunding = Object.freeze({ address: REHEARSAL_END_USER, units: '100000', native: '10' });
+
 /** An account the stand-in funds: `units` whole units of every token the chain offers live, and `native` of its coin. */
 export interface StandInFunding {
   address: Address;
@@ -49,12 +52,14 @@ export interface LiveStandIn {
 
 /**
  * Makes an anvil node stand in for a live chain (the live rehearsal, LIVE.md section 4; tests of the live path): the
- * third-party contracts of the committed live configuration at their mainnet addresses (each token as a test token with
+ * tokens and the DEX of the committed live configuration at their mainnet addresses (each token as a test token with
  * its real decimals, the wrapped native coin, Uniswap V2's factory and router: the router's immutables name the factory
  * and the wrapped coin at theirs), placed with `anvil_setCode` from a deployment elsewhere on the node, so that their
- * immutables come along; every offered token's pool against the DEX's hub seeded at the sandbox prices, as the test
- * chains' are; and the accounts funded. Idempotent: code already there, a pool with liquidity and a balance at its
- * amount are left alone, so a node kept between runs is stood in again for nothing.
+ * immutables come along (their storage does not: a token's name and symbol read empty); every offered token's pool
+ * against the DEX's hub seeded at the sandbox prices, as the test chains' are; and the accounts in `funded` topped up
+ * (REHEARSAL_FUNDING). Not the EntryPoint: the smart accounts' parts are deployed as on the test chains. Idempotent:
+ * code already there, a pool with liquidity and a balance at its amount are left alone, so a node kept between runs is
+ * stood in again for nothing.
  */
 export async function standInLiveChain(client: PublicClient, data: LiveChainData, options: LiveStandInOptions): Promise<LiveStandIn> {
   const { operator, rpc } = options;
@@ -69,6 +74,8 @@ export async function standInLiveChain(client: PublicClient, data: LiveChainData
     const { contractAddress } = await send({ data: `${bytecode}${args.slice(2)}` as Hex });
     await rpc('anvil_setCode', [at, await client.getCode({ address: contractAddress! })]);
   };
+  if (data.wrappedNative && options.wrappedNative && getAddress(options.wrappedNative) !== getAddress(data.wrappedNative.address))
+    throw new Error(`${data.chain}'s live data names its wrapped coin (${data.wrappedNative.address}): it is not placed elsewhere`);
   const wrapped = getAddress(data.wrappedNative?.address ?? options.wrappedNative ?? zeroAddress);
   if (wrapped === zeroAddress) throw new Error(`${data.chain}'s live data names no wrapped native coin: say where the stand-in's goes`);
 
@@ -85,6 +92,10 @@ export async function standInLiveChain(client: PublicClient, data: LiveChainData
   const router = getAddress(data.dex.router.address);
   await place(factory, UniswapV2Factory.bytecode as Hex, encodeAbiParameters([{ type: 'address' }], [operator.account.address]));
   await place(router, UniswapV2Router02.bytecode as Hex, encodeAbiParameters([{ type: 'address' }, { type: 'address' }], [factory, wrapped]));
+  // A router placed by an earlier run names its wrapped coin in its code: another one now would pool the native coin
+  // through the old one.
+  const routed = getAddress(await client.readContract({ address: router, abi: UniswapV2Router02.abi, functionName: 'WETH' }));
+  if (routed !== wrapped) throw new Error(`${data.chain}'s stand-in router names ${routed} as its wrapped coin, not ${wrapped}: stand in on a fresh node`);
 
   const tokens: Record<string, Address> = Object.fromEntries(data.tokens.map((token) => [token.symbol, getAddress(token.address)]));
   tokens[native] = wrapped;
