@@ -18,4 +18,11 @@ export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ramp_pla
 # Its loads move the local pools one way, and nobody arbitrages them back: a pool far from the sandbox prices must not
 # refuse its quotes (POOL_PRICE_TOLERANCE_PERCENT is judged by pool-quotes.e2e-spec.ts).
 export POOL_PRICE_TOLERANCE_PERCENT="${POOL_PRICE_TOLERANCE_PERCENT:-100}"
+# One benchmark alone starts from a fresh bench database too (all.js makes its own): the local chains may have been
+# restarted empty since the last run, and a database that remembers them ahead (a watcher's checkpoint, a deployed
+# contract) would never credit its deposits.
+if [ "$1" != all ]; then
+  node -r ./tools/register-paths.js -e "require('./dist/libs/testing/src/fresh-stack').freshStack(process.env.DATABASE_URL, 'bench').catch((error) => { console.error(error); process.exit(1); })" ||
+    fail "the bench database could not be reset"
+fi
 node -r ./tools/register-paths.js "$script"
