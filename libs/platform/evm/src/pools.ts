@@ -119,13 +119,25 @@ export async function readPoolObservations(client: PublicClient, dex: DexContrac
     client.getBlock({ blockNumber }),
     Promise.all(
       Object.entries(dex.pairs).map(async ([token, pair]) => {
-        if (!(await client.getCode({ address: pair, blockNumber }))) return undefined;
         const hubFirst = sortTokens(hub, dex.tokens[token]!)[0] === hub;
-        const [reserves, cumulativeLast] = await Promise.all([
-          client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber }),
-          // price0 is token1 per token0: the hub per the token when the token is token0.
-          client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: hubFirst ? 'price1CumulativeLast' : 'price0CumulativeLast', blockNumber }),
-        ]);
+        let reserves: readonly [bigint, bigint, number];
+        let cumulativeLast: bigint;
+        try {
+          [reserves, cumulativeLast] = await Promise.all([
+            client.readContract({ address: pair, abi: UniswapV2Pair.abi, functionName: 'getReserves', blockNumber }),
+            // price0 is token1 per token0: the hub per the token when the token is token0.
+            client.readContract({
+              address: pair,
+              abi: UniswapV2Pair.abi,
+              functionName: hubFirst ? 'price1CumulativeLast' : 'price0CumulativeLast',
+              blockNumber,
+            }),
+          ]);
+        } catch (error) {
+          // As readHubPools: a pair not created yet is no pool; any other failure is the node's, and thrown.
+          if (await client.getCode({ address: pair, blockNumber })) throw error;
+          return undefined;
+        }
         const [tokenReserve, hubReserve] = hubFirst ? [reserves[1], reserves[0]] : [reserves[0], reserves[1]];
         if (tokenReserve === 0n || hubReserve === 0n) return undefined;
         return { token, state: { cumulativeLast, tokenReserve, hubReserve, blockTimestampLast: reserves[2] } };
