@@ -67,6 +67,7 @@ export class ChainNatsController {
     return {
       chain: runtime.chain,
       blockNumber: read.blockNumber.toString(),
+      ...(read.blockTimestamp !== undefined && { blockTimestamp: read.blockTimestamp }),
       hub: read.hub,
       pools: read.pools.map((pool) => ({
         token: pool.token,

@@ -110,7 +110,10 @@ describe("pool averages - a live chain's pools judged by their own time-weighted
     // A span after it, any replica (here one that never read) averages the steady pool to its price.
     await later(SPAN);
     const replica = new Pools(contextOf(), 0, new PoolAverages(contextOf(), SPAN));
-    const averaged = (await cngnOf(replica)).average!;
+    const replicaRead = await replica.read();
+    // The read says how old its prices are: its block's own timestamp.
+    expect(replicaRead.blockTimestamp).toBe(Number((await client.getBlock({ blockNumber: replicaRead.blockNumber })).timestamp));
+    const averaged = replicaRead.pools.find((pool) => pool.token === 'CNGN')!.average!;
     expect(averaged.seconds).toBeGreaterThanOrEqual(SPAN);
     // 2,000,000 USDC per 3,000,000,000 CNGN (1,500 NGN to the dollar), to the accumulator's precision (UQ112x112).
     expect(averaged.hubPerToken.sub(dec(1).div(1500)).abs().lessThan('1e-30')).toBe(true);

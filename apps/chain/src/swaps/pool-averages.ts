@@ -68,12 +68,13 @@ export class PoolAverages {
   /**
    * Each pool's average from the newest reading at least a span before `blockNumber` (and at most three spans) to its
    * accumulator at `blockNumber`, by token. A pool with no such reading (a chain watched for less than a span, a pool
-   * created since, a leader that could not read) has none: it cannot be judged.
+   * created since, a leader that could not read) has none: it cannot be judged. With them, the block's timestamp
+   * (undefined when no pool could be read), which tells a reader how old the prices are.
    */
-  async at(dex: DexContracts, blockNumber: bigint): Promise<Map<string, PoolAverage>> {
+  async at(dex: DexContracts, blockNumber: bigint): Promise<{ averages: Map<string, PoolAverage>; blockTimestamp?: number }> {
     const now = await readPoolObservations(this.context.client, dex, blockNumber);
     const averages = new Map<string, PoolAverage>();
-    if (now.length === 0) return averages;
+    if (now.length === 0) return { averages };
     const timestamp = now[0]!.timestamp;
     const { rows } = await this.context.pool.query<{ pair: string; token: string; block_number: string; block_timestamp: string; cumulative: string }>(
       `select distinct on (pair) pair, token, block_number::text, block_timestamp::text, cumulative::text
@@ -94,6 +95,6 @@ export class PoolAverages {
       const average = averageBetween(older, reading);
       if (average) averages.set(reading.token, average);
     }
-    return averages;
+    return { averages, blockTimestamp: Number(timestamp) };
   }
 }

@@ -53,9 +53,14 @@ export class Pools {
     if (!dex) throw new AppError('UNSUPPORTED_CHAIN', `${context.chain} has no pools for ${context.environment} keys`, 'chain');
     return this.reads.get(context.id, async () => {
       const blockNumber = await context.client.getBlockNumber({ cacheTime: 0 });
-      const [read, averages] = await Promise.all([readHubPools(context.client, dex, blockNumber), this.averages?.at(dex, blockNumber)]);
-      if (!averages) return read;
-      return { ...read, pools: read.pools.map((pool) => (averages.has(pool.token) ? { ...pool, average: averages.get(pool.token)! } : pool)) };
+      const [read, averaged] = await Promise.all([readHubPools(context.client, dex, blockNumber), this.averages?.at(dex, blockNumber)]);
+      if (!averaged) return read;
+      const { averages, blockTimestamp } = averaged;
+      return {
+        ...read,
+        ...(blockTimestamp !== undefined && { blockTimestamp }),
+        pools: read.pools.map((pool) => (averages.has(pool.token) ? { ...pool, average: averages.get(pool.token)! } : pool)),
+      };
     });
   }
 

@@ -46,6 +46,7 @@ export class ChainMarkets {
           return {
             hub: answer.hub,
             blockNumber: BigInt(answer.blockNumber),
+            ...(answer.blockTimestamp !== undefined && { blockTimestamp: answer.blockTimestamp }),
             pools: answer.pools.map((pool) => ({
               token: pool.token,
               tokenReserve: BigInt(pool.tokenReserve),

@@ -12,6 +12,7 @@ import {
   DEFAULT_ONRAMP_FEES,
   DEFAULT_SWAP_FEES,
   parseSlippage,
+  livePoolsRefusal,
   hubPath,
   poolDeviations,
   priceOfframp,
@@ -41,6 +42,12 @@ export class QuotePricer {
   private readonly swapFees: SwapFeeSchedule;
   private readonly limits: Record<string, AmountLimit>;
   private readonly poolTolerance: Decimal;
+  /** A live pool's furthest from its own average (LIVE_POOL_TOLERANCE_PERCENT), as a fraction. */
+  private readonly livePoolTolerance: Decimal;
+  /** The shortest average a live quote accepts (LIVE_POOL_MIN_AVERAGE_SECONDS). */
+  private readonly livePoolMinAverageSeconds: number;
+  /** The oldest block a live chain's pools may be read at (LIVE_POOL_MAX_LAG_SECONDS). */
+  private readonly livePoolMaxLagSeconds: number;
   /** Each read of a chain's pools (the same object for every quote of its period), with how far its pools are from the feed. */
   private readonly judged = new WeakMap<HubPools, Promise<PoolDeviation[]>>();
 
@@ -58,6 +65,9 @@ export class QuotePricer {
     this.swapFees = { ...DEFAULT_SWAP_FEES, ...config.json<Partial<SwapFeeSchedule>>('swapFees') };
     this.limits = { ...DEFAULT_AMOUNT_LIMITS, ...config.json<Record<string, AmountLimit>>('amountLimits') };
     this.poolTolerance = dec(config.string('poolPriceTolerancePercent')).div(100);
+    this.livePoolTolerance = livePercent(config.string('livePoolTolerancePercent'));
+    this.livePoolMinAverageSeconds = config.int('livePoolMinAverageSeconds', 10, 86_400);
+    this.livePoolMaxLagSeconds = config.int('livePoolMaxLagSeconds', 5, 3_600);
   }
 
   async onramp(request: OnrampQuote.Request, tenant: Tenant): Promise<Priced<OnrampQuote.Response>> {
@@ -86,8 +96,12 @@ export class QuotePricer {
     // Refused before any partner is asked when nobody could pay it out (a live key without a payout partner).
     this.payouts.of(tenant.environment);
     const directory = this.banks.of(tenant.environment);
-    const prices = this.prices.of(tenant.environment);
-    const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
+    // A live off-ramp is priced by what its swap gives on the live chain's DEX (CNGN, one Naira each); the sandbox's by
+    // its price feed, or its pools on a test chain.
+    const [rate, market] =
+      tenant.environment === 'live'
+        ? [dec(1), await this.liveOfframpMarket(tenant, chain, token.symbol)]
+        : await Promise.all([this.prices.of(tenant.environment).ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
     const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees, market });
     const { accountName } = await directory.resolveAccount(bank.code, request.accountNumber);
     return {
@@ -97,6 +111,50 @@ export class QuotePricer {
       fiatCurrency: 'NGN',
       bankAccount: { bankName: bank.name, bankCode: bank.code, accountNumber: request.accountNumber, accountName },
     };
+  }
+
+  /**
+   * A live off-ramp's market: its token swapped to CNGN on the live chain's DEX, as the ramp service will swap it (CNGN
+   * is paid one Naira each, undefined: no swap). Refused, before anything is priced, on a chain the platform runs no
+   * live chain for (LIVE_MODE_DISABLED) and on one whose pools cannot be trusted now (PRICE_DEVIATION, 503: see
+   * checkLivePools); a token without a pool is UNSUPPORTED_TOKEN.
+   */
+  private async liveOfframpMarket(tenant: Tenant, chain: string, tokenSymbol: string): Promise<((net: Decimal) => Decimal) | undefined> {
+    const network = (await this.markets.networks(tenant)).find((candidate) => candidate.chain === chain);
+    if (!network) throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform yet, and none is configured: use a test key`, 'chain');
+    if (tokenSymbol === 'CNGN') return undefined;
+    if (!network.contracts.dex)
+      throw new AppError('LIVE_MODE_DISABLED', `${chain}'s live chain has no DEX to swap ${tokenSymbol} to CNGN on: use a test key`, 'chain');
+    const legs: RouteLegSpec[] = [{ kind: 'swap', chain, fromToken: tokenSymbol, toToken: 'CNGN', provider: network.contracts.dex.name }];
+    const pools = await this.markets.pools(tenant, [chain]);
+    this.checkLivePools(legs, pools);
+    return (net) => {
+      const out = amountThroughPools(net, legs, pools, (symbol, on) => tokenDecimals(symbol, on));
+      if (!out)
+        throw invalidField(
+          'tokenSymbol',
+          `${tokenSymbol} has no pool with CNGN on ${chain}'s DEX (${network.contracts.dex!.name}) to be swapped through`,
+          'UNSUPPORTED_TOKEN',
+        );
+      return out;
+    };
+  }
+
+  /**
+   * Refuses (PRICE_DEVIATION, 503) to price from a live chain's pools that cannot be trusted now: read at a block older
+   * than LIVE_POOL_MAX_LAG_SECONDS (the node lags, and its spot price and average agree while both are stale), without a
+   * time-weighted average over at least LIVE_POOL_MIN_AVERAGE_SECONDS (the chain service has not watched the pool that
+   * long), or further than LIVE_POOL_TOLERANCE_PERCENT from that average (someone is moving it). Asked again once the
+   * pool is back, it quotes.
+   */
+  private checkLivePools(legs: readonly RouteLegSpec[], pools: ReadonlyMap<string, HubPools>): void {
+    const refusal = livePoolsRefusal(legs, pools, {
+      tolerance: this.livePoolTolerance,
+      minAverageSeconds: this.livePoolMinAverageSeconds,
+      maxLagSeconds: this.livePoolMaxLagSeconds,
+      now: Math.floor(Date.now() / 1000),
+    });
+    if (refusal) throw new AppError('PRICE_DEVIATION', refusal);
   }
 
   async swap(request: SwapQuote.Request, tenant: Tenant): Promise<Priced<SwapQuote.Response>> {
@@ -287,4 +345,12 @@ export class QuotePricer {
       )[index] ?? routed
     );
   }
+}
+
+/** LIVE_POOL_TOLERANCE_PERCENT as a fraction: above 0 and at most 10 (percent), refused at start otherwise. */
+function livePercent(value: string): Decimal {
+  const percent = /^\d+(\.\d+)?$/.test(value.trim()) ? dec(value.trim()) : undefined;
+  if (!percent || percent.lte(0) || percent.gt(10))
+    throw new Error(`LIVE_POOL_TOLERANCE_PERCENT must be a percent above 0 and at most 10, got ${JSON.stringify(value)}`);
+  return percent.div(100);
 }

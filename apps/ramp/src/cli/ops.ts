@@ -10,7 +10,8 @@ const USAGE = `Usage:
   npm run ops -- held
       Lists what waits for an operator in the ramp service, as JSON: collection payments held (unpaid on-ramps of
       several organizations on the account) or whose refund the partner refused, payments into accounts no on-ramp
-      was given, partner events parked after repeated failures, and paid payouts the bank sent back.
+      was given, partner events parked after repeated failures, paid payouts the bank sent back, and live off-ramps
+      held after their swap on chain because every payout failed (their CNGN is in the hot wallet).
   npm run ops -- refund-collection PROVIDER REFERENCE --operator NAME
       Gives back a collection payment (the partner's charge REFERENCE) that is held, whose refund was refused or
       failed (an on-ramp's too), or that was paid into an account no on-ramp was given, through the partner that took it, and records NAME. Safe to run
@@ -20,7 +21,7 @@ Needs PostgreSQL (DATABASE_URL) and, to refund, the partner's key (PAYSTACK_SECR
 
 /** What waits for an operator. */
 async function held(pool: Pool) {
-  const [collections, unknownPayments, parkedEvents, reversedPayouts] = await Promise.all([
+  const [collections, unknownPayments, parkedEvents, reversedPayouts, heldPayouts] = await Promise.all([
     pool.query(
       `select provider, reference, account_number as "accountNumber", amount::text, paid_at as "paidAt", matched, reason, refund
          from ramp.collection_payments where (matched = 'hold' and refund is distinct from 'refunded') or refund = 'rejected' order by paid_at`,
@@ -38,8 +39,18 @@ async function held(pool: Pool) {
               data->>'amount' as amount, data->>'at' as at
          from ramp.events where type = 'offramp.payout_reversed' order by global_position`,
     ),
+    pool.query(
+      `select substr(stream_id, length('offramp-') + 1) as "transactionId", data->>'errorMessage' as "errorMessage", data->>'at' as at
+         from ramp.events where type = 'offramp.payout_held' order by global_position`,
+    ),
   ]);
-  return { collections: collections.rows, unknownPayments: unknownPayments.rows, parkedEvents: parkedEvents.rows, reversedPayouts: reversedPayouts.rows };
+  return {
+    collections: collections.rows,
+    unknownPayments: unknownPayments.rows,
+    parkedEvents: parkedEvents.rows,
+    reversedPayouts: reversedPayouts.rows,
+    heldPayouts: heldPayouts.rows,
+  };
 }
 
 /** Refunds a collection payment an operator settles; the row is locked meanwhile, so two operators refund it once. */

@@ -39,7 +39,7 @@ class Partner implements PayoutProvider {
 }
 
 /** The off-ramp as the commands leave it, applied through its decider: its state and its stream version. */
-function offramp(commands: OfframpCommand[]): { state: WithInitiation<OfframpState>; version: number } {
+function offramp(commands: OfframpCommand[], settlement?: 'onchain'): { state: WithInitiation<OfframpState>; version: number } {
   const initiated: OfframpEvent = {
     type: 'offramp.initiated',
     data: {
@@ -52,6 +52,7 @@ function offramp(commands: OfframpCommand[]): { state: WithInitiation<OfframpSta
       depositExpiresAt: null,
       reference: 'order-1',
       callbackUrl: null,
+      ...(settlement && { settlement }),
       at,
     },
   };
@@ -101,8 +102,8 @@ describe('LivePayoutStep - one move per run, each ask counted before it is made'
   });
 
   /** The run of the job the last event scheduled, claimed `claims` times (1: its first run). */
-  const run = (commands: OfframpCommand[], claims = 1, olderBy = 0) => {
-    const { state, version } = offramp(commands);
+  const run = (commands: OfframpCommand[], claims = 1, olderBy = 0, settlement?: 'onchain') => {
+    const { state, version } = offramp(commands, settlement);
     return step.perform({ transactionId: TXN, state, version, job: { decided_at_version: version - olderBy, attempts: claims } });
   };
 
@@ -160,6 +161,14 @@ describe('LivePayoutStep - one move per run, each ask counted before it is made'
       { ...answer(3, 'paystack', 'failed'), reason: 'account dormant' } as OfframpCommand,
     ];
     expect(await run(threeFailed)).toEqual({ type: 'recordPayout', ok: false, reason: 'account dormant', at: expect.any(String) });
+    expect(counted).not.toContainEqual(['paystack', 'failed_after_swap']);
+    // Swapped on the live chain: the same rejection, counted for an operator, and the off-ramp is held, not failed.
+    const onChain = await run(threeFailed, 1, 0, 'onchain');
+    expect(onChain).toEqual({ type: 'recordPayout', ok: false, reason: 'account dormant', at: expect.any(String) });
+    expect(counted).toContainEqual(['paystack', 'failed_after_swap']);
+    expect(decideOfframp(onChain, offramp(threeFailed, 'onchain').state)).toEqual([
+      { type: 'offramp.payout_held', data: { errorMessage: 'The bank payout was rejected: account dormant', at: expect.any(String) } },
+    ]);
   });
 
   it('waits when every partner is out of rotation, and never sends an open attempt elsewhere when its partner is gone', async () => {

@@ -2,14 +2,25 @@ import { nextPayoutStep, payoutReference, type PayoutAttempt } from '@ramp/banki
 import { dec } from '@ramp/money';
 import { StepPending, type Job, type WithInitiation } from '@ramp/process-kit';
 import type { LivePayouts, PayoutResult } from '@ramp/providers';
-import type { OfframpCommand, OfframpState, PayoutAttemptRecord } from '@ramp/ramping';
+import { swappedLive, type OfframpCommand, type OfframpState, type PayoutAttemptRecord } from '@ramp/ramping';
 import type { Logger } from '@ramp/service-kit';
 
 /** Attempts of one off-ramp's payout, across its partners, before it fails (PAYOUT_REJECTED). */
 export const MAX_PAYOUT_ATTEMPTS = 3;
 
 /** What happened to live payouts, for the metric `ramp_payouts_total{provider,outcome}`. */
-export type PayoutOutcome = 'sent' | 'paid' | 'failed' | 'rejected' | 'held' | 'reversed' | 'unresolved' | 'waiting_for_balance' | 'no_partner';
+export type PayoutOutcome =
+  | 'sent'
+  | 'paid'
+  | 'failed'
+  | 'rejected'
+  | 'held'
+  | 'reversed'
+  | 'unresolved'
+  | 'waiting_for_balance'
+  | 'no_partner'
+  /** Every attempt failed after the off-ramp's swap on a live chain: held for an operator (offramp.payout_held). */
+  | 'failed_after_swap';
 
 export interface LivePayoutOptions {
   /** PAYOUT_VERIFY_MS: how long a payout waits for its partner's event before asking the partner itself. */
@@ -44,8 +55,8 @@ const MAX_RETRY_MS = 3_600_000;
  * - a `pending` (or `held`) attempt waits for the partner's event, which wakes the job, or for PAYOUT_VERIFY_MS, and
  *   is then looked up at the partner for the quoted amount: the partner's own answer, never the event's body, is what
  *   is recorded;
- * - when every attempt is known to have moved no Naira and none is left, the payout is rejected (the off-ramp fails
- *   and gives the tokens back).
+ * - when every attempt is known to have moved no Naira and none is left, the payout is rejected: the off-ramp fails
+ *   and gives the tokens back, or, swapped on a live chain (its tokens are CNGN by then), is held for an operator.
  *
  * Nothing here waits in the job's slot: a step with nothing new ends StepPending.
  */
@@ -68,6 +79,14 @@ export class LivePayoutStep {
           throw new StepPending('every payout partner is out of rotation: the payout waits for one to answer again', this.options.verifyMs);
         }
         const last = attempts.at(-1);
+        if (swappedLive(state)) {
+          // Its token was swapped to CNGN on chain: the off-ramp is held for an operator, not refunded (offramp.payout_held).
+          this.options.count(last?.provider ?? 'all', 'failed_after_swap');
+          this.options.logger?.error(
+            { transactionId, attempts: attempts.length, reason: last?.reason },
+            'every payout of a live off-ramp failed after its swap on chain: it is held for an operator (npm run ops -- held)',
+          );
+        }
         return { type: 'recordPayout', ok: false, reason: last?.reason ?? 'no bank partner could pay it', at };
       }
       case 'send': {

@@ -69,7 +69,7 @@ export class OfframpService {
     this.payouts = new OfframpPayouts(livePayoutsFrom(config, partnerObserver(metrics.partnerCallSeconds)));
     this.payoutsCounted = new Counter({
       name: 'ramp_payouts_total',
-      help: "Live payouts' moves by provider and outcome: sent, paid, failed, rejected, held (stopped at the partner for a person), reversed (the bank sent it back), unresolved (refused after an unanswered ask: it may have paid, so it is asked again, never sent elsewhere), waiting_for_balance (the partner balance does not cover it: top it up), no_partner (every partner out of rotation).",
+      help: "Live payouts' moves by provider and outcome: sent, paid, failed, rejected, held (stopped at the partner for a person), reversed (the bank sent it back), unresolved (refused after an unanswered ask: it may have paid, so it is asked again, never sent elsewhere), waiting_for_balance (the partner balance does not cover it: top it up), no_partner (every partner out of rotation), failed_after_swap (every attempt failed after a live swap on chain: held for an operator).",
       labelNames: ['provider', 'outcome'],
       registers: [metrics.registry],
     });
@@ -133,11 +133,13 @@ export class OfframpService {
   /**
    * Where the off-ramp's swap to CNGN and the CNGN's transfer to the provider run: on chain where the chain service has
    * the platform's pools on the quote's chain (the local test chains), on the sandbox's rails elsewhere. A live
-   * chain's DEX is not one (its off-ramps are refused before they get here: no live price source yet), and a live
-   * off-ramp that got here would stop at the sandbox's rails, never swap on it.
+   * off-ramp runs on its live chain (its quote was priced from that chain's DEX, or is of CNGN): the swap on the DEX
+   * into the hot wallet, where the CNGN stays while a bank partner pays the Naira from its balance. A live chain the
+   * chain service does not run (its quote was refused) would stop at the sandbox's rails, never simulate.
    */
   private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
     const network = await this.chain.network(tenant.environment, chain);
+    if (tenant.environment === 'live') return network ? 'onchain' : 'simulated';
     return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 

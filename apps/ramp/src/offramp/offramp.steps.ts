@@ -8,6 +8,7 @@ import {
   OFFRAMP_PROVIDER,
   offrampSettlementAmount,
   offrampSwapMinimum,
+  payoutStarted,
   refundAddressOf,
   type OfframpCommand,
   type OfframpState,
@@ -81,11 +82,17 @@ export class OfframpSteps {
       case 'payout': {
         // Refused (LIVE_MODE_DISABLED) for a live off-ramp when no payout partner is configured.
         const payout = this.payouts.of(tenant.environment);
-        if (payout.kind === 'live') return this.livePayoutOver(payout.payouts).perform({ transactionId, state, job, version });
         // A managed wallet's CNGN (no swap) leaves its account for the hot wallet first, in one sponsored operation, as
-        // a swapped token's does in its swap (for a forwarder wallet, whose funds the hot wallet holds, nothing moves).
+        // a swapped token's does in its swap (for a forwarder wallet, whose funds the hot wallet holds, nothing moves):
+        // before any bank partner is asked, so that Naira is never paid for CNGN still in the account. Asked again on
+        // every run of the step, it answers the one transfer's outcome.
         const funded = await this.fundFromWallet(transactionId, state, tenant);
-        if (funded && !funded.ok) return { type: 'recordPayout', ok: false, reason: `the wallet's CNGN could not be taken: ${funded.reason}`, at: at() };
+        if (funded && !funded.ok) {
+          if (payoutStarted(state))
+            throw new Error(`the wallet's CNGN of ${transactionId} could not be taken after its payout was asked: ${funded.reason}; an operator must look`);
+          return { type: 'recordPayout', ok: false, reason: `the wallet's CNGN could not be taken: ${funded.reason}`, at: at() };
+        }
+        if (payout.kind === 'live') return this.livePayoutOver(payout.payouts).perform({ transactionId, state, job, version });
         // On chain, the CNGN goes to the provider's settlement address first (a real transfer, once per key); the bank
         // pays the Naira against it, and that transfer's hash is the settlement's.
         // A transfer that fails (the hot wallet short of CNGN, say) is not the bank's rejection: the swap gave the CNGN,

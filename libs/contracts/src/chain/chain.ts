@@ -413,6 +413,8 @@ export namespace ChainPools {
   export interface Response {
     chain: string;
     blockNumber: string;
+    /** A live chain's: the timestamp (Unix seconds) of `blockNumber`'s block, by which a reader sees how old the prices are. */
+    blockTimestamp?: number;
     hub: string;
     pools: Pool[];
   }

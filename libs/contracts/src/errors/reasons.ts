@@ -88,7 +88,7 @@ export const ERROR_REASONS = {
   PRICE_DEVIATION: {
     code: 'SERVICE_UNAVAILABLE',
     description:
-      'A pool the trade would go through is priced too far from the market (someone just moved it): no quote is given from it; ask again in a moment.',
+      "A pool the trade would go through is priced too far from the market, or a live chain's pool from its own recent average (someone just moved it), or a live chain's pool cannot be judged now (no average over the least span yet, or its node lags): no quote is given from it; ask again in a moment.",
   },
 } as const satisfies Record<string, { code: ErrorCode; description: string }>;
 

@@ -1,5 +1,15 @@
 import { dec, formatRate, fromBaseUnits } from '@ramp/money';
-import { amountThroughPools, hubAmountsOut, hubPath, poolAmountOut, poolDeviations, type HubPools, type MarketLeg } from './pools';
+import {
+  amountThroughPools,
+  averageDeviations,
+  hubAmountsOut,
+  livePoolsRefusal,
+  hubPath,
+  poolAmountOut,
+  poolDeviations,
+  type HubPools,
+  type MarketLeg,
+} from './pools';
 import { DEFAULT_SWAP_FEES, priceSwap } from './swap-quotes';
 
 const USDC = 10n ** 6n;
@@ -177,5 +187,103 @@ describe('pool deviations - how far the pools a route swaps through are from the
     expect(deviations.map((entry) => entry.token)).toEqual(['CNGN', 'ETH']);
     expect(poolDeviations([swap('USDC', 'CNGN')], seeded(500n * 10n ** 18n), decimals, usd).map((entry) => entry.token)).toEqual(['CNGN']);
     expect(poolDeviations([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC' }], seeded(1n), decimals, usd)).toEqual([]);
+  });
+});
+
+describe("average deviations - how far a live chain's pools are from their own averages", () => {
+  const swap = (fromToken: string, toToken: string): MarketLeg => ({ kind: 'swap', chain: 'base', fromToken, toToken });
+  // 3,000,000,000 CNGN (6 decimals) against 2,000,000 USDC: 0.000666... USDC base units per CNGN base unit.
+  const cngn = { token: 'CNGN', tokenReserve: 3_000_000_000n * USDC, hubReserve: 2_000_000n * USDC };
+  const withAverage = (hubPerToken: string | undefined, extra: Partial<HubPools> = {}) =>
+    new Map([
+      [
+        'base',
+        {
+          ...pools,
+          ...extra,
+          pools: [
+            { ...cngn, ...(hubPerToken !== undefined && { average: { hubPerToken: dec(hubPerToken), seconds: 1800 } }) },
+            { token: 'ETH', tokenReserve: 625n * WEI, hubReserve: 2_000_000n * USDC },
+            { token: 'USDT', tokenReserve: 0n, hubReserve: 0n },
+          ],
+        },
+      ],
+    ]);
+
+  it('given a pool at its average, then no deviation; given one 5% above it, then 0.05, whichever way the route goes', () => {
+    const spot = dec(2_000_000).div(3_000_000_000);
+    expect(averageDeviations([swap('CNGN', 'USDC')], withAverage(spot.toFixed()))).toEqual([
+      { chain: 'base', token: 'CNGN', average: { hubPerToken: spot, seconds: 1800 }, deviation: dec(0) },
+    ]);
+    const [moved] = averageDeviations([swap('USDC', 'CNGN')], withAverage(spot.div(1.05).toFixed()));
+    expect(moved!.deviation!.toDecimalPlaces(10).toFixed()).toBe('0.05');
+  });
+
+  it('given a pool with no average yet (or a zero one), then it is named without a deviation: it cannot be judged', () => {
+    expect(averageDeviations([swap('CNGN', 'USDC')], withAverage(undefined))).toEqual([{ chain: 'base', token: 'CNGN' }]);
+    expect(averageDeviations([swap('CNGN', 'USDC')], withAverage('0'))).toEqual([{ chain: 'base', token: 'CNGN' }]);
+  });
+
+  it('judges every pool of a route through the hub, and leaves out empty and missing pools and other chains', () => {
+    const judged = averageDeviations([swap('ETH', 'CNGN')], withAverage('0.0006'));
+    expect(judged.map((entry) => [entry.token, entry.deviation !== undefined])).toEqual([
+      ['ETH', false],
+      ['CNGN', true],
+    ]);
+    expect(averageDeviations([swap('USDT', 'USDC')], withAverage('0.0006'))).toEqual([]);
+    expect(averageDeviations([{ kind: 'swap', chain: 'bsc', fromToken: 'CNGN', toToken: 'USDC' }], withAverage('0.0006'))).toEqual([]);
+  });
+});
+
+describe('live pools refusal - whether a live quote may be priced from the pools now', () => {
+  const NOW = 1_800_000_000;
+  const rules = { tolerance: dec('0.02'), minAverageSeconds: 900, maxLagSeconds: 120, now: NOW };
+  const legs: MarketLeg[] = [{ kind: 'swap', chain: 'base', fromToken: 'USDC', toToken: 'CNGN' }];
+  const spot = dec(2_000_000).div(3_000_000_000);
+  const read = (average: { hubPerToken: string; seconds: number } | undefined, blockTimestamp: number | undefined = NOW - 2) =>
+    new Map([
+      [
+        'base',
+        {
+          hub: 'USDC',
+          blockNumber: 7n,
+          ...(blockTimestamp !== undefined && { blockTimestamp }),
+          pools: [
+            {
+              token: 'CNGN',
+              tokenReserve: 3_000_000_000n * USDC,
+              hubReserve: 2_000_000n * USDC,
+              ...(average && { average: { hubPerToken: dec(average.hubPerToken), seconds: average.seconds } }),
+            },
+          ],
+        },
+      ],
+    ]);
+
+  it('given a recent read of a pool near its average over the least span, then nothing', () => {
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.toFixed(), seconds: 900 }), rules)).toBeUndefined();
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.div('1.019').toFixed(), seconds: 1800 }, NOW - 120), rules)).toBeUndefined();
+  });
+
+  it('given a read at an old block, or of unknown age, then refused: a node that lags', () => {
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.toFixed(), seconds: 1800 }, NOW - 121), rules)).toBe(
+      "base's pools were read at a block 121 seconds old (more than 120): no quote is priced from a node that lags; ask again in a moment",
+    );
+    const unknownAge = new Map([['base', { hub: 'USDC', blockNumber: 7n, pools: [] }]]);
+    expect(livePoolsRefusal(legs, unknownAge, rules)).toMatch(/block of unknown age/);
+  });
+
+  it('given a pool without an average, or with one over less than the least span, then refused until it has one', () => {
+    const refusal = 'The CNGN pool on base has no time-weighted average over 15 minutes yet to judge its price by: no quote is given from it; ask again later';
+    expect(livePoolsRefusal(legs, read(undefined), rules)).toBe(refusal);
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.toFixed(), seconds: 899 }), rules)).toBe(refusal);
+    expect(livePoolsRefusal(legs, read(undefined), { ...rules, minAverageSeconds: 10 })).toMatch(/over 10 seconds yet/);
+  });
+
+  it('given a pool moved further from its average than the tolerance, either way, then refused, saying how far', () => {
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.div('1.03').toFixed(), seconds: 1800 }), rules)).toBe(
+      'The CNGN pool on base is priced 3% away from its own average over the last 30 minutes (more than 2%): no quote is given from it; ask again in a moment',
+    );
+    expect(livePoolsRefusal(legs, read({ hubPerToken: spot.mul('1.025').toFixed(), seconds: 1800 }), rules)).toMatch(/priced 2.4% away/);
   });
 });

@@ -31,6 +31,8 @@ export interface HubPool {
 export interface HubPools {
   hub: string;
   blockNumber: bigint;
+  /** On a live chain, the timestamp (Unix seconds) of `blockNumber`'s block: how old the read's prices are. */
+  blockTimestamp?: number;
   pools: readonly HubPool[];
 }
 
@@ -126,4 +128,83 @@ export function poolDeviations(
     }
   }
   return deviations;
+}
+
+/**
+ * How far each pool a route's swaps go through is priced from its own time-weighted average (a live chain's pools,
+ * which have no price feed of the platform's to be checked against): the spot price of its token in the hub (the
+ * reserves' ratio) against the pool's average up to the same block, as |spot / average − 1|. A pool without an average
+ * (or with an empty one) has no `deviation`: it cannot be judged. A pool missing or empty is left out: the route
+ * cannot be priced through it at all (amountThroughPools says so).
+ */
+export interface AverageDeviation {
+  chain: string;
+  token: string;
+  average?: PoolAverage;
+  deviation?: Decimal;
+}
+
+export function averageDeviations(legs: readonly MarketLeg[], pools: ReadonlyMap<string, HubPools>): AverageDeviation[] {
+  const judged: AverageDeviation[] = [];
+  for (const leg of legs) {
+    if (leg.kind !== 'swap') continue;
+    const chainPools = pools.get(leg.chain);
+    if (!chainPools) continue;
+    for (const token of hubPath(leg.fromToken, leg.toToken, chainPools.hub).filter((symbol) => symbol !== chainPools.hub)) {
+      const pool = chainPools.pools.find((candidate) => candidate.token === token);
+      if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) continue;
+      const average = pool.average;
+      if (!average || average.hubPerToken.isZero()) {
+        judged.push({ chain: leg.chain, token });
+        continue;
+      }
+      const spot = dec(pool.hubReserve.toString()).div(pool.tokenReserve.toString());
+      judged.push({ chain: leg.chain, token, average, deviation: spot.div(average.hubPerToken).sub(1).abs() });
+    }
+  }
+  return judged;
+}
+
+/** What a live quote asks of the pools it would price from (LIVE_POOL_* settings), and the clock. */
+export interface LivePoolRules {
+  /** The furthest a pool's spot price may be from its own average, as a fraction (0.02 is 2%). */
+  tolerance: Decimal;
+  /** The shortest span of an average that is believed. */
+  minAverageSeconds: number;
+  /** The oldest a read's block may be. */
+  maxLagSeconds: number;
+  /** Now, in Unix seconds. */
+  now: number;
+}
+
+/**
+ * Why a route's live pools cannot be priced from now (undefined: they can): a read at a block older than the rules
+ * allow (a node that lags shows a spot price and an average that agree while both are stale), a pool without an
+ * average over the least span (not watched that long), or one further from that average than the tolerance (someone
+ * is moving it). The first reason found, in that order, as a sentence for the integrator.
+ */
+export function livePoolsRefusal(legs: readonly MarketLeg[], pools: ReadonlyMap<string, HubPools>, rules: LivePoolRules): string | undefined {
+  for (const [chain, chainPools] of pools) {
+    const lag = chainPools.blockTimestamp === undefined ? undefined : rules.now - chainPools.blockTimestamp;
+    if (lag === undefined || lag > rules.maxLagSeconds) {
+      const age = lag === undefined ? 'of unknown age' : `${lag} seconds old`;
+      return `${chain}'s pools were read at a block ${age} (more than ${rules.maxLagSeconds}): no quote is priced from a node that lags; ask again in a moment`;
+    }
+  }
+  const judged = averageDeviations(legs, pools);
+  const unjudged = judged.find((entry) => !entry.deviation || entry.average!.seconds < rules.minAverageSeconds);
+  if (unjudged) {
+    return `The ${unjudged.token} pool on ${unjudged.chain} has no time-weighted average over ${spanOf(rules.minAverageSeconds)} yet to judge its price by: no quote is given from it; ask again later`;
+  }
+  const worst = [...judged].sort((a, b) => b.deviation!.comparedTo(a.deviation!))[0];
+  if (worst && worst.deviation!.gt(rules.tolerance)) {
+    const percent = worst.deviation!.mul(100).toDecimalPlaces(1).toFixed();
+    return `The ${worst.token} pool on ${worst.chain} is priced ${percent}% away from its own average over the last ${spanOf(worst.average!.seconds)} (more than ${rules.tolerance.mul(100).toFixed()}%): no quote is given from it; ask again in a moment`;
+  }
+  return undefined;
+}
+
+/** A span of seconds in words: `45 seconds`, `30 minutes`. */
+function spanOf(seconds: number): string {
+  return seconds < 120 ? `${seconds} seconds` : `${Math.round(seconds / 60)} minutes`;
 }

@@ -567,6 +567,39 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     ).toThrow(/through its attempts/);
   });
 
+  it('holds a live off-ramp swapped on chain for an operator when every attempt failed, instead of giving back what it took', () => {
+    const live = (custodial: boolean, settlement?: 'onchain'): OfframpEvent => {
+      const event = initiated(custodial) as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+      return { ...event, data: { ...event.data, tenant: { ...event.data.tenant, environment: 'live' }, ...(settlement && { settlement }) } };
+    };
+    const failed = [attempt(1, 'paystack', 'failed'), attempt(2, 'paystack', 'failed')];
+    const rejected: OfframpCommand = { type: 'recordPayout', ok: false, reason: 'the account is closed', at };
+    for (const custodial of [true, false]) {
+      const funding: OfframpEvent = custodial
+        ? held
+        : { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', from: '0xabc', tokenSymbol: 'USDC', at } };
+      // Its USDC is CNGN in the hot wallet now: no release of the hold, no refund of the deposit, nothing more on its own.
+      given([live(custodial, 'onchain'), funding, swapped, ...failed])
+        .when(rejected)
+        .then([{ type: 'offramp.payout_held', data: { errorMessage: 'The bank payout was rejected: the account is closed', at } }], 'none');
+      const heldState = fold([live(custodial, 'onchain'), funding, swapped, ...failed, { type: 'offramp.payout_held', data: { errorMessage: 'x', at } }]);
+      expect(heldState).toMatchObject({ status: 'pending', payoutHeld: { errorMessage: 'x', at } });
+      expect(heldState.failing).toBeUndefined();
+    }
+    // Not swapped on chain (a test key's, or settled on the sandbox's rails): it fails and gives back as ever.
+    given([live(false), { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', at } }, swapped, ...failed])
+      .when(rejected)
+      .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'refundDeposit');
+    given([...base, ...failed])
+      .when(rejected)
+      .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'releaseHold');
+    // A live CNGN off-ramp (no swap) gives its CNGN back: it is the deposit's own token, still in the hot wallet.
+    const cngn = initiated(true, 'CNGN') as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+    given([{ ...cngn, data: { ...cngn.data, tenant: { ...cngn.data.tenant, environment: 'live' }, settlement: 'onchain' } }, held, ...failed])
+      .when(rejected)
+      .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'releaseHold');
+  });
+
   it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', depositId: 'base:0xdep:0', at } };
     const state = foldInitiated([initiated(false), deposit, swapped, attempt(1, 'paystack', 'pending')]);

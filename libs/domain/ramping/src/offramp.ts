@@ -69,6 +69,12 @@ export type OfframpEvent =
    * and the off-ramp is held for an operator (pay again or give the tokens back); the integrator is told.
    */
   | { type: 'offramp.payout_reversed'; data: { provider: string; payoutReference: string; amount: string; at: string } }
+  /**
+   * A live off-ramp swapped on chain whose payout every partner refused or failed: its token is CNGN in the hot wallet
+   * by then, and giving the deposit back as it came would take another off-ramp's tokens (the hot wallet holds those
+   * awaiting their swap). Held for an operator (pay it again, or swap back and refund), never refunded on its own.
+   */
+  | { type: 'offramp.payout_held'; data: { errorMessage: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
   | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'offramp.funds_released'; data: { at: string } }
@@ -147,6 +153,8 @@ export interface OfframpState {
   payoutToSend?: number;
   /** The paid payout came back (offramp.payout_reversed): held for an operator. */
   payoutReversal?: { provider: string; payoutReference: string; amount: string; at: string };
+  /** Every payout failed after a live swap on chain (offramp.payout_held): held for an operator. */
+  payoutHeld?: { errorMessage: string; at: string };
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -208,6 +216,8 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
     }
     case 'offramp.payout_reversed':
       return { ...next, payoutReversal: event.data };
+    case 'offramp.payout_held':
+      return { ...next, payoutHeld: event.data };
     case 'offramp.completed':
       return { ...next, status: 'completed' };
     case 'offramp.failing':
@@ -222,6 +232,14 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
 }
 
 export const isCustodial = (state: OfframpState): boolean => Boolean(state.initiated?.walletId);
+
+/**
+ * A live off-ramp whose swap ran on chain: what it took is CNGN in the hot wallet now, not the token it came as, and
+ * the hot wallet's tokens are other off-ramps' awaiting their swap. Its failed payout is held for an operator
+ * (offramp.payout_held) instead of giving back, from them, what it took.
+ */
+export const swappedLive = (state: OfframpState): boolean =>
+  state.swap !== undefined && state.initiated?.tenant.environment === 'live' && state.initiated.settlement === 'onchain';
 const isFunded = (state: OfframpState): boolean => (isCustodial(state) ? state.fundsHeld : state.deposit !== undefined);
 const needsSwap = (state: OfframpState): boolean => state.initiated?.quote.tokenSymbol !== 'CNGN';
 
@@ -261,8 +279,8 @@ export function nextOfframpStep(state: OfframpState): OfframpStep {
     return isCustodial(state) ? { kind: 'placeHold' } : { kind: 'awaitDeposit', until: state.initiated.depositExpiresAt ?? state.initiated.at };
   }
   if (needsSwap(state) && !state.swap) return { kind: 'swapToCngn' };
-  // A payout the bank sent back waits for an operator: nothing more runs on its own.
-  if (state.payoutReversal) return { kind: 'none' };
+  // A payout the bank sent back, or one that failed after a live swap, waits for an operator: nothing more runs on its own.
+  if (state.payoutReversal || state.payoutHeld) return { kind: 'none' };
   if (!state.payout) return { kind: 'payout' };
   return isCustodial(state) ? { kind: 'captureHold' } : { kind: 'complete' };
 }
@@ -380,9 +398,9 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
         if (command.ok) refuse('A live payout is paid through its attempts (recordPayoutAttempt)');
         if (payoutStarted(state)) refuse('A payout attempt may have paid: the off-ramp cannot fail now');
       }
-      return command.ok
-        ? [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }]
-        : [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
+      if (command.ok) return [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }];
+      if (swappedLive(state)) return [{ type: 'offramp.payout_held', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, at } }];
+      return [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
     case 'recordPayoutSending':
       return decidePayoutSending(command, state, step);
     case 'recordPayoutAttempt':

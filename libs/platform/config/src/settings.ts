@@ -408,6 +408,27 @@ export const SETTINGS = {
       "The span (in seconds, 10 to 86,400) of each live chain's DEX pools' time-weighted average price, which a live quote judges a pool's spot price by: the chain's leader reads every pool's price accumulator every tenth of it and keeps three spans of readings (chain.pool_observations); a pool is averaged once it has a reading at least this old. Longer is harder to move and slower to follow the market.",
     services: ['chain'],
   },
+  livePoolTolerancePercent: {
+    env: 'LIVE_POOL_TOLERANCE_PERCENT',
+    default: '2',
+    description:
+      "How far (in percent, above 0 and at most 10) a live chain's DEX pool a live quote would swap through may be priced from its own time-weighted average (POOL_AVERAGE_SECONDS): a pool further away (someone is moving it, as anyone can a third party's pool) refuses the quote with 503 PRICE_DEVIATION. Tighter than POOL_PRICE_TOLERANCE_PERCENT, the test pools' gap from the price feed: a live pool has no feed of the platform's to be checked against, only its own past.",
+    services: ['quote'],
+  },
+  livePoolMinAverageSeconds: {
+    env: 'LIVE_POOL_MIN_AVERAGE_SECONDS',
+    default: '900',
+    description:
+      "The shortest span (in seconds, 10 to 86,400) of a live pool's time-weighted average a live quote accepts: a pool whose average (the chain service's POOL_AVERAGE_SECONDS) covers less, or that has none yet (a chain watched for less than a span), refuses the quote with 503 PRICE_DEVIATION. The quote service's own floor, so that a chain service set to a short span cannot make a pool easy to move.",
+    services: ['quote'],
+  },
+  livePoolMaxLagSeconds: {
+    env: 'LIVE_POOL_MAX_LAG_SECONDS',
+    default: '120',
+    description:
+      "How old (in seconds, 5 to 3,600) the block a live chain's pools were read at may be, by the quote service's clock: a node that lags (stopped following the chain) shows a spot price and an average that agree while both are stale, so such a read refuses the quote with 503 PRICE_DEVIATION until the chain service reads a recent block.",
+    services: ['quote'],
+  },
   chainPoolsMaxAgeMs: {
     env: 'CHAIN_POOLS_MAX_AGE_MS',
     default: '250',

@@ -355,7 +355,7 @@ export interface components {
        * - `RATE_LIMIT_EXCEEDED` (RATE_LIMITED): Too many requests: wait the seconds of Retry-After.
        * - `INTERNAL_ERROR` (INTERNAL_ERROR): An unexpected fault, logged: retry with the same Idempotency-Key, quoting x-request-id to support if it persists.
        * - `SERVICE_UNAVAILABLE` (SERVICE_UNAVAILABLE): A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).
-       * - `PRICE_DEVIATION` (SERVICE_UNAVAILABLE): A pool the trade would go through is priced too far from the market (someone just moved it): no quote is given from it; ask again in a moment.
+       * - `PRICE_DEVIATION` (SERVICE_UNAVAILABLE): A pool the trade would go through is priced too far from the market, or a live chain's pool from its own recent average (someone just moved it), or a live chain's pool cannot be judged now (no average over the least span yet, or its node lags): no quote is given from it; ask again in a moment.
        * @example INVALID_FIELD
        * @enum {string}
        */
