@@ -12,7 +12,7 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import { liveChainData } from '@ramp/chains';
 import {
   forwarderFactoryAddress,
@@ -41,7 +41,9 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
   const base = new AnvilNode({ chainId: 8453 });
   const box = new SecretBox(process.env.CUSTODY_SEALING_KEY, false);
   // A live seed is never the development seed: anvil's well-known mnemonic stands in (its keys here hold test coins only).
-  const custody = HdCustody.sealed(box.seal(ANVIL_MNEMONIC), box);
+  // A seed of the test's own: a public one (anvil's) is refused as a live seed.
+  const LIVE_SEED = generateMnemonic(english);
+  const custody = HdCustody.sealed(box.seal(LIVE_SEED), box);
   const deployer = custody.signer(LIVE_DEPLOYER_PATH).address;
   const live = liveChainData('base')!;
   const thirdParties: Address[] = [
@@ -99,7 +101,7 @@ describe('chain:deploy - the platform contracts of a live chain, deployed and pi
     client = createPublicClient({ transport: http(base.rpcUrl) }) as PublicClient;
     env = {
       LIVE_CHAINS: JSON.stringify({ base: { chainId: 8453, rpcUrl: base.rpcUrl, hotWalletPath: "m/44'/60'/1'/0/0", finality: 'depth', confirmations: 12 } }),
-      CUSTODY_SEED: box.seal(ANVIL_MNEMONIC),
+      CUSTODY_SEED: box.seal(LIVE_SEED),
     };
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
     // The deploy command migrates the chain schema (MIGRATE_ON_START); its first run below creates the table.

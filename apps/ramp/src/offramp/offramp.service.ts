@@ -135,11 +135,16 @@ export class OfframpService {
    * the platform's pools on the quote's chain (the local test chains), on the sandbox's rails elsewhere. A live
    * off-ramp runs on its live chain (its quote was priced from that chain's DEX, or is of CNGN): the swap on the DEX
    * into the hot wallet, where the CNGN stays while a bank partner pays the Naira from its balance. A live chain the
-   * chain service does not run (its quote was refused) would stop at the sandbox's rails, never simulate.
+   * chain service does not run now (taken out since the quote) refuses the initiation before anything is recorded
+   * (LIVE_MODE_DISABLED; the quote stays unused): nothing live ever stops at the sandbox's rails.
    */
   private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
     const network = await this.chain.network(tenant.environment, chain);
-    if (tenant.environment === 'live') return network ? 'onchain' : 'simulated';
+    if (tenant.environment === 'live') {
+      if (!network)
+        throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform now: the off-ramp cannot run; try again later`, 'chain');
+      return 'onchain';
+    }
     return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 

@@ -535,7 +535,7 @@ export const SETTINGS = {
     env: 'CUSTODY_SEED',
     default: '',
     description:
-      "The live chains' master seed (a BIP-39 mnemonic) sealed with CUSTODY_SEALING_KEY, as `v1.…` (npm run custody:seal). Required when LIVE_CHAINS is set, and refused then if it is the development seed (whatever NODE_ENV says) or the test seed. Only the chain service reads it.",
+      "The live chains' master seed (a BIP-39 mnemonic) sealed with CUSTODY_SEALING_KEY, as `v1.…` (npm run custody:seal). Required when LIVE_CHAINS is set, and refused then if it is the development seed (whatever NODE_ENV says), the test seed, or a public one (anvil's and Hardhat's default mnemonic, a BIP-39 test vector). Only the chain service reads it.",
     services: ['chain'],
   },
   testCustodySeed: {

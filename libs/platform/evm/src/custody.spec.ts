@@ -1,6 +1,6 @@
 import { SecretBox } from '@ramp/keys';
 import { keccak256, recoverMessageAddress, toHex } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import { DEVELOPMENT_MNEMONIC, HdCustody, accountOwnerPath, evmPath, mnemonicProblem } from './custody';
 
 describe('custody - keys from one sealed seed, behind the Signer port', () => {
@@ -34,7 +34,7 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
   });
 
   it("opens each environment's seed, and refuses the development seed for live chains whatever NODE_ENV says, or one seed for both", () => {
-    const live = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+    const live = generateMnemonic(english);
     const testPaths = [path];
     const livePaths = [evmPath("m/44'/60'/1'/0/0")];
     const settings = { testSeed: '', liveSeed: box.seal(live), box, production: false, testPaths, livePaths };
@@ -44,6 +44,12 @@ describe('custody - keys from one sealed seed, behind the Signer port', () => {
     expect(HdCustody.forEnvironments({ ...settings, livePaths: [] }).live).toBeUndefined();
     expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: '' })).toThrow('CUSTODY_SEED is required when LIVE_CHAINS is set');
     expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC) })).toThrow('CUSTODY_SEED is the development seed');
+    // A public seed (anvil's default, the local chains' own; a BIP-39 test vector) is anyone's keys.
+    for (const seed of [
+      'test test test test test test test test test test test junk',
+      'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+    ])
+      expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(seed) })).toThrow('CUSTODY_SEED is a public seed');
     expect(() => HdCustody.forEnvironments({ ...settings, testSeed: box.seal(live) })).toThrow('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed');
     expect(() => HdCustody.forEnvironments({ ...settings, testSeed: '', production: true })).toThrow('TEST_CUSTODY_SEED is required in production');
     expect(() => HdCustody.forEnvironments({ ...settings, liveSeed: box.seal(DEVELOPMENT_MNEMONIC.replace('glare', 'glass')) })).toThrow(

@@ -75,6 +75,16 @@ export function evmPath(raw: string): EvmPath {
 export const DEVELOPMENT_MNEMONIC = 'casual mad major limit office cricket tunnel conduct beyond fuel inch glare';
 
 /**
+ * Seeds that are public, and so never a live seed: anvil's and Hardhat's default mnemonic (the local test chains'
+ * faucet and deployer, LOCAL_CHAIN_ACCOUNTS; every tutorial's), and the BIP-39 test vectors' all-`abandon` one. A key
+ * from any of them is swept by bots the moment it holds value on a real chain.
+ */
+const PUBLIC_MNEMONICS: readonly string[] = [
+  'test test test test test test test test test test test junk',
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+];
+
+/**
  * What is wrong with a BIP-39 mnemonic (English wordlist), or undefined when it is one: 12 to 24 words (a multiple of
  * 3), each of the list, whose last bits are the checksum of the entropy (SHA-256). A mistyped word is found here,
  * before it seals a seed whose keys nobody could derive again from the written-down words.
@@ -155,6 +165,10 @@ export class HdCustody {
     const liveMnemonic = openMnemonic(settings.liveSeed, box, 'CUSTODY_SEED');
     if (liveMnemonic === DEVELOPMENT_MNEMONIC)
       throw new Error('CUSTODY_SEED is the development seed, which anyone can read: live chains need a seed of their own');
+    if (PUBLIC_MNEMONICS.includes(liveMnemonic))
+      throw new Error(
+        "CUSTODY_SEED is a public seed (anvil's and Hardhat's default, or a BIP-39 test vector), whose keys anyone holds: live chains need a seed of their own",
+      );
     if (liveMnemonic === testMnemonic)
       throw new Error('CUSTODY_SEED and TEST_CUSTODY_SEED are the same seed: test and live keys must come from different seeds');
     const live = new HdCustody(liveMnemonic);

@@ -1,0 +1,352 @@
+import { randomBytes } from 'crypto';
+import { Client, Pool } from 'pg';
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  http,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  toHex,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
+import { makeNuban, payoutReference } from '@ramp/banking';
+import { liveChainData } from '@ramp/chains';
+import { HdCustody, LIVE_DEPLOYER_PATH, REHEARSAL_END_USER, REHEARSAL_FUNDING, standInLiveChain, UniswapV2Pair, UniswapV2Router02 } from '@ramp/evm';
+import { SecretBox } from '@ramp/keys';
+import { dec } from '@ramp/money';
+import { SandboxPriceFeed } from '@ramp/providers';
+import {
+  ANVIL_MNEMONIC,
+  AnvilNode,
+  ApiClient,
+  eventually,
+  expectError,
+  freshStack,
+  operatorCommand,
+  PARTNER_CONTRACTS,
+  PaystackEmulator,
+  PrismProxy,
+  runCompiled,
+  startServices,
+  stopAll,
+  TEST_DATABASE_URL,
+  type ApiResponse,
+  type ServiceProcess,
+} from '@ramp/testing';
+
+/** The account the Naira is paid to (GTBank), as Paystack's name enquiry knows it. */
+const ACCOUNT = makeNuban('058', '012345678');
+const ACCOUNT_NAME = 'ADA OBI';
+const HOT_WALLET_PATH = "m/44'/60'/1'/0/0";
+
+/**
+ * A live off-ramp end to end, with nothing leaving the machine (LIVE.md section 4): an anvil node standing in for Base
+ * (chain id 8453; standInLiveChain puts USDC, CNGN and Uniswap V2 at their mainnet addresses and seeds the pools at the
+ * sandbox prices), the platform's contracts deployed and pinned by `npm run chain:deploy` as an operator does, a live
+ * custody seed of the run's own, the platform's real services on a database and events namespace of their own, and
+ * Paystack's emulator behind Prism (its published contract checks every request and answer). A live key's quote is
+ * priced from the live chain's own pool, and only once the chain service has watched it for a span (refused before,
+ * PRICE_DEVIATION); the end user's USDC arrives at the deposit address by a real transfer, is swept to the hot wallet and
+ * swapped to CNGN through the pool on chain, and Paystack pays the Naira. When every payout attempt fails after that
+ * swap, the off-ramp is held for an operator (`offramp.payout_held`, `npm run ops -- held`) and nothing is sent back.
+ */
+describe('live off-ramp - priced from the live pool, swapped on chain, paid through Paystack, held when its payout fails', () => {
+  const node = new AnvilNode({ chainId: 8453 });
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = '/ramp_live_offramp_test';
+  const databaseUrl = url.toString();
+  const namespace = 'liveofframp';
+  // The live custody: a seed of this run's own (never the development or the test seed), sealed with a key of its own.
+  const sealingKey = randomBytes(32).toString('base64');
+  const box = new SecretBox(sealingKey, false);
+  const sealedSeed = box.seal(generateMnemonic(english));
+  const custody = HdCustody.sealed(sealedSeed, box);
+  const hotWallet = custody.signer(HOT_WALLET_PATH).address;
+  const live = liveChainData('base')!;
+  const tokenOf = (symbol: string) => getAddress(live.tokens.find((token) => token.symbol === symbol)!.address);
+  const usdc = tokenOf('USDC');
+  const cngn = tokenOf('CNGN');
+  const router = getAddress(live.dex.router.address);
+  /** The rehearsal's end user: anvil's account 7, holding 100,000 USDC on the stand-in. */
+  const endUser = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
+  const paystack = new PaystackEmulator(`sk_live_${randomBytes(12).toString('hex')}`);
+  /** The chain service's settings, which `chain:deploy` runs with too (once the node has its port). */
+  const chainEnv = () => ({
+    DATABASE_URL: databaseUrl,
+    EVENTS_NAMESPACE: namespace,
+    // The live chain alone: no test chain shares this stack's database.
+    TEST_CHAINS: JSON.stringify({ base: null, bsc: null, arbitrum: null }),
+    // Final at a depth of 12 blocks, the least a live chain counting by depth may have.
+    LIVE_CHAINS: JSON.stringify({ base: { chainId: 8453, rpcUrl: node.rpcUrl, hotWalletPath: HOT_WALLET_PATH, finality: 'depth', confirmations: 12 } }),
+    CUSTODY_SEED: sealedSeed,
+    CUSTODY_SEALING_KEY: sealingKey,
+  });
+  let prism: PrismProxy;
+  let services: Map<string, ServiceProcess>;
+  let api: ApiClient;
+  let client: PublicClient;
+  let pool: Pool;
+  let cngnPair: Address;
+  let paystackWebhook: string;
+  let mining = false;
+
+  beforeAll(async () => {
+    await node.start();
+    client = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
+    const stoodIn = await standInLiveChain(client, live, {
+      operator: createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 9 }), transport: http(node.rpcUrl) }),
+      rpc: (method, params) => node.rpc(method, params),
+      funded: [REHEARSAL_FUNDING],
+    });
+    cngnPair = stoodIn.dex.pairs.CNGN!;
+    // The deployer pays the forwarder factory's deployment, the hot wallet its sweeps' and swaps' gas: the operator funds both.
+    await node.rpc('anvil_setBalance', [custody.signer(LIVE_DEPLOYER_PATH).address, toHex(parseEther('1'))]);
+    await node.rpc('anvil_setBalance', [hotWallet, toHex(parseEther('10'))]);
+    await freshStack(databaseUrl, namespace);
+    const deployed = await runCompiled('dist/apps/chain/src/cli/deploy.js', ['--env', 'live', '--chain', 'base', '--operator', 'e2e'], chainEnv());
+    if (deployed.code !== 0) throw new Error(`chain:deploy failed (${deployed.code}): ${deployed.stderr}`);
+
+    await paystack.start();
+    paystack.openAccount('058', ACCOUNT, ACCOUNT_NAME);
+    prism = await PrismProxy.start(PARTNER_CONTRACTS.paystack, paystack.url);
+    // The node mines nothing until the first case asks for a quote (a block per transaction meanwhile): the chain
+    // service's readings of the pools all stand at one block, so none can be averaged yet.
+    services = await startServices(['quote', 'ledger', 'ramp', 'gateway'], {
+      ...chainEnv(),
+      LIVE_PROVIDERS_ENABLED: 'true',
+      PAYSTACK_SECRET_KEY: paystack.secretKey,
+      PAYSTACK_BASE_URL: prism.url,
+      NAME_ENQUIRY_PROVIDERS: 'paystack',
+      PAYOUT_PROVIDERS: 'paystack',
+      // Moved on by Paystack's events, not by looking: a minute between two looks at a transfer.
+      PAYOUT_VERIFY_MS: '60000',
+      // The pools averaged over 10 s (the chain service), and a live quote taking an average that short (the quote service).
+      POOL_AVERAGE_SECONDS: '10',
+      LIVE_POOL_MIN_AVERAGE_SECONDS: '10',
+    });
+    const key = await runCompiled(
+      'dist/apps/gateway/src/cli/keys.js',
+      ['create', '--org', `Live off-ramp ${Date.now()}`, '--env', 'live', '--plan', 'enterprise'],
+      {
+        DATABASE_URL: databaseUrl,
+      },
+    );
+    if (key.code !== 0) throw new Error(`keys create failed: ${key.stderr}`);
+    const gateway = services.get('gateway')!;
+    api = new ApiClient(`${gateway.url}/v1`, JSON.parse(key.stdout).apiKey);
+    paystackWebhook = `${gateway.url}/partners/paystack/webhook`;
+    pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await stopAll(services?.values() ?? []);
+    await prism?.stop();
+    await paystack.stop();
+    await node.stop();
+    const admin = new Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query('drop database if exists ramp_live_offramp_test with (force)');
+    await admin.end();
+  });
+
+  afterEach(() => expect(prism.violations).toEqual([]));
+
+  /** From now on a block a second, as on Base (12 of them make a deposit or a send final: about 12 s). */
+  const mineEverySecond = async () => {
+    if (mining) return;
+    await node.rpc('evm_setIntervalMining', [1]);
+    mining = true;
+  };
+  const usdcOf = (holder: Address) => client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+  const cngnOf = (holder: Address) => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
+  const quote = () => api.post('/offramp/quote', { amount: '100', tokenSymbol: 'USDC', chain: 'base', bankCode: '058', accountNumber: ACCOUNT });
+  /** A quote, once the pool has an average to judge it by (503 PRICE_DEVIATION until then). */
+  const priced = async () => (await eventually(quote, (answer: ApiResponse) => answer.status === 200, 60_000, 500)).body.data;
+  /** What 100 USDC buys of CNGN through the pool now, as its router says. */
+  const poolPrice = async () => {
+    const [, out] = await client.readContract({
+      address: router,
+      abi: UniswapV2Router02.abi,
+      functionName: 'getAmountsOut',
+      args: [parseUnits('100', 6), [usdc, cngn]],
+    });
+    return dec(formatUnits(out!, 6));
+  };
+  const offrampOf = async (transactionId: string) => (await api.get(`/offramp/${transactionId}`)).body.data;
+
+  /** The off-ramp of `quoted` initiated from the end user's address, and the end user's transfer of exactly its amount to the deposit address. */
+  const depositFor = async (quoted: { quoteId: string; cryptoAmount: string }) => {
+    const started = await api.post('/offramp/initiate', { quoteId: quoted.quoteId, sourceAddress: REHEARSAL_END_USER });
+    expect(started.status).toBe(201);
+    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
+    expect(depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const paid = await createWalletClient({ account: endUser, transport: http(node.rpcUrl) }).writeContract({
+      chain: null,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [depositAddress, parseUnits(quoted.cryptoAmount, 6)],
+    });
+    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
+    return { transactionId, depositAddress: getAddress(depositAddress), paid };
+  };
+
+  /** The off-ramp once its swap to CNGN ran on chain, and the swap's hash. */
+  const swappedOf = async (transactionId: string) => {
+    const view = await eventually(
+      () => offrampOf(transactionId),
+      (read) => read.status !== 'pending' || Boolean(read.hashes?.some((hash: { step: string }) => hash.step === 'swap')),
+      90_000,
+      250,
+    );
+    expect(view.status).toBe('pending');
+    const swap = view.hashes.find((hash: { step: string }) => hash.step === 'swap') as { transactionHash: Hex; settlement: string };
+    expect(swap.settlement).toBe('onchain');
+    return { view, swapHash: swap.transactionHash };
+  };
+
+  /** The payout attempt `attempt` of the off-ramp, once asked of Paystack under its reference (one transfer, pending). */
+  const transferAsked = async (transactionId: string, attempt: number) => {
+    const reference = payoutReference(transactionId, attempt);
+    const transfer = await eventually(
+      async () => paystack.transfers.get(reference),
+      (asked) => asked?.status === 'pending',
+      30_000,
+      100,
+    );
+    expect(paystack.calls('/transfer').filter((call) => (call.body as { reference?: string }).reference === reference)).toHaveLength(1);
+    return { reference, transfer: transfer! };
+  };
+
+  it("quotes a live off-ramp from the live chain's own pool, runs its deposit, sweep and swap on chain, and pays the Naira through Paystack", async () => {
+    // Before the chain service has watched the pool for a span, its price is not trusted: no quote.
+    const early = await quote();
+    expectError(early, 503, 'SERVICE_UNAVAILABLE', undefined, 'PRICE_DEVIATION');
+    expect(early.text).not.toContain('quoteId');
+    await mineEverySecond();
+
+    const quoted = await priced();
+    expect(quoted).toMatchObject({
+      cryptoAmount: '100',
+      tokenSymbol: 'USDC',
+      chain: 'base',
+      fiatCurrency: 'NGN',
+      bankAccount: { bankCode: '058', accountNumber: ACCOUNT, accountName: ACCOUNT_NAME },
+    });
+    // Priced by the pool (1,500 CNGN to the dollar less its 0.3% and the trade's impact), not by the sandbox's feed
+    // (1,492.50 NGN a USDC on the sell side: 149,250.00), though within a few percent of it.
+    const fiat = dec(quoted.fiatAmount);
+    const fromPool = await poolPrice();
+    expect(fiat.sub(fromPool).abs().lte(fromPool.mul('0.001'))).toBe(true);
+    const feed = dec(100).mul(await new SandboxPriceFeed().ngnRate('USDC', 'sell'));
+    expect(fiat.sub(feed).abs().div(feed).lt('0.03')).toBe(true);
+    expect(fiat.eq(feed)).toBe(false);
+    expect(dec(quoted.payoutAmount).lt(fiat)).toBe(true);
+
+    const held = await usdcOf(REHEARSAL_END_USER);
+    const { transactionId, depositAddress, paid } = await depositFor(quoted);
+    const { view, swapHash } = await swappedOf(transactionId);
+    expect(view).toMatchObject({ depositAddress, sourceAddress: REHEARSAL_END_USER, depositTransactionHash: paid });
+
+    // The deposit was swept into the hot wallet (the address is its forwarder now, holding nothing), and the hot wallet
+    // swapped exactly the quoted USDC for CNGN through the live pool's pair, at least the quote's Naira less 1%.
+    expect(await usdcOf(depositAddress)).toBe(0n);
+    expect(await client.getCode({ address: depositAddress })).toMatch(/^0x[0-9a-f]+/);
+    const swap = await client.getTransactionReceipt({ hash: swapHash });
+    expect(swap.status).toBe('success');
+    expect(getAddress(swap.from)).toBe(hotWallet);
+    expect(getAddress(swap.to!)).toBe(router);
+    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).map((log) => getAddress(log.address))).toEqual([cngnPair]);
+    const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs });
+    const usdcIn = moved.filter((log) => getAddress(log.address) === usdc && getAddress(log.args.from) === hotWallet);
+    expect(usdcIn.map((log) => [getAddress(log.args.to), log.args.value])).toEqual([[cngnPair, parseUnits('100', 6)]]);
+    const cngnOut = moved.filter((log) => getAddress(log.address) === cngn && getAddress(log.args.to) === hotWallet);
+    expect(cngnOut).toHaveLength(1);
+    expect(dec(formatUnits(cngnOut[0]!.args.value, 6)).gte(fiat.mul('0.99'))).toBe(true);
+
+    // Paystack is asked for one transfer of the payout, in kobo, to the quoted account; its success completes the off-ramp.
+    const { reference, transfer } = await transferAsked(transactionId, 1);
+    expect(String(transfer.amount)).toBe(dec(quoted.payoutAmount).mul(100).toFixed(0));
+    expect(transfer.recipient).toMatchObject({ account_number: ACCOUNT, bank_code: paystack.paystackCodeOf('058') });
+    expect((await paystack.settle(reference, 'success', paystackWebhook))!.status).toBe(200);
+    const done = await eventually(
+      () => offrampOf(transactionId),
+      (read) => read.status !== 'pending',
+      30_000,
+      100,
+    );
+    expect(done).toMatchObject({ status: 'completed', depositTransactionHash: paid });
+    expect(done).not.toHaveProperty('refundTransactionHash');
+    expect(done.hashes).toEqual([
+      { step: 'deposit', transactionHash: paid, settlement: 'onchain' },
+      { step: 'swap', transactionHash: swapHash, settlement: 'onchain' },
+    ]);
+    expect([...paystack.transfers.keys()].filter((key) => key.startsWith(transactionId.toLowerCase()))).toEqual([reference]);
+    // The end user paid the quoted USDC once; the CNGN stays in the hot wallet (the bank partner paid from its balance).
+    expect(await usdcOf(REHEARSAL_END_USER)).toBe(held - parseUnits('100', 6));
+    expect(await cngnOf(hotWallet)).toBe(cngnOut[0]!.args.value);
+  }, 180_000);
+
+  it('holds a live off-ramp whose payout fails after its swap for an operator, and sends nothing back', async () => {
+    await mineEverySecond();
+    const quoted = await priced();
+    const { transactionId, paid } = await depositFor(quoted);
+    const afterDeposit = await usdcOf(REHEARSAL_END_USER);
+    const { swapHash } = await swappedOf(transactionId);
+
+    // Each of its payout's attempts (at most 3, all at Paystack: the only partner) fails at the bank as it is asked.
+    const references: string[] = [];
+    for (const attempt of [1, 2, 3]) {
+      const { reference } = await transferAsked(transactionId, attempt);
+      references.push(reference);
+      expect((await paystack.settle(reference, 'failed', paystackWebhook))!.status).toBe(200);
+    }
+
+    // Held for an operator: the domain event is recorded, and no step was scheduled from it on (a job decided earlier,
+    // such as the deposit's expiry, is stale: it finds nothing to do and is removed).
+    const stream = `offramp-${transactionId}`;
+    const heldEvents = await eventually(
+      async () => (await pool.query(`select type, data, stream_version from ramp.events where stream_id = $1 and type = 'offramp.payout_held'`, [stream])).rows,
+      (rows) => rows.length > 0,
+      30_000,
+      100,
+    );
+    expect(heldEvents).toEqual([
+      {
+        type: 'offramp.payout_held',
+        data: expect.objectContaining({ errorMessage: expect.any(String), at: expect.any(String) }),
+        stream_version: expect.any(Number),
+      },
+    ]);
+    const due = await pool.query(`select step from ramp.jobs where stream_id = $1 and decided_at_version >= $2`, [stream, heldEvents[0].stream_version]);
+    expect(due.rows).toEqual([]);
+    const held = await offrampOf(transactionId);
+    expect(held.status).toBe('pending');
+    expect(held).not.toHaveProperty('refundTransactionHash');
+    expect(held.hashes).toEqual([
+      { step: 'deposit', transactionHash: paid, settlement: 'onchain' },
+      { step: 'swap', transactionHash: swapHash, settlement: 'onchain' },
+    ]);
+    // Nothing went back to the end user, and the chain service was never asked to send it anything.
+    expect(await usdcOf(REHEARSAL_END_USER)).toBe(afterDeposit);
+    const sent = await pool.query(`select send_key from chain.transfers where chain = 'live-base' and lower(to_address) = lower($1)`, [REHEARSAL_END_USER]);
+    expect(sent.rows).toEqual([]);
+    // Three transfers asked, each failed; no other.
+    expect([...paystack.transfers.keys()].filter((key) => key.startsWith(transactionId.toLowerCase()))).toEqual(references);
+    expect(references.map((reference) => paystack.transfers.get(reference)!.status)).toEqual(['failed', 'failed', 'failed']);
+
+    // The operator finds it among what is held.
+    const listed = await operatorCommand<{ heldPayouts?: { transactionId: string }[] }>('dist/apps/ramp/src/cli/ops.js', ['held'], {
+      DATABASE_URL: databaseUrl,
+    });
+    expect(listed.heldPayouts).toEqual([expect.objectContaining({ transactionId })]);
+  }, 150_000);
+});
