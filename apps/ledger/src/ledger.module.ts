@@ -13,6 +13,7 @@ import { TransactionsNatsController } from './transactions/transactions.nats.con
 import { WalletService } from './wallets/wallet-service';
 import { WalletsNatsController } from './wallets/wallets.nats.controller';
 import { ChainBooks } from './chain/chain-books';
+import { TreasuryNatsController } from './chain/treasury.nats.controller';
 import { DepositBooks, WALLET_DEPOSITS_CHANNEL } from './chain/deposit-books';
 import { ChainEventsController } from './chain/chain.events.controller';
 import { Reconciler } from './chain/reconciler';
@@ -34,7 +35,7 @@ export const LEDGER_DATABASE: DatabaseSpec = {
 
 @Module({
   imports: [CoreModule.forService('ledger'), DatabaseModule.forService(LEDGER_DATABASE)],
-  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, ChainEventsController],
+  controllers: [WalletsNatsController, TransactionsNatsController, TransactionsEventsController, ChainEventsController, TreasuryNatsController],
   providers: [
     jetStreamTransport(LEDGER_DATABASE.schema),
     rpcClientProvider,

@@ -187,6 +187,41 @@ export class ChainBooks {
   async reconcile(environment: Environment): Promise<Reconciliation> {
     return reconcileChains(this.pool, this.rpc, environment);
   }
+
+  /** The treasury's inventory on each chain of the environment, as a reconciliation computes it, without the rest of one. */
+  async inventory(environment: Environment): Promise<Inventory[]> {
+    const { chains } = await this.rpc.call(ChainHoldings.contract, platformTenant(environment, 'ledger'), { environment });
+    return (await holdingsAndLiabilities(this.pool, environment, chains)).inventory;
+  }
+}
+
+/**
+ * What the platform owes on each chain of `chains` (the managed wallets' balances backed by the chain, available and
+ * held, and the tokens of off-ramps in flight: arrived, not yet refunded or settled), and the treasury's inventory:
+ * what it holds less that.
+ */
+async function holdingsAndLiabilities(db: Sql, environment: Environment, chains: readonly ChainHoldings.ChainHolding[]) {
+  const { rows } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
+    `select split_part(b.asset, ':', 1) as chain, split_part(b.asset, ':', 2) as token_symbol, sum(b.amount)::text as owed
+       from ledger.wallets w join ledger.balances b on b.account in ('wallet:' || w.id, 'held:' || w.id)
+      where w.environment = $1 and w.onchain and b.amount > 0
+      group by 1, 2`,
+    [environment],
+  );
+  const configured = new Set(chains.map((held) => held.chain));
+  const liabilities: Liability[] = rows
+    .filter((row) => configured.has(row.chain))
+    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
+  const holdings = chains.flatMap((held) => held.holdings.map((holding) => ({ chain: held.chain, ...holding })));
+  const { rows: inFlight } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
+    `select split_part(asset, ':', 1) as chain, split_part(asset, ':', 2) as token_symbol, amount::text as owed
+       from ledger.balances where account like $1 and amount > 0`,
+    [depositsAccount('offramp', environment, '%')],
+  );
+  const offramps: Liability[] = inFlight
+    .filter((row) => configured.has(row.chain))
+    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
+  return { liabilities, holdings, inventory: inventoryOf([...liabilities, ...offramps], holdings) };
 }
 
 /** The books of each chain of the environment against the chain, to the base unit (the service's loop and ledger:check). */
@@ -200,34 +235,14 @@ export async function reconcileChains(db: Sql, rpc: Pick<RpcClient, 'call'>, env
     drifts.push(...custodyDrift(held.chain, balances, held.holdings));
   }
   // Every customer's balance backed by the chain: what the wallets on chain hold (available and held), per token, is at
-  // most what the platform holds there.
-  const { rows } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
-    `select split_part(b.asset, ':', 1) as chain, split_part(b.asset, ':', 2) as token_symbol, sum(b.amount)::text as owed
-       from ledger.wallets w join ledger.balances b on b.account in ('wallet:' || w.id, 'held:' || w.id)
-      where w.environment = $1 and w.onchain and b.amount > 0
-      group by 1, 2`,
-    [environment],
-  );
-  const configured = new Set(chains.map((held) => held.chain));
-  const liabilities: Liability[] = rows
-    .filter((row) => configured.has(row.chain))
-    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
-  const holdings = chains.flatMap((held) => held.holdings.map((holding) => ({ chain: held.chain, ...holding })));
-  // The tokens of off-ramps in flight (arrived, not yet refunded or settled) are customers' too: not the treasury's.
-  const { rows: inFlight } = await db.query<{ chain: string; token_symbol: string; owed: string }>(
-    `select split_part(asset, ':', 1) as chain, split_part(asset, ':', 2) as token_symbol, amount::text as owed
-       from ledger.balances where account like $1 and amount > 0`,
-    [depositsAccount('offramp', environment, '%')],
-  );
-  const offramps: Liability[] = inFlight
-    .filter((row) => configured.has(row.chain))
-    .map((row) => ({ chain: row.chain, tokenSymbol: row.token_symbol, owed: dec(row.owed).toFixed() }));
+  // most what the platform holds there. The tokens of off-ramps in flight are customers' too: not the treasury's.
+  const { liabilities, holdings, inventory } = await holdingsAndLiabilities(db, environment, chains);
   return {
     environment,
     chains: chains.map(({ chain, blockNumber }) => ({ chain, blockNumber })),
     drifts,
     uncovered: uncoveredLiabilities(liabilities, holdings),
-    inventory: inventoryOf([...liabilities, ...offramps], holdings),
+    inventory,
     wallets: await reconcileWallets(
       db,
       rpc,

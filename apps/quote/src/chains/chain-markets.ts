@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { ChainPools, type ChainNetwork, type Tenant } from '@ramp/contracts';
+import { ChainPools, TreasuryInventory, type ChainNetwork, type Tenant } from '@ramp/contracts';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import type { HubPools } from '@ramp/pricing';
@@ -12,6 +12,9 @@ import { ChainNetworksReader, Expiring } from '@ramp/service-kit';
  */
 const CHAIN_READ_TIMEOUT_MS = 1_000;
 
+/** How long the treasury's inventory is reused for quotes: what a quote checks is at most this old. */
+const INVENTORY_MAX_AGE_MS = 2_000;
+
 /**
  * What the quote service knows of the chain service's chains: the networks of each environment (ChainNetworksReader), and
  * the reserves of the pools of those that have them (kept CHAIN_POOLS_MAX_AGE_MS, one request in flight per chain
@@ -22,6 +25,7 @@ const CHAIN_READ_TIMEOUT_MS = 1_000;
 export class ChainMarkets {
   private readonly networksReader: ChainNetworksReader;
   private readonly poolsCache: Expiring<HubPools>;
+  private readonly inventoryCache = new Expiring<TreasuryInventory.Entry[]>(INVENTORY_MAX_AGE_MS);
 
   constructor(
     @Inject(RpcClient) private readonly rpc: RpcClient,
@@ -29,6 +33,18 @@ export class ChainMarkets {
   ) {
     this.poolsCache = new Expiring(config.int('chainPoolsMaxAgeMs', 0));
     this.networksReader = new ChainNetworksReader(rpc, CHAIN_READ_TIMEOUT_MS);
+  }
+
+  /**
+   * The treasury's inventory in the tenant's environment (the ledger's, TreasuryInventory), kept INVENTORY_MAX_AGE_MS:
+   * a burst of quotes asks the ledger once.
+   */
+  inventory(tenant: Tenant): Promise<TreasuryInventory.Entry[]> {
+    return this.inventoryCache.get(
+      tenant.environment,
+      async () =>
+        (await this.rpc.call(TreasuryInventory.contract, tenant, { environment: tenant.environment }, { timeoutMs: CHAIN_READ_TIMEOUT_MS * 3 })).inventory,
+    );
   }
 
   networks(tenant: Tenant): Promise<ChainNetwork[]> {

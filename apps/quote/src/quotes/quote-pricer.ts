@@ -77,9 +77,14 @@ export class QuotePricer {
     checkAmountLimits(fiatAmount, 'NGN', 'amount', this.limits);
     // Refused before any price is asked when nobody could collect the Naira (a live key without a collection partner).
     this.collections.of(tenant.environment);
-    const prices = this.prices.of(tenant.environment);
-    const [rate, market] = await Promise.all([prices.ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
+    // A live on-ramp is priced by what the treasury's CNGN (one per Naira after the fees) buys on the live chain's DEX
+    // now, and only while the treasury holds that CNGN; the sandbox's by its price feed, or its pools on a test chain.
+    const [rate, market] =
+      tenant.environment === 'live'
+        ? [dec(1), await this.liveRampMarket(tenant, chain, 'CNGN', token.symbol)]
+        : await Promise.all([this.prices.of(tenant.environment).ngnRate(token.symbol, 'buy'), this.rampMarket(tenant, chain, 'CNGN', token.symbol)]);
     const priced = priceOnramp({ fiatAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.onrampFees, market });
+    if (tenant.environment === 'live') await this.checkTreasury(tenant, chain, 'CNGN', dec(priced.fiatAmount).sub(priced.fees.totalFee));
     return { ...priced, fiatCurrency: 'NGN', tokenSymbol: token.symbol, chain };
   }
 
@@ -100,7 +105,7 @@ export class QuotePricer {
     // its price feed, or its pools on a test chain.
     const [rate, market] =
       tenant.environment === 'live'
-        ? [dec(1), await this.liveOfframpMarket(tenant, chain, token.symbol)]
+        ? [dec(1), await this.liveRampMarket(tenant, chain, token.symbol, 'CNGN')]
         : await Promise.all([this.prices.of(tenant.environment).ngnRate(token.symbol, 'sell'), this.rampMarket(tenant, chain, token.symbol, 'CNGN')]);
     const priced = priceOfframp({ cryptoAmount, tokenSymbol: token.symbol, tokenDecimals: token.decimals, rate, schedule: this.offrampFees, market });
     const { accountName } = await directory.resolveAccount(bank.code, request.accountNumber);
@@ -114,30 +119,43 @@ export class QuotePricer {
   }
 
   /**
-   * A live off-ramp's market: its token swapped to CNGN on the live chain's DEX, as the ramp service will swap it (CNGN
-   * is paid one Naira each, undefined: no swap). Refused, before anything is priced, on a chain the platform runs no
-   * live chain for (LIVE_MODE_DISABLED) and on one whose pools cannot be trusted now (PRICE_DEVIATION, 503: see
-   * checkLivePools); a token without a pool is UNSUPPORTED_TOKEN.
+   * A live ramp's market: `fromToken` swapped to `toToken` (one of them CNGN) on the live chain's DEX, as the ramp
+   * service will swap it (CNGN counts one Naira; undefined when both are CNGN: no swap). Refused, before anything is
+   * priced, on a chain the platform runs no live chain for (LIVE_MODE_DISABLED) and on one whose pools cannot be
+   * trusted now (PRICE_DEVIATION, 503: see checkLivePools); a token without a pool is UNSUPPORTED_TOKEN.
    */
-  private async liveOfframpMarket(tenant: Tenant, chain: string, tokenSymbol: string): Promise<((net: Decimal) => Decimal) | undefined> {
+  private async liveRampMarket(tenant: Tenant, chain: string, fromToken: string, toToken: string): Promise<((amount: Decimal) => Decimal) | undefined> {
     const network = (await this.markets.networks(tenant)).find((candidate) => candidate.chain === chain);
     if (!network) throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform yet, and none is configured: use a test key`, 'chain');
-    if (tokenSymbol === 'CNGN') return undefined;
-    if (!network.contracts.dex)
-      throw new AppError('LIVE_MODE_DISABLED', `${chain}'s live chain has no DEX to swap ${tokenSymbol} to CNGN on: use a test key`, 'chain');
-    const legs: RouteLegSpec[] = [{ kind: 'swap', chain, fromToken: tokenSymbol, toToken: 'CNGN', provider: network.contracts.dex.name }];
+    if (fromToken === toToken) return undefined;
+    const token = fromToken === 'CNGN' ? toToken : fromToken;
+    const dex = network.contracts.dex;
+    if (!dex) throw new AppError('LIVE_MODE_DISABLED', `${chain}'s live chain has no DEX to swap ${fromToken} to ${toToken} on: use a test key`, 'chain');
+    const legs: RouteLegSpec[] = [{ kind: 'swap', chain, fromToken, toToken, provider: dex.name }];
     const pools = await this.markets.pools(tenant, [chain]);
     this.checkLivePools(legs, pools);
-    return (net) => {
-      const out = amountThroughPools(net, legs, pools, (symbol, on) => tokenDecimals(symbol, on));
-      if (!out)
-        throw invalidField(
-          'tokenSymbol',
-          `${tokenSymbol} has no pool with CNGN on ${chain}'s DEX (${network.contracts.dex!.name}) to be swapped through`,
-          'UNSUPPORTED_TOKEN',
-        );
+    return (amount) => {
+      const out = amountThroughPools(amount, legs, pools, (symbol, on) => tokenDecimals(symbol, on));
+      if (!out) throw invalidField('tokenSymbol', `${token} has no pool with CNGN on ${chain}'s DEX (${dex.name}) to be swapped through`, 'UNSUPPORTED_TOKEN');
       return out;
     };
+  }
+
+  /**
+   * Refuses (INSUFFICIENT_LIQUIDITY, 503) a live quote whose `amount` of `tokenSymbol` the treasury cannot pay on
+   * `chain` now: its free inventory there (what the platform holds less what its customers are owed, as the ledger
+   * reconciles it; TreasuryInventory) is less. Asked at the quote, not reserved: on-ramps that take the rest meanwhile
+   * leave a later one's swap short, which fails and refunds the Naira before anything is delivered.
+   */
+  private async checkTreasury(tenant: Tenant, chain: string, tokenSymbol: string, amount: Decimal): Promise<void> {
+    const entry = (await this.markets.inventory(tenant)).find((candidate) => candidate.chain === chain && candidate.tokenSymbol === tokenSymbol);
+    const free = entry ? dec(entry.free) : dec(0);
+    if (free.lt(amount)) {
+      throw new AppError(
+        'INSUFFICIENT_LIQUIDITY',
+        `The platform's ${tokenSymbol} on ${chain} cannot cover this quote now (it needs ${amount.toFixed()}): ask for a smaller amount, or again later`,
+      );
+    }
   }
 
   /**

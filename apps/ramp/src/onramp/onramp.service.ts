@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Config } from '@ramp/config';
-import { sandboxOnly, type InitiatedTransaction, type Tenant } from '@ramp/contracts';
+import { AppError, sandboxOnly, type InitiatedTransaction, type Tenant } from '@ramp/contracts';
 import { dec, parseAmount } from '@ramp/money';
 import { ChainLegs, LedgerSteps, ProcessFactory, QuoteInitiation, type Job, type StreamProcess } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
@@ -66,6 +66,13 @@ export class OnrampService {
       requestId,
       process: this.process,
       prepare: async ({ transactionId, quote, request: initiation, side, at }) => {
+        // Decided before the payer's account is opened: a live on-ramp refused here has asked nothing of the partner.
+        const settlement = await this.settlementOf(tenant, quote.chain);
+        if (live && quote.tokenSymbol === 'CNGN' && initiation.walletId) {
+          // A forwarder wallet's CNGN is the hot wallet's already: its delivery would be a credit with no transaction of
+          // its own to show, which a live on-ramp's view must have.
+          throw new AppError('LIVE_MODE_DISABLED', 'A live on-ramp of CNGN into a managed wallet is not offered yet: give a destinationAddress', 'walletId');
+        }
         const expiresAt = new Date(at.getTime() + this.paymentWindowSeconds * 1000).toISOString();
         const collected = live
           ? await this.collections.open(tenant, transactionId, payer!, quote.fiatAmount, expiresAt)
@@ -79,8 +86,7 @@ export class OnrampService {
           ...collected,
           reference: initiation.reference,
           callbackUrl: initiation.callbackUrl,
-          // Live chains are not configured on this platform yet: a live on-ramp's CNGN steps refuse (OnrampSteps).
-          ...(!live && (await this.settlementOf(tenant, quote.chain)) === 'onchain' && { settlement: 'onchain' as const }),
+          ...(settlement === 'onchain' && { settlement }),
           at: at.toISOString(),
         };
       },
@@ -90,10 +96,17 @@ export class OnrampService {
 
   /**
    * Where the on-ramp's CNGN, swap and delivery run: on chain where the chain service has the platform's pools and a
-   * faucet (the sandbox issuer that mints the CNGN) on the quote's chain, on the sandbox's rails elsewhere.
+   * faucet (the sandbox issuer that mints the CNGN) on the quote's chain, on the sandbox's rails elsewhere. A live
+   * on-ramp runs on its live chain, from the treasury's CNGN in the hot wallet (no mint), swapped on the chain's DEX;
+   * a live chain the chain service does not run now refuses the initiation before anything is recorded or opened.
    */
   private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
     const network = await this.chain.network(tenant.environment, chain);
+    if (tenant.environment === 'live') {
+      if (!network)
+        throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform now: the on-ramp cannot run; try again later`, 'chain');
+      return 'onchain';
+    }
     return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 

@@ -2,17 +2,17 @@ import { tokenDecimals } from '@ramp/chains';
 import { AppError, type Tenant } from '@ramp/contracts';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
-import { cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import { cngnSpent, cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
 import type { OnrampCollectionAccounts } from './onramp-collections';
 
 /**
  * Each step of an on-ramp (see nextOnrampStep). On a chain with the platform's pools (settlement `onchain`): the sandbox
  * issuer mints the CNGN bought with the Naira into the treasury (the hot wallet), the treasury swaps it to the token
  * through the pools, and the quoted amount is credited to the managed wallet (LedgerSteps) or sent to the destination
- * address from the hot wallet (ChainLegs). Elsewhere the on-ramp rails do the same. The Naira's refund is the bank's:
- * a live on-ramp's through the partner that took the payment. A live on-ramp's CNGN, swap and delivery need a live
- * chain, which this platform does not have yet: those steps refuse, never run on the sandbox's rails. Each answers the
- * command that records its outcome.
+ * address from the hot wallet (ChainLegs). Elsewhere the on-ramp rails do the same. A live on-ramp runs on its live
+ * chain the same way from the swap on, from the treasury's CNGN already in the hot wallet (no mint: fromTreasury),
+ * swapped on the chain's DEX; never on the sandbox's rails. The Naira's refund is the bank's: a live on-ramp's through
+ * the partner that took the payment. Each answers the command that records its outcome.
  */
 export class OnrampSteps {
   constructor(
@@ -27,12 +27,11 @@ export class OnrampSteps {
     const at = () => new Date().toISOString();
     const { quote, walletId, destinationAddress, settlement } = state.initiated;
     const onchain = settlement === 'onchain';
-    if (tenant.environment === 'live' && (step.kind === 'mintCngn' || step.kind === 'swapFromCngn' || step.kind === 'deliver')) {
-      // Retried by the job's backoff until live chains are configured; the payment stays recorded.
-      throw new AppError(
-        'LIVE_MODE_DISABLED',
-        `${transactionId} is paid, but a live on-ramp's CNGN needs a live chain, and none is configured on this platform yet`,
-      );
+    if (tenant.environment === 'live' && (step.kind === 'mintCngn' || (!onchain && (step.kind === 'swapFromCngn' || step.kind === 'deliver')))) {
+      // A live on-ramp runs on its live chain from the treasury's CNGN (no mint); one recorded before live chains
+      // existed, or a mint step reached live, is never run on the sandbox's rails: retried by the job's backoff and
+      // logged for an operator; the payment stays recorded.
+      throw new AppError('LIVE_MODE_DISABLED', `${transactionId} is paid, but its ${step.kind} step has no live chain to run on: an operator must look`);
     }
     switch (step.kind) {
       case 'awaitPayment':
@@ -59,7 +58,7 @@ export class OnrampSteps {
           : await this.rails.swapFromCngn({
               transactionId,
               tokenSymbol: quote.tokenSymbol,
-              cngnAmount: state.mint!.amount,
+              cngnAmount: cngnSpent(state),
               expectedAmount: quote.cryptoAmount,
               ngnAmount: quote.fiatAmount,
             });
@@ -88,7 +87,10 @@ export class OnrampSteps {
             : undefined;
           if (moved && !moved.ok) throw new Error(`the delivery of ${transactionId} to its wallet failed on chain: ${moved.reason}; an operator must look`);
           await this.ledger.credit(tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
-          return { type: 'recordDelivery', transactionHash: moved?.transactionHash ?? state.swap?.transactionHash ?? state.mint!.transactionHash, at: at() };
+          const shown = moved?.transactionHash ?? state.swap?.transactionHash ?? state.mint?.transactionHash;
+          // Refused at initiation (a live on-ramp of CNGN into a wallet): nothing on chain would show the delivery.
+          if (!shown) throw new Error(`the delivery of ${transactionId} to its wallet has no transaction to show: an operator must look`);
+          return { type: 'recordDelivery', transactionHash: shown, at: at() };
         }
         if (onchain) {
           const sent = await this.chain.transfer({
@@ -163,7 +165,7 @@ export class OnrampSteps {
       idempotencyKey: `${transactionId}:swap`,
       fromToken: 'CNGN',
       toToken: quote.tokenSymbol,
-      amountIn: state.mint!.amount,
+      amountIn: cngnSpent(state),
       minimumOut: onrampSwapMinimum(quote, tokenDecimals(quote.tokenSymbol, quote.chain)),
       account: ONRAMP_LIQUIDITY,
       paysOut: transactionId,

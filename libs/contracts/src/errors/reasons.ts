@@ -85,6 +85,11 @@ export const ERROR_REASONS = {
     code: 'SERVICE_UNAVAILABLE',
     description: 'A service or a dependency is down or slow: retry with exponential backoff (with Retry-After, nothing ran).',
   },
+  INSUFFICIENT_LIQUIDITY: {
+    code: 'SERVICE_UNAVAILABLE',
+    description:
+      "The platform's inventory on the chain cannot cover this quote now (a live on-ramp's CNGN comes from the treasury): ask for a smaller amount, or again later.",
+  },
   PRICE_DEVIATION: {
     code: 'SERVICE_UNAVAILABLE',
     description:

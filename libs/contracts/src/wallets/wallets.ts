@@ -111,3 +111,27 @@ export namespace WalletCredit {
   }
   export const contract = rpc<Request, { entryId: string; applied: boolean }>('ledger.v1.wallets.credit');
 }
+
+/**
+ * The treasury's inventory on each chain of an environment: what the platform holds of each token there (ChainHoldings,
+ * at the watcher's checkpoint) less what it owes its customers of it (managed wallets' balances, available and held;
+ * off-ramps' deposits in flight), as the ledger reconciles it. `free` is what the treasury may spend: a live on-ramp's
+ * CNGN comes from it, and a quote it cannot cover is refused (INSUFFICIENT_LIQUIDITY). Decimal strings.
+ */
+export namespace TreasuryInventory {
+  export interface Request {
+    environment: 'test' | 'live';
+  }
+  export interface Entry {
+    chain: string;
+    tokenSymbol: string;
+    held: string;
+    owed: string;
+    free: string;
+  }
+  export interface Response {
+    environment: 'test' | 'live';
+    inventory: Entry[];
+  }
+  export const contract = rpc<Request, Response>('ledger.v1.treasury.inventory');
+}

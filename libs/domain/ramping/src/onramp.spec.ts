@@ -1,6 +1,17 @@
 import type { OnrampQuote } from '@ramp/contracts';
 import { viewAtVersion } from '@ramp/transactions';
-import { decideOnramp, evolveOnramp, initialOnrampState, nextOnrampStep, onrampView, RAMP_KINDS, type OnrampCommand, type OnrampEvent } from './index';
+import {
+  cngnSpent,
+  decideOnramp,
+  evolveOnramp,
+  fromTreasury,
+  initialOnrampState,
+  nextOnrampStep,
+  onrampView,
+  RAMP_KINDS,
+  type OnrampCommand,
+  type OnrampEvent,
+} from './index';
 
 const at = '2026-11-22T10:00:00.000Z';
 const quote = (tokenSymbol = 'USDC'): OnrampQuote.Response => ({
@@ -72,6 +83,32 @@ describe('on-ramp', () => {
     given([initiated(true, 'CNGN'), paid, minted])
       .when({ type: 'recordDelivery', transactionHash: '0xsend', at })
       .then(['onramp.delivered', 'onramp.completed'], 'none');
+  });
+
+  it("runs a live on-ramp on its chain from the treasury's CNGN: no mint, the swap spends what a mint would have given", () => {
+    const live = (tokenSymbol = 'USDC', settlement?: 'onchain'): OnrampEvent => {
+      const event = initiated(false, tokenSymbol) as Extract<OnrampEvent, { type: 'onramp.initiated' }>;
+      return { ...event, data: { ...event.data, tenant: { ...event.data.tenant, environment: 'live' }, ...(settlement && { settlement }) } };
+    };
+    given([live('USDC', 'onchain')])
+      .when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at })
+      .then(['onramp.payment_received'], 'swapFromCngn');
+    const state = [live('USDC', 'onchain'), paid].reduce(evolveOnramp, initialOnrampState);
+    expect(fromTreasury(state)).toBe(true);
+    expect(cngnSpent(state as Parameters<typeof cngnSpent>[0])).toBe('49860');
+    expect(() => decideOnramp({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }, state)).not.toThrow();
+    expect(decideOnramp({ type: 'recordMint', amount: '49860', transactionHash: '0xmint', at }, state)).toEqual([]);
+    given([live('USDC', 'onchain'), paid])
+      .when({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at })
+      .then(['onramp.swapped'], 'deliver');
+    given([live('CNGN', 'onchain')])
+      .when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at })
+      .then(['onramp.payment_received'], 'deliver');
+    // A live on-ramp not on chain (recorded before live chains), and a test key's, still mint first.
+    given([live('USDC')])
+      .when({ type: 'recordPayment', amount: '50000.00', payerReference: 'NIP1', at })
+      .then(['onramp.payment_received'], 'mintCngn');
+    expect(cngnSpent([initiated(false), paid, minted].reduce(evolveOnramp, initialOnrampState) as Parameters<typeof cngnSpent>[0])).toBe('49860');
   });
 
   it('refunds a payment of the wrong amount, then fails', () => {

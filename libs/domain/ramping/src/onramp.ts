@@ -1,4 +1,4 @@
-import { isInitiated, type VirtualAccount } from '@ramp/transactions';
+import { isInitiated, type VirtualAccount, type WithInitiation } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import type { RampSettlement } from './onchain';
@@ -94,6 +94,17 @@ export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampStat
   }
 }
 
+/**
+ * A live on-ramp on its chain: its CNGN is the treasury's, already in the hot wallet (there is no issuer to mint for it
+ * on a live chain), swapped on the chain's DEX; it has no mint step.
+ */
+export const fromTreasury = (state: OnrampState): boolean => state.initiated?.tenant.environment === 'live' && state.initiated.settlement === 'onchain';
+
+/** The CNGN an on-ramp's swap spends: what was minted for it, or for a live one the same amount of the treasury's. */
+export function cngnSpent(state: WithInitiation<OnrampState>): string {
+  return state.mint?.amount ?? cngnToMint(state.initiated.quote);
+}
+
 /** The CNGN minted for an on-ramp's payment: the Naira paid less the fees (CNGN is 1:1 with NGN). */
 export function cngnToMint(quote: Pick<OnrampQuote.Response, 'fiatAmount' | 'fees'>): string {
   return dec(quote.fiatAmount).sub(quote.fees.totalFee).toFixed();
@@ -114,7 +125,7 @@ export function nextOnrampStep(state: OnrampState): OnrampStep {
   if (!isInitiated(state) || state.status !== 'pending') return { kind: 'none' };
   if (state.failing !== undefined) return state.payment && state.refund === undefined ? { kind: 'refundPayment' } : { kind: 'fail' };
   if (!state.payment) return { kind: 'awaitPayment', until: state.initiated.virtualAccount.expiresAt };
-  if (!state.mint) return { kind: 'mintCngn' };
+  if (!state.mint && !fromTreasury(state)) return { kind: 'mintCngn' };
   if (state.initiated.quote.tokenSymbol !== 'CNGN' && !state.swap) return { kind: 'swapFromCngn' };
   // Delivery completes the on-ramp in the same decision, so nothing comes after it.
   return state.delivery ? { kind: 'none' } : { kind: 'deliver' };

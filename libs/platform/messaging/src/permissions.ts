@@ -17,6 +17,7 @@ import {
   HoldSettle,
   integrationEvents,
   KeySigningSecret,
+  TreasuryInventory,
   OfframpInitiate,
   OfframpQuote,
   OnrampInitiate,
@@ -108,7 +109,8 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
     publishes: [],
     consumes: [],
   },
-  quote: { calls: [ChainNetworks.contract, ChainPools.contract], publishes: [], consumes: [] },
+  // The chains' networks and pools a quote is priced from, and the treasury's inventory a live on-ramp's CNGN comes from.
+  quote: { calls: [ChainNetworks.contract, ChainPools.contract, TreasuryInventory.contract], publishes: [], consumes: [] },
   ramp: {
     // Its legs on chain: swaps, transfers out of the hot wallet, the test CNGN an on-ramp mints; never a bridge.
     calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainTransfer.contract, FaucetSend.contract, DepositAddressWatch.contract],
