@@ -20,7 +20,7 @@ import { makeNuban, payoutReference } from '@ramp/banking';
 import { liveChainData } from '@ramp/chains';
 import { HdCustody, LIVE_DEPLOYER_PATH, REHEARSAL_END_USER, REHEARSAL_FUNDING, standInLiveChain, UniswapV2Pair, UniswapV2Router02 } from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
-import { dec } from '@ramp/money';
+import { dec, ROUND_DOWN, type Decimal } from '@ramp/money';
 import { SandboxPriceFeed } from '@ramp/providers';
 import {
   ANVIL_MNEMONIC,
@@ -47,7 +47,7 @@ const ACCOUNT_NAME = 'ADA OBI';
 const HOT_WALLET_PATH = "m/44'/60'/1'/0/0";
 
 /**
- * A live off-ramp end to end, with nothing leaving the machine (LIVE.md section 4): an anvil node standing in for Base
+ * Live ramps end to end, with nothing leaving the machine (LIVE.md section 4): an anvil node standing in for Base
  * (chain id 8453; standInLiveChain puts USDC, CNGN and Uniswap V2 at their mainnet addresses and seeds the pools at the
  * sandbox prices), the platform's contracts deployed and pinned by `npm run chain:deploy` as an operator does, a live
  * custody seed of the run's own, the platform's real services on a database and events namespace of their own, and
@@ -56,13 +56,18 @@ const HOT_WALLET_PATH = "m/44'/60'/1'/0/0";
  * PRICE_DEVIATION); the end user's USDC arrives at the deposit address by a real transfer, is swept to the hot wallet and
  * swapped to CNGN through the pool on chain, and Paystack pays the Naira. When every payout attempt fails after that
  * swap, the off-ramp is held for an operator (`offramp.payout_held`, `npm run ops -- held`) and nothing is sent back.
+ * A live on-ramp is priced from the same pool the other way (its Naira after the fees, as CNGN one for one, swapped to
+ * USDC), and only while the treasury's free CNGN on the chain (what the hot wallet holds, from the off-ramps' swaps, less
+ * what customers are owed) covers it (503 INSUFFICIENT_LIQUIDITY otherwise); once its Naira arrives at Paystack (the
+ * payer's dedicated account), the hot wallet's CNGN is swapped to USDC through the pool on chain, nothing is minted, and
+ * the quoted USDC is sent from the hot wallet to the end user.
  */
-describe('live off-ramp - priced from the live pool, swapped on chain, paid through Paystack, held when its payout fails', () => {
+describe('live ramps - priced from the live pool, swapped on chain, paid and collected through Paystack', () => {
   const node = new AnvilNode({ chainId: 8453 });
   const url = new URL(TEST_DATABASE_URL);
-  url.pathname = '/ramp_live_offramp_test';
+  url.pathname = '/ramp_live_ramps_test';
   const databaseUrl = url.toString();
-  const namespace = 'liveofframp';
+  const namespace = 'liveramps';
   // The live custody: a seed of this run's own (never the development or the test seed), sealed with a key of its own.
   const sealingKey = randomBytes(32).toString('base64');
   const box = new SecretBox(sealingKey, false);
@@ -125,6 +130,8 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
       PAYSTACK_BASE_URL: prism.url,
       NAME_ENQUIRY_PROVIDERS: 'paystack',
       PAYOUT_PROVIDERS: 'paystack',
+      // Live on-ramps' Naira: collected into the payer's dedicated account at Paystack.
+      COLLECTION_PROVIDERS: 'paystack',
       // Moved on by Paystack's events, not by looking: a minute between two looks at a transfer.
       PAYOUT_VERIFY_MS: '60000',
       // The pools averaged over 10 s (the chain service), and a live quote taking an average that short (the quote service).
@@ -133,7 +140,7 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
     });
     const key = await runCompiled(
       'dist/apps/gateway/src/cli/keys.js',
-      ['create', '--org', `Live off-ramp ${Date.now()}`, '--env', 'live', '--plan', 'enterprise'],
+      ['create', '--org', `Live ramps ${Date.now()}`, '--env', 'live', '--plan', 'enterprise'],
       {
         DATABASE_URL: databaseUrl,
       },
@@ -153,7 +160,7 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
     await node.stop();
     const admin = new Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
-    await admin.query('drop database if exists ramp_live_offramp_test with (force)');
+    await admin.query('drop database if exists ramp_live_ramps_test with (force)');
     await admin.end();
   });
 
@@ -181,6 +188,23 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
     return dec(formatUnits(out!, 6));
   };
   const offrampOf = async (transactionId: string) => (await api.get(`/offramp/${transactionId}`)).body.data;
+
+  /** A live on-ramp's quote: `amount` Naira of USDC on base. */
+  const onrampQuote = (amount: string) => api.post('/onramp/quote', { amount, tokenSymbol: 'USDC', chain: 'base' });
+  const onrampOf = async (transactionId: string) => (await api.get(`/onramp/${transactionId}`)).body.data;
+  /** The on-ramp quotes the quote service stored (a refused quote stores none). */
+  const onrampQuotesStored = async () => (await pool.query(`select count(*)::int as n from quote.quotes where kind = 'onramp'`)).rows[0].n as number;
+  /** What `cngnAmount` CNGN buys of USDC through the pool now, as its router says. */
+  const usdcForCngn = async (cngnAmount: Decimal) => {
+    const [, out] = await client.readContract({
+      address: router,
+      abi: UniswapV2Router02.abi,
+      functionName: 'getAmountsOut',
+      args: [parseUnits(cngnAmount.toFixed(), 6), [cngn, usdc]],
+    });
+    return dec(formatUnits(out!, 6));
+  };
+  const cngnSupply = () => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'totalSupply' });
 
   /** The off-ramp of `quoted` initiated from the end user's address, and the end user's transfer of exactly its amount to the deposit address. */
   const depositFor = async (quoted: { quoteId: string; cryptoAmount: string }) => {
@@ -250,6 +274,13 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
     expect(fiat.sub(feed).abs().div(feed).lt('0.03')).toBe(true);
     expect(fiat.eq(feed)).toBe(false);
     expect(dec(quoted.payoutAmount).lt(fiat)).toBe(true);
+
+    // The pool is trusted now, but the hot wallet holds no CNGN yet: a live on-ramp, whose USDC comes from swapping the
+    // treasury's CNGN, cannot be quoted at all.
+    expect(await cngnOf(hotWallet)).toBe(0n);
+    const uncovered = await onrampQuote('50000');
+    expectError(uncovered, 503, 'SERVICE_UNAVAILABLE', undefined, 'INSUFFICIENT_LIQUIDITY');
+    expect(uncovered.text).not.toContain('quoteId');
 
     const held = await usdcOf(REHEARSAL_END_USER);
     const { transactionId, depositAddress, paid } = await depositFor(quoted);
@@ -349,4 +380,109 @@ describe('live off-ramp - priced from the live pool, swapped on chain, paid thro
     });
     expect(listed.heldPayouts).toEqual([expect.objectContaining({ transactionId })]);
   }, 150_000);
+
+  it("refuses a live on-ramp the treasury's CNGN cannot cover (INSUFFICIENT_LIQUIDITY)", async () => {
+    await mineEverySecond();
+    // The hot wallet holds only the CNGN the two off-ramps' swaps gave (about 299,000): 5,000,000 NGN (well within an
+    // on-ramp's limits, 1,000 to 50,000,000 NGN, and about 3,300 USDC) would need about 4,999,780 of it.
+    const held = await cngnOf(hotWallet);
+    expect(held).toBeGreaterThan(parseUnits('100000', 6));
+    expect(held).toBeLessThan(parseUnits('1000000', 6));
+    const stored = await onrampQuotesStored();
+    const refused = await onrampQuote('5000000');
+    expectError(refused, 503, 'SERVICE_UNAVAILABLE', undefined, 'INSUFFICIENT_LIQUIDITY');
+    expect(refused.text).not.toContain('quoteId');
+    expect(await onrampQuotesStored()).toBe(stored);
+  });
+
+  it("quotes a live on-ramp from the live pool, and once its Naira arrives at Paystack swaps the treasury's CNGN to USDC on chain and delivers it", async () => {
+    await mineEverySecond();
+    const asked = await onrampQuote('50000');
+    expect(asked.status).toBe(200);
+    const quoted = asked.body.data;
+    expect(quoted).toMatchObject({
+      quoteId: expect.any(String),
+      fiatAmount: '50000.00',
+      fiatCurrency: 'NGN',
+      tokenSymbol: 'USDC',
+      chain: 'base',
+      // The spec's rules: 20 platform, 0.1% processing (50) and the stamp duty (50), and 20 for the swap.
+      fees: { platformFee: '20.00', providerFee: '100.00', swapFee: '20.00', totalFee: '140.00' },
+    });
+    // Priced by the pool: the Naira less the fees, as CNGN one for one, swapped to USDC through the CNGN pool (1,500 CNGN
+    // to the dollar plus its 0.3% and the trade's impact), not by the sandbox's feed (1,507.50 NGN a USDC on the buy
+    // side), though within a few percent of it.
+    const crypto = dec(quoted.cryptoAmount);
+    const net = dec(quoted.fiatAmount).sub(quoted.fees.totalFee);
+    const fromPool = await usdcForCngn(net);
+    expect(crypto.sub(fromPool).abs().lte(fromPool.mul('0.001'))).toBe(true);
+    const feed = net.div(await new SandboxPriceFeed().ngnRate('USDC', 'buy')).toDecimalPlaces(6, ROUND_DOWN);
+    expect(crypto.sub(feed).abs().div(feed).lt('0.03')).toBe(true);
+    expect(crypto.eq(feed)).toBe(false);
+
+    // Initiated to the end user's address: the payer's dedicated account at Paystack is where the Naira goes.
+    const customer = { email: `ada.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Ada', lastName: 'Obi', phone: '08031234567' };
+    const reference = `live-onramp-${randomBytes(4).toString('hex')}`;
+    const started = await api.post('/onramp/initiate', { quoteId: quoted.quoteId, destinationAddress: REHEARSAL_END_USER, reference, customer });
+    expect(started.status).toBe(201);
+    const transactionId = started.body.data.id as string;
+    expect(started.body.data).toMatchObject({ status: 'pending', reference });
+    const instructions = started.body.data.paymentInstructions;
+    expect(instructions).toMatchObject({ bankCode: '035', accountNumber: paystack.customers.get(customer.email)!.account, amount: '50000.00' });
+
+    const usdcBefore = await usdcOf(REHEARSAL_END_USER);
+    const cngnBefore = await cngnOf(hotWallet);
+    const supplyBefore = await cngnSupply();
+    // The payer pays the Naira into the account; Paystack tells the gateway (charge.success).
+    const payment = await paystack.payInto(instructions.accountNumber, Number(dec(quoted.fiatAmount).mul(100).toFixed(0)), paystackWebhook);
+    expect(payment.answer.status).toBe(200);
+    const done = await eventually(
+      () => onrampOf(transactionId),
+      (read) => read.status !== 'pending',
+      120_000,
+      250,
+    );
+    expect(done).toMatchObject({ status: 'completed', destinationAddress: REHEARSAL_END_USER });
+    // No mint: the treasury's CNGN was swapped (a transaction on chain), then the USDC delivered (another).
+    expect(done.hashes).toEqual([
+      { step: 'swap', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), settlement: 'onchain' },
+      { step: 'delivery', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), settlement: 'onchain' },
+    ]);
+    const [swapHash, deliveryHash] = (done.hashes as { transactionHash: Hex }[]).map((hash) => hash.transactionHash) as [Hex, Hex];
+    expect(done.transactionHash).toBe(deliveryHash);
+
+    // The hot wallet swapped exactly the Naira after the fees, as CNGN, through the live pool's pair, for at least the
+    // quoted USDC less 1%.
+    const swap = await client.getTransactionReceipt({ hash: swapHash });
+    expect(swap.status).toBe('success');
+    expect(getAddress(swap.from)).toBe(hotWallet);
+    expect(getAddress(swap.to!)).toBe(router);
+    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).map((log) => getAddress(log.address))).toEqual([cngnPair]);
+    const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs });
+    const cngnIn = moved.filter((log) => getAddress(log.address) === cngn && getAddress(log.args.from) === hotWallet);
+    expect(cngnIn.map((log) => [getAddress(log.args.to), log.args.value])).toEqual([[cngnPair, parseUnits(net.toFixed(), 6)]]);
+    const usdcOut = moved.filter((log) => getAddress(log.address) === usdc && getAddress(log.args.to) === hotWallet);
+    expect(usdcOut).toHaveLength(1);
+    expect(dec(formatUnits(usdcOut[0]!.args.value, 6)).gte(crypto.mul('0.99'))).toBe(true);
+
+    // Then exactly the quoted USDC, from the hot wallet to the end user.
+    const delivery = await client.getTransactionReceipt({ hash: deliveryHash });
+    expect(delivery.status).toBe('success');
+    expect(getAddress(delivery.from)).toBe(hotWallet);
+    expect(delivery.blockNumber >= swap.blockNumber).toBe(true);
+    const delivered = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: delivery.logs });
+    expect(delivered.map((log) => [getAddress(log.address), getAddress(log.args.from), getAddress(log.args.to), log.args.value])).toEqual([
+      [usdc, hotWallet, REHEARSAL_END_USER, parseUnits(quoted.cryptoAmount, 6)],
+    ]);
+    expect(await usdcOf(REHEARSAL_END_USER)).toBe(usdcBefore + parseUnits(quoted.cryptoAmount, 6));
+    // The CNGN came from the hot wallet, and none was minted.
+    expect(await cngnOf(hotWallet)).toBe(cngnBefore - parseUnits(net.toFixed(), 6));
+    expect(await cngnSupply()).toBe(supplyBefore);
+    // The payment paid this on-ramp, and nothing of it went back.
+    const paid = await pool.query(`select matched, transaction_id from ramp.collection_payments where provider = 'paystack' and reference = $1`, [
+      payment.reference,
+    ]);
+    expect(paid.rows).toEqual([{ matched: 'onramp', transaction_id: transactionId }]);
+    expect(paystack.charges.get(payment.reference)!.refunded).toBe(0);
+  }, 180_000);
 });
