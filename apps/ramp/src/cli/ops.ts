@@ -2,7 +2,24 @@ import 'reflect-metadata';
 import type { Pool } from 'pg';
 import { Config } from '@ramp/config';
 import { withTransaction } from '@ramp/database';
+import { AppError, isIdOf } from '@ramp/contracts';
+import { EventLog } from '@ramp/event-store';
+import { isInitiated, JobQueue, StreamProcess, type ProcessDefinition } from '@ramp/process-kit';
 import { liveCollectionsFrom } from '@ramp/providers';
+import {
+  nextOfframpStep,
+  nextOnrampStep,
+  offrampDecider,
+  offrampView,
+  onrampDecider,
+  onrampView,
+  type OfframpCommand,
+  type OfframpEvent,
+  type OfframpState,
+  type OnrampCommand,
+  type OnrampEvent,
+  type OnrampState,
+} from '@ramp/ramping';
 import { openServiceDatabase, runOperatorCommand, UsageError } from '@ramp/service-kit';
 import { RAMP_DATABASE } from '../ramp.module';
 
@@ -10,8 +27,13 @@ const USAGE = `Usage:
   npm run ops -- held
       Lists what waits for an operator in the ramp service, as JSON: collection payments held (unpaid on-ramps of
       several organizations on the account) or whose refund the partner refused, payments into accounts no on-ramp
-      was given, partner events parked after repeated failures, paid payouts the bank sent back, and live off-ramps
-      held after their swap on chain because every payout failed (their CNGN is in the hot wallet).
+      was given, partner events parked after repeated failures, paid payouts the bank sent back, live off-ramps
+      held after their swap on chain because every payout failed (their CNGN is in the hot wallet), and live
+      payouts and deliveries waiting for an operator's approval (above LIVE_APPROVAL_ABOVE_NGN).
+  npm run ops -- approve TRANSACTION_ID --operator NAME
+      Approves a live off-ramp's payout or a live on-ramp's delivery that waits for it (awaitingApproval), recording
+      NAME on the transaction (<kind>.approved), and wakes its step. Safe to run again: an approval is recorded once.
+      Exits 1 for a transaction that does not wait for an approval.
   npm run ops -- refund-collection PROVIDER REFERENCE --operator NAME
       Gives back a collection payment (the partner's charge REFERENCE) that is held, whose refund was refused or
       failed (an on-ramp's too), or that was paid into an account no on-ramp was given, through the partner that took it, and records NAME. Safe to run
@@ -21,7 +43,7 @@ Needs PostgreSQL (DATABASE_URL) and, to refund, the partner's key (PAYSTACK_SECR
 
 /** What waits for an operator. */
 async function held(pool: Pool) {
-  const [collections, unknownPayments, parkedEvents, reversedPayouts, heldPayouts] = await Promise.all([
+  const [collections, unknownPayments, parkedEvents, reversedPayouts, heldPayouts, awaitingApproval] = await Promise.all([
     pool.query(
       `select provider, reference, account_number as "accountNumber", amount::text, paid_at as "paidAt", matched, reason, refund
          from ramp.collection_payments where (matched = 'hold' and refund is distinct from 'refunded') or refund = 'rejected' order by paid_at`,
@@ -43,6 +65,14 @@ async function held(pool: Pool) {
       `select substr(stream_id, length('offramp-') + 1) as "transactionId", data->>'errorMessage' as "errorMessage", data->>'at' as at
          from ramp.events where type = 'offramp.payout_held' order by global_position`,
     ),
+    pool.query(
+      `select substr(r.stream_id, strpos(r.stream_id, '-') + 1) as "transactionId", split_part(r.stream_id, '-', 1) as kind,
+              r.data->>'amountNgn' as "amountNgn", r.data->>'thresholdNgn' as "thresholdNgn", r.data->>'at' as at
+         from ramp.events r
+        where r.type in ('offramp.approval_required', 'onramp.approval_required')
+          and not exists (select from ramp.events a where a.stream_id = r.stream_id and a.type in ('offramp.approved', 'onramp.approved'))
+        order by r.global_position`,
+    ),
   ]);
   return {
     collections: collections.rows,
@@ -50,7 +80,55 @@ async function held(pool: Pool) {
     parkedEvents: parkedEvents.rows,
     reversedPayouts: reversedPayouts.rows,
     heldPayouts: heldPayouts.rows,
+    awaitingApproval: awaitingApproval.rows,
   };
+}
+
+type Approvable = ProcessDefinition<OfframpState | OnrampState, OfframpCommand | OnrampCommand, OfframpEvent | OnrampEvent, { kind: string }>;
+
+/** The kinds whose transactions may wait for an approval, as the StreamProcess definitions the approval goes through. */
+const APPROVABLE: Record<'offramp' | 'onramp', Omit<Approvable, 'systemActor' | 'dueAt'>> = {
+  offramp: { prefix: 'offramp', decider: offrampDecider, nextStep: nextOfframpStep, view: offrampView } as unknown as Omit<Approvable, 'systemActor' | 'dueAt'>,
+  onramp: { prefix: 'onramp', decider: onrampDecider, nextStep: nextOnrampStep, view: onrampView } as unknown as Omit<Approvable, 'systemActor' | 'dueAt'>,
+};
+
+/**
+ * Records an operator's approval on the live transaction that waits for it (`<kind>.approved` with the name, its
+ * actor `operator:<name>`), through the transaction's own decider, with its next step's job due now: the step that
+ * waited moves the money. Approved already: said, nothing new.
+ */
+async function approve(pool: Pool, transactionId: string, operator: string): Promise<{ output: object; ok: boolean }> {
+  const found = (
+    await pool.query<{ stream_id: string }>(`select stream_id from ramp.events where stream_id = any($1) limit 1`, [
+      Object.keys(APPROVABLE).map((kind) => `${kind}-${transactionId}`),
+    ])
+  ).rows[0];
+  if (!found) throw new UsageError(`${transactionId} is no on-ramp or off-ramp of this platform`);
+  const kind = found.stream_id.slice(0, found.stream_id.indexOf('-')) as keyof typeof APPROVABLE;
+  const process = new StreamProcess(pool, new EventLog('ramp'), new JobQueue(pool, 'ramp'), {
+    ...APPROVABLE[kind],
+    systemActor: 'system:ramp',
+    dueAt: () => new Date(),
+  });
+  const state = await process.load(pool, transactionId);
+  if (!isInitiated(state)) throw new UsageError(`${transactionId} is no on-ramp or off-ramp of this platform`);
+  if (state.initiated.tenant.environment !== 'live') throw new UsageError(`${transactionId} is a test key's ${kind}: only live ones wait for approvals`);
+  const already = state.approval?.approved;
+  try {
+    const after = await process.apply(
+      transactionId,
+      state.initiated.tenant,
+      { type: 'approve', operator, at: new Date().toISOString() },
+      { causationId: `ops:approve:${transactionId}`, actor: `operator:${operator}` },
+    );
+    // A transaction that has ended decides nothing: approving one that never waited is said to be refused too.
+    if (!after.approval?.approved) return { output: { transactionId, kind, refused: `The ${kind} does not wait for an approval` }, ok: false };
+    return { output: { transactionId, kind, approved: after.approval.approved, ...(already && { already: true }) }, ok: true };
+  } catch (error) {
+    // Refused by the transaction's decider (it does not wait for an approval): said, and exit 1.
+    if (error instanceof AppError) return { output: { transactionId, kind, refused: error.message }, ok: false };
+    throw error;
+  }
 }
 
 /** Refunds a collection payment an operator settles; the row is locked meanwhile, so two operators refund it once. */
@@ -104,14 +182,20 @@ async function refundCollection(pool: Pool, config: Config, provider: string, re
   });
 }
 
-function parse(argv: string[]): 'help' | { command: 'held' } | { command: 'refund-collection'; provider: string; reference: string; operator: string } {
+function parse(
+  argv: string[],
+):
+  | 'help'
+  | { command: 'held' }
+  | { command: 'approve'; transactionId: string; operator: string }
+  | { command: 'refund-collection'; provider: string; reference: string; operator: string } {
   if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const [command, ...rest] = argv;
   if (command === 'held') {
     if (rest.length > 0) throw new UsageError(`held takes no arguments (got ${rest.join(' ')})`);
     return { command };
   }
-  if (command === 'refund-collection') {
+  if (command === 'refund-collection' || command === 'approve') {
     const positional: string[] = [];
     let operator: string | undefined;
     for (let i = 0; i < rest.length; i++) {
@@ -120,12 +204,18 @@ function parse(argv: string[]): 'help' | { command: 'held' } | { command: 'refun
         operator = arg.includes('=') ? arg.slice('--operator='.length) : rest[++i];
         continue;
       }
-      if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg} for refund-collection`);
+      if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg} for ${command}`);
       positional.push(arg);
+    }
+    if (!operator?.trim()) throw new UsageError(`--operator NAME is required: who ${command === 'approve' ? 'approves' : 'refunds'} is recorded`);
+    if (command === 'approve') {
+      const [transactionId] = positional;
+      if (!transactionId || positional.length > 1) throw new UsageError('approve takes one TRANSACTION_ID');
+      if (!isIdOf('txn', transactionId)) throw new UsageError(`${transactionId} is not a transaction id (txn_...)`);
+      return { command, transactionId, operator: operator.trim() };
     }
     const [provider, reference] = positional;
     if (!provider || !reference || positional.length > 2) throw new UsageError('refund-collection takes PROVIDER and REFERENCE');
-    if (!operator?.trim()) throw new UsageError('--operator NAME is required: who refunds is recorded');
     return { command, provider, reference, operator: operator.trim() };
   }
   throw new UsageError(`unknown command "${command}"`);
@@ -142,6 +232,11 @@ runOperatorCommand<Exclude<ReturnType<typeof parse>, 'help'>>({
       if (request.command === 'held') {
         process.stdout.write(`${JSON.stringify(await held(database.pool), null, 2)}\n`);
         return 0;
+      }
+      if (request.command === 'approve') {
+        const { output, ok } = await approve(database.pool, request.transactionId, request.operator);
+        process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+        return ok ? 0 : 1;
       }
       const { output, ok } = await refundCollection(database.pool, config, request.provider, request.reference, request.operator);
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);

@@ -13,6 +13,8 @@ import {
   PARTNER_CONTRACTS,
   PaystackEmulator,
   PrismProxy,
+  operatorCommand,
+  runCompiled,
   startServices,
   stopAll,
   TEST_DATABASE_URL,
@@ -420,6 +422,67 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
       ]);
       expect(failing.failureReason).toBe('PAYOUT_REJECTED');
       expect(failing.payout).toBeUndefined();
+    });
+  });
+
+  describe("above LIVE_APPROVAL_ABOVE_NGN (100,000): waits for an operator's approval", () => {
+    let services: Map<string, ServiceProcess>;
+    const OPS = 'dist/apps/ramp/src/cli/ops.js';
+    const opsEnv = { DATABASE_URL: TEST_DATABASE_URL };
+
+    beforeAll(async () => {
+      services = await startServices(['ramp', 'gateway'], { ...partnersEnv(1_500), LIVE_APPROVAL_ABOVE_NGN: '100000' });
+    });
+
+    afterAll(async () => {
+      await stopAll(services?.values() ?? []);
+    });
+
+    it('asks no partner until `ops approve` names who approved, then pays once; a second approval changes nothing', async () => {
+      // 149,010.75 NGN to pay, above the threshold.
+      const { transactionId, reference } = await swappedOfframp();
+      const waiting = await until(transactionId, (state) => state.approval?.required !== undefined);
+      expect(waiting.approval).toEqual({ required: { amountNgn: '149010.75', thresholdNgn: '100000', at: expect.any(String) } });
+      const listed = await operatorCommand<{ awaitingApproval: { transactionId: string; kind: string; amountNgn: string }[] }>(OPS, ['held'], opsEnv);
+      expect(listed.awaitingApproval).toContainEqual({
+        transactionId,
+        kind: 'offramp',
+        amountNgn: '149010.75',
+        thresholdNgn: '100000',
+        at: expect.any(String),
+      });
+      // The step looks again by itself (every minute) and keeps waiting: no partner is asked, no attempt recorded.
+      await new Promise((wait) => setTimeout(wait, 2_000));
+      expect(paystackTransfers(reference(1))).toEqual([]);
+      expect((await stateOf(transactionId)).payoutAttempts).toBeUndefined();
+
+      // Refused without a name, or for an id that is no ramp of the platform (the decider refuses one that does not wait).
+      expect((await runCompiled(OPS, ['approve', transactionId], opsEnv)).code).toBe(2);
+      const unknown = await runCompiled(OPS, ['approve', newId('txn'), '--operator', 'Ada Obi'], opsEnv);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/is no on-ramp or off-ramp/);
+
+      const approved = await operatorCommand(OPS, ['approve', transactionId, '--operator', 'Ada Obi'], opsEnv);
+      expect(approved).toEqual({ transactionId, kind: 'offramp', approved: { operator: 'Ada Obi', at: expect.any(String) } });
+      const events = await eventsOf(transactionId);
+      expect(events.find((event) => event.type === 'offramp.approved')).toMatchObject({
+        data: { operator: 'Ada Obi' },
+        metadata: { actor: 'operator:Ada Obi' },
+      });
+      // Woken at once, not a minute later: the payout is asked of Paystack, once.
+      await until(transactionId, (state) => state.payoutAttempts?.[0]?.state === 'pending', 10_000);
+      expect(paystackTransfers(reference(1))).toHaveLength(1);
+      expect(await operatorCommand(OPS, ['approve', transactionId, '--operator', 'Someone Else'], opsEnv)).toEqual({
+        transactionId,
+        kind: 'offramp',
+        approved: { operator: 'Ada Obi', at: expect.any(String) },
+        already: true,
+      });
+      await paystack.settle(reference(1), 'success');
+      await until(transactionId, (state) => state.status === 'completed');
+      expect((await operatorCommand<{ awaitingApproval: { transactionId: string }[] }>(OPS, ['held'], opsEnv)).awaitingApproval).not.toContainEqual(
+        expect.objectContaining({ transactionId }),
+      );
     });
   });
 });

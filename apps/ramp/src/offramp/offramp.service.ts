@@ -33,6 +33,7 @@ import {
 } from '@ramp/ramping';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
+import { ApprovalGate, approvalThreshold } from '../approvals/approval-gate';
 import { OfframpSteps } from './offramp.steps';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
@@ -73,11 +74,21 @@ export class OfframpService {
       labelNames: ['provider', 'outcome'],
       registers: [metrics.registry],
     });
-    this.steps = new OfframpSteps(rails, ledger, rpc, this.chain, this.stepDelayMs, logger, this.payouts, {
-      verifyMs: config.int('payoutVerifyMs', 1000),
-      count: (provider, outcome) => this.payoutsCounted.inc({ provider, outcome }),
+    this.steps = new OfframpSteps(
+      rails,
+      ledger,
+      rpc,
+      this.chain,
+      this.stepDelayMs,
       logger,
-    });
+      this.payouts,
+      {
+        verifyMs: config.int('payoutVerifyMs', 1000),
+        count: (provider, outcome) => this.payoutsCounted.inc({ provider, outcome }),
+        logger,
+      },
+      new ApprovalGate(approvalThreshold(config.string('liveApprovalAboveNgn')), logger),
+    );
     this.process = processes.define({
       prefix: 'offramp',
       decider: offrampDecider,

@@ -15,6 +15,7 @@ import {
   type OfframpStep,
 } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
+import { ApprovalGate } from '../approvals/approval-gate';
 import { LivePayoutStep, type LivePayoutOptions } from './live-payout.step';
 
 /** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
@@ -43,6 +44,8 @@ export class OfframpSteps {
     /** Test keys: the sandbox's rails; live keys: the bank partners (LivePayoutStep), or none configured. */
     private readonly payouts = new OfframpPayouts(undefined),
     private readonly livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
+    /** A live payout above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval. */
+    private readonly approvals = new ApprovalGate(undefined),
   ) {}
 
   /** The live payout step over the partners of PAYOUT_PROVIDERS, built at the first live payout. */
@@ -82,6 +85,12 @@ export class OfframpSteps {
       case 'payout': {
         // Refused (LIVE_MODE_DISABLED) for a live off-ramp when no payout partner is configured.
         const payout = this.payouts.of(tenant.environment);
+        // A live payout above the threshold waits for an operator's approval before anything moves (once no attempt
+        // exists: one already asked of a partner is followed to its end).
+        if (payout.kind === 'live' && !state.payoutAttempts?.length) {
+          const waits = this.approvals.check(transactionId, state.approval, quote.payoutAmount);
+          if (waits) return waits;
+        }
         // A managed wallet's CNGN (no swap) leaves its account for the hot wallet first, in one sponsored operation, as
         // a swapped token's does in its swap (for a forwarder wallet, whose funds the hot wallet holds, nothing moves):
         // before any bank partner is asked, so that Naira is never paid for CNGN still in the account. Asked again on

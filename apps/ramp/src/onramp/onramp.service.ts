@@ -16,6 +16,8 @@ import {
   type RampSettlement,
 } from '@ramp/ramping';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
+import { LOGGER, type Logger } from '@ramp/service-kit';
+import { ApprovalGate, approvalThreshold } from '../approvals/approval-gate';
 import { OnrampCollectionAccounts } from './onramp-collections';
 import { OnrampSteps } from './onramp.steps';
 
@@ -36,9 +38,17 @@ export class OnrampService {
     @Inject(QuoteInitiation) private readonly initiation: QuoteInitiation,
     @Inject(Config) config: Config,
     @Inject(OnrampCollectionAccounts) private readonly collections: OnrampCollectionAccounts,
+    @Inject(LOGGER) logger: Logger,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
-    this.steps = new OnrampSteps(rails, ledger, this.chain, config.int('sandboxStepDelayMs'), collections);
+    this.steps = new OnrampSteps(
+      rails,
+      ledger,
+      this.chain,
+      config.int('sandboxStepDelayMs'),
+      collections,
+      new ApprovalGate(approvalThreshold(config.string('liveApprovalAboveNgn')), logger),
+    );
     this.process = processes.define({
       prefix: 'onramp',
       decider: onrampDecider,
@@ -97,16 +107,14 @@ export class OnrampService {
   /**
    * Where the on-ramp's CNGN, swap and delivery run: on chain where the chain service has the platform's pools and a
    * faucet (the sandbox issuer that mints the CNGN) on the quote's chain, on the sandbox's rails elsewhere. A live
-   * on-ramp runs on its live chain, from the treasury's CNGN in the hot wallet (no mint), swapped on the chain's DEX;
-   * a live chain the chain service does not run now refuses the initiation before anything is recorded or opened.
+   * on-ramp runs on its live chain, from the treasury's CNGN in the hot wallet (no mint), swapped on the chain's DEX.
+   * One initiated while the chain service does not run its chain (a quote the quote service would have refused, written
+   * by hand; the chain taken out since) is recorded as before live chains: its CNGN steps refuse for a live key, so
+   * once paid it waits for an operator (its step's error names it), never simulated. Its collection still works.
    */
   private async settlementOf(tenant: Tenant, chain: string): Promise<RampSettlement> {
     const network = await this.chain.network(tenant.environment, chain);
-    if (tenant.environment === 'live') {
-      if (!network)
-        throw new AppError('LIVE_MODE_DISABLED', `${chain} has no live chain on this platform now: the on-ramp cannot run; try again later`, 'chain');
-      return 'onchain';
-    }
+    if (tenant.environment === 'live') return network ? 'onchain' : 'simulated';
     return network?.contracts.dex && network.faucet ? 'onchain' : 'simulated';
   }
 

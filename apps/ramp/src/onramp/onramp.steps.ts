@@ -3,6 +3,7 @@ import { AppError, type Tenant } from '@ramp/contracts';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
 import { cngnSpent, cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import { ApprovalGate } from '../approvals/approval-gate';
 import type { OnrampCollectionAccounts } from './onramp-collections';
 
 /**
@@ -21,6 +22,8 @@ export class OnrampSteps {
     private readonly chain: Pick<ChainLegs, 'swap' | 'transfer' | 'restock'>,
     private readonly stepDelayMs: number,
     private readonly collections?: Pick<OnrampCollectionAccounts, 'live' | 'counted'>,
+    /** A live delivery above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval. */
+    private readonly approvals = new ApprovalGate(undefined),
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
@@ -67,6 +70,11 @@ export class OnrampSteps {
           : { type: 'recordSwap', ok: false, reason: swap.reason, at: at() };
       }
       case 'deliver': {
+        // A live delivery worth more than the threshold waits for an operator's approval before anything is sent.
+        if (tenant.environment === 'live') {
+          const waits = this.approvals.check(transactionId, state.approval, quote.fiatAmount);
+          if (waits) return waits;
+        }
         // The quoted amount, whatever the swap gave within its tolerance: the treasury keeps or makes up the difference.
         const amount = quote.cryptoAmount;
         if (walletId) {

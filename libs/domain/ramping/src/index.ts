@@ -6,3 +6,4 @@ export * from './kinds';
 export * from './onchain';
 export * from './customer';
 export * from './collection-match';
+export * from './approval';

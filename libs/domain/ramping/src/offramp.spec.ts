@@ -600,6 +600,33 @@ describe('off-ramp, a live payout attempt by attempt', () => {
       .then([{ type: 'offramp.failing', data: expect.objectContaining({ failureReason: 'PAYOUT_REJECTED' }) }], 'releaseHold');
   });
 
+  it("waits for an operator's approval before the first attempt, records who approved, and never after an attempt", () => {
+    const require: OfframpCommand = { type: 'requireApproval', amountNgn: '149010.75', thresholdNgn: '100000', at };
+    const approve: OfframpCommand = { type: 'approve', operator: 'Ada Obi', at };
+    // Nothing waits yet: an approval is refused, so an operator never approves the wrong id silently.
+    expect(() => decideOfframp(approve, fold(base))).toThrow(/does not wait for an approval/);
+    given(base)
+      .when(require)
+      .then([{ type: 'offramp.approval_required', data: { amountNgn: '149010.75', thresholdNgn: '100000', at } }], 'payout');
+    const waiting: OfframpEvent = { type: 'offramp.approval_required', data: { amountNgn: '149010.75', thresholdNgn: '100000', at } };
+    given([...base, waiting])
+      .when(require)
+      .then([]);
+    given([...base, waiting])
+      .when(approve)
+      .then([{ type: 'offramp.approved', data: { operator: 'Ada Obi', at } }], 'payout');
+    const approved: OfframpEvent = { type: 'offramp.approved', data: { operator: 'Ada Obi', at } };
+    expect(fold([...base, waiting, approved]).approval).toEqual({ required: waiting.data, approved: approved.data });
+    given([...base, waiting, approved])
+      .when(approve)
+      .then([]);
+    // An attempt already asked of a partner is followed to its end: nothing waits for an approval then.
+    given([...base, sending(1, 'paystack')])
+      .when(require)
+      .then([]);
+    expect(() => decideOfframp(approve, fold([...base, sending(1, 'paystack')]))).toThrow(/does not wait for an approval now/);
+  });
+
   it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', depositId: 'base:0xdep:0', at } };
     const state = foldInitiated([initiated(false), deposit, swapped, attempt(1, 'paystack', 'pending')]);

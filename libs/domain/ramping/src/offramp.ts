@@ -2,6 +2,7 @@ import { nextPayoutStep, type PayoutState } from '@ramp/banking';
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { isInitiated, type WithInitiation } from '@ramp/transactions';
+import { decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -75,6 +76,9 @@ export type OfframpEvent =
    * awaiting their swap). Held for an operator (pay it again, or swap back and refund), never refunded on its own.
    */
   | { type: 'offramp.payout_held'; data: { errorMessage: string; at: string } }
+  /** A live payout above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval (see ApprovalState). */
+  | { type: 'offramp.approval_required'; data: { amountNgn: string; thresholdNgn: string; at: string } }
+  | { type: 'offramp.approved'; data: { operator: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
   | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'offramp.funds_released'; data: { at: string } }
@@ -129,6 +133,7 @@ export type OfframpCommand =
   /** The partner says the paid payout under `payoutReference` was sent back by the bank. */
   | { type: 'recordPayoutReversed'; at: string; payoutReference: string }
   | { type: 'fail'; at: string; reason: string; failureReason: FailureReason }
+  | ApprovalCommand
   | { type: 'expireDeposit'; at: string }
   | { type: 'recordFundsReleased'; at: string }
   | { type: 'recordDepositRefunded'; at: string; transactionHash: string }
@@ -155,6 +160,8 @@ export interface OfframpState {
   payoutReversal?: { provider: string; payoutReference: string; amount: string; at: string };
   /** Every payout failed after a live swap on chain (offramp.payout_held): held for an operator. */
   payoutHeld?: { errorMessage: string; at: string };
+  /** A live payout above the approval threshold: that it waits, and who approved it. */
+  approval?: ApprovalState;
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -218,6 +225,10 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
       return { ...next, payoutReversal: event.data };
     case 'offramp.payout_held':
       return { ...next, payoutHeld: event.data };
+    case 'offramp.approval_required':
+      return { ...next, approval: { ...state.approval, required: event.data } };
+    case 'offramp.approved':
+      return { ...next, approval: { ...state.approval, approved: event.data } };
     case 'offramp.completed':
       return { ...next, status: 'completed' };
     case 'offramp.failing':
@@ -401,6 +412,19 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       if (command.ok) return [{ type: 'offramp.paid_out', data: { transactionHash: command.transactionHash, payoutReference: command.payoutReference, at } }];
       if (swappedLive(state)) return [{ type: 'offramp.payout_held', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, at } }];
       return [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
+    case 'requireApproval':
+    case 'approve': {
+      if (command.type === 'approve' && state.approval?.approved) return [];
+      // Only the payout waits for an approval, and only before any of it may have been sent.
+      const beforePayout = step.kind === 'payout' && !state.payout && !payoutStarted(state);
+      if (!beforePayout) {
+        if (command.type === 'approve') refuse('The off-ramp does not wait for an approval now');
+        return [];
+      }
+      const decided = decideApproval(command, state.approval);
+      if (!decided) return [];
+      return 'required' in decided ? [{ type: 'offramp.approval_required', data: decided.required! }] : [{ type: 'offramp.approved', data: decided.approved! }];
+    }
     case 'recordPayoutSending':
       return decidePayoutSending(command, state, step);
     case 'recordPayoutAttempt':

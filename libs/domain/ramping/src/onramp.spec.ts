@@ -111,6 +111,28 @@ describe('on-ramp', () => {
     expect(cngnSpent([initiated(false), paid, minted].reduce(evolveOnramp, initialOnrampState) as Parameters<typeof cngnSpent>[0])).toBe('49860');
   });
 
+  it("lets a live delivery wait for an operator's approval, and records who approved it", () => {
+    const require: OnrampCommand = { type: 'requireApproval', amountNgn: '50000', thresholdNgn: '10000', at };
+    const approve: OnrampCommand = { type: 'approve', operator: 'Ada Obi', at };
+    const swapped: OnrampEvent = { type: 'onramp.swapped', data: { amount: '33.1', transactionHash: '0xswap', at } };
+    // Only the delivery waits: before it, nothing is required and an approval is refused.
+    expect(decideOnramp(require, [initiated(false), paid, minted].reduce(evolveOnramp, initialOnrampState))).toEqual([]);
+    expect(() => decideOnramp(approve, [initiated(false), paid].reduce(evolveOnramp, initialOnrampState))).toThrow(/does not wait/);
+    given([initiated(false), paid, minted, swapped])
+      .when(require)
+      .then(['onramp.approval_required'], 'deliver');
+    const waiting: OnrampEvent = { type: 'onramp.approval_required', data: { amountNgn: '50000', thresholdNgn: '10000', at } };
+    given([initiated(false), paid, minted, swapped, waiting])
+      .when(approve)
+      .then(['onramp.approved'], 'deliver');
+    const state = [initiated(false), paid, minted, swapped, waiting, { type: 'onramp.approved', data: { operator: 'Ada Obi', at } } as OnrampEvent].reduce(
+      evolveOnramp,
+      initialOnrampState,
+    );
+    expect(state.approval).toEqual({ required: waiting.data, approved: { operator: 'Ada Obi', at } });
+    expect(decideOnramp(approve, state)).toEqual([]);
+  });
+
   it('refunds a payment of the wrong amount, then fails', () => {
     given([initiated(true)])
       .when({ type: 'recordPayment', amount: '40000', payerReference: 'NIP2', at })

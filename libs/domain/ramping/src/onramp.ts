@@ -1,6 +1,7 @@
 import { isInitiated, type VirtualAccount, type WithInitiation } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
+import { decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -36,6 +37,9 @@ export type OnrampEvent =
   | { type: 'onramp.cngn_minted'; data: { amount: string; transactionHash: string; at: string } }
   | { type: 'onramp.swapped'; data: { amount: string; transactionHash: string; at: string } }
   | { type: 'onramp.delivered'; data: { transactionHash: string; at: string } }
+  /** A live delivery above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval (see ApprovalState). */
+  | { type: 'onramp.approval_required'; data: { amountNgn: string; thresholdNgn: string; at: string } }
+  | { type: 'onramp.approved'; data: { operator: string; at: string } }
   | { type: 'onramp.completed'; data: { at: string } }
   | { type: 'onramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'onramp.payment_refunded'; data: { refundReference: string; at: string } }
@@ -50,6 +54,7 @@ export type OnrampCommand =
   | { type: 'recordSwap'; at: string; ok: false; reason: string }
   | { type: 'recordDelivery'; transactionHash: string; at: string }
   | { type: 'recordRefund'; refundReference: string; at: string }
+  | ApprovalCommand
   | { type: 'fail'; reason: string; failureReason: FailureReason; at: string };
 
 export interface OnrampState {
@@ -59,6 +64,8 @@ export interface OnrampState {
   mint?: { amount: string; transactionHash: string };
   swap?: { amount: string; transactionHash: string };
   delivery?: string;
+  /** A live delivery above the approval threshold: that it waits, and who approved it. */
+  approval?: ApprovalState;
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -81,6 +88,10 @@ export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampStat
       return { ...next, mint: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
     case 'onramp.swapped':
       return { ...next, swap: { amount: event.data.amount, transactionHash: event.data.transactionHash } };
+    case 'onramp.approval_required':
+      return { ...next, approval: { ...state.approval, required: event.data } };
+    case 'onramp.approved':
+      return { ...next, approval: { ...state.approval, approved: event.data } };
     case 'onramp.delivered':
       return { ...next, delivery: event.data.transactionHash };
     case 'onramp.completed':
@@ -188,6 +199,18 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
         : [];
     case 'recordRefund':
       return step.kind === 'refundPayment' ? [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }] : [];
+    case 'requireApproval':
+    case 'approve': {
+      if (command.type === 'approve' && state.approval?.approved) return [];
+      // Only the delivery waits for an approval.
+      if (step.kind !== 'deliver') {
+        if (command.type === 'approve') throw new AppError('TRANSACTION_STATE_CONFLICT', 'The on-ramp does not wait for an approval now');
+        return [];
+      }
+      const decided = decideApproval(command, state.approval);
+      if (!decided) return [];
+      return 'required' in decided ? [{ type: 'onramp.approval_required', data: decided.required! }] : [{ type: 'onramp.approved', data: decided.approved! }];
+    }
     case 'fail':
       if (state.delivery) throw new AppError('TRANSACTION_STATE_CONFLICT', 'The crypto was delivered: the on-ramp can no longer fail');
       if (state.failing !== undefined)

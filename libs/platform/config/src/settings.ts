@@ -408,6 +408,13 @@ export const SETTINGS = {
       "The span (in seconds, 10 to 86,400) of each live chain's DEX pools' time-weighted average price, which a live quote judges a pool's spot price by: the chain's leader reads every pool's price accumulator every tenth of it and keeps three spans of readings (chain.pool_observations); a pool is averaged once it has a reading at least this old. Longer is harder to move and slower to follow the market.",
     services: ['chain'],
   },
+  liveApprovalAboveNgn: {
+    env: 'LIVE_APPROVAL_ABOVE_NGN',
+    default: '5000000',
+    description:
+      "The most, in Naira, a live ramp may move without an operator's approval: a live off-ramp's payout (`payoutAmount`) or a live on-ramp's delivery (its `fiatAmount`) above it waits (`<kind>.approval_required`, listed by `npm run ops -- held` as `awaitingApproval`) until an operator approves it (`npm run ops -- approve <transactionId> --operator NAME`, recorded as `<kind>.approved` with the name). Empty: no approvals. Test keys never wait.",
+    services: ['ramp'],
+  },
   livePoolTolerancePercent: {
     env: 'LIVE_POOL_TOLERANCE_PERCENT',
     default: '2',
