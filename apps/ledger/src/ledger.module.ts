@@ -7,6 +7,7 @@ import { Migration20261126120001 } from './migrations/Migration20261126120001';
 import { Migration20261127000001 } from './migrations/Migration20261127000001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261129000001 } from './migrations/Migration20261129000001';
+import { Migration20261213000001 } from './migrations/Migration20261213000001';
 import { TransactionsEventsController } from './transactions/transactions.events.controller';
 import { TransactionsQuery } from './transactions/transactions-query';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
@@ -30,6 +31,7 @@ export const LEDGER_DATABASE: DatabaseSpec = {
     Migration20261127000001,
     Migration20261128000001,
     Migration20261129000001,
+    Migration20261213000001,
   ],
 };
 

@@ -187,6 +187,23 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     });
     return dec(formatUnits(out!, 6));
   };
+  /**
+   * The hot wallet's swap `hash` on the live router, through the CNGN pair alone: exactly `amountIn` of `tokenIn` paid
+   * into the pair, and the one transfer of `tokenOut` it got back (its amount, with the receipt).
+   */
+  const hotWalletSwap = async (hash: Hex, tokenIn: Address, amountIn: bigint, tokenOut: Address) => {
+    const swap = await client.getTransactionReceipt({ hash });
+    expect(swap.status).toBe('success');
+    expect(getAddress(swap.from)).toBe(hotWallet);
+    expect(getAddress(swap.to!)).toBe(router);
+    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).map((log) => getAddress(log.address))).toEqual([cngnPair]);
+    const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs });
+    const paidIn = moved.filter((log) => getAddress(log.address) === tokenIn && getAddress(log.args.from) === hotWallet);
+    expect(paidIn.map((log) => [getAddress(log.args.to), log.args.value])).toEqual([[cngnPair, amountIn]]);
+    const out = moved.filter((log) => getAddress(log.address) === tokenOut && getAddress(log.args.to) === hotWallet);
+    expect(out).toHaveLength(1);
+    return { swap, out: out[0]!.args.value };
+  };
   const offrampOf = async (transactionId: string) => (await api.get(`/offramp/${transactionId}`)).body.data;
 
   /** A live on-ramp's quote: `amount` Naira of USDC on base. */
@@ -291,17 +308,8 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     // swapped exactly the quoted USDC for CNGN through the live pool's pair, at least the quote's Naira less 1%.
     expect(await usdcOf(depositAddress)).toBe(0n);
     expect(await client.getCode({ address: depositAddress })).toMatch(/^0x[0-9a-f]+/);
-    const swap = await client.getTransactionReceipt({ hash: swapHash });
-    expect(swap.status).toBe('success');
-    expect(getAddress(swap.from)).toBe(hotWallet);
-    expect(getAddress(swap.to!)).toBe(router);
-    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).map((log) => getAddress(log.address))).toEqual([cngnPair]);
-    const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs });
-    const usdcIn = moved.filter((log) => getAddress(log.address) === usdc && getAddress(log.args.from) === hotWallet);
-    expect(usdcIn.map((log) => [getAddress(log.args.to), log.args.value])).toEqual([[cngnPair, parseUnits('100', 6)]]);
-    const cngnOut = moved.filter((log) => getAddress(log.address) === cngn && getAddress(log.args.to) === hotWallet);
-    expect(cngnOut).toHaveLength(1);
-    expect(dec(formatUnits(cngnOut[0]!.args.value, 6)).gte(fiat.mul('0.99'))).toBe(true);
+    const { out: cngnOut } = await hotWalletSwap(swapHash, usdc, parseUnits('100', 6), cngn);
+    expect(dec(formatUnits(cngnOut, 6)).gte(fiat.mul('0.99'))).toBe(true);
 
     // Paystack is asked for one transfer of the payout, in kobo, to the quoted account; its success completes the off-ramp.
     const { reference, transfer } = await transferAsked(transactionId, 1);
@@ -323,7 +331,7 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     expect([...paystack.transfers.keys()].filter((key) => key.startsWith(transactionId.toLowerCase()))).toEqual([reference]);
     // The end user paid the quoted USDC once; the CNGN stays in the hot wallet (the bank partner paid from its balance).
     expect(await usdcOf(REHEARSAL_END_USER)).toBe(held - parseUnits('100', 6));
-    expect(await cngnOf(hotWallet)).toBe(cngnOut[0]!.args.value);
+    expect(await cngnOf(hotWallet)).toBe(cngnOut);
   }, 180_000);
 
   it('holds a live off-ramp whose payout fails after its swap for an operator, and sends nothing back', async () => {
@@ -453,17 +461,8 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
 
     // The hot wallet swapped exactly the Naira after the fees, as CNGN, through the live pool's pair, for at least the
     // quoted USDC less 1%.
-    const swap = await client.getTransactionReceipt({ hash: swapHash });
-    expect(swap.status).toBe('success');
-    expect(getAddress(swap.from)).toBe(hotWallet);
-    expect(getAddress(swap.to!)).toBe(router);
-    expect(parseEventLogs({ abi: UniswapV2Pair.abi, eventName: 'Swap', logs: swap.logs }).map((log) => getAddress(log.address))).toEqual([cngnPair]);
-    const moved = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: swap.logs });
-    const cngnIn = moved.filter((log) => getAddress(log.address) === cngn && getAddress(log.args.from) === hotWallet);
-    expect(cngnIn.map((log) => [getAddress(log.args.to), log.args.value])).toEqual([[cngnPair, parseUnits(net.toFixed(), 6)]]);
-    const usdcOut = moved.filter((log) => getAddress(log.address) === usdc && getAddress(log.args.to) === hotWallet);
-    expect(usdcOut).toHaveLength(1);
-    expect(dec(formatUnits(usdcOut[0]!.args.value, 6)).gte(crypto.mul('0.99'))).toBe(true);
+    const { swap, out: usdcOut } = await hotWalletSwap(swapHash, cngn, parseUnits(net.toFixed(), 6), usdc);
+    expect(dec(formatUnits(usdcOut, 6)).gte(crypto.mul('0.99'))).toBe(true);
 
     // Then exactly the quoted USDC, from the hot wallet to the end user.
     const delivery = await client.getTransactionReceipt({ hash: deliveryHash });
@@ -484,5 +483,57 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     ]);
     expect(paid.rows).toEqual([{ matched: 'onramp', transaction_id: transactionId }]);
     expect(paystack.charges.get(payment.reference)!.refunded).toBe(0);
+  }, 180_000);
+
+  it("reserves the treasury's CNGN before each swap: of two on-ramps its free CNGN covers only one of, the other is refunded and spends nothing", async () => {
+    await mineEverySecond();
+    // Two quotes that each fit what the treasury has free now, but not both: the quote checks; the swap reserves.
+    const free = dec(formatUnits(await cngnOf(hotWallet), 6));
+    const amount = free.mul('0.6').toDecimalPlaces(0, ROUND_DOWN).toFixed();
+    const quotes = await Promise.all([onrampQuote(amount), onrampQuote(amount)]);
+    for (const asked of quotes) expect(asked.status).toBe(200);
+    const net = dec(quotes[0]!.body.data.fiatAmount).sub(quotes[0]!.body.data.fees.totalFee);
+    expect(net.lte(free) && net.mul(2).gt(free)).toBe(true);
+    const started = await Promise.all(
+      quotes.map(async (asked) => {
+        const customer = { email: `obi.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Ada', lastName: 'Obi', phone: '08031234567' };
+        const initiated = await api.post('/onramp/initiate', { quoteId: asked.body.data.quoteId, destinationAddress: REHEARSAL_END_USER, customer });
+        expect(initiated.status).toBe(201);
+        return { transactionId: initiated.body.data.id as string, account: initiated.body.data.paymentInstructions.accountNumber as string };
+      }),
+    );
+    const cngnBefore = await cngnOf(hotWallet);
+    // Both paid at once: both swaps are due together, and ask the ledger for the same CNGN.
+    const payments = await Promise.all(started.map(({ account }) => paystack.payInto(account, Number(dec(amount).mul(100).toFixed(0)), paystackWebhook)));
+    const ended = await Promise.all(
+      started.map(({ transactionId }) =>
+        eventually(
+          () => onrampOf(transactionId),
+          (read) => read.status !== 'pending',
+          120_000,
+        ),
+      ),
+    );
+    expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
+    const refused = ended.find((read) => read.status === 'failed')!;
+    expect(refused.errorMessage).toMatch(/INSUFFICIENT_LIQUIDITY: the treasury's free CNGN on base .* no longer covers/);
+    // The refused one's Naira went back through Paystack; the other's did not.
+    const refusedIndex = ended.indexOf(refused);
+    expect(paystack.charges.get(payments[refusedIndex]!.reference)!.refunded).toBe(Number(dec(amount).mul(100).toFixed(0)));
+    expect(paystack.charges.get(payments[1 - refusedIndex]!.reference)!.refunded).toBe(0);
+    // The hot wallet spent the CNGN of one swap alone, and only that one was reserved, until its swap was booked.
+    expect(await cngnOf(hotWallet)).toBe(cngnBefore - parseUnits(net.toFixed(), 6));
+    const reservations = await eventually(
+      async () =>
+        (
+          await pool.query(
+            `select reservation_id, amount::text, released_at is not null as released from ledger.treasury_reservations where reservation_id = any($1)`,
+            [started.map(({ transactionId }) => `${transactionId}:swap`)],
+          )
+        ).rows,
+      (rows) => rows.every((row) => row.released),
+      30_000,
+    );
+    expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:swap`, amount: net.toFixed(), released: true }]);
   }, 180_000);
 });

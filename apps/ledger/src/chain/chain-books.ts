@@ -24,13 +24,15 @@ import {
   ChainHoldings,
   ChainWalletBalances,
   platformTenant,
+  TreasuryInventory,
+  TreasuryReserve,
   type DepositCredited,
   type DepositReversed,
   type Environment,
   type SendFinished,
   type TreasuryOpened,
 } from '@ramp/contracts';
-import type { Sql } from '@ramp/database';
+import { withTransaction, type Sql } from '@ramp/database';
 import { RpcClient } from '@ramp/messaging';
 import { dec } from '@ramp/money';
 import { PG_POOL } from '@ramp/service-kit';
@@ -98,6 +100,14 @@ export class ChainBooks {
    * `external:route-execution-<environment>-<chain>` for routes).
    */
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
+    // A live swap that was reserved (a live on-ramp's: TreasuryReserve, by the key the ramp service gave the swap, which
+    // the chain service's send key is `swap:` before) is final: what it spent has left the holdings, or it reverted and
+    // spent nothing; either way its reservation ends with its booking.
+    if (send.environment === 'live' && send.idempotencyKey.startsWith('swap:')) {
+      await tx.query(`update ledger.treasury_reservations set released_at = now() where reservation_id = $1 and released_at is null`, [
+        send.idempotencyKey.slice('swap:'.length),
+      ]);
+    }
     const sponsored = await this.bookSponsoredGas(tx, send);
     return (await this.bookChainSide(tx, send)) || sponsored;
   }
@@ -188,11 +198,57 @@ export class ChainBooks {
     return reconcileChains(this.pool, this.rpc, environment);
   }
 
-  /** The treasury's inventory on each chain of the environment, as a reconciliation computes it, without the rest of one. */
-  async inventory(environment: Environment): Promise<Inventory[]> {
+  /**
+   * The treasury's inventory on each chain of the environment, as a reconciliation computes it, without the rest of
+   * one, less what live on-ramps' swaps on their way reserved (`reserved`).
+   */
+  async inventory(environment: Environment): Promise<TreasuryInventory.Entry[]> {
     const { chains } = await this.rpc.call(ChainHoldings.contract, platformTenant(environment, 'ledger'), { environment });
-    return (await holdingsAndLiabilities(this.pool, environment, chains)).inventory;
+    return freeOf(this.pool, environment, (await holdingsAndLiabilities(this.pool, environment, chains)).inventory);
   }
+
+  /**
+   * Reserves an amount of the free inventory for a send (TreasuryReserve): under a lock per environment, chain and
+   * token, the free inventory (the holdings read first, less what is owed and reserved) is read and the reservation
+   * written in one transaction, so that two reservations never count the same tokens. The same id answers what it was.
+   */
+  async reserve(request: TreasuryReserve.Request & { environment: Environment }): Promise<TreasuryReserve.Response> {
+    const { environment, chain, tokenSymbol, amount, reservationId } = request;
+    const { chains } = await this.rpc.call(ChainHoldings.contract, platformTenant(environment, 'ledger'), { environment });
+    return withTransaction(this.pool, async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`treasury:${environment}:${chain}:${tokenSymbol}`]);
+      const known = await tx.query(`select 1 from ledger.treasury_reservations where reservation_id = $1`, [reservationId]);
+      const entries = await freeOf(tx, environment, (await holdingsAndLiabilities(tx, environment, chains)).inventory);
+      const free = dec(entries.find((entry) => entry.chain === chain && entry.tokenSymbol === tokenSymbol)?.free ?? '0');
+      if (known.rows.length > 0) return { reserved: true, free: free.toFixed() };
+      if (free.lt(amount)) return { reserved: false, free: free.toFixed() };
+      await tx.query(`insert into ledger.treasury_reservations (reservation_id, environment, chain, token_symbol, amount) values ($1, $2, $3, $4, $5)`, [
+        reservationId,
+        environment,
+        chain,
+        tokenSymbol,
+        amount,
+      ]);
+      return { reserved: true, free: free.sub(amount).toFixed() };
+    });
+  }
+}
+
+/** How long a reservation counts at the most: a swap refused before it was sent is never booked, and must not hold it. */
+const RESERVATION_HOURS = 1;
+
+/** The inventory less the open reservations of each chain and token (`reserved`, taken from `free`). */
+async function freeOf(db: Sql, environment: Environment, inventory: readonly Inventory[]): Promise<TreasuryInventory.Entry[]> {
+  const { rows } = await db.query<{ chain: string; token_symbol: string; reserved: string }>(
+    `select chain, token_symbol, sum(amount)::text as reserved from ledger.treasury_reservations
+      where environment = $1 and released_at is null and created_at > now() - make_interval(hours => $2)
+      group by 1, 2`,
+    [environment, RESERVATION_HOURS],
+  );
+  return inventory.map((entry) => {
+    const reserved = dec(rows.find((row) => row.chain === entry.chain && row.token_symbol === entry.tokenSymbol)?.reserved ?? '0');
+    return { ...entry, reserved: reserved.toFixed(), free: dec(entry.free).sub(reserved).toFixed() };
+  });
 }
 
 /**

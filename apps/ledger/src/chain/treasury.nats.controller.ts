@@ -1,5 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
-import { invalidField, TreasuryInventory, type Tenant } from '@ramp/contracts';
+import { invalidField, TreasuryInventory, TreasuryReserve, type Tenant } from '@ramp/contracts';
+import { dec } from '@ramp/money';
 import { CallerTenant, Handles, RequestData } from '@ramp/messaging';
 import { ChainBooks } from './chain-books';
 
@@ -17,5 +18,17 @@ export class TreasuryNatsController {
     // A key's service asks of its own environment only: a test key never learns the live treasury.
     if (request.environment !== tenant.environment) throw invalidField('environment', `must be the caller's environment, ${tenant.environment}`);
     return { environment: tenant.environment, inventory: await this.books.inventory(tenant.environment) };
+  }
+
+  /** A live on-ramp's swap reserving the treasury's CNGN before it spends it (the ramp service). */
+  @Handles(TreasuryReserve.contract)
+  async reserve(@RequestData() request: TreasuryReserve.Request, @CallerTenant() tenant: Tenant): Promise<TreasuryReserve.Response> {
+    if (request.environment !== tenant.environment) throw invalidField('environment', `must be the caller's environment, ${tenant.environment}`);
+    for (const field of ['chain', 'tokenSymbol', 'reservationId'] as const) {
+      if (typeof request[field] !== 'string' || request[field] === '' || request[field].length > 200) throw invalidField(field, 'must be a non-empty string');
+    }
+    if (typeof request.amount !== 'string' || !/^\d+(\.\d+)?$/.test(request.amount) || !dec(request.amount).gt(0))
+      throw invalidField('amount', 'must be a positive decimal string');
+    return this.books.reserve({ ...request, environment: tenant.environment });
   }
 }

@@ -114,13 +114,23 @@ async function approve(pool: Pool, transactionId: string, operator: string): Pro
   if (!isInitiated(state)) throw new UsageError(`${transactionId} is no on-ramp or off-ramp of this platform`);
   if (state.initiated.tenant.environment !== 'live') throw new UsageError(`${transactionId} is a test key's ${kind}: only live ones wait for approvals`);
   const already = state.approval?.approved;
+  // The request that started the transaction stays findable from its every event, as the service's own steps keep it.
+  const requestId = (await new EventLog('ramp').readStream(pool, `${kind}-${transactionId}`))[0]?.metadata.requestId;
   try {
     const after = await process.apply(
       transactionId,
       state.initiated.tenant,
       { type: 'approve', operator, at: new Date().toISOString() },
-      { causationId: `ops:approve:${transactionId}`, actor: `operator:${operator}` },
+      { causationId: `ops:approve:${transactionId}`, actor: `operator:${operator}`, ...(requestId !== undefined && { requestId }) },
     );
+    // The job the waiting step left (decided before the approval) goes: only the one just scheduled, due now, runs the
+    // step, so that no second run of it makes a second ask of a partner.
+    if (after.approval?.approved && !already) {
+      await pool.query(
+        `delete from ramp.jobs where stream_id = $1 and decided_at_version < (select max(stream_version) from ramp.events where stream_id = $1)`,
+        [`${kind}-${transactionId}`],
+      );
+    }
     // A transaction that has ended decides nothing: approving one that never waited is said to be refused too.
     if (!after.approval?.approved) return { output: { transactionId, kind, refused: `The ${kind} does not wait for an approval` }, ok: false };
     return { output: { transactionId, kind, approved: after.approval.approved, ...(already && { already: true }) }, ok: true };

@@ -16,6 +16,7 @@ import {
   type RampSettlement,
 } from '@ramp/ramping';
 import { initiationOf, type TransactionView } from '@ramp/transactions';
+import { RpcClient } from '@ramp/messaging';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ApprovalGate, approvalThreshold } from '../approvals/approval-gate';
 import { OnrampCollectionAccounts } from './onramp-collections';
@@ -39,6 +40,7 @@ export class OnrampService {
     @Inject(Config) config: Config,
     @Inject(OnrampCollectionAccounts) private readonly collections: OnrampCollectionAccounts,
     @Inject(LOGGER) logger: Logger,
+    @Inject(RpcClient) rpc: RpcClient,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.steps = new OnrampSteps(
@@ -48,6 +50,7 @@ export class OnrampService {
       config.int('sandboxStepDelayMs'),
       collections,
       new ApprovalGate(approvalThreshold(config.string('liveApprovalAboveNgn')), logger),
+      rpc,
     );
     this.process = processes.define({
       prefix: 'onramp',

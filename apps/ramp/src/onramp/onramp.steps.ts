@@ -1,8 +1,9 @@
 import { tokenDecimals } from '@ramp/chains';
-import { AppError, type Tenant } from '@ramp/contracts';
+import { AppError, platformTenant, TreasuryReserve, type Tenant } from '@ramp/contracts';
+import type { RpcClient } from '@ramp/messaging';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import type { OnrampRails } from '@ramp/providers';
-import { cngnSpent, cngnToMint, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
+import { cngnSpent, cngnToMint, fromTreasury, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
 import { ApprovalGate } from '../approvals/approval-gate';
 import type { OnrampCollectionAccounts } from './onramp-collections';
 
@@ -24,6 +25,8 @@ export class OnrampSteps {
     private readonly collections?: Pick<OnrampCollectionAccounts, 'live' | 'counted'>,
     /** A live delivery above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval. */
     private readonly approvals = new ApprovalGate(undefined),
+    /** The ledger, which reserves the treasury's CNGN a live on-ramp's swap spends (TreasuryReserve). */
+    private readonly treasury?: Pick<RpcClient, 'call'>,
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
@@ -56,6 +59,21 @@ export class OnrampSteps {
         return { type: 'recordMint', amount: mint.amount, transactionHash: mint.transactionHash, at: at() };
       }
       case 'swapFromCngn': {
+        // A live on-ramp worth more than the threshold waits for an operator's approval before the treasury's CNGN is
+        // spent (the first step that spends it).
+        if (tenant.environment === 'live') {
+          const waits = this.approvals.check(transactionId, state.approval, quote.fiatAmount);
+          if (waits) return waits;
+        }
+        if (fromTreasury(state)) {
+          // The treasury's CNGN is reserved before the swap spends it: the hot wallet holds customers' CNGN too, and an
+          // on-ramp that the free CNGN no longer covers (others took it since its quote) is refunded, never paid from it.
+          const reservation = await this.reserveTreasury(transactionId, state, tenant);
+          if (!reservation.reserved) {
+            const reason = `INSUFFICIENT_LIQUIDITY: the treasury's free CNGN on ${quote.chain} (${reservation.free}) no longer covers the ${cngnSpent(state)} it needs; the Naira is refunded`;
+            return { type: 'recordSwap', ok: false, reason, at: at() };
+          }
+        }
         const swap = onchain
           ? await this.swapOnChain(transactionId, state, tenant)
           : await this.rails.swapFromCngn({
@@ -94,10 +112,11 @@ export class OnrampSteps {
               })
             : undefined;
           if (moved && !moved.ok) throw new Error(`the delivery of ${transactionId} to its wallet failed on chain: ${moved.reason}; an operator must look`);
-          await this.ledger.credit(tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
           const shown = moved?.transactionHash ?? state.swap?.transactionHash ?? state.mint?.transactionHash;
-          // Refused at initiation (a live on-ramp of CNGN into a wallet): nothing on chain would show the delivery.
+          // Refused at initiation (a live on-ramp of CNGN into a wallet): nothing on chain would show the delivery, and
+          // nothing is credited.
           if (!shown) throw new Error(`the delivery of ${transactionId} to its wallet has no transaction to show: an operator must look`);
+          await this.ledger.credit(tenant, { entryId: transactionId, walletId, tokenSymbol: quote.tokenSymbol, amount, source: ONRAMP_LIQUIDITY });
           return { type: 'recordDelivery', transactionHash: shown, at: at() };
         }
         if (onchain) {
@@ -155,6 +174,19 @@ export class OnrampSteps {
       throw new Error(`${provider} refused the refund of ${transactionId}'s payment ${payment.payerReference} (${refund.reason}): an operator must look`);
     }
     return payment.payerReference;
+  }
+
+  /** The reservation of a live on-ramp's CNGN in the treasury's free inventory, once per swap (its idempotency key). */
+  private reserveTreasury(transactionId: string, state: WithInitiation<OnrampState>, tenant: Tenant): Promise<TreasuryReserve.Response> {
+    if (!this.treasury) throw new Error(`${transactionId}: a live on-ramp's swap needs the treasury's reservation (the ledger)`);
+    const { quote } = state.initiated;
+    return this.treasury.call(TreasuryReserve.contract, platformTenant(tenant.environment, 'ramp'), {
+      environment: tenant.environment,
+      chain: quote.chain,
+      tokenSymbol: 'CNGN',
+      amount: cngnSpent(state),
+      reservationId: `${transactionId}:swap`,
+    });
   }
 
   /**

@@ -127,6 +127,9 @@ export namespace TreasuryInventory {
     tokenSymbol: string;
     held: string;
     owed: string;
+    /** What live on-ramps' swaps on their way have reserved of it (TreasuryReserve). */
+    reserved: string;
+    /** held − owed − reserved: what the treasury may still promise. */
     free: string;
   }
   export interface Response {
@@ -134,4 +137,26 @@ export namespace TreasuryInventory {
     inventory: Entry[];
   }
   export const contract = rpc<Request, Response>('ledger.v1.treasury.inventory');
+}
+
+/**
+ * Reserves `amount` of the treasury's free inventory of `tokenSymbol` on `chain` for the send `reservationId` (a live
+ * on-ramp's swap: its idempotency key), under a lock per chain and token, so that two on-ramps never both spend the
+ * same CNGN (which would spend customers' own, the hot wallet holding both). `reserved: false` when the free inventory
+ * (TreasuryInventory, less the other reservations) is short, with what is free. Asked again, the same id answers the
+ * same reservation. It stands until that send is final (booked by the ledger) and an hour at the most.
+ */
+export namespace TreasuryReserve {
+  export interface Request {
+    environment: 'test' | 'live';
+    chain: string;
+    tokenSymbol: string;
+    amount: string;
+    reservationId: string;
+  }
+  export interface Response {
+    reserved: boolean;
+    free: string;
+  }
+  export const contract = rpc<Request, Response>('ledger.v1.treasury.reserve');
 }

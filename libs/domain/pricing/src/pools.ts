@@ -113,21 +113,30 @@ export function poolDeviations(
   decimalsOf: (symbol: string, chain: string) => number,
   referenceOf: (symbol: string) => Decimal,
 ): PoolDeviation[] {
-  const deviations: PoolDeviation[] = [];
-  for (const leg of legs) {
-    if (leg.kind !== 'swap') continue;
-    const chainPools = pools.get(leg.chain);
-    if (!chainPools) continue;
-    for (const token of hubPath(leg.fromToken, leg.toToken, chainPools.hub).filter((symbol) => symbol !== chainPools.hub)) {
-      const pool = chainPools.pools.find((candidate) => candidate.token === token);
-      if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) continue;
-      const hubUnits = dec(fromBaseUnits(pool.hubReserve, decimalsOf(chainPools.hub, leg.chain)));
-      const tokenUnits = dec(fromBaseUnits(pool.tokenReserve, decimalsOf(token, leg.chain)));
-      const reference = referenceOf(token).div(referenceOf(chainPools.hub));
-      deviations.push({ chain: leg.chain, token, deviation: hubUnits.div(tokenUnits).div(reference).sub(1).abs() });
-    }
-  }
-  return deviations;
+  return poolsOnPaths(legs, pools).map(({ chain, hub, pool }) => {
+    const hubUnits = dec(fromBaseUnits(pool.hubReserve, decimalsOf(hub, chain)));
+    const tokenUnits = dec(fromBaseUnits(pool.tokenReserve, decimalsOf(pool.token, chain)));
+    const reference = referenceOf(pool.token).div(referenceOf(hub));
+    return { chain, token: pool.token, deviation: hubUnits.div(tokenUnits).div(reference).sub(1).abs() };
+  });
+}
+
+/**
+ * Every pool with liquidity that a route's swaps go through (both ends of a path through the hub), with its chain and
+ * hub, in the route's order: what a route is judged by. A chain without pools, and a pool missing or empty, are left
+ * out (the route cannot be priced through them: amountThroughPools says so).
+ */
+function poolsOnPaths(legs: readonly MarketLeg[], pools: ReadonlyMap<string, HubPools>): { chain: string; hub: string; pool: HubPool }[] {
+  return legs.flatMap((leg) => {
+    const chainPools = leg.kind === 'swap' ? pools.get(leg.chain) : undefined;
+    if (leg.kind !== 'swap' || !chainPools) return [];
+    return hubPath(leg.fromToken, leg.toToken, chainPools.hub)
+      .filter((symbol) => symbol !== chainPools.hub)
+      .flatMap((token) => {
+        const pool = chainPools.pools.find((candidate) => candidate.token === token);
+        return pool && pool.tokenReserve > 0n && pool.hubReserve > 0n ? [{ chain: leg.chain, hub: chainPools.hub, pool }] : [];
+      });
+  });
 }
 
 /**
@@ -145,24 +154,12 @@ export interface AverageDeviation {
 }
 
 export function averageDeviations(legs: readonly MarketLeg[], pools: ReadonlyMap<string, HubPools>): AverageDeviation[] {
-  const judged: AverageDeviation[] = [];
-  for (const leg of legs) {
-    if (leg.kind !== 'swap') continue;
-    const chainPools = pools.get(leg.chain);
-    if (!chainPools) continue;
-    for (const token of hubPath(leg.fromToken, leg.toToken, chainPools.hub).filter((symbol) => symbol !== chainPools.hub)) {
-      const pool = chainPools.pools.find((candidate) => candidate.token === token);
-      if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n) continue;
-      const average = pool.average;
-      if (!average || average.hubPerToken.isZero()) {
-        judged.push({ chain: leg.chain, token });
-        continue;
-      }
-      const spot = dec(pool.hubReserve.toString()).div(pool.tokenReserve.toString());
-      judged.push({ chain: leg.chain, token, average, deviation: spot.div(average.hubPerToken).sub(1).abs() });
-    }
-  }
-  return judged;
+  return poolsOnPaths(legs, pools).map(({ chain, pool }): AverageDeviation => {
+    const { average } = pool;
+    if (!average || average.hubPerToken.isZero()) return { chain, token: pool.token };
+    const spot = dec(pool.hubReserve.toString()).div(pool.tokenReserve.toString());
+    return { chain, token: pool.token, average, deviation: spot.div(average.hubPerToken).sub(1).abs() };
+  });
 }
 
 /** What a live quote asks of the pools it would price from (LIVE_POOL_* settings), and the clock. */

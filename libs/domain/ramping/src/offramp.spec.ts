@@ -612,6 +612,8 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     given([...base, waiting])
       .when(require)
       .then([]);
+    // While it waits, no partner is asked, whatever asks.
+    expect(() => decideOfframp(ask(1, 'paystack'), fold([...base, waiting]))).toThrow(/waits for an operator's approval/);
     given([...base, waiting])
       .when(approve)
       .then([{ type: 'offramp.approved', data: { operator: 'Ada Obi', at } }], 'payout');

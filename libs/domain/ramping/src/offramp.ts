@@ -2,7 +2,7 @@ import { nextPayoutStep, type PayoutState } from '@ramp/banking';
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { isInitiated, type WithInitiation } from '@ramp/transactions';
-import { decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
+import { awaitsApproval, decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -426,6 +426,8 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       return 'required' in decided ? [{ type: 'offramp.approval_required', data: decided.required! }] : [{ type: 'offramp.approved', data: decided.approved! }];
     }
     case 'recordPayoutSending':
+      // Nothing is asked of a partner while the payout waits for an operator's approval, whatever asks.
+      if (awaitsApproval(state.approval)) refuse("The payout waits for an operator's approval (npm run ops -- approve)");
       return decidePayoutSending(command, state, step);
     case 'recordPayoutAttempt':
       return decidePayoutAttempt(command, state, step);

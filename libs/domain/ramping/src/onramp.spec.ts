@@ -115,9 +115,21 @@ describe('on-ramp', () => {
     const require: OnrampCommand = { type: 'requireApproval', amountNgn: '50000', thresholdNgn: '10000', at };
     const approve: OnrampCommand = { type: 'approve', operator: 'Ada Obi', at };
     const swapped: OnrampEvent = { type: 'onramp.swapped', data: { amount: '33.1', transactionHash: '0xswap', at } };
-    // Only the delivery waits: before it, nothing is required and an approval is refused.
-    expect(decideOnramp(require, [initiated(false), paid, minted].reduce(evolveOnramp, initialOnrampState))).toEqual([]);
+    // Only what spends the treasury's funds waits (the swap, the delivery): before it, nothing is required and an
+    // approval is refused.
+    expect(decideOnramp(require, [initiated(false), paid].reduce(evolveOnramp, initialOnrampState))).toEqual([]);
     expect(() => decideOnramp(approve, [initiated(false), paid].reduce(evolveOnramp, initialOnrampState))).toThrow(/does not wait/);
+    given([initiated(false), paid, minted])
+      .when(require)
+      .then(['onramp.approval_required'], 'swapFromCngn');
+    // While it waits, neither the swap nor the delivery is recorded, whatever asks.
+    const waitingToSwap = [
+      initiated(false),
+      paid,
+      minted,
+      { type: 'onramp.approval_required', data: { amountNgn: '50000', thresholdNgn: '10000', at } } as OnrampEvent,
+    ].reduce(evolveOnramp, initialOnrampState);
+    expect(() => decideOnramp({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }, waitingToSwap)).toThrow(/waits for an operator/);
     given([initiated(false), paid, minted, swapped])
       .when(require)
       .then(['onramp.approval_required'], 'deliver');
@@ -125,6 +137,12 @@ describe('on-ramp', () => {
     given([initiated(false), paid, minted, swapped, waiting])
       .when(approve)
       .then(['onramp.approved'], 'deliver');
+    expect(() =>
+      decideOnramp(
+        { type: 'recordDelivery', transactionHash: '0xsend', at },
+        [initiated(false), paid, minted, swapped, waiting].reduce(evolveOnramp, initialOnrampState),
+      ),
+    ).toThrow(/waits for an operator/);
     const state = [initiated(false), paid, minted, swapped, waiting, { type: 'onramp.approved', data: { operator: 'Ada Obi', at } } as OnrampEvent].reduce(
       evolveOnramp,
       initialOnrampState,

@@ -1,7 +1,7 @@
 import { isInitiated, type VirtualAccount, type WithInitiation } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
-import { decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
+import { awaitsApproval, decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -187,10 +187,15 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
       return step.kind === 'mintCngn' ? [{ type: 'onramp.cngn_minted', data: { amount: command.amount, transactionHash: command.transactionHash, at } }] : [];
     case 'recordSwap':
       if (step.kind !== 'swapFromCngn') return [];
+      // The treasury's CNGN is not spent while the on-ramp waits for an operator's approval, whatever asks.
+      if (command.ok && awaitsApproval(state.approval))
+        throw new AppError('TRANSACTION_STATE_CONFLICT', "The on-ramp waits for an operator's approval (npm run ops -- approve)");
       return command.ok
         ? [{ type: 'onramp.swapped', data: { amount: command.amount, transactionHash: command.transactionHash, at } }]
         : [{ type: 'onramp.failing', data: { errorMessage: `The swap from CNGN failed: ${command.reason}`, failureReason: 'SWAP_FAILED', at } }];
     case 'recordDelivery':
+      if (step.kind === 'deliver' && awaitsApproval(state.approval))
+        throw new AppError('TRANSACTION_STATE_CONFLICT', "The on-ramp waits for an operator's approval (npm run ops -- approve)");
       return step.kind === 'deliver'
         ? [
             { type: 'onramp.delivered', data: { transactionHash: command.transactionHash, at } },
@@ -202,8 +207,8 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     case 'requireApproval':
     case 'approve': {
       if (command.type === 'approve' && state.approval?.approved) return [];
-      // Only the delivery waits for an approval.
-      if (step.kind !== 'deliver') {
+      // Only what spends the treasury's funds waits for an approval: the swap of its CNGN, or the delivery.
+      if (step.kind !== 'deliver' && step.kind !== 'swapFromCngn') {
         if (command.type === 'approve') throw new AppError('TRANSACTION_STATE_CONFLICT', 'The on-ramp does not wait for an approval now');
         return [];
       }

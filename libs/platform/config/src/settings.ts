@@ -417,9 +417,9 @@ export const SETTINGS = {
   },
   livePoolTolerancePercent: {
     env: 'LIVE_POOL_TOLERANCE_PERCENT',
-    default: '2',
+    default: '1',
     description:
-      "How far (in percent, above 0 and at most 10) a live chain's DEX pool a live quote would swap through may be priced from its own time-weighted average (POOL_AVERAGE_SECONDS): a pool further away (someone is moving it, as anyone can a third party's pool) refuses the quote with 503 PRICE_DEVIATION. Tighter than POOL_PRICE_TOLERANCE_PERCENT, the test pools' gap from the price feed: a live pool has no feed of the platform's to be checked against, only its own past.",
+      "How far (in percent, above 0 and at most 10) a live chain's DEX pool a live quote would swap through may be priced from its own time-weighted average (POOL_AVERAGE_SECONDS): a pool further away (someone is moving it, as anyone can a third party's pool) refuses the quote with 503 PRICE_DEVIATION. Tighter than POOL_PRICE_TOLERANCE_PERCENT, the test pools' gap from the price feed: a live pool has no feed of the platform's to be checked against, only its own past. Keep it at most the ramps' swap tolerance (RAMP_SWAP_TOLERANCE, 1%): a quote is priced from the spot price, so whoever moves a pool by the tolerance before a quote and back after costs the treasury up to that much of the ramp.",
     services: ['quote'],
   },
   livePoolMinAverageSeconds: {

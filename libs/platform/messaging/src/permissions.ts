@@ -18,6 +18,7 @@ import {
   integrationEvents,
   KeySigningSecret,
   TreasuryInventory,
+  TreasuryReserve,
   OfframpInitiate,
   OfframpQuote,
   OnrampInitiate,
@@ -113,7 +114,16 @@ export const SERVICE_ACCESS: Readonly<Record<NatsServiceUser, ServiceAccess>> = 
   quote: { calls: [ChainNetworks.contract, ChainPools.contract, TreasuryInventory.contract], publishes: [], consumes: [] },
   ramp: {
     // Its legs on chain: swaps, transfers out of the hot wallet, the test CNGN an on-ramp mints; never a bridge.
-    calls: [...PROCESS_CALLS, ChainNetworks.contract, ChainSwap.contract, ChainTransfer.contract, FaucetSend.contract, DepositAddressWatch.contract],
+    // And the treasury's reservation of a live on-ramp's CNGN before its swap spends it.
+    calls: [
+      ...PROCESS_CALLS,
+      ChainNetworks.contract,
+      ChainSwap.contract,
+      ChainTransfer.contract,
+      FaucetSend.contract,
+      DepositAddressWatch.contract,
+      TreasuryReserve.contract,
+    ],
     publishes: [
       { stream: rampEvents, subjects: ['>'] },
       { stream: integrationEvents, subjects: ['onramp.>', 'offramp.>'] },
