@@ -34,6 +34,8 @@ const UNPRODUCIBLE_ERRORS: Partial<Record<ErrorReason, string>> = {
   SERVICE_UNAVAILABLE: 'needs a service or a dependency stopped or hung, not a request (edge.e2e-spec.ts stops the quote service for it)',
   PRICE_DEVIATION:
     "needs a pool moved a third from the market, which the run's shared chains do not judge (their pools drift with the suites' loads): pool-quotes.e2e-spec.ts produces it on chains of its own",
+  INSUFFICIENT_LIQUIDITY:
+    "a live key's on-ramp quote, which needs a live chain (a stand-in for Base, its contracts pinned) and a collection partner: live-ramps.e2e-spec.ts produces it there, before the treasury holds CNGN and beyond what it holds",
 };
 
 /** The same for FAILURE_REASONS: how a transaction can fail only if the platform itself misbehaves. */
