@@ -18,7 +18,7 @@ import {
 import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import { makeNuban, payoutReference } from '@ramp/banking';
 import { liveChainData } from '@ramp/chains';
-import { HdCustody, LIVE_DEPLOYER_PATH, REHEARSAL_END_USER, REHEARSAL_FUNDING, standInLiveChain, UniswapV2Pair, UniswapV2Router02 } from '@ramp/evm';
+import { HdCustody, LIVE_DEPLOYER_PATH, REHEARSAL_END_USER, REHEARSAL_FUNDING, standInLiveChain, TestToken, UniswapV2Pair, UniswapV2Router02 } from '@ramp/evm';
 import { SecretBox } from '@ramp/keys';
 import { dec, ROUND_DOWN, type Decimal } from '@ramp/money';
 import { SandboxPriceFeed } from '@ramp/providers';
@@ -205,6 +205,25 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     return { swap, out: out[0]!.args.value };
   };
   const offrampOf = async (transactionId: string) => (await api.get(`/offramp/${transactionId}`)).body.data;
+  /**
+   * Once the ledger booked the off-ramp's deposit spent (paid out, or held after its swap): what the off-ramp deposits
+   * account still holds of USDC on the chain, owed to customers (the treasury's inventory counts it as not its own).
+   */
+  const owedOnceSpent = async (transactionId: string) => {
+    const spent = await eventually(
+      async () =>
+        (await pool.query(`select account, amount::text from ledger.postings where entry_id = $1 order by amount`, [`offramp:${transactionId}:deposit-spent`]))
+          .rows,
+      (rows) => rows.length > 0,
+      30_000,
+    );
+    expect(spent).toEqual([
+      { account: 'external:offramp-deposits-live-base', amount: '-100' },
+      { account: 'external:offramp-provider-live-base', amount: '100' },
+    ]);
+    const { rows } = await pool.query(`select amount::text from ledger.balances where account = 'external:offramp-deposits-live-base' and asset = 'base:USDC'`);
+    return rows[0]?.amount as string;
+  };
 
   /** A live on-ramp's quote: `amount` Naira of USDC on base. */
   const onrampQuote = (amount: string) => api.post('/onramp/quote', { amount, tokenSymbol: 'USDC', chain: 'base' });
@@ -332,6 +351,9 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     // The end user paid the quoted USDC once; the CNGN stays in the hot wallet (the bank partner paid from its balance).
     expect(await usdcOf(REHEARSAL_END_USER)).toBe(held - parseUnits('100', 6));
     expect(await cngnOf(hotWallet)).toBe(cngnOut);
+    // Its deposit is spent: owed to no one now (credited 100, moved to the provider's account), so the treasury's
+    // inventory does not count it as customers' forever.
+    expect(await owedOnceSpent(transactionId)).toBe('0');
   }, 180_000);
 
   it('holds a live off-ramp whose payout fails after its swap for an operator, and sends nothing back', async () => {
@@ -387,6 +409,8 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
       DATABASE_URL: databaseUrl,
     });
     expect(listed.heldPayouts).toEqual([expect.objectContaining({ transactionId })]);
+    // Its deposit was swapped and is not given back: spent, what it owes is Naira.
+    expect(await owedOnceSpent(transactionId)).toBe('0');
   }, 150_000);
 
   it("refuses a live on-ramp the treasury's CNGN cannot cover (INSUFFICIENT_LIQUIDITY)", async () => {
@@ -516,7 +540,10 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     );
     expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
     const refused = ended.find((read) => read.status === 'failed')!;
-    expect(refused.errorMessage).toMatch(/INSUFFICIENT_LIQUIDITY: the treasury's free CNGN on base .* no longer covers/);
+    expect(refused).toMatchObject({
+      failureReason: 'INSUFFICIENT_LIQUIDITY',
+      errorMessage: expect.stringMatching(/^The treasury's free CNGN on base .* no longer covers the .* to swap/),
+    });
     // The refused one's Naira went back through Paystack; the other's did not.
     const refusedIndex = ended.indexOf(refused);
     expect(paystack.charges.get(payments[refusedIndex]!.reference)!.refunded).toBe(Number(dec(amount).mul(100).toFixed(0)));
@@ -536,4 +563,126 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     );
     expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:swap`, amount: net.toFixed(), released: true }]);
   }, 180_000);
+
+  it("reserves the treasury's CNGN before a CNGN on-ramp's delivery: of two it covers only one of, the other is refunded and sends nothing", async () => {
+    await mineEverySecond();
+    // A live on-ramp of CNGN has no swap: its delivery is what spends the treasury's CNGN, so it is what reserves it.
+    const free = dec(formatUnits(await cngnOf(hotWallet), 6));
+    const amount = free.mul('0.6').toDecimalPlaces(0, ROUND_DOWN).toFixed();
+    const quotes = await Promise.all([0, 1].map(() => api.post('/onramp/quote', { amount, tokenSymbol: 'CNGN', chain: 'base' })));
+    for (const asked of quotes) expect(asked.status).toBe(200);
+    const delivered = dec(quotes[0]!.body.data.cryptoAmount);
+    // One for one: the Naira after the fees, as CNGN; each fits what is free, both do not.
+    expect(delivered.eq(dec(amount).sub(quotes[0]!.body.data.fees.totalFee))).toBe(true);
+    expect(delivered.lte(free) && delivered.mul(2).gt(free)).toBe(true);
+    const started = await Promise.all(
+      quotes.map(async (asked) => {
+        const customer = { email: `eze.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Chidi', lastName: 'Eze', phone: '08031234567' };
+        const initiated = await api.post('/onramp/initiate', { quoteId: asked.body.data.quoteId, destinationAddress: REHEARSAL_END_USER, customer });
+        expect(initiated.status).toBe(201);
+        return { transactionId: initiated.body.data.id as string, account: initiated.body.data.paymentInstructions.accountNumber as string };
+      }),
+    );
+    const cngnBefore = await cngnOf(hotWallet);
+    const endUserBefore = await cngnOf(REHEARSAL_END_USER);
+    const supplyBefore = await cngnSupply();
+    const payments = await Promise.all(started.map(({ account }) => paystack.payInto(account, Number(dec(amount).mul(100).toFixed(0)), paystackWebhook)));
+    const ended = await Promise.all(
+      started.map(({ transactionId }) =>
+        eventually(
+          () => onrampOf(transactionId),
+          (read) => read.status !== 'pending',
+          120_000,
+        ),
+      ),
+    );
+    expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
+    const refusedIndex = ended.findIndex((read) => read.status === 'failed');
+    const refused = ended[refusedIndex]!;
+    const done = ended[1 - refusedIndex]!;
+    expect(refused).toMatchObject({
+      failureReason: 'INSUFFICIENT_LIQUIDITY',
+      errorMessage: expect.stringMatching(/^The treasury's free CNGN on base .* no longer covers the .* to deliver/),
+    });
+    expect(refused.hashes ?? []).toEqual([]);
+    expect(paystack.charges.get(payments[refusedIndex]!.reference)!.refunded).toBe(Number(dec(amount).mul(100).toFixed(0)));
+    expect(paystack.charges.get(payments[1 - refusedIndex]!.reference)!.refunded).toBe(0);
+    // The delivered one: no mint and no swap, one transfer of the quoted CNGN from the hot wallet to the end user.
+    expect(done.hashes).toEqual([{ step: 'delivery', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), settlement: 'onchain' }]);
+    const delivery = await client.getTransactionReceipt({ hash: done.transactionHash as Hex });
+    expect(delivery.status).toBe('success');
+    expect(
+      parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: delivery.logs }).map((log) => [
+        getAddress(log.address),
+        getAddress(log.args.from),
+        getAddress(log.args.to),
+        log.args.value,
+      ]),
+    ).toEqual([[cngn, hotWallet, REHEARSAL_END_USER, parseUnits(delivered.toFixed(), 6)]]);
+    expect(await cngnOf(REHEARSAL_END_USER)).toBe(endUserBefore + parseUnits(delivered.toFixed(), 6));
+    expect(await cngnOf(hotWallet)).toBe(cngnBefore - parseUnits(delivered.toFixed(), 6));
+    expect(await cngnSupply()).toBe(supplyBefore);
+    // Only the delivered one was reserved, until its transfer was booked.
+    const reservations = await eventually(
+      async () =>
+        (
+          await pool.query(
+            `select reservation_id, amount::text, released_at is not null as released from ledger.treasury_reservations where reservation_id = any($1)`,
+            [started.map(({ transactionId }) => `${transactionId}:deliver`)],
+          )
+        ).rows,
+      (rows) => rows.every((row) => row.released),
+      30_000,
+    );
+    expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:deliver`, amount: delivered.toFixed(), released: true }]);
+  }, 180_000);
+  it("prices a live quote at the worse, for the platform, of the pool's spot price and its own average", async () => {
+    await mineEverySecond();
+    // Someone sells CNGN into the pool, making it about 0.7% cheaper in USDC than its average (within the 1% tolerance):
+    // an off-ramp, which buys CNGN with the USDC, would get more of it at the spot price than the pool is worth.
+    const operator = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 9 }), transport: http(node.rpcUrl) });
+    const [reserve0, reserve1] = await client.readContract({ address: cngnPair, abi: UniswapV2Pair.abi, functionName: 'getReserves' });
+    const cngnFirst = BigInt(cngn) < BigInt(usdc);
+    const cngnReserve = dec((cngnFirst ? reserve0 : reserve1).toString());
+    const sold = BigInt(cngnReserve.mul(dec(1).div(dec('0.993').sqrt()).sub(1)).toFixed(0));
+    const offrampBefore = await poolPrice();
+    const write = async (request: Parameters<typeof operator.writeContract>[0]) =>
+      expect((await client.waitForTransactionReceipt({ hash: await operator.writeContract(request) })).status).toBe('success');
+    await write({ chain: null, account: operator.account, address: cngn, abi: TestToken.abi, functionName: 'mint', args: [operator.account.address, sold] });
+    await write({ chain: null, account: operator.account, address: cngn, abi: erc20Abi, functionName: 'approve', args: [router, sold] });
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
+    await write({
+      chain: null,
+      account: operator.account,
+      address: router,
+      abi: UniswapV2Router02.abi,
+      functionName: 'swapExactTokensForTokens',
+      args: [sold, 0n, [cngn, usdc], operator.account.address, deadline],
+    });
+    const offrampSpot = await poolPrice();
+    expect(offrampSpot.div(offrampBefore).sub(1).toNumber()).toBeGreaterThan(0.005);
+
+    // An on-ramp sells the treasury's CNGN for USDC: the moved pool is worse for its customer, so it is priced at the
+    // spot as it is. Asked until the quote service reads the moved pool (its reads are cached for a moment).
+    const onramp = await eventually(
+      async () => {
+        const asked = await onrampQuote('5000');
+        expect(asked.status).toBe(200);
+        const net = dec(asked.body.data.fiatAmount).sub(asked.body.data.fees.totalFee);
+        return { crypto: dec(asked.body.data.cryptoAmount), atSpot: await usdcForCngn(net) };
+      },
+      ({ crypto, atSpot }) => crypto.sub(atSpot).abs().lte(atSpot.mul('0.0005')),
+      20_000,
+      100,
+    );
+    expect(onramp.crypto.lte(onramp.atSpot)).toBe(true);
+
+    // The off-ramp, at once (the pool's average over its 10 s has barely moved toward the spot): priced at the average,
+    // well below what the spot would give, and not below what the pool gave before it was moved.
+    const offramp = await quote();
+    expect(offramp.status).toBe(200);
+    const fiat = dec(offramp.body.data.fiatAmount);
+    expect(fiat.lt(offrampSpot.mul('0.998'))).toBe(true);
+    expect(fiat.gte(offrampBefore.mul('0.999'))).toBe(true);
+  }, 120_000);
 });

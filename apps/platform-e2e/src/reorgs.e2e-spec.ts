@@ -179,6 +179,25 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
     const started = (await api.post('/offramp/initiate', { quoteId: quote.quoteId, sourceAddress: user.address })).body.data;
     const paid = await user.pay(started.depositAddress, '40');
     expect(await settled('offramp', started.transactionId)).toMatchObject({ status: 'completed' });
+    /** What the off-ramp deposits account holds of this deposit: its entries (credit, spending, reversal, loss) summed. */
+    const owed = async () =>
+      (
+        await pool.query(
+          `select coalesce(sum(amount), 0)::text as owed, count(*)::int as postings from ledger.postings
+            where account = 'external:offramp-deposits-test-base' and asset = 'base:USDC' and (entry_id like $1 or entry_id = $2)`,
+          [`deposit:%:${paid}:%`, `offramp:${started.transactionId}:deposit-spent`],
+        )
+      ).rows[0] as { owed: string; postings: number };
+    // Paid out, its deposit is spent: credited to the off-ramp deposits account, then moved to the provider's, so it is
+    // owed to no one (before, it stayed there: owed forever, and the treasury's free inventory less by it).
+    expect(await eventually(owed, (sum) => sum.postings === 2, 30_000)).toEqual({ owed: '0', postings: 2 });
+    const { rows: spent } = await pool.query(`select p.account, p.amount::text from ledger.postings p where p.entry_id = $1 order by p.amount`, [
+      `offramp:${started.transactionId}:deposit-spent`,
+    ]);
+    expect(spent).toEqual([
+      { account: 'external:offramp-deposits-test-base', amount: '-40' },
+      { account: 'external:offramp-provider-test-base', amount: '40' },
+    ]);
     const lossBefore = (await account('external:reorg-loss-test-base', 'base:USDC')) ?? '0';
     await reorgFrom(paid);
     await eventually(
@@ -187,6 +206,8 @@ describe('reorgs - a reorganisation removes credited deposits: taken back, faile
       30_000,
     );
     expect((await api.get(`/offramp/${started.transactionId}`)).body.data.status).toBe('completed');
+    // The loss is the platform's; the deposit is still owed to no one (reversed, and its loss booked back).
+    expect(await eventually(owed, (sum) => sum.postings === 4, 30_000)).toEqual({ owed: '0', postings: 4 });
     // Flagged in the off-ramp's own history, for an operator (and logged as an error by the ramp service).
     const { rows } = await pool.query(`select data from ramp.events where type = 'offramp.deposit_reversed' and data->>'depositId' like $1`, [`%:${paid}:%`]);
     expect(rows.map((row) => row.data)).toEqual([expect.objectContaining({ afterPayout: true, refunded: false, tokenSymbol: 'USDC', amount: '40' })]);

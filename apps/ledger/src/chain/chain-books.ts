@@ -100,13 +100,13 @@ export class ChainBooks {
    * `external:route-execution-<environment>-<chain>` for routes).
    */
   async bookSend(tx: Sql, send: SendFinished): Promise<boolean> {
-    // A live swap that was reserved (a live on-ramp's: TreasuryReserve, by the key the ramp service gave the swap, which
-    // the chain service's send key is `swap:` before) is final: what it spent has left the holdings, or it reverted and
-    // spent nothing; either way its reservation ends with its booking.
-    if (send.environment === 'live' && send.idempotencyKey.startsWith('swap:')) {
-      await tx.query(`update ledger.treasury_reservations set released_at = now() where reservation_id = $1 and released_at is null`, [
-        send.idempotencyKey.slice('swap:'.length),
-      ]);
+    // A live send that was reserved (a live on-ramp's swap of the treasury's CNGN, or its delivery of the treasury's
+    // CNGN: TreasuryReserve, by the key the ramp service gave the send, which the chain service's send key is `swap:` or
+    // `transfer:` before; a netted transfer's shares by their own keys) is final: what it spent has left the holdings,
+    // or it reverted and spent nothing; either way its reservation ends with its booking.
+    if (send.environment === 'live') {
+      const keys = [send.idempotencyKey.replace(/^(swap|transfer):/, ''), ...(send.transfer?.shares ?? []).map((share) => share.idempotencyKey)];
+      await tx.query(`update ledger.treasury_reservations set released_at = now() where reservation_id = any($1::text[]) and released_at is null`, [keys]);
     }
     const sponsored = await this.bookSponsoredGas(tx, send);
     return (await this.bookChainSide(tx, send)) || sponsored;

@@ -1,8 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { parseToken } from '@ramp/chains';
-import { assetOf, chainAccount, depositsAccount, dustAccount, move, reorgLossAccount, walletAccount, type Leg } from '@ramp/bookkeeping';
+import {
+  assetOf,
+  chainAccount,
+  chargedAccount,
+  depositsAccount,
+  dustAccount,
+  move,
+  OFFRAMP_PROVIDER,
+  reorgLossAccount,
+  walletAccount,
+  type Leg,
+} from '@ramp/bookkeeping';
 import type { DepositCredited, DepositReversed } from '@ramp/contracts';
 import type { Sql } from '@ramp/database';
+import type { StoredEvent } from '@ramp/event-store';
+import type { TransactionView } from '@ramp/transactions';
 import { dec, Decimal } from '@ramp/money';
 import { Journal } from '../journal/journal';
 
@@ -76,12 +89,14 @@ export class DepositBooks {
   }
 
   /**
-   * What an off-ramp's process says of its deposit's reversal (its events `offramp.deposit_reversed` and
-   * `offramp.deposit_restored`): a deposit reversed after the off-ramp paid the Naira out was spent for nothing, a loss
-   * booked from the reorganisation loss account to the off-ramp deposits account (which the reversal had taken it from);
-   * the same deposit back on chain recovers it. Once each (entry ids).
+   * What an off-ramp's process says of its deposit: that it was spent (`offramp.completed`, `offramp.payout_held`: see
+   * bookDepositSpent), and of its reversal (`offramp.deposit_reversed` and `offramp.deposit_restored`): a deposit
+   * reversed after the off-ramp paid the Naira out was spent for nothing, a loss booked from the reorganisation loss
+   * account to the off-ramp deposits account (which the reversal had taken it from, after its spending had); the same
+   * deposit back on chain recovers it. Once each (entry ids).
    */
-  async bookOfframpEvent(tx: Sql, event: { type: string; data: unknown }): Promise<boolean> {
+  async bookOfframpEvent(tx: Sql, event: Pick<StoredEvent, 'type' | 'data' | 'metadata'>): Promise<boolean> {
+    if (event.type === 'offramp.completed' || event.type === 'offramp.payout_held') return this.bookDepositSpent(tx, event);
     if (event.type !== 'offramp.deposit_reversed' && event.type !== 'offramp.deposit_restored') return false;
     const data = event.data as {
       depositId: string;
@@ -101,6 +116,33 @@ export class DepositBooks {
       return this.journal.post(tx, `deposit:${data.depositId}:paid-out-loss:${data.credit}`, 'reorg-loss', move(loss, deposits, asset, data.amount));
     }
     return this.journal.post(tx, `deposit:${data.depositId}:paid-out-recovery:${data.credit}`, 'reorg-recovery', move(deposits, loss, asset, data.amount));
+  }
+
+  /**
+   * An off-ramp's deposit on chain is spent once the off-ramp paid out (`offramp.completed`), or swapped it and holds
+   * its payout for an operator (`offramp.payout_held`): it is no longer the customer's to be given back, so it leaves
+   * the off-ramp deposits account for the provider's (OFFRAMP_PROVIDER, which its swap or settlement was charged to).
+   * Without it, every completed off-ramp's deposit would count as owed forever, and the treasury's free inventory would
+   * shrink by each. Once per off-ramp (`offramp:<id>:deposit-spent`, whichever of the two comes first); a deposit the
+   * sandbox's rails simulated (never credited on chain) and a custodial off-ramp's (a wallet's hold, captured) have none.
+   * It may be booked before the deposit's credit (another consumer): the account's balance comes right with both.
+   */
+  private async bookDepositSpent(tx: Sql, event: Pick<StoredEvent, 'type' | 'metadata'>): Promise<boolean> {
+    const view = event.metadata.view as TransactionView | undefined;
+    const deposit = view?.hashes?.find((hash) => hash.step === 'deposit');
+    if (!view || deposit?.settlement !== 'onchain') return false;
+    const { environment } = event.metadata.tenant;
+    return this.journal.post(
+      tx,
+      `offramp:${view.id}:deposit-spent`,
+      'offramp-deposit-spent',
+      move(
+        depositsAccount('offramp', environment, view.chain),
+        chargedAccount(OFFRAMP_PROVIDER, environment, view.chain),
+        assetOf(view.chain, view.tokenSymbol),
+        view.amount,
+      ),
+    );
   }
 
   /**

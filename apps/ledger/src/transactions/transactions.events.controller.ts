@@ -27,7 +27,10 @@ const PROJECTION: Omit<JetStreamHandlerOptions, 'durable'> = {
 export class TransactionsEventsController {
   constructor(@Inject(DepositBooks) private readonly deposits: DepositBooks) {}
 
-  /** Also books what an off-ramp says its reversed deposit cost (DepositBooks.bookOfframpEvent), in the same transaction. */
+  /**
+   * Also books what an off-ramp says of its deposit (DepositBooks.bookOfframpEvent: spent once paid out, or what its
+   * reversal cost), in the same transaction.
+   */
   @JetStreamEventPattern(everyEventOf(rampEvents), { durable: 'ledger_transactions', ...PROJECTION })
   async projectRamp(@Payload() event: StoredEvent, @Ctx() context: JetStreamContext): Promise<void> {
     await this.deposits.bookOfframpEvent(context.tx, event);

@@ -3,7 +3,7 @@ import { verifyAccountNumberFormat } from '@ramp/banking';
 import { findToken, OFFRAMP_TOKENS, parseAddress, parseChain, parseToken, PRIMARY_CHAINS, tokenDecimals, type ChainName } from '@ramp/chains';
 import { Config } from '@ramp/config';
 import { AppError, invalidField, type OfframpQuote, type OnrampQuote, type SwapQuote, type Tenant, type TransferQuote } from '@ramp/contracts';
-import { dec, NGN_DECIMALS, parseAmount, type Decimal } from '@ramp/money';
+import { dec, NGN_DECIMALS, parseAmount, ROUND_DOWN, type Decimal } from '@ramp/money';
 import {
   amountThroughPools,
   checkAmountLimits,
@@ -19,6 +19,7 @@ import {
   priceOnramp,
   priceSwap,
   priceTransfer,
+  worseOfAverageFactor,
   type AmountLimit,
   type HubPools,
   type PoolDeviation,
@@ -134,10 +135,13 @@ export class QuotePricer {
     const legs: RouteLegSpec[] = [{ kind: 'swap', chain, fromToken, toToken, provider: dex.name }];
     const pools = await this.markets.pools(tenant, [chain]);
     this.checkLivePools(legs, pools);
+    // Each pool at the worse, for the platform, of its spot price and its own average: one moved toward the customer
+    // (within the tolerance) gives the customer nothing the average does not.
+    const kept = worseOfAverageFactor(legs, pools);
     return (amount) => {
       const out = amountThroughPools(amount, legs, pools, (symbol, on) => tokenDecimals(symbol, on));
       if (!out) throw invalidField('tokenSymbol', `${token} has no pool with CNGN on ${chain}'s DEX (${dex.name}) to be swapped through`, 'UNSUPPORTED_TOKEN');
-      return out;
+      return out.mul(kept).toDecimalPlaces(tokenDecimals(toToken, chain), ROUND_DOWN);
     };
   }
 
@@ -145,7 +149,7 @@ export class QuotePricer {
    * Refuses (INSUFFICIENT_LIQUIDITY, 503) a live quote whose `amount` of `tokenSymbol` the treasury cannot pay on
    * `chain` now: its free inventory there (what the platform holds less what its customers are owed, as the ledger
    * reconciles it; TreasuryInventory) is less. Asked at the quote, not reserved: on-ramps that take the rest meanwhile
-   * leave a later one's swap short, which fails and refunds the Naira before anything is delivered.
+   * leave a later one's swap (or a CNGN on-ramp's delivery) short, which fails and refunds the Naira before anything is delivered.
    */
   private async checkTreasury(tenant: Tenant, chain: string, tokenSymbol: string, amount: Decimal): Promise<void> {
     const entry = (await this.markets.inventory(tenant)).find((candidate) => candidate.chain === chain && candidate.tokenSymbol === tokenSymbol);

@@ -5,6 +5,7 @@ import type { Logger } from '@ramp/service-kit';
 import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type WithInitiation } from '@ramp/process-kit';
 import { OfframpPayouts, SANDBOX_OFFRAMP_SETTLEMENT_ADDRESS, type LegResult, type LivePayouts, type OfframpRails } from '@ramp/providers';
 import {
+  OFFRAMP_DEPOSITS,
   OFFRAMP_PROVIDER,
   offrampSettlementAmount,
   offrampSwapMinimum,
@@ -17,9 +18,6 @@ import {
 import type { HoldTerms } from '@ramp/transactions';
 import { ApprovalGate } from '../approvals/approval-gate';
 import { LivePayoutStep, type LivePayoutOptions } from './live-payout.step';
-
-/** The ledger account that non-custodial off-ramps' deposits are booked to, and their refunds charged to. */
-const OFFRAMP_DEPOSITS = 'offramp-deposits';
 
 /** What a custodial off-ramp holds in its wallet: the quoted amount of the token. */
 export function offrampHold(state: WithInitiation<OfframpState>): HoldTerms {

@@ -68,10 +68,10 @@ export class OnrampSteps {
         if (fromTreasury(state)) {
           // The treasury's CNGN is reserved before the swap spends it: the hot wallet holds customers' CNGN too, and an
           // on-ramp that the free CNGN no longer covers (others took it since its quote) is refunded, never paid from it.
-          const reservation = await this.reserveTreasury(transactionId, state, tenant);
+          const reservation = await this.reserveTreasury(transactionId, 'swap', cngnSpent(state), state, tenant);
           if (!reservation.reserved) {
-            const reason = `INSUFFICIENT_LIQUIDITY: the treasury's free CNGN on ${quote.chain} (${reservation.free}) no longer covers the ${cngnSpent(state)} it needs; the Naira is refunded`;
-            return { type: 'recordSwap', ok: false, reason, at: at() };
+            const reason = `The treasury's free CNGN on ${quote.chain} (${reservation.free}) no longer covers the ${cngnSpent(state)} to swap; the Naira is refunded`;
+            return { type: 'fail', reason, failureReason: 'INSUFFICIENT_LIQUIDITY', at: at() };
           }
         }
         const swap = onchain
@@ -95,6 +95,15 @@ export class OnrampSteps {
         }
         // The quoted amount, whatever the swap gave within its tolerance: the treasury keeps or makes up the difference.
         const amount = quote.cryptoAmount;
+        if (fromTreasury(state) && quote.tokenSymbol === 'CNGN') {
+          // A live on-ramp of CNGN has no swap: its delivery spends the treasury's CNGN, reserved first as a swap's is
+          // (the hot wallet holds customers' CNGN too); one the free CNGN no longer covers fails, and its Naira is refunded.
+          const reservation = await this.reserveTreasury(transactionId, 'deliver', amount, state, tenant);
+          if (!reservation.reserved) {
+            const reason = `The treasury's free CNGN on ${quote.chain} (${reservation.free}) no longer covers the ${amount} to deliver; the Naira is refunded`;
+            return { type: 'fail', reason, failureReason: 'INSUFFICIENT_LIQUIDITY', at: at() };
+          }
+        }
         if (walletId) {
           // On chain, into the wallet's own account when its address is one (the hot wallet's transfer, within the
           // platform's holdings: neither an outflow nor a deposit); a forwarder wallet's funds are the hot wallet's, so
@@ -176,16 +185,24 @@ export class OnrampSteps {
     return payment.payerReference;
   }
 
-  /** The reservation of a live on-ramp's CNGN in the treasury's free inventory, once per swap (its idempotency key). */
-  private reserveTreasury(transactionId: string, state: WithInitiation<OnrampState>, tenant: Tenant): Promise<TreasuryReserve.Response> {
-    if (!this.treasury) throw new Error(`${transactionId}: a live on-ramp's swap needs the treasury's reservation (the ledger)`);
-    const { quote } = state.initiated;
+  /**
+   * The reservation of a live on-ramp's CNGN in the treasury's free inventory, once per send that spends it: its swap,
+   * or a CNGN on-ramp's delivery (the send's idempotency key, `<transaction>:swap` or `<transaction>:deliver`).
+   */
+  private reserveTreasury(
+    transactionId: string,
+    send: 'swap' | 'deliver',
+    amount: string,
+    state: WithInitiation<OnrampState>,
+    tenant: Tenant,
+  ): Promise<TreasuryReserve.Response> {
+    if (!this.treasury) throw new Error(`${transactionId}: a live on-ramp's ${send} needs the treasury's reservation (the ledger)`);
     return this.treasury.call(TreasuryReserve.contract, platformTenant(tenant.environment, 'ramp'), {
       environment: tenant.environment,
-      chain: quote.chain,
+      chain: state.initiated.quote.chain,
       tokenSymbol: 'CNGN',
-      amount: cngnSpent(state),
-      reservationId: `${transactionId}:swap`,
+      amount,
+      reservationId: `${transactionId}:${send}`,
     });
   }
 

@@ -129,6 +129,8 @@ export const FAILURE_REASONS = {
   PAYMENT_EXPIRED: "No NGN payment reached the on-ramp's virtual account before it expired.",
   PAYMENT_AMOUNT_MISMATCH: 'The NGN payment was not the expected amount; it is refunded to the payer.',
   SWAP_FAILED: 'A swap found no route or liquidity and did not run; what was taken is given back.',
+  INSUFFICIENT_LIQUIDITY:
+    "A live on-ramp's payment arrived when the treasury's free inventory no longer covered what it had to spend (others took it since the quote): nothing was sent, and the Naira is refunded.",
   SLIPPAGE_EXCEEDED: 'The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.',
   BRIDGE_FAILED: 'The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.',
   PAYOUT_REJECTED: 'The beneficiary bank rejected the NGN payout; the tokens are given back.',

@@ -127,7 +127,7 @@ export namespace TreasuryInventory {
     tokenSymbol: string;
     held: string;
     owed: string;
-    /** What live on-ramps' swaps on their way have reserved of it (TreasuryReserve). */
+    /** What live on-ramps' sends on their way (swaps, CNGN deliveries) have reserved of it (TreasuryReserve). */
     reserved: string;
     /** held − owed − reserved: what the treasury may still promise. */
     free: string;
@@ -141,7 +141,7 @@ export namespace TreasuryInventory {
 
 /**
  * Reserves `amount` of the treasury's free inventory of `tokenSymbol` on `chain` for the send `reservationId` (a live
- * on-ramp's swap: its idempotency key), under a lock per chain and token, so that two on-ramps never both spend the
+ * on-ramp's swap, or a CNGN on-ramp's delivery: the send's idempotency key), under a lock per chain and token, so that two on-ramps never both spend the
  * same CNGN (which would spend customers' own, the hot wallet holding both). `reserved: false` when the free inventory
  * (TreasuryInventory, less the other reservations) is short, with what is free. Asked again, the same id answers the
  * same reservation. It stands until that send is final (booked by the ledger) and an hour at the most.

@@ -43,6 +43,15 @@ export function sponsoredGasAccountOf(account: string): { environment: string; c
 /** What the paymaster's EntryPoint deposit on a chain paid for sponsored operations (its balance: what it paid). */
 export const paymasterAccount = (environment: string, chain: string): string => externalAccount(`paymaster-${environment}-${chain}`);
 
+/** The off-ramp provider's account (charged): its capture, and the chain's side of the swap and the CNGN it is sent. */
+export const OFFRAMP_PROVIDER = 'offramp-provider';
+
+/**
+ * Off-ramps' deposits (charged; `depositsAccount('offramp', …)` is the same account): a deposit's credit, its refund,
+ * and the deposit spent once its off-ramp paid out (to OFFRAMP_PROVIDER's account).
+ */
+export const OFFRAMP_DEPOSITS = 'offramp-deposits';
+
 /** The account a transfer out charged to `name` (ChainTransfer's `account`) comes from. */
 export const chargedAccount = (name: string, environment: string, chain: string): string => externalAccount(`${name}-${environment}-${chain}`);
 

@@ -1,4 +1,4 @@
-import { dec, formatRate, fromBaseUnits } from '@ramp/money';
+import { dec, formatRate, fromBaseUnits, type Decimal } from '@ramp/money';
 import {
   amountThroughPools,
   averageDeviations,
@@ -7,6 +7,7 @@ import {
   hubPath,
   poolAmountOut,
   poolDeviations,
+  worseOfAverageFactor,
   type HubPools,
   type MarketLeg,
 } from './pools';
@@ -232,6 +233,66 @@ describe("average deviations - how far a live chain's pools are from their own a
     ]);
     expect(averageDeviations([swap('USDT', 'USDC')], withAverage('0.0006'))).toEqual([]);
     expect(averageDeviations([{ kind: 'swap', chain: 'bsc', fromToken: 'CNGN', toToken: 'USDC' }], withAverage('0.0006'))).toEqual([]);
+  });
+});
+
+describe("worse of average - a live quote priced at the worse, for the platform, of each pool's spot and average", () => {
+  const swap = (fromToken: string, toToken: string): MarketLeg => ({ kind: 'swap', chain: 'base', fromToken, toToken });
+  // USDC base units per CNGN base unit at the reserves: 2,000,000 / 3,000,000,000.
+  const spot = dec(2_000_000).div(3_000_000_000);
+  const averaged = (cngnAverage: Decimal | undefined, ethAverage?: Decimal) =>
+    new Map([
+      [
+        'base',
+        {
+          ...pools,
+          pools: pools.pools.map((pool) => {
+            const average = pool.token === 'CNGN' ? cngnAverage : pool.token === 'ETH' ? ethAverage : undefined;
+            return average ? { ...pool, average: { hubPerToken: average, seconds: 1800 } } : pool;
+          }),
+        },
+      ],
+    ]);
+
+  it('given pools at their averages, then all of the spot price is kept', () => {
+    expect(worseOfAverageFactor([swap('USDC', 'CNGN')], averaged(spot)).toFixed()).toBe('1');
+    expect(worseOfAverageFactor([swap('CNGN', 'USDC')], averaged(spot)).toFixed()).toBe('1');
+  });
+
+  it('given CNGN 2% cheaper at spot than its average, then buying CNGN keeps 1/1.02 of the spot, selling CNGN keeps it all', () => {
+    // Cheap CNGN: a USDC buys more of it now than on average (good for the seller of USDC, the off-ramp's customer).
+    const cheap = averaged(spot.mul('1.02'));
+    expect(
+      worseOfAverageFactor([swap('USDC', 'CNGN')], cheap)
+        .toDecimalPlaces(12)
+        .toFixed(),
+    ).toBe(dec(1).div('1.02').toDecimalPlaces(12).toFixed());
+    expect(worseOfAverageFactor([swap('CNGN', 'USDC')], cheap).toFixed()).toBe('1');
+  });
+
+  it('given CNGN 2% dearer at spot than its average, then selling CNGN keeps 1/1.02 of the spot, buying it keeps it all', () => {
+    const dear = averaged(spot.div('1.02'));
+    expect(
+      worseOfAverageFactor([swap('CNGN', 'USDC')], dear)
+        .toDecimalPlaces(12)
+        .toFixed(),
+    ).toBe(dec(1).div('1.02').toDecimalPlaces(12).toFixed());
+    expect(worseOfAverageFactor([swap('USDC', 'CNGN')], dear).toFixed()).toBe('1');
+  });
+
+  it('given a route through the hub, then each hop judged on its own pool, the factors multiplied', () => {
+    // ETH → USDC sells ETH (dear at spot by 1%: kept 1/1.01), USDC → CNGN buys CNGN (cheap at spot by 2%: kept 1/1.02).
+    const ethSpot = dec((2_000_000n * USDC).toString()).div((625n * WEI).toString());
+    const factor = worseOfAverageFactor([swap('ETH', 'CNGN')], averaged(spot.mul('1.02'), ethSpot.div('1.01')));
+    expect(factor.toDecimalPlaces(12).toFixed()).toBe(dec(1).div('1.01').div('1.02').toDecimalPlaces(12).toFixed());
+    // The same pools the other way round: CNGN sold at its cheap spot, ETH bought at its dear spot: nothing taken.
+    expect(worseOfAverageFactor([swap('CNGN', 'ETH')], averaged(spot.mul('1.02'), ethSpot.div('1.01'))).toFixed()).toBe('1');
+  });
+
+  it('given a pool without an average, a bridge, or a chain without pools, then they count for nothing', () => {
+    expect(worseOfAverageFactor([swap('USDC', 'CNGN')], averaged(undefined)).toFixed()).toBe('1');
+    expect(worseOfAverageFactor([{ kind: 'bridge', fromChain: 'base', toChain: 'bsc', token: 'USDC' }], averaged(spot.mul(2))).toFixed()).toBe('1');
+    expect(worseOfAverageFactor([{ kind: 'swap', chain: 'bsc', fromToken: 'USDC', toToken: 'CNGN' }], averaged(spot.mul(2))).toFixed()).toBe('1');
   });
 });
 

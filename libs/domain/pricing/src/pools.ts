@@ -162,6 +162,33 @@ export function averageDeviations(legs: readonly MarketLeg[], pools: ReadonlyMap
   });
 }
 
+/**
+ * What a live quote keeps of the spot price's answer so that each hop of a route's swaps is priced at the worse, for
+ * the platform, of the pool's spot price and its own time-weighted average: a pool moved (within the tolerance) toward
+ * the customer is priced as its average, one moved the other way as its spot. Per hop, selling a token for the hub
+ * keeps min(1, average / spot) of what the spot gives, buying a token with the hub min(1, spot / average); the factor is
+ * their product (1 when no pool is moved toward the customer). A pool without an average counts 1: livePoolsRefusal
+ * refuses it first. Multiplied into amountThroughPools' answer, the fee and the trade's impact stay the spot's.
+ */
+export function worseOfAverageFactor(legs: readonly MarketLeg[], pools: ReadonlyMap<string, HubPools>): Decimal {
+  let factor = dec(1);
+  for (const leg of legs) {
+    const chainPools = leg.kind === 'swap' ? pools.get(leg.chain) : undefined;
+    if (leg.kind !== 'swap' || !chainPools) continue;
+    const path = hubPath(leg.fromToken, leg.toToken, chainPools.hub);
+    for (let hop = 0; hop + 1 < path.length; hop += 1) {
+      const [tokenIn, tokenOut] = [path[hop]!, path[hop + 1]!];
+      const selling = tokenOut === chainPools.hub;
+      const pool = chainPools.pools.find((candidate) => candidate.token === (selling ? tokenIn : tokenOut));
+      if (!pool || pool.tokenReserve === 0n || pool.hubReserve === 0n || !pool.average || pool.average.hubPerToken.lte(0)) continue;
+      const spot = dec(pool.hubReserve.toString()).div(pool.tokenReserve.toString());
+      const kept = selling ? pool.average.hubPerToken.div(spot) : spot.div(pool.average.hubPerToken);
+      if (kept.lt(1)) factor = factor.mul(kept);
+    }
+  }
+  return factor;
+}
+
 /** What a live quote asks of the pools it would price from (LIVE_POOL_* settings), and the clock. */
 export interface LivePoolRules {
   /** The furthest a pool's spot price may be from its own average, as a fraction (0.02 is 2%). */

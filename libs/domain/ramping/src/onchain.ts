@@ -15,8 +15,8 @@ export type RampSettlement = 'onchain' | 'simulated';
  */
 export const RAMP_SWAP_TOLERANCE = '0.01';
 
-/** The off-ramp provider's account in the ledger: its capture, and the chain's side of the swap and the CNGN it is sent. */
-export const OFFRAMP_PROVIDER = 'offramp-provider';
+/** The ledger's accounts the ramps' chain sends are charged to (the off-ramp provider's; off-ramps' deposits). */
+export { OFFRAMP_DEPOSITS, OFFRAMP_PROVIDER } from '@ramp/bookkeeping';
 
 /** Where on-ramped tokens come from in the ledger: the platform's liquidity, and the chain's side of its swap and delivery. */
 export const ONRAMP_LIQUIDITY = 'onramp-liquidity';

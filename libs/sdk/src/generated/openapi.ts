@@ -1121,6 +1121,7 @@ export interface components {
        * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
        * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
        * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
+       * - `INSUFFICIENT_LIQUIDITY`: A live on-ramp's payment arrived when the treasury's free inventory no longer covered what it had to spend (others took it since the quote): nothing was sent, and the Naira is refunded.
        * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
        * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
        * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
@@ -1128,7 +1129,7 @@ export interface components {
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
@@ -1227,6 +1228,7 @@ export interface components {
        * - `PAYMENT_EXPIRED`: No NGN payment reached the on-ramp's virtual account before it expired.
        * - `PAYMENT_AMOUNT_MISMATCH`: The NGN payment was not the expected amount; it is refunded to the payer.
        * - `SWAP_FAILED`: A swap found no route or liquidity and did not run; what was taken is given back.
+       * - `INSUFFICIENT_LIQUIDITY`: A live on-ramp's payment arrived when the treasury's free inventory no longer covered what it had to spend (others took it since the quote): nothing was sent, and the Naira is refunded.
        * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
        * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
        * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
@@ -1234,7 +1236,7 @@ export interface components {
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
