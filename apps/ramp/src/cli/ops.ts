@@ -34,6 +34,12 @@ const USAGE = `Usage:
       Approves a live off-ramp's payout or a live on-ramp's delivery that waits for it (awaitingApproval), recording
       NAME on the transaction (<kind>.approved), and wakes its step. Safe to run again: an approval is recorded once.
       Exits 1 for a transaction that does not wait for an approval.
+  npm run ops -- reject TRANSACTION_ID --operator NAME --reason TEXT
+      Declines instead a live off-ramp's payout or a live on-ramp's delivery that waits for an approval, recording NAME
+      and TEXT on the transaction (<kind>.approval_rejected; the integrator is told DECLINED_IN_REVIEW, not TEXT). An
+      on-ramp fails and its Naira is refunded; an off-ramp fails and its deposit (or wallet hold) is given back, or,
+      swapped on chain already, is held for an operator (heldPayouts). Safe to run again; exits 1 for a transaction
+      that does not wait for an approval, or that was approved already.
   npm run ops -- refund-collection PROVIDER REFERENCE --operator NAME
       Gives back a collection payment (the partner's charge REFERENCE) that is held, whose refund was refused or
       failed (an on-ramp's too), or that was paid into an account no on-ramp was given, through the partner that took it, and records NAME. Safe to run
@@ -63,14 +69,19 @@ async function held(pool: Pool) {
     ),
     pool.query(
       `select substr(stream_id, length('offramp-') + 1) as "transactionId", data->>'errorMessage' as "errorMessage", data->>'at' as at
-         from ramp.events where type = 'offramp.payout_held' order by global_position`,
+         from ramp.events h where type = 'offramp.payout_held'
+          and not exists (select from ramp.events e where e.stream_id = h.stream_id and e.type in ('offramp.completed', 'offramp.failed'))
+        order by global_position`,
     ),
     pool.query(
       `select substr(r.stream_id, strpos(r.stream_id, '-') + 1) as "transactionId", split_part(r.stream_id, '-', 1) as kind,
               r.data->>'amountNgn' as "amountNgn", r.data->>'thresholdNgn' as "thresholdNgn", r.data->>'at' as at
          from ramp.events r
         where r.type in ('offramp.approval_required', 'onramp.approval_required')
-          and not exists (select from ramp.events a where a.stream_id = r.stream_id and a.type in ('offramp.approved', 'onramp.approved'))
+          and not exists (
+            select from ramp.events a where a.stream_id = r.stream_id
+               and a.type in ('offramp.approved', 'onramp.approved', 'offramp.approval_rejected', 'onramp.approval_rejected', 'offramp.failing', 'onramp.failing',
+                              'offramp.failed', 'onramp.failed', 'offramp.completed', 'onramp.completed'))
         order by r.global_position`,
     ),
   ]);
@@ -93,11 +104,17 @@ const APPROVABLE: Record<'offramp' | 'onramp', Omit<Approvable, 'systemActor' | 
 };
 
 /**
- * Records an operator's approval on the live transaction that waits for it (`<kind>.approved` with the name, its
- * actor `operator:<name>`), through the transaction's own decider, with its next step's job due now: the step that
- * waited moves the money. Approved already: said, nothing new.
+ * Records an operator's decision on the live transaction that waits for it (`<kind>.approved`, or
+ * `<kind>.approval_rejected` with the reason, each with the name and the actor `operator:<name>`), through the
+ * transaction's own decider, with its next step's job due now: the step that waited moves the money, or the refund
+ * runs. Decided so already: said, nothing new.
  */
-async function approve(pool: Pool, transactionId: string, operator: string): Promise<{ output: object; ok: boolean }> {
+async function decide(
+  pool: Pool,
+  transactionId: string,
+  decision: { type: 'approve'; operator: string } | { type: 'reject'; operator: string; reason: string },
+): Promise<{ output: object; ok: boolean }> {
+  const { operator } = decision;
   const found = (
     await pool.query<{ stream_id: string }>(`select stream_id from ramp.events where stream_id = any($1) limit 1`, [
       Object.keys(APPROVABLE).map((kind) => `${kind}-${transactionId}`),
@@ -113,27 +130,30 @@ async function approve(pool: Pool, transactionId: string, operator: string): Pro
   const state = await process.load(pool, transactionId);
   if (!isInitiated(state)) throw new UsageError(`${transactionId} is no on-ramp or off-ramp of this platform`);
   if (state.initiated.tenant.environment !== 'live') throw new UsageError(`${transactionId} is a test key's ${kind}: only live ones wait for approvals`);
-  const already = state.approval?.approved;
+  const decided = (approval: typeof state.approval) => (decision.type === 'approve' ? approval?.approved : approval?.rejected);
+  const already = decided(state.approval);
   // The request that started the transaction stays findable from its every event, as the service's own steps keep it.
   const requestId = (await new EventLog('ramp').readStream(pool, `${kind}-${transactionId}`))[0]?.metadata.requestId;
   try {
     const after = await process.apply(
       transactionId,
       state.initiated.tenant,
-      { type: 'approve', operator, at: new Date().toISOString() },
-      { causationId: `ops:approve:${transactionId}`, actor: `operator:${operator}`, ...(requestId !== undefined && { requestId }) },
+      { ...decision, at: new Date().toISOString() },
+      { causationId: `ops:${decision.type}:${transactionId}`, actor: `operator:${operator}`, ...(requestId !== undefined && { requestId }) },
     );
-    // The job the waiting step left (decided before the approval) goes: only the one just scheduled, due now, runs the
-    // step, so that no second run of it makes a second ask of a partner.
-    if (after.approval?.approved && !already) {
+    // The job the waiting step left (decided before the decision) goes: only the one just scheduled, due now, runs the
+    // next step, so that no second run of the waiting one makes a second ask of a partner.
+    if (decided(after.approval) && !already) {
       await pool.query(
         `delete from ramp.jobs where stream_id = $1 and decided_at_version < (select max(stream_version) from ramp.events where stream_id = $1)`,
         [`${kind}-${transactionId}`],
       );
     }
-    // A transaction that has ended decides nothing: approving one that never waited is said to be refused too.
-    if (!after.approval?.approved) return { output: { transactionId, kind, refused: `The ${kind} does not wait for an approval` }, ok: false };
-    return { output: { transactionId, kind, approved: after.approval.approved, ...(already && { already: true }) }, ok: true };
+    // A transaction that has ended decides nothing: a decision on one that never waited is said to be refused too.
+    const recorded = decided(after.approval);
+    if (!recorded) return { output: { transactionId, kind, refused: `The ${kind} does not wait for an approval` }, ok: false };
+    const field = decision.type === 'approve' ? 'approved' : 'rejected';
+    return { output: { transactionId, kind, [field]: recorded, ...(already && { already: true }) }, ok: true };
   } catch (error) {
     // Refused by the transaction's decider (it does not wait for an approval): said, and exit 1.
     if (error instanceof AppError) return { output: { transactionId, kind, refused: error.message }, ok: false };
@@ -198,6 +218,7 @@ function parse(
   | 'help'
   | { command: 'held' }
   | { command: 'approve'; transactionId: string; operator: string }
+  | { command: 'reject'; transactionId: string; operator: string; reason: string }
   | { command: 'refund-collection'; provider: string; reference: string; operator: string } {
   if (argv.length === 0 || argv[0] === 'help' || argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const [command, ...rest] = argv;
@@ -205,24 +226,31 @@ function parse(
     if (rest.length > 0) throw new UsageError(`held takes no arguments (got ${rest.join(' ')})`);
     return { command };
   }
-  if (command === 'refund-collection' || command === 'approve') {
+  if (command === 'refund-collection' || command === 'approve' || command === 'reject') {
     const positional: string[] = [];
-    let operator: string | undefined;
+    const options: { operator?: string; reason?: string } = {};
     for (let i = 0; i < rest.length; i++) {
       const arg = rest[i]!;
-      if (arg === '--operator' || arg.startsWith('--operator=')) {
-        operator = arg.includes('=') ? arg.slice('--operator='.length) : rest[++i];
+      const option = (['operator', 'reason'] as const).find(
+        (name) => (name === 'operator' || command === 'reject') && (arg === `--${name}` || arg.startsWith(`--${name}=`)),
+      );
+      if (option) {
+        options[option] = arg.includes('=') ? arg.slice(`--${option}=`.length) : rest[++i];
         continue;
       }
       if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg} for ${command}`);
       positional.push(arg);
     }
-    if (!operator?.trim()) throw new UsageError(`--operator NAME is required: who ${command === 'approve' ? 'approves' : 'refunds'} is recorded`);
-    if (command === 'approve') {
+    const { operator } = options;
+    const does = { approve: 'approves', reject: 'declines', 'refund-collection': 'refunds' }[command];
+    if (!operator?.trim()) throw new UsageError(`--operator NAME is required: who ${does} is recorded`);
+    if (command === 'approve' || command === 'reject') {
       const [transactionId] = positional;
-      if (!transactionId || positional.length > 1) throw new UsageError('approve takes one TRANSACTION_ID');
+      if (!transactionId || positional.length > 1) throw new UsageError(`${command} takes one TRANSACTION_ID`);
       if (!isIdOf('txn', transactionId)) throw new UsageError(`${transactionId} is not a transaction id (txn_...)`);
-      return { command, transactionId, operator: operator.trim() };
+      if (command === 'approve') return { command, transactionId, operator: operator.trim() };
+      if (!options.reason?.trim()) throw new UsageError('--reason TEXT is required: why it is declined is recorded (for operators, not the integrator)');
+      return { command, transactionId, operator: operator.trim(), reason: options.reason.trim() };
     }
     const [provider, reference] = positional;
     if (!provider || !reference || positional.length > 2) throw new UsageError('refund-collection takes PROVIDER and REFERENCE');
@@ -243,8 +271,12 @@ runOperatorCommand<Exclude<ReturnType<typeof parse>, 'help'>>({
         process.stdout.write(`${JSON.stringify(await held(database.pool), null, 2)}\n`);
         return 0;
       }
-      if (request.command === 'approve') {
-        const { output, ok } = await approve(database.pool, request.transactionId, request.operator);
+      if (request.command === 'approve' || request.command === 'reject') {
+        const decision =
+          request.command === 'approve'
+            ? { type: 'approve' as const, operator: request.operator }
+            : { type: 'reject' as const, operator: request.operator, reason: request.reason };
+        const { output, ok } = await decide(database.pool, request.transactionId, decision);
         process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
         return ok ? 0 : 1;
       }

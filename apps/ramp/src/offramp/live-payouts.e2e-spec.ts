@@ -59,7 +59,8 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
   }
 
   /** A live off-ramp as its initiation, deposit and swap leave it, its payout's job due now. */
-  async function swappedOfframp(): Promise<{ transactionId: string; reference: (attempt: number) => string }> {
+  /** A live off-ramp whose deposit arrived and was swapped (on the live chain with `onchain`: its tokens are CNGN now). */
+  async function swappedOfframp(settlement?: 'onchain'): Promise<{ transactionId: string; reference: (attempt: number) => string }> {
     const transactionId = newId('txn');
     const accountNumber = makeNuban('058', String(100_000_000 + Math.floor(Math.random() * 899_999_999)));
     await command(transactionId, {
@@ -74,6 +75,7 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
         depositExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
         reference: `order-${transactionId.slice(-6)}`,
         callbackUrl: null,
+        ...(settlement && { settlement }),
         at: at(),
       },
     });
@@ -483,6 +485,39 @@ describe('live payouts - an off-ramp paid by a bank partner, never twice', () =>
       expect((await operatorCommand<{ awaitingApproval: { transactionId: string }[] }>(OPS, ['held'], opsEnv)).awaitingApproval).not.toContainEqual(
         expect.objectContaining({ transactionId }),
       );
+    });
+
+    it('`ops reject` declines a payout swapped on chain: held for an operator, asked of no partner, and no longer awaiting approval', async () => {
+      const { transactionId, reference } = await swappedOfframp('onchain');
+      await until(transactionId, (state) => state.approval?.required !== undefined);
+      // A reason is required: it is recorded for operators (the integrator is never shown it).
+      const unexplained = await runCompiled(OPS, ['reject', transactionId, '--operator', 'Ada Obi'], opsEnv);
+      expect(unexplained.code).toBe(2);
+      expect(unexplained.stderr).toMatch(/--reason TEXT is required/);
+      const rejected = await operatorCommand(OPS, ['reject', transactionId, '--operator', 'Ada Obi', '--reason', 'beneficiary under review'], opsEnv);
+      expect(rejected).toEqual({
+        transactionId,
+        kind: 'offramp',
+        rejected: { operator: 'Ada Obi', reason: 'beneficiary under review', at: expect.any(String) },
+      });
+      const events = await eventsOf(transactionId);
+      expect(events.find((event) => event.type === 'offramp.approval_rejected')).toMatchObject({
+        data: { operator: 'Ada Obi', reason: 'beneficiary under review' },
+        metadata: { actor: 'operator:Ada Obi' },
+      });
+      // Its USDC is CNGN in the hot wallet: held (still pending), not refunded, and nothing is asked of a partner.
+      const heldState = await until(transactionId, (state) => state.payoutHeld !== undefined);
+      expect(heldState).toMatchObject({ status: 'pending', payoutHeld: { errorMessage: 'Declined in review by Ada Obi: beneficiary under review' } });
+      expect(heldState.failing).toBeUndefined();
+      await new Promise((wait) => setTimeout(wait, 2_000));
+      expect(paystackTransfers(reference(1))).toEqual([]);
+      // Listed where an operator settles it, no longer among what awaits an approval; a second decision is refused.
+      const listed = await operatorCommand<{ awaitingApproval: { transactionId: string }[]; heldPayouts: { transactionId: string }[] }>(OPS, ['held'], opsEnv);
+      expect(listed.heldPayouts).toContainEqual(expect.objectContaining({ transactionId }));
+      expect(listed.awaitingApproval).not.toContainEqual(expect.objectContaining({ transactionId }));
+      const approvedAfter = await runCompiled(OPS, ['approve', transactionId, '--operator', 'Someone Else'], opsEnv);
+      expect(approvedAfter.code).toBe(1);
+      expect(JSON.parse(approvedAfter.stdout)).toMatchObject({ transactionId, refused: expect.any(String) });
     });
   });
 });

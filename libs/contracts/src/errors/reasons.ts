@@ -134,6 +134,8 @@ export const FAILURE_REASONS = {
   SLIPPAGE_EXCEEDED: 'The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.',
   BRIDGE_FAILED: 'The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.',
   PAYOUT_REJECTED: 'The beneficiary bank rejected the NGN payout; the tokens are given back.',
+  DECLINED_IN_REVIEW:
+    "The transaction was above the platform's review threshold and an operator declined it before any money left: what was taken is given back (the Naira refunded, the tokens sent back).",
   TRANSACTION_FAILED: 'Any other failure; `errorMessage` says what happened.',
 } as const;
 

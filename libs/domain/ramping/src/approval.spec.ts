@@ -24,6 +24,19 @@ describe('approvals - money above the threshold leaves a live ramp only once an 
     expect(decideApproval({ type: 'approve', operator: 'Someone Else', at }, approved)).toBeUndefined();
   });
 
+  it('records once who declined it and why; never approves after a decline, nor declines after an approval', () => {
+    const waiting = { required: { amountNgn: '149010.75', thresholdNgn: '100000', at } };
+    const reject = { type: 'reject' as const, operator: ' Ada Obi ', reason: ' beneficiary under review ', at };
+    expect(decideApproval(reject, waiting)).toEqual({ rejected: { operator: 'Ada Obi', reason: 'beneficiary under review', at } });
+    const rejected = { ...waiting, rejected: { operator: 'Ada Obi', reason: 'beneficiary under review', at } };
+    expect(awaitsApproval(rejected)).toBe(false);
+    expect(decideApproval(reject, rejected)).toBeUndefined();
+    expect(() => decideApproval({ type: 'approve', operator: 'Someone Else', at }, rejected)).toThrow(/Ada Obi declined the transaction already/);
+    expect(() => decideApproval(reject, { ...waiting, approved: { operator: 'Ada Obi', at } })).toThrow(/Ada Obi approved the transaction already/);
+    expect(() => decideApproval({ ...reject, reason: '' }, waiting)).toThrow(/reason/);
+    expect(() => decideApproval(reject, undefined)).toThrow(/does not wait for an approval/);
+  });
+
   it('refuses to approve what does not wait, or without a name', () => {
     expect(() => decideApproval({ type: 'approve', operator: 'Ada Obi', at }, undefined)).toThrow(
       new AppError('TRANSACTION_STATE_CONFLICT', 'The transaction does not wait for an approval'),

@@ -629,6 +629,46 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     expect(() => decideOfframp(approve, fold([...base, sending(1, 'paystack')]))).toThrow(/does not wait for an approval now/);
   });
 
+  it('gives back what an operator declines in review, or holds it once swapped live; never both decisions', () => {
+    const waiting: OfframpEvent = { type: 'offramp.approval_required', data: { amountNgn: '149010.75', thresholdNgn: '100000', at } };
+    const reject: OfframpCommand = { type: 'reject', operator: 'Ada Obi', reason: 'beneficiary under review', at };
+    const rejected: OfframpEvent = { type: 'offramp.approval_rejected', data: { operator: 'Ada Obi', reason: 'beneficiary under review', at } };
+    // Not waiting: refused, as an approval is.
+    expect(() => decideOfframp(reject, fold(base))).toThrow(/does not wait for an approval/);
+    // A test key's (or the sandbox rails'): fails DECLINED_IN_REVIEW, the hold released; the operator's reason stays on
+    // its own event, never in what the integrator reads.
+    given([...base, waiting])
+      .when(reject)
+      .then(
+        [
+          rejected,
+          { type: 'offramp.failing', data: { errorMessage: expect.stringMatching(/^An operator declined/), failureReason: 'DECLINED_IN_REVIEW', at } },
+        ],
+        'releaseHold',
+      );
+    const failing = fold([...base, waiting, ...(decideOfframp(reject, fold([...base, waiting])) as OfframpEvent[])]);
+    expect(failing.failing).not.toContain('beneficiary under review');
+    expect(failing.approval?.rejected).toEqual({ operator: 'Ada Obi', reason: 'beneficiary under review', at });
+    // Declined once: again is nothing new; an approval after it is refused (and a decline after an approval).
+    given([...base, waiting, rejected])
+      .when(reject)
+      .then([]);
+    expect(() => decideOfframp({ type: 'approve', operator: 'Someone Else', at }, fold([...base, waiting, rejected]))).toThrow();
+    const approved: OfframpEvent = { type: 'offramp.approved', data: { operator: 'Ada Obi', at } };
+    expect(() => decideOfframp(reject, fold([...base, waiting, approved]))).toThrow(/approved the transaction already/);
+    expect(() => decideOfframp({ ...reject, reason: ' ' }, fold([...base, waiting]))).toThrow(/reason/);
+    // Swapped on a live chain: its tokens are CNGN in the hot wallet now, so it is held for an operator, not given back.
+    const event = initiated(false) as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+    const live: OfframpEvent = { ...event, data: { ...event.data, tenant: { ...event.data.tenant, environment: 'live' }, settlement: 'onchain' } };
+    const deposit: OfframpEvent = {
+      type: 'offramp.deposit_received',
+      data: { amount: '100', transactionHash: '0xdep', from: '0xabc', tokenSymbol: 'USDC', at },
+    };
+    given([live, deposit, swapped, waiting])
+      .when(reject)
+      .then([rejected, { type: 'offramp.payout_held', data: { errorMessage: 'Declined in review by Ada Obi: beneficiary under review', at } }], 'none');
+  });
+
   it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {
     const deposit: OfframpEvent = { type: 'offramp.deposit_received', data: { amount: '100', transactionHash: '0xdep', depositId: 'base:0xdep:0', at } };
     const state = foldInitiated([initiated(false), deposit, swapped, attempt(1, 'paystack', 'pending')]);

@@ -2,7 +2,7 @@ import { nextPayoutStep, type PayoutState } from '@ramp/banking';
 import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { isInitiated, type WithInitiation } from '@ramp/transactions';
-import { awaitsApproval, decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
+import { awaitsApproval, decideApproval, DECLINED_IN_REVIEW, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -79,6 +79,11 @@ export type OfframpEvent =
   /** A live payout above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval (see ApprovalState). */
   | { type: 'offramp.approval_required'; data: { amountNgn: string; thresholdNgn: string; at: string } }
   | { type: 'offramp.approved'; data: { operator: string; at: string } }
+  /**
+   * An operator declined it instead: followed by `offramp.failing` (DECLINED_IN_REVIEW: the tokens given back), or by
+   * `offramp.payout_held` after a live swap (the tokens are CNGN now: an operator settles it).
+   */
+  | { type: 'offramp.approval_rejected'; data: { operator: string; reason: string; at: string } }
   | { type: 'offramp.completed'; data: { at: string } }
   | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'offramp.funds_released'; data: { at: string } }
@@ -229,6 +234,8 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
       return { ...next, approval: { ...state.approval, required: event.data } };
     case 'offramp.approved':
       return { ...next, approval: { ...state.approval, approved: event.data } };
+    case 'offramp.approval_rejected':
+      return { ...next, approval: { ...state.approval, rejected: event.data } };
     case 'offramp.completed':
       return { ...next, status: 'completed' };
     case 'offramp.failing':
@@ -413,17 +420,29 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
       if (swappedLive(state)) return [{ type: 'offramp.payout_held', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, at } }];
       return [{ type: 'offramp.failing', data: { errorMessage: `The bank payout was rejected: ${command.reason}`, failureReason: 'PAYOUT_REJECTED', at } }];
     case 'requireApproval':
-    case 'approve': {
+    case 'approve':
+    case 'reject': {
       if (command.type === 'approve' && state.approval?.approved) return [];
       // Only the payout waits for an approval, and only before any of it may have been sent.
       const beforePayout = step.kind === 'payout' && !state.payout && !payoutStarted(state);
       if (!beforePayout) {
-        if (command.type === 'approve') refuse('The off-ramp does not wait for an approval now');
+        if (command.type !== 'requireApproval') refuse('The off-ramp does not wait for an approval now');
         return [];
       }
       const decided = decideApproval(command, state.approval);
       if (!decided) return [];
-      return 'required' in decided ? [{ type: 'offramp.approval_required', data: decided.required! }] : [{ type: 'offramp.approved', data: decided.approved! }];
+      if ('required' in decided) return [{ type: 'offramp.approval_required', data: decided.required }];
+      if ('approved' in decided) return [{ type: 'offramp.approved', data: decided.approved }];
+      const rejected: OfframpEvent = { type: 'offramp.approval_rejected', data: decided.rejected };
+      // Declined after a live swap: the deposit is CNGN in the hot wallet now, and the hot wallet's stock of its token
+      // is other off-ramps': held for an operator, as a payout that failed after the swap is. Before any swap, the
+      // deposit (or the wallet's hold) is given back.
+      if (swappedLive(state)) {
+        const errorMessage = `Declined in review by ${decided.rejected.operator}: ${decided.rejected.reason}`;
+        return [rejected, { type: 'offramp.payout_held', data: { errorMessage, at } }];
+      }
+      const errorMessage = `${DECLINED_IN_REVIEW}: the tokens are given back`;
+      return [rejected, { type: 'offramp.failing', data: { errorMessage, failureReason: 'DECLINED_IN_REVIEW', at } }];
     }
     case 'recordPayoutSending':
       // Nothing is asked of a partner while the payout waits for an operator's approval, whatever asks.

@@ -151,6 +151,34 @@ describe('on-ramp', () => {
     expect(decideOnramp(approve, state)).toEqual([]);
   });
 
+  it('refunds the Naira of an on-ramp an operator declines in review, before anything of the treasury is spent', () => {
+    const reject: OnrampCommand = { type: 'reject', operator: 'Ada Obi', reason: 'payer under review', at };
+    const waiting: OnrampEvent = { type: 'onramp.approval_required', data: { amountNgn: '50000', thresholdNgn: '10000', at } };
+    expect(() => decideOnramp(reject, [initiated(false), paid, minted].reduce(evolveOnramp, initialOnrampState))).toThrow(/does not wait/);
+    given([initiated(false), paid, minted, waiting])
+      .when(reject)
+      .then(['onramp.approval_rejected', 'onramp.failing'], 'refundPayment');
+    expect(decideOnramp(reject, [initiated(false), paid, minted, waiting].reduce(evolveOnramp, initialOnrampState))).toEqual([
+      { type: 'onramp.approval_rejected', data: { operator: 'Ada Obi', reason: 'payer under review', at } },
+      {
+        type: 'onramp.failing',
+        data: { errorMessage: expect.stringMatching(/^An operator declined .*the Naira is refunded$/), failureReason: 'DECLINED_IN_REVIEW', at },
+      },
+    ]);
+    const declined = [
+      initiated(false),
+      paid,
+      minted,
+      waiting,
+      ...decideOnramp(reject, [initiated(false), paid, minted, waiting].reduce(evolveOnramp, initialOnrampState)),
+    ];
+    const state = declined.reduce(evolveOnramp, initialOnrampState);
+    expect(state.approval?.rejected).toEqual({ operator: 'Ada Obi', reason: 'payer under review', at });
+    // Declined: nothing spends the treasury's CNGN any more, whatever asks; an approval now is refused.
+    expect(decideOnramp({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }, state)).toEqual([]);
+    expect(() => decideOnramp({ type: 'approve', operator: 'Someone Else', at }, state)).toThrow(/does not wait/);
+  });
+
   it('refunds a payment of the wrong amount, then fails', () => {
     given([initiated(true)])
       .when({ type: 'recordPayment', amount: '40000', payerReference: 'NIP2', at })

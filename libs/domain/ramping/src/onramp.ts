@@ -1,7 +1,7 @@
 import { isInitiated, type VirtualAccount, type WithInitiation } from '@ramp/transactions';
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
-import { awaitsApproval, decideApproval, type ApprovalCommand, type ApprovalState } from './approval';
+import { awaitsApproval, decideApproval, DECLINED_IN_REVIEW, type ApprovalCommand, type ApprovalState } from './approval';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -40,6 +40,8 @@ export type OnrampEvent =
   /** A live delivery above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval (see ApprovalState). */
   | { type: 'onramp.approval_required'; data: { amountNgn: string; thresholdNgn: string; at: string } }
   | { type: 'onramp.approved'; data: { operator: string; at: string } }
+  /** An operator declined it instead: followed by `onramp.failing` (DECLINED_IN_REVIEW), and the Naira is refunded. */
+  | { type: 'onramp.approval_rejected'; data: { operator: string; reason: string; at: string } }
   | { type: 'onramp.completed'; data: { at: string } }
   | { type: 'onramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'onramp.payment_refunded'; data: { refundReference: string; at: string } }
@@ -92,6 +94,8 @@ export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampStat
       return { ...next, approval: { ...state.approval, required: event.data } };
     case 'onramp.approved':
       return { ...next, approval: { ...state.approval, approved: event.data } };
+    case 'onramp.approval_rejected':
+      return { ...next, approval: { ...state.approval, rejected: event.data } };
     case 'onramp.delivered':
       return { ...next, delivery: event.data.transactionHash };
     case 'onramp.completed':
@@ -205,16 +209,23 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     case 'recordRefund':
       return step.kind === 'refundPayment' ? [{ type: 'onramp.payment_refunded', data: { refundReference: command.refundReference, at } }] : [];
     case 'requireApproval':
-    case 'approve': {
+    case 'approve':
+    case 'reject': {
       if (command.type === 'approve' && state.approval?.approved) return [];
       // Only what spends the treasury's funds waits for an approval: the swap of its CNGN, or the delivery.
       if (step.kind !== 'deliver' && step.kind !== 'swapFromCngn') {
-        if (command.type === 'approve') throw new AppError('TRANSACTION_STATE_CONFLICT', 'The on-ramp does not wait for an approval now');
+        if (command.type !== 'requireApproval') throw new AppError('TRANSACTION_STATE_CONFLICT', 'The on-ramp does not wait for an approval now');
         return [];
       }
       const decided = decideApproval(command, state.approval);
       if (!decided) return [];
-      return 'required' in decided ? [{ type: 'onramp.approval_required', data: decided.required! }] : [{ type: 'onramp.approved', data: decided.approved! }];
+      if ('required' in decided) return [{ type: 'onramp.approval_required', data: decided.required }];
+      if ('approved' in decided) return [{ type: 'onramp.approved', data: decided.approved }];
+      // Declined: nothing of the treasury's was spent yet (each step that spends it waits), so the Naira goes back.
+      return [
+        { type: 'onramp.approval_rejected', data: decided.rejected },
+        { type: 'onramp.failing', data: { errorMessage: `${DECLINED_IN_REVIEW}: the Naira is refunded`, failureReason: 'DECLINED_IN_REVIEW', at } },
+      ];
     }
     case 'fail':
       if (state.delivery) throw new AppError('TRANSACTION_STATE_CONFLICT', 'The crypto was delivered: the on-ramp can no longer fail');

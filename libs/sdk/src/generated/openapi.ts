@@ -1125,11 +1125,12 @@ export interface components {
        * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
        * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
        * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
+       * - `DECLINED_IN_REVIEW`: The transaction was above the platform's review threshold and an operator declined it before any money left: what was taken is given back (the Naira refunded, the tokens sent back).
        * - `TRANSACTION_FAILED`: Any other failure; `errorMessage` says what happened.
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "DECLINED_IN_REVIEW" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
@@ -1232,11 +1233,12 @@ export interface components {
        * - `SLIPPAGE_EXCEEDED`: The price moved beyond the slippage tolerance: the swap would have given less than its minimum; everything is given back.
        * - `BRIDGE_FAILED`: The bridge did not deliver (not filled before its deadline); the deposit was refunded and everything is given back.
        * - `PAYOUT_REJECTED`: The beneficiary bank rejected the NGN payout; the tokens are given back.
+       * - `DECLINED_IN_REVIEW`: The transaction was above the platform's review threshold and an operator declined it before any money left: what was taken is given back (the Naira refunded, the tokens sent back).
        * - `TRANSACTION_FAILED`: Any other failure; `errorMessage` says what happened.
        * @example PAYOUT_REJECTED
        * @enum {string}
        */
-      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "TRANSACTION_FAILED";
+      failureReason?: "INSUFFICIENT_BALANCE" | "DEPOSIT_EXPIRED" | "DEPOSIT_AMOUNT_MISMATCH" | "DEPOSIT_REVERSED" | "PAYMENT_EXPIRED" | "PAYMENT_AMOUNT_MISMATCH" | "SWAP_FAILED" | "INSUFFICIENT_LIQUIDITY" | "SLIPPAGE_EXCEEDED" | "BRIDGE_FAILED" | "PAYOUT_REJECTED" | "DECLINED_IN_REVIEW" | "TRANSACTION_FAILED";
       /**
        * Format: date-time
        * @example 2026-11-23T10:00:00.000Z
