@@ -1,4 +1,7 @@
 import { randomBytes } from 'crypto';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
 import { Client, Pool } from 'pg';
 import {
   createPublicClient,
@@ -82,6 +85,10 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
   /** The rehearsal's end user: anvil's account 7, holding 100,000 USDC on the stand-in. */
   const endUser = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
   const paystack = new PaystackEmulator(`sk_live_${randomBytes(12).toString('hex')}`);
+  /** The operator's screening denylist: an unrelated address to begin with; a case adds a sender of its own. */
+  const screeningDir = mkdtempSync(join(tmpdir(), 'live-ramps-screening-'));
+  const denylist = join(screeningDir, 'denylist.txt');
+  writeFileSync(denylist, '# EVM addresses to hold\n0x7F367cC41522cE07553e823bf3be79A889DEbe1B\n');
   /** The chain service's settings, which `chain:deploy` runs with too (once the node has its port). */
   const chainEnv = () => ({
     DATABASE_URL: databaseUrl,
@@ -132,6 +139,7 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
       PAYOUT_PROVIDERS: 'paystack',
       // Live on-ramps' Naira: collected into the payer's dedicated account at Paystack.
       COLLECTION_PROVIDERS: 'paystack',
+      SCREENING_DENYLIST_FILE: denylist,
       // Moved on by Paystack's events, not by looking: a minute between two looks at a transfer.
       PAYOUT_VERIFY_MS: '60000',
       // The pools averaged over 10 s (the chain service), and a live quote taking an average that short (the quote service).
@@ -158,6 +166,7 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     await prism?.stop();
     await paystack.stop();
     await node.stop();
+    rmSync(screeningDir, { recursive: true, force: true });
     const admin = new Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
     await admin.query('drop database if exists ramp_live_ramps_test with (force)');
@@ -636,6 +645,73 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     );
     expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:deliver`, amount: delivered.toFixed(), released: true }]);
   }, 180_000);
+  it("holds for compliance a live off-ramp whose depositor the operator's denylist names: nothing swapped, paid or sent back", async () => {
+    await mineEverySecond();
+    // Anvil's account 8, given USDC by the end user, pays the deposit; the operator adds it to the denylist once the
+    // off-ramp is initiated (the ramp service reads the file again within 2 s of a change, without a restart).
+    const sender = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 8 });
+    await node.rpc('anvil_setBalance', [sender.address, toHex(parseEther('1'))]);
+    const funded = await createWalletClient({ account: endUser, transport: http(node.rpcUrl) }).writeContract({
+      chain: null,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [sender.address, parseUnits('100', 6)],
+    });
+    expect((await client.waitForTransactionReceipt({ hash: funded })).status).toBe('success');
+    const quoted = await priced();
+    const started = await api.post('/offramp/initiate', { quoteId: quoted.quoteId, sourceAddress: sender.address });
+    expect(started.status).toBe(201);
+    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
+    appendFileSync(denylist, `${sender.address.toLowerCase()}\n`);
+    const cngnBefore = await cngnOf(hotWallet);
+    const paid = await createWalletClient({ account: sender, transport: http(node.rpcUrl) }).writeContract({
+      chain: null,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [depositAddress, parseUnits(quoted.cryptoAmount, 6)],
+    });
+    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
+
+    // Credited at the chain's finality, then held before its swap: the event names the address, its role and why.
+    const stream = `offramp-${transactionId}`;
+    const holds = await eventually(
+      async () => (await pool.query(`select data from ramp.events where stream_id = $1 and type = 'offramp.compliance_hold'`, [stream])).rows,
+      (rows) => rows.length > 0,
+      60_000,
+      250,
+    );
+    expect(holds).toEqual([
+      {
+        data: {
+          address: expect.stringMatching(new RegExp(`^${sender.address}$`, 'i')),
+          role: 'deposit sender',
+          reason: expect.stringMatching(/on the screening denylist/),
+          at: expect.any(String),
+        },
+      },
+    ]);
+    // Still pending, its deposit shown, nothing after it: no swap, no payout asked, nothing sent back to the sender.
+    await new Promise((wait) => setTimeout(wait, 3_000));
+    const view = await offrampOf(transactionId);
+    expect(view).toMatchObject({ status: 'pending', depositTransactionHash: paid });
+    expect(view).not.toHaveProperty('refundTransactionHash');
+    expect(view.hashes).toEqual([{ step: 'deposit', transactionHash: paid, settlement: 'onchain' }]);
+    expect(await cngnOf(hotWallet)).toBe(cngnBefore);
+    expect(await usdcOf(sender.address)).toBe(0n);
+    const sent = await pool.query(`select send_key from chain.transfers where chain = 'live-base' and lower(to_address) = lower($1)`, [sender.address]);
+    expect(sent.rows).toEqual([]);
+    expect([...paystack.transfers.keys()].filter((key) => key.startsWith(transactionId.toLowerCase()))).toEqual([]);
+    // The operator finds it among what is held.
+    const listed = await operatorCommand<{ complianceHolds?: { transactionId: string; kind: string; role: string }[] }>(
+      'dist/apps/ramp/src/cli/ops.js',
+      ['held'],
+      { DATABASE_URL: databaseUrl },
+    );
+    expect(listed.complianceHolds).toEqual([expect.objectContaining({ transactionId, kind: 'offramp', role: 'deposit sender' })]);
+  }, 150_000);
+
   it("prices a live quote at the worse, for the platform, of the pool's spot price and its own average", async () => {
     await mineEverySecond();
     // Someone sells CNGN into the pool, making it about 0.7% cheaper in USDC than its average (within the 1% tolerance):

@@ -42,6 +42,10 @@ const UNPRODUCIBLE_ERRORS: Partial<Record<ErrorReason, string>> = {
 const UNPRODUCIBLE_FAILURES: Partial<Record<FailureReason, string>> = {
   DEPOSIT_REVERSED:
     "needs a reorganisation of the chain (anvil_reorg) between an off-ramp's deposit and its payout, which the run's shared chains must never have: reorgs.e2e-spec.ts produces it on chains of its own",
+  INSUFFICIENT_LIQUIDITY:
+    "a live on-ramp paid after others took the treasury's free CNGN since its quote, which needs a live chain and a collection partner: live-ramps.e2e-spec.ts produces it there (two on-ramps that each fit, not both; by a swap, and by a CNGN delivery)",
+  DECLINED_IN_REVIEW:
+    "a live ramp an operator declines with `npm run ops -- reject` while it waits for an approval above LIVE_APPROVAL_ABOVE_NGN; live keys only: the deciders' unit tests produce it, and live-payouts.e2e-spec.ts declines a payout (held, since its swap ran on chain)",
   TRANSACTION_FAILED:
     'the fallback for a failure without a precise reason (a hold the ledger refuses for another cause than the balance, or finds already settled by a racing failure); no sandbox value leads to it',
 };

@@ -3,7 +3,8 @@ import { rampEvents } from '@ramp/contracts';
 import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit';
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { RAMP_KINDS } from '@ramp/ramping';
-import { CoreModule, rpcClientProvider, DatabaseModule, jetStreamTransport, recordedWaitsProvider, type DatabaseSpec } from '@ramp/service-kit';
+import { Config } from '@ramp/config';
+import { CoreModule, LOGGER, rpcClientProvider, type Logger, DatabaseModule, jetStreamTransport, recordedWaitsProvider, type DatabaseSpec } from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
@@ -23,6 +24,7 @@ import { PartnerEvents } from './partners/partner-events';
 import { PartnerEventsNatsController } from './partners/partner-events.nats.controller';
 import { RampChainEventsController } from './process/chain.events.controller';
 import { RAMP_LOG } from './process/log';
+import { DenylistFile } from './screening/denylist-file';
 import { TransactionsNatsController } from './transactions/transactions.nats.controller';
 
 /** The ramp service owns the `ramp` schema: its event log, relay checkpoint, inbox and jobs. */
@@ -60,6 +62,12 @@ export const RAMP_DATABASE: DatabaseSpec = {
     { provide: OFFRAMP_RAILS, useFactory: () => new SandboxOfframpRails() },
     // A sandbox deposit answers once the off-ramp has recorded it: an append to the log NOTIFYs its channel.
     recordedWaitsProvider(RAMP_LOG.channel),
+    // The screening denylist, one for both kinds of ramp: read at start, and again when the operator updates it.
+    {
+      provide: DenylistFile,
+      inject: [Config, LOGGER],
+      useFactory: (config: Config, logger: Logger) => new DenylistFile(config.string('screeningDenylistFile').trim() || undefined, logger),
+    },
     OfframpService,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },
     OnrampCollectionAccounts,

@@ -29,7 +29,8 @@ const USAGE = `Usage:
       several organizations on the account) or whose refund the partner refused, payments into accounts no on-ramp
       was given, partner events parked after repeated failures, paid payouts the bank sent back, live off-ramps
       held after their swap on chain because every payout failed (their CNGN is in the hot wallet), and live
-      payouts and deliveries waiting for an operator's approval (above LIVE_APPROVAL_ABOVE_NGN).
+      payouts and deliveries waiting for an operator's approval (above LIVE_APPROVAL_ABOVE_NGN), and live ramps
+      held for compliance (a counterparty on SCREENING_DENYLIST_FILE).
   npm run ops -- approve TRANSACTION_ID --operator NAME
       Approves a live off-ramp's payout or a live on-ramp's delivery that waits for it (awaitingApproval), recording
       NAME on the transaction (<kind>.approved), and wakes its step. Safe to run again: an approval is recorded once.
@@ -49,7 +50,7 @@ Needs PostgreSQL (DATABASE_URL) and, to refund, the partner's key (PAYSTACK_SECR
 
 /** What waits for an operator. */
 async function held(pool: Pool) {
-  const [collections, unknownPayments, parkedEvents, reversedPayouts, heldPayouts, awaitingApproval] = await Promise.all([
+  const [collections, unknownPayments, parkedEvents, reversedPayouts, heldPayouts, awaitingApproval, complianceHolds] = await Promise.all([
     pool.query(
       `select provider, reference, account_number as "accountNumber", amount::text, paid_at as "paidAt", matched, reason, refund
          from ramp.collection_payments where (matched = 'hold' and refund is distinct from 'refunded') or refund = 'rejected' order by paid_at`,
@@ -84,6 +85,11 @@ async function held(pool: Pool) {
                               'offramp.failed', 'onramp.failed', 'offramp.completed', 'onramp.completed'))
         order by r.global_position`,
     ),
+    pool.query(
+      `select substr(stream_id, strpos(stream_id, '-') + 1) as "transactionId", split_part(stream_id, '-', 1) as kind,
+              data->>'address' as address, data->>'role' as role, data->>'reason' as reason, data->>'at' as at
+         from ramp.events where type in ('offramp.compliance_hold', 'onramp.compliance_hold') order by global_position`,
+    ),
   ]);
   return {
     collections: collections.rows,
@@ -92,6 +98,7 @@ async function held(pool: Pool) {
     reversedPayouts: reversedPayouts.rows,
     heldPayouts: heldPayouts.rows,
     awaitingApproval: awaitingApproval.rows,
+    complianceHolds: complianceHolds.rows,
   };
 }
 

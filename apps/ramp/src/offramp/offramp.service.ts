@@ -34,6 +34,7 @@ import {
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import type { TransactionView } from '@ramp/transactions';
 import { ApprovalGate, approvalThreshold } from '../approvals/approval-gate';
+import { DenylistFile } from '../screening/denylist-file';
 import { OfframpSteps } from './offramp.steps';
 
 export const OFFRAMP_RAILS = Symbol('OFFRAMP_RAILS');
@@ -64,6 +65,7 @@ export class OfframpService {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(RecordedWaits) private readonly waits: RecordedWaits,
     @Inject(Metrics) metrics: Metrics,
+    @Inject(DenylistFile) screening: DenylistFile,
   ) {
     this.stepDelayMs = config.int('sandboxStepDelayMs');
     this.depositWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
@@ -88,6 +90,7 @@ export class OfframpService {
         logger,
       },
       new ApprovalGate(approvalThreshold(config.string('liveApprovalAboveNgn')), logger),
+      screening,
     );
     this.process = processes.define({
       prefix: 'offramp',

@@ -17,6 +17,7 @@ import {
 } from '@ramp/ramping';
 import type { HoldTerms } from '@ramp/transactions';
 import { ApprovalGate } from '../approvals/approval-gate';
+import type { DenylistFile } from '../screening/denylist-file';
 import { LivePayoutStep, type LivePayoutOptions } from './live-payout.step';
 
 /** What a custodial off-ramp holds in its wallet: the quoted amount of the token. */
@@ -44,6 +45,8 @@ export class OfframpSteps {
     private readonly livePayoutOptions: LivePayoutOptions = { verifyMs: 60_000, count: () => undefined },
     /** A live payout above LIVE_APPROVAL_ABOVE_NGN waits for an operator's approval. */
     private readonly approvals = new ApprovalGate(undefined),
+    /** The screening denylist (SCREENING_DENYLIST_FILE) a live off-ramp's depositor is checked against. */
+    private readonly screening?: Pick<DenylistFile, 'screen'>,
   ) {}
 
   /** The live payout step over the partners of PAYOUT_PROVIDERS, built at the first live payout. */
@@ -63,6 +66,18 @@ export class OfframpSteps {
   async perform({ transactionId, state, step, tenant, job, version }: StepContext<OfframpState, OfframpStep>): Promise<OfframpCommand> {
     const at = () => new Date().toISOString();
     const quote = state.initiated.quote;
+    if (tenant.environment === 'live' && (step.kind === 'swapToCngn' || step.kind === 'payout' || step.kind === 'refundDeposit')) {
+      // Before anything moves (the deposit swapped, the Naira paid against it, or it sent back): a depositor on the
+      // screening denylist holds the off-ramp for compliance (a refund would pay the listed address).
+      const listed = this.screening?.screen([
+        { address: state.deposit?.from, role: 'deposit sender' },
+        { address: state.initiated.sourceAddress, role: 'source address' },
+      ]);
+      if (listed) {
+        this.logger?.warn({ transactionId, ...listed }, 'a live off-ramp is held for compliance: its counterparty is on the screening denylist');
+        return { type: 'holdForCompliance', ...listed, at: at() };
+      }
+    }
     switch (step.kind) {
       case 'placeHold':
         return this.ledger.placeHold(tenant, transactionId, offrampHold(state));

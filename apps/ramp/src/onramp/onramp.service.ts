@@ -19,6 +19,7 @@ import { initiationOf, type TransactionView } from '@ramp/transactions';
 import { RpcClient } from '@ramp/messaging';
 import { LOGGER, type Logger } from '@ramp/service-kit';
 import { ApprovalGate, approvalThreshold } from '../approvals/approval-gate';
+import { DenylistFile } from '../screening/denylist-file';
 import { OnrampCollectionAccounts } from './onramp-collections';
 import { OnrampSteps } from './onramp.steps';
 
@@ -41,6 +42,7 @@ export class OnrampService {
     @Inject(OnrampCollectionAccounts) private readonly collections: OnrampCollectionAccounts,
     @Inject(LOGGER) logger: Logger,
     @Inject(RpcClient) rpc: RpcClient,
+    @Inject(DenylistFile) screening: DenylistFile,
   ) {
     this.paymentWindowSeconds = config.int('sandboxDepositWindowSeconds', 1);
     this.steps = new OnrampSteps(
@@ -51,6 +53,8 @@ export class OnrampService {
       collections,
       new ApprovalGate(approvalThreshold(config.string('liveApprovalAboveNgn')), logger),
       rpc,
+      screening,
+      logger,
     );
     this.process = processes.define({
       prefix: 'onramp',

@@ -5,6 +5,8 @@ import { failingEnds, type ChainLegs, type LedgerSteps, type StepContext, type W
 import type { OnrampRails } from '@ramp/providers';
 import { cngnSpent, cngnToMint, fromTreasury, ONRAMP_LIQUIDITY, onrampSwapMinimum, type OnrampCommand, type OnrampState, type OnrampStep } from '@ramp/ramping';
 import { ApprovalGate } from '../approvals/approval-gate';
+import type { DenylistFile } from '../screening/denylist-file';
+import type { Logger } from '@ramp/service-kit';
 import type { OnrampCollectionAccounts } from './onramp-collections';
 
 /**
@@ -27,6 +29,9 @@ export class OnrampSteps {
     private readonly approvals = new ApprovalGate(undefined),
     /** The ledger, which reserves the treasury's CNGN a live on-ramp's swap spends (TreasuryReserve). */
     private readonly treasury?: Pick<RpcClient, 'call'>,
+    /** The screening denylist (SCREENING_DENYLIST_FILE) a live on-ramp's destination is checked against. */
+    private readonly screening?: Pick<DenylistFile, 'screen'>,
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {}
 
   async perform({ transactionId, state, step, tenant }: StepContext<OnrampState, OnrampStep>): Promise<OnrampCommand> {
@@ -38,6 +43,15 @@ export class OnrampSteps {
       // existed, or a mint step reached live, is never run on the sandbox's rails: retried by the job's backoff and
       // logged for an operator; the payment stays recorded.
       throw new AppError('LIVE_MODE_DISABLED', `${transactionId} is paid, but its ${step.kind} step has no live chain to run on: an operator must look`);
+    }
+    if (tenant.environment === 'live' && (step.kind === 'swapFromCngn' || step.kind === 'deliver' || step.kind === 'refundPayment')) {
+      // Before the treasury's tokens go to the destination (or are bought for it), or the Naira goes back: a destination
+      // on the screening denylist holds the on-ramp for compliance.
+      const listed = this.screening?.screen([{ address: destinationAddress, role: 'destination address' }]);
+      if (listed) {
+        this.logger?.warn({ transactionId, ...listed }, 'a live on-ramp is held for compliance: its counterparty is on the screening denylist');
+        return { type: 'holdForCompliance', ...listed, at: at() };
+      }
     }
     switch (step.kind) {
       case 'awaitPayment':

@@ -7,3 +7,4 @@ export * from './onchain';
 export * from './customer';
 export * from './collection-match';
 export * from './approval';
+export * from './screening';

@@ -629,6 +629,29 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     expect(() => decideOfframp(approve, fold([...base, sending(1, 'paystack')]))).toThrow(/does not wait for an approval now/);
   });
 
+  it('holds an off-ramp for compliance: nothing more runs, not even the refund of a deposit that failed; held once', () => {
+    const hold: OfframpCommand = { type: 'holdForCompliance', address: '0xabc', role: 'deposit sender', reason: 'listed', at };
+    const event = initiated(false) as Extract<OfframpEvent, { type: 'offramp.initiated' }>;
+    const deposit: OfframpEvent = {
+      type: 'offramp.deposit_received',
+      data: { amount: '100', transactionHash: '0xdep', from: '0xabc', tokenSymbol: 'USDC', at },
+    };
+    given([event, deposit])
+      .when(hold)
+      .then([{ type: 'offramp.compliance_hold', data: { address: '0xabc', role: 'deposit sender', reason: 'listed', at } }], 'none');
+    const heldState = fold([event, deposit, { type: 'offramp.compliance_hold', data: { address: '0xabc', role: 'deposit sender', reason: 'listed', at } }]);
+    expect(heldState).toMatchObject({ status: 'pending', complianceHold: { address: '0xabc', role: 'deposit sender' } });
+    expect(decideOfframp(hold, heldState)).toEqual([]);
+    // Held, a swap asked anyway records nothing.
+    expect(decideOfframp({ type: 'recordSwap', ok: true, cngnAmount: '149250', transactionHash: '0x5', at }, heldState)).toEqual([]);
+    // A deposit of the wrong amount would be refunded to its sender: held instead, the refund never runs.
+    const failing: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'wrong amount', failureReason: 'DEPOSIT_AMOUNT_MISMATCH', at } };
+    expect(nextOfframpStep(fold([event, deposit, failing]))).toEqual({ kind: 'refundDeposit' });
+    given([event, deposit, failing])
+      .when(hold)
+      .then([{ type: 'offramp.compliance_hold' }], 'none');
+  });
+
   it('gives back what an operator declines in review, or holds it once swapped live; never both decisions', () => {
     const waiting: OfframpEvent = { type: 'offramp.approval_required', data: { amountNgn: '149010.75', thresholdNgn: '100000', at } };
     const reject: OfframpCommand = { type: 'reject', operator: 'Ada Obi', reason: 'beneficiary under review', at };
@@ -667,6 +690,11 @@ describe('off-ramp, a live payout attempt by attempt', () => {
     given([live, deposit, swapped, waiting])
       .when(reject)
       .then([rejected, { type: 'offramp.payout_held', data: { errorMessage: 'Declined in review by Ada Obi: beneficiary under review', at } }], 'none');
+    // Asked again once held (or once the refund is under way), it answers nothing new, not a conflict.
+    const heldAfter: OfframpEvent = { type: 'offramp.payout_held', data: { errorMessage: 'Declined in review by Ada Obi: beneficiary under review', at } };
+    expect(decideOfframp(reject, fold([live, deposit, swapped, waiting, rejected, heldAfter]))).toEqual([]);
+    const failingAfter: OfframpEvent = { type: 'offramp.failing', data: { errorMessage: 'declined', failureReason: 'DECLINED_IN_REVIEW', at } };
+    expect(decideOfframp(reject, fold([...base, waiting, rejected, failingAfter]))).toEqual([]);
   });
 
   it('books a deposit reorganised away during a live attempt as after a payout: the attempt may have paid', () => {

@@ -3,6 +3,7 @@ import { AppError, type FailureReason, type OfframpQuote, type Tenant } from '@r
 import { dec } from '@ramp/money';
 import { isInitiated, type WithInitiation } from '@ramp/transactions';
 import { awaitsApproval, decideApproval, DECLINED_IN_REVIEW, type ApprovalCommand, type ApprovalState } from './approval';
+import type { ComplianceHold, CounterpartyRole } from './screening';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -84,6 +85,8 @@ export type OfframpEvent =
    * `offramp.payout_held` after a live swap (the tokens are CNGN now: an operator settles it).
    */
   | { type: 'offramp.approval_rejected'; data: { operator: string; reason: string; at: string } }
+  /** Held for compliance: a counterparty is on the screening denylist. Nothing runs on its own from then on. */
+  | { type: 'offramp.compliance_hold'; data: ComplianceHold }
   | { type: 'offramp.completed'; data: { at: string } }
   | { type: 'offramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'offramp.funds_released'; data: { at: string } }
@@ -139,6 +142,8 @@ export type OfframpCommand =
   | { type: 'recordPayoutReversed'; at: string; payoutReference: string }
   | { type: 'fail'; at: string; reason: string; failureReason: FailureReason }
   | ApprovalCommand
+  /** A counterparty is on the screening denylist: held for compliance (see screening.ts), whatever comes next. */
+  | { type: 'holdForCompliance'; address: string; role: CounterpartyRole; reason: string; at: string }
   | { type: 'expireDeposit'; at: string }
   | { type: 'recordFundsReleased'; at: string }
   | { type: 'recordDepositRefunded'; at: string; transactionHash: string }
@@ -167,6 +172,8 @@ export interface OfframpState {
   payoutHeld?: { errorMessage: string; at: string };
   /** A live payout above the approval threshold: that it waits, and who approved it. */
   approval?: ApprovalState;
+  /** Held for compliance (screening): no step runs until an operator decides. */
+  complianceHold?: ComplianceHold;
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -236,6 +243,8 @@ export function evolveOfframp(state: OfframpState, event: OfframpEvent): Offramp
       return { ...next, approval: { ...state.approval, approved: event.data } };
     case 'offramp.approval_rejected':
       return { ...next, approval: { ...state.approval, rejected: event.data } };
+    case 'offramp.compliance_hold':
+      return { ...next, complianceHold: event.data };
     case 'offramp.completed':
       return { ...next, status: 'completed' };
     case 'offramp.failing':
@@ -283,6 +292,8 @@ export type OfframpStep =
   | { kind: 'none' };
 
 export function nextOfframpStep(state: OfframpState): OfframpStep {
+  // Held for compliance: nothing moves, a refund neither (it would go to the listed address), until an operator decides.
+  if (state.complianceHold) return { kind: 'none' };
   // A deposit that arrived after the transaction failed (an expired address) is still given back; one the chain took
   // back (reversed) never arrived, and is not.
   if (state.status === 'failed' && state.deposit && state.depositRefund === undefined && !state.depositReversal) return { kind: 'refundDeposit' };
@@ -351,6 +362,11 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     return [{ type: 'offramp.initiated', data: command.data }];
   }
   if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (command.type === 'holdForCompliance') {
+    if (state.complianceHold || state.status === 'completed') return [];
+    const { address, role, reason, at } = command;
+    return [{ type: 'offramp.compliance_hold', data: { address, role, reason, at } }];
+  }
   if (command.type === 'recordDepositReversed') return decideReversal(command, state);
   if (command.type === 'recordPayoutReversed') return decidePayoutReversal(command, state);
   if (command.type === 'recordDeposit' && state.depositReversal && command.depositId !== undefined && command.depositId === state.deposit?.depositId) {
@@ -422,7 +438,8 @@ export function decideOfframp(command: OfframpCommand, state: OfframpState): Off
     case 'requireApproval':
     case 'approve':
     case 'reject': {
-      if (command.type === 'approve' && state.approval?.approved) return [];
+      // The same decision again is nothing new, whatever the off-ramp has done since (held, given back).
+      if (command.type === 'approve' ? state.approval?.approved : command.type === 'reject' && state.approval?.rejected) return [];
       // Only the payout waits for an approval, and only before any of it may have been sent.
       const beforePayout = step.kind === 'payout' && !state.payout && !payoutStarted(state);
       if (!beforePayout) {

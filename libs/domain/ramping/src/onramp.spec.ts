@@ -151,6 +151,23 @@ describe('on-ramp', () => {
     expect(decideOnramp(approve, state)).toEqual([]);
   });
 
+  it('holds an on-ramp for compliance: nothing is delivered, nor refunded, from then on; held once', () => {
+    const hold: OnrampCommand = { type: 'holdForCompliance', address: '0xdef', role: 'destination address', reason: 'listed', at };
+    given([initiated(false), paid, minted])
+      .when(hold)
+      .then(['onramp.compliance_hold'], 'none');
+    const heldState = [
+      initiated(false),
+      paid,
+      minted,
+      { type: 'onramp.compliance_hold', data: { address: '0xdef', role: 'destination address', reason: 'listed', at } } as OnrampEvent,
+    ].reduce(evolveOnramp, initialOnrampState);
+    expect(heldState).toMatchObject({ status: 'pending', complianceHold: { address: '0xdef', role: 'destination address' } });
+    expect(decideOnramp(hold, heldState)).toEqual([]);
+    expect(decideOnramp({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }, heldState)).toEqual([]);
+    expect(decideOnramp({ type: 'recordDelivery', transactionHash: '0xsend', at }, heldState)).toEqual([]);
+  });
+
   it('refunds the Naira of an on-ramp an operator declines in review, before anything of the treasury is spent', () => {
     const reject: OnrampCommand = { type: 'reject', operator: 'Ada Obi', reason: 'payer under review', at };
     const waiting: OnrampEvent = { type: 'onramp.approval_required', data: { amountNgn: '50000', thresholdNgn: '10000', at } };
@@ -177,6 +194,12 @@ describe('on-ramp', () => {
     // Declined: nothing spends the treasury's CNGN any more, whatever asks; an approval now is refused.
     expect(decideOnramp({ type: 'recordSwap', ok: true, amount: '33.1', transactionHash: '0xswap', at }, state)).toEqual([]);
     expect(() => decideOnramp({ type: 'approve', operator: 'Someone Else', at }, state)).toThrow(/does not wait/);
+    // Declined again: nothing new, not a conflict, though the on-ramp now refunds.
+    expect(decideOnramp(reject, state)).toEqual([]);
+    // Waiting at its delivery after the treasury's CNGN was swapped (the threshold lowered in between): only an approval.
+    const swapped: OnrampEvent = { type: 'onramp.swapped', data: { amount: '33.1', transactionHash: '0xswap', at } };
+    const afterSwap = [initiated(false), paid, minted, swapped, waiting].reduce(evolveOnramp, initialOnrampState);
+    expect(() => decideOnramp(reject, afterSwap)).toThrow(/can only be approved/);
   });
 
   it('refunds a payment of the wrong amount, then fails', () => {

@@ -2,6 +2,7 @@ import { isInitiated, type VirtualAccount, type WithInitiation } from '@ramp/tra
 import { AppError, type FailureReason, type OnrampQuote, type Tenant } from '@ramp/contracts';
 import { dec } from '@ramp/money';
 import { awaitsApproval, decideApproval, DECLINED_IN_REVIEW, type ApprovalCommand, type ApprovalState } from './approval';
+import type { ComplianceHold, CounterpartyRole } from './screening';
 import type { RampSettlement } from './onchain';
 
 /**
@@ -42,6 +43,8 @@ export type OnrampEvent =
   | { type: 'onramp.approved'; data: { operator: string; at: string } }
   /** An operator declined it instead: followed by `onramp.failing` (DECLINED_IN_REVIEW), and the Naira is refunded. */
   | { type: 'onramp.approval_rejected'; data: { operator: string; reason: string; at: string } }
+  /** Held for compliance: a counterparty is on the screening denylist. Nothing runs on its own from then on. */
+  | { type: 'onramp.compliance_hold'; data: ComplianceHold }
   | { type: 'onramp.completed'; data: { at: string } }
   | { type: 'onramp.failing'; data: { errorMessage: string; failureReason?: FailureReason; at: string } }
   | { type: 'onramp.payment_refunded'; data: { refundReference: string; at: string } }
@@ -57,6 +60,8 @@ export type OnrampCommand =
   | { type: 'recordDelivery'; transactionHash: string; at: string }
   | { type: 'recordRefund'; refundReference: string; at: string }
   | ApprovalCommand
+  /** A counterparty is on the screening denylist: held for compliance (see screening.ts), whatever comes next. */
+  | { type: 'holdForCompliance'; address: string; role: CounterpartyRole; reason: string; at: string }
   | { type: 'fail'; reason: string; failureReason: FailureReason; at: string };
 
 export interface OnrampState {
@@ -68,6 +73,8 @@ export interface OnrampState {
   delivery?: string;
   /** A live delivery above the approval threshold: that it waits, and who approved it. */
   approval?: ApprovalState;
+  /** Held for compliance (screening): no step runs until an operator decides. */
+  complianceHold?: ComplianceHold;
   failing?: string;
   /** Why it failed, for programs (absent on events recorded before failure reasons existed). */
   failureReason?: FailureReason;
@@ -96,6 +103,8 @@ export function evolveOnramp(state: OnrampState, event: OnrampEvent): OnrampStat
       return { ...next, approval: { ...state.approval, approved: event.data } };
     case 'onramp.approval_rejected':
       return { ...next, approval: { ...state.approval, rejected: event.data } };
+    case 'onramp.compliance_hold':
+      return { ...next, complianceHold: event.data };
     case 'onramp.delivered':
       return { ...next, delivery: event.data.transactionHash };
     case 'onramp.completed':
@@ -135,6 +144,8 @@ export type OnrampStep =
   | { kind: 'none' };
 
 export function nextOnrampStep(state: OnrampState): OnrampStep {
+  // Held for compliance: nothing is delivered or refunded until an operator decides.
+  if (state.complianceHold) return { kind: 'none' };
   // A payment that arrived after the on-ramp failed (an expired account) is still refunded.
   if (state.status === 'failed' && state.payment && state.refund === undefined) return { kind: 'refundPayment' };
   if (!isInitiated(state) || state.status !== 'pending') return { kind: 'none' };
@@ -155,6 +166,11 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     return [{ type: 'onramp.initiated', data: command.data }];
   }
   if (!isInitiated(state)) throw new AppError('TRANSACTION_NOT_FOUND', 'The transaction was not found');
+  if (command.type === 'holdForCompliance') {
+    if (state.complianceHold || state.status === 'completed') return [];
+    const { address, role, reason, at } = command;
+    return [{ type: 'onramp.compliance_hold', data: { address, role, reason, at } }];
+  }
   const at = command.at;
   const step = nextOnrampStep(state);
   if (state.status !== 'pending') {
@@ -211,7 +227,12 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
     case 'requireApproval':
     case 'approve':
     case 'reject': {
-      if (command.type === 'approve' && state.approval?.approved) return [];
+      // The same decision again is nothing new, whatever the on-ramp has done since (refunded, failed).
+      if (command.type === 'approve' ? state.approval?.approved : command.type === 'reject' && state.approval?.rejected) return [];
+      // Declining gives the Naira back, which is right only while nothing of the treasury's was spent for it: once its
+      // CNGN was swapped (an approval first required at the delivery), it can only be approved.
+      if (command.type === 'reject' && state.swap)
+        throw new AppError('TRANSACTION_STATE_CONFLICT', "The treasury's CNGN was swapped for this on-ramp already: it can only be approved");
       // Only what spends the treasury's funds waits for an approval: the swap of its CNGN, or the delivery.
       if (step.kind !== 'deliver' && step.kind !== 'swapFromCngn') {
         if (command.type !== 'requireApproval') throw new AppError('TRANSACTION_STATE_CONFLICT', 'The on-ramp does not wait for an approval now');
@@ -221,7 +242,8 @@ export function decideOnramp(command: OnrampCommand, state: OnrampState): Onramp
       if (!decided) return [];
       if ('required' in decided) return [{ type: 'onramp.approval_required', data: decided.required }];
       if ('approved' in decided) return [{ type: 'onramp.approved', data: decided.approved }];
-      // Declined: nothing of the treasury's was spent yet (each step that spends it waits), so the Naira goes back.
+      // Declined: nothing of the treasury's was spent yet (each step that spends it waits, and one swapped already is
+      // refused above), so the Naira goes back.
       return [
         { type: 'onramp.approval_rejected', data: decided.rejected },
         { type: 'onramp.failing', data: { errorMessage: `${DECLINED_IN_REVIEW}: the Naira is refunded`, failureReason: 'DECLINED_IN_REVIEW', at } },

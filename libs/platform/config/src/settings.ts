@@ -415,11 +415,18 @@ export const SETTINGS = {
       "The most, in Naira, a live ramp may move without an operator's approval: a live off-ramp's payout (`payoutAmount`) or a live on-ramp's delivery (its `fiatAmount`) above it waits (`<kind>.approval_required`, listed by `npm run ops -- held` as `awaitingApproval`) until an operator approves it (`npm run ops -- approve <transactionId> --operator NAME`, recorded as `<kind>.approved` with the name). Empty: no approvals. Test keys never wait.",
     services: ['ramp'],
   },
+  screeningDenylistFile: {
+    env: 'SCREENING_DENYLIST_FILE',
+    default: '',
+    description:
+      "The path of the screening denylist (one EVM address per line, any case; blank lines and `#` comments skipped; another chain's address is ignored): a live ramp whose counterparty is on it (an off-ramp's deposit sender or source address, an on-ramp's destination address) is held for compliance before any step moves money (`<kind>.compliance_hold`, listed by `npm run ops -- held` as `complianceHolds`): never completed or refunded automatically. Read at start (a path that cannot be read refuses the start) and again within 2 s of each change to the file, without a restart; a file that becomes unreadable keeps the last list read. Empty: nothing is screened (logged at start). Test keys are never screened.",
+    services: ['ramp'],
+  },
   livePoolTolerancePercent: {
     env: 'LIVE_POOL_TOLERANCE_PERCENT',
     default: '1',
     description:
-      "How far (in percent, above 0 and at most 10) a live chain's DEX pool a live quote would swap through may be priced from its own time-weighted average (POOL_AVERAGE_SECONDS): a pool further away (someone is moving it, as anyone can a third party's pool) refuses the quote with 503 PRICE_DEVIATION. Tighter than POOL_PRICE_TOLERANCE_PERCENT, the test pools' gap from the price feed: a live pool has no feed of the platform's to be checked against, only its own past. Keep it at most the ramps' swap tolerance (RAMP_SWAP_TOLERANCE, 1%): a quote is priced from the spot price, so whoever moves a pool by the tolerance before a quote and back after costs the treasury up to that much of the ramp.",
+      "How far (in percent, above 0 and at most 10) a live chain's DEX pool a live quote would swap through may be priced from its own time-weighted average (POOL_AVERAGE_SECONDS): a pool further away (someone is moving it, as anyone can a third party's pool) refuses the quote with 503 PRICE_DEVIATION. Tighter than POOL_PRICE_TOLERANCE_PERCENT, the test pools' gap from the price feed: a live pool has no feed of the platform's to be checked against, only its own past. Keep it at most the ramps' swap tolerance (RAMP_SWAP_TOLERANCE, 1%). Within it a quote is priced at the worse, for the platform, of each pool's spot price and its average, so a pool moved toward the customer gains the customer nothing.",
     services: ['quote'],
   },
   livePoolMinAverageSeconds: {
