@@ -4,7 +4,16 @@ import { JOB_RUNNER, processProviders, type JobRunner } from '@ramp/process-kit'
 import { SandboxOfframpRails, SandboxOnrampRails } from '@ramp/providers';
 import { RAMP_KINDS } from '@ramp/ramping';
 import { Config } from '@ramp/config';
-import { CoreModule, LOGGER, rpcClientProvider, type Logger, DatabaseModule, jetStreamTransport, recordedWaitsProvider, type DatabaseSpec } from '@ramp/service-kit';
+import {
+  CoreModule,
+  LOGGER,
+  rpcClientProvider,
+  type Logger,
+  DatabaseModule,
+  jetStreamTransport,
+  recordedWaitsProvider,
+  type DatabaseSpec,
+} from '@ramp/service-kit';
 import { Migration20261122200001 } from './migrations/Migration20261122200001';
 import { Migration20261128000001 } from './migrations/Migration20261128000001';
 import { Migration20261130000001 } from './migrations/Migration20261130000001';
@@ -66,7 +75,8 @@ export const RAMP_DATABASE: DatabaseSpec = {
     {
       provide: DenylistFile,
       inject: [Config, LOGGER],
-      useFactory: (config: Config, logger: Logger) => new DenylistFile(config.string('screeningDenylistFile').trim() || undefined, logger),
+      useFactory: (config: Config, logger: Logger) =>
+        new DenylistFile(config.string('screeningDenylistFile').trim() || undefined, logger, config.bool('liveProvidersEnabled')),
     },
     OfframpService,
     { provide: ONRAMP_RAILS, useFactory: () => new SandboxOnrampRails() },

@@ -49,8 +49,13 @@ describe('DenylistFile - the operator updates the file, the ramp service follows
   it('refuses to start on a named file it cannot read; screens nothing, and says so, without one', () => {
     expect(() => new DenylistFile(join(dir, 'missing.txt'))).toThrow(/ENOENT/);
     const warn = jest.fn();
-    const file = new DenylistFile(undefined, { warn, info: jest.fn(), error: jest.fn() });
+    const info = jest.fn();
+    const file = new DenylistFile(undefined, { warn, info, error: jest.fn() }, true);
     expect(file.screen([{ address: listed, role: 'deposit sender' }])).toBeUndefined();
     expect(warn).toHaveBeenCalledWith({}, expect.stringMatching(/not screened/));
+    // Live providers off (a test stack): said as information, not a warning.
+    new DenylistFile(undefined, { warn, info, error: jest.fn() });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(info).toHaveBeenCalledWith({}, expect.stringMatching(/not screened/));
   });
 });

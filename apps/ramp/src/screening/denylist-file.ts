@@ -9,7 +9,8 @@ const LOOK_AGAIN_MS = 2_000;
  * The operator's screening denylist (SCREENING_DENYLIST_FILE): read at start (a file named but unreadable refuses the
  * start: live ramps are never run unscreened by mistake), then read again whenever its modification time changes, at
  * most every LOOK_AGAIN_MS, so that an update counts without a restart. A file that becomes unreadable or is removed
- * keeps the last list read (logged), never an empty one. No file named: nothing is screened (logged at start).
+ * keeps the last list read (logged), never an empty one. No file named: nothing is screened (logged at start, as a
+ * warning when live providers are enabled).
  */
 export class DenylistFile {
   private list: Denylist = { addresses: new Set(), ignored: 0 };
@@ -19,9 +20,13 @@ export class DenylistFile {
   constructor(
     private readonly path: string | undefined,
     private readonly logger?: Pick<Logger, 'warn' | 'error' | 'info'>,
+    /** LIVE_PROVIDERS_ENABLED: without a file, a warning then (live ramps run unscreened), a line of information else. */
+    liveEnabled = false,
   ) {
     if (!path) {
-      logger?.warn({}, 'SCREENING_DENYLIST_FILE is not set: live ramps are not screened against a denylist');
+      const unscreened = 'SCREENING_DENYLIST_FILE is not set: live ramps are not screened against a denylist';
+      if (liveEnabled) logger?.warn({}, unscreened);
+      else logger?.info({}, unscreened);
       return;
     }
     this.read();
