@@ -239,6 +239,48 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
   const onrampOf = async (transactionId: string) => (await api.get(`/onramp/${transactionId}`)).body.data;
   /** The on-ramp quotes the quote service stored (a refused quote stores none). */
   const onrampQuotesStored = async () => (await pool.query(`select count(*)::int as n from quote.quotes where kind = 'onramp'`)).rows[0].n as number;
+  /** An on-ramp to the end user initiated from each quote, each with a payer of its own: its id and dedicated account. */
+  const initiateOnramps = (quotes: ApiResponse[]) =>
+    Promise.all(
+      quotes.map(async (asked) => {
+        const customer = { email: `payer.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Ada', lastName: 'Obi', phone: '08031234567' };
+        const initiated = await api.post('/onramp/initiate', { quoteId: asked.body.data.quoteId, destinationAddress: REHEARSAL_END_USER, customer });
+        expect(initiated.status).toBe(201);
+        return { transactionId: initiated.body.data.id as string, account: initiated.body.data.paymentInstructions.accountNumber as string };
+      }),
+    );
+  /**
+   * Every on-ramp of `started` paid at once through Paystack (`amount` Naira each: their steps are due together), and
+   * each one's view once it ended; of two the treasury covers only one of, one completed and one failed.
+   */
+  const paidAtOnce = async (started: { transactionId: string; account: string }[], amount: string) => {
+    const payments = await Promise.all(started.map(({ account }) => paystack.payInto(account, Number(dec(amount).mul(100).toFixed(0)), paystackWebhook)));
+    const ended = await Promise.all(
+      started.map(({ transactionId }) =>
+        eventually(
+          () => onrampOf(transactionId),
+          (read) => read.status !== 'pending',
+          120_000,
+        ),
+      ),
+    );
+    expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
+    const refusedIndex = ended.findIndex((read) => read.status === 'failed');
+    return { payments, ended, refusedIndex, refused: ended[refusedIndex]!, done: ended[1 - refusedIndex]! };
+  };
+  /** The treasury's reservations of these ids (TreasuryReserve), once every one of them was released. */
+  const releasedReservations = (ids: string[]) =>
+    eventually(
+      async () =>
+        (
+          await pool.query(
+            `select reservation_id, amount::text, released_at is not null as released from ledger.treasury_reservations where reservation_id = any($1)`,
+            [ids],
+          )
+        ).rows,
+      (rows) => rows.every((row) => row.released),
+      30_000,
+    );
   /** What `cngnAmount` CNGN buys of USDC through the pool now, as its router says. */
   const usdcForCngn = async (cngnAmount: Decimal) => {
     const [, out] = await client.readContract({
@@ -527,49 +569,20 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     for (const asked of quotes) expect(asked.status).toBe(200);
     const net = dec(quotes[0]!.body.data.fiatAmount).sub(quotes[0]!.body.data.fees.totalFee);
     expect(net.lte(free) && net.mul(2).gt(free)).toBe(true);
-    const started = await Promise.all(
-      quotes.map(async (asked) => {
-        const customer = { email: `obi.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Ada', lastName: 'Obi', phone: '08031234567' };
-        const initiated = await api.post('/onramp/initiate', { quoteId: asked.body.data.quoteId, destinationAddress: REHEARSAL_END_USER, customer });
-        expect(initiated.status).toBe(201);
-        return { transactionId: initiated.body.data.id as string, account: initiated.body.data.paymentInstructions.accountNumber as string };
-      }),
-    );
+    const started = await initiateOnramps(quotes);
     const cngnBefore = await cngnOf(hotWallet);
     // Both paid at once: both swaps are due together, and ask the ledger for the same CNGN.
-    const payments = await Promise.all(started.map(({ account }) => paystack.payInto(account, Number(dec(amount).mul(100).toFixed(0)), paystackWebhook)));
-    const ended = await Promise.all(
-      started.map(({ transactionId }) =>
-        eventually(
-          () => onrampOf(transactionId),
-          (read) => read.status !== 'pending',
-          120_000,
-        ),
-      ),
-    );
-    expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
-    const refused = ended.find((read) => read.status === 'failed')!;
+    const { payments, refused, refusedIndex } = await paidAtOnce(started, amount);
     expect(refused).toMatchObject({
       failureReason: 'INSUFFICIENT_LIQUIDITY',
       errorMessage: expect.stringMatching(/^The treasury's free CNGN on base .* no longer covers the .* to swap/),
     });
     // The refused one's Naira went back through Paystack; the other's did not.
-    const refusedIndex = ended.indexOf(refused);
     expect(paystack.charges.get(payments[refusedIndex]!.reference)!.refunded).toBe(Number(dec(amount).mul(100).toFixed(0)));
     expect(paystack.charges.get(payments[1 - refusedIndex]!.reference)!.refunded).toBe(0);
     // The hot wallet spent the CNGN of one swap alone, and only that one was reserved, until its swap was booked.
     expect(await cngnOf(hotWallet)).toBe(cngnBefore - parseUnits(net.toFixed(), 6));
-    const reservations = await eventually(
-      async () =>
-        (
-          await pool.query(
-            `select reservation_id, amount::text, released_at is not null as released from ledger.treasury_reservations where reservation_id = any($1)`,
-            [started.map(({ transactionId }) => `${transactionId}:swap`)],
-          )
-        ).rows,
-      (rows) => rows.every((row) => row.released),
-      30_000,
-    );
+    const reservations = await releasedReservations(started.map(({ transactionId }) => `${transactionId}:swap`));
     expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:swap`, amount: net.toFixed(), released: true }]);
   }, 180_000);
 
@@ -584,31 +597,11 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     // One for one: the Naira after the fees, as CNGN; each fits what is free, both do not.
     expect(delivered.eq(dec(amount).sub(quotes[0]!.body.data.fees.totalFee))).toBe(true);
     expect(delivered.lte(free) && delivered.mul(2).gt(free)).toBe(true);
-    const started = await Promise.all(
-      quotes.map(async (asked) => {
-        const customer = { email: `eze.${randomBytes(4).toString('hex')}@example.com`, firstName: 'Chidi', lastName: 'Eze', phone: '08031234567' };
-        const initiated = await api.post('/onramp/initiate', { quoteId: asked.body.data.quoteId, destinationAddress: REHEARSAL_END_USER, customer });
-        expect(initiated.status).toBe(201);
-        return { transactionId: initiated.body.data.id as string, account: initiated.body.data.paymentInstructions.accountNumber as string };
-      }),
-    );
+    const started = await initiateOnramps(quotes);
     const cngnBefore = await cngnOf(hotWallet);
     const endUserBefore = await cngnOf(REHEARSAL_END_USER);
     const supplyBefore = await cngnSupply();
-    const payments = await Promise.all(started.map(({ account }) => paystack.payInto(account, Number(dec(amount).mul(100).toFixed(0)), paystackWebhook)));
-    const ended = await Promise.all(
-      started.map(({ transactionId }) =>
-        eventually(
-          () => onrampOf(transactionId),
-          (read) => read.status !== 'pending',
-          120_000,
-        ),
-      ),
-    );
-    expect(ended.map((read) => read.status).sort()).toEqual(['completed', 'failed']);
-    const refusedIndex = ended.findIndex((read) => read.status === 'failed');
-    const refused = ended[refusedIndex]!;
-    const done = ended[1 - refusedIndex]!;
+    const { payments, refused, refusedIndex, done } = await paidAtOnce(started, amount);
     expect(refused).toMatchObject({
       failureReason: 'INSUFFICIENT_LIQUIDITY',
       errorMessage: expect.stringMatching(/^The treasury's free CNGN on base .* no longer covers the .* to deliver/),
@@ -632,19 +625,10 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     expect(await cngnOf(hotWallet)).toBe(cngnBefore - parseUnits(delivered.toFixed(), 6));
     expect(await cngnSupply()).toBe(supplyBefore);
     // Only the delivered one was reserved, until its transfer was booked.
-    const reservations = await eventually(
-      async () =>
-        (
-          await pool.query(
-            `select reservation_id, amount::text, released_at is not null as released from ledger.treasury_reservations where reservation_id = any($1)`,
-            [started.map(({ transactionId }) => `${transactionId}:deliver`)],
-          )
-        ).rows,
-      (rows) => rows.every((row) => row.released),
-      30_000,
-    );
+    const reservations = await releasedReservations(started.map(({ transactionId }) => `${transactionId}:deliver`));
     expect(reservations).toEqual([{ reservation_id: `${started[1 - refusedIndex]!.transactionId}:deliver`, amount: delivered.toFixed(), released: true }]);
   }, 180_000);
+
   it("holds for compliance a live off-ramp whose depositor the operator's denylist names: nothing swapped, paid or sent back", async () => {
     await mineEverySecond();
     // Anvil's account 8, given USDC by the end user, pays the deposit; the operator adds it to the denylist once the
