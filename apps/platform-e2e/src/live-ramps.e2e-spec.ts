@@ -293,20 +293,33 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
   };
   const cngnSupply = () => client.readContract({ address: cngn, abi: erc20Abi, functionName: 'totalSupply' });
 
-  /** The off-ramp of `quoted` initiated from the end user's address, and the end user's transfer of exactly its amount to the deposit address. */
-  const depositFor = async (quoted: { quoteId: string; cryptoAmount: string }) => {
-    const started = await api.post('/offramp/initiate', { quoteId: quoted.quoteId, sourceAddress: REHEARSAL_END_USER });
-    expect(started.status).toBe(201);
-    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
-    expect(depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    const paid = await createWalletClient({ account: endUser, transport: http(node.rpcUrl) }).writeContract({
+  /** `payer`'s transfer of `amount` USDC to `to`, mined and successful: its hash. */
+  const payUsdc = async (payer: typeof endUser, to: Address, amount: string) => {
+    const hash = await createWalletClient({ account: payer, transport: http(node.rpcUrl) }).writeContract({
       chain: null,
       address: usdc,
       abi: erc20Abi,
       functionName: 'transfer',
-      args: [depositAddress, parseUnits(quoted.cryptoAmount, 6)],
+      args: [to, parseUnits(amount, 6)],
     });
-    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
+    return hash;
+  };
+  /**
+   * The off-ramp of `quoted` initiated from `payer`'s address (the end user's by default), and the payer's transfer of
+   * exactly its amount to the deposit address (after `beforePaying`, given the transaction id).
+   */
+  const depositFor = async (
+    quoted: { quoteId: string; cryptoAmount: string },
+    payer = endUser,
+    beforePaying?: (transactionId: string) => Promise<void> | void,
+  ) => {
+    const started = await api.post('/offramp/initiate', { quoteId: quoted.quoteId, sourceAddress: payer.address });
+    expect(started.status).toBe(201);
+    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
+    expect(depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await beforePaying?.(transactionId);
+    const paid = await payUsdc(payer, depositAddress, quoted.cryptoAmount);
     return { transactionId, depositAddress: getAddress(depositAddress), paid };
   };
 
@@ -635,28 +648,13 @@ describe('live ramps - priced from the live pool, swapped on chain, paid and col
     // off-ramp is initiated (the ramp service reads the file again within 2 s of a change, without a restart).
     const sender = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 8 });
     await node.rpc('anvil_setBalance', [sender.address, toHex(parseEther('1'))]);
-    const funded = await createWalletClient({ account: endUser, transport: http(node.rpcUrl) }).writeContract({
-      chain: null,
-      address: usdc,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [sender.address, parseUnits('100', 6)],
-    });
-    expect((await client.waitForTransactionReceipt({ hash: funded })).status).toBe('success');
+    await payUsdc(endUser, sender.address, '100');
     const quoted = await priced();
-    const started = await api.post('/offramp/initiate', { quoteId: quoted.quoteId, sourceAddress: sender.address });
-    expect(started.status).toBe(201);
-    const { transactionId, depositAddress } = started.body.data as { transactionId: string; depositAddress: Address };
-    appendFileSync(denylist, `${sender.address.toLowerCase()}\n`);
-    const cngnBefore = await cngnOf(hotWallet);
-    const paid = await createWalletClient({ account: sender, transport: http(node.rpcUrl) }).writeContract({
-      chain: null,
-      address: usdc,
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [depositAddress, parseUnits(quoted.cryptoAmount, 6)],
+    let cngnBefore = 0n;
+    const { transactionId, paid } = await depositFor(quoted, sender, async () => {
+      appendFileSync(denylist, `${sender.address.toLowerCase()}\n`);
+      cngnBefore = await cngnOf(hotWallet);
     });
-    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success');
 
     // Credited at the chain's finality, then held before its swap: the event names the address, its role and why.
     const stream = `offramp-${transactionId}`;

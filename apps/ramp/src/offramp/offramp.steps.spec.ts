@@ -2,7 +2,17 @@ import { AppError, type HoldPlace, type HoldSettle, type OfframpQuote, type RpcC
 import { dec } from '@ramp/money';
 import { isInitiated, LedgerSteps, type ChainLegs } from '@ramp/process-kit';
 import type { OfframpRails } from '@ramp/providers';
-import { decideOfframp, evolveOfframp, initialOfframpState, nextOfframpStep, type OfframpCommand, type OfframpEvent, type OfframpState } from '@ramp/ramping';
+import {
+  decideOfframp,
+  evolveOfframp,
+  initialOfframpState,
+  listedCounterparty,
+  nextOfframpStep,
+  parseDenylist,
+  type OfframpCommand,
+  type OfframpEvent,
+  type OfframpState,
+} from '@ramp/ramping';
 import { OfframpSteps } from './offramp.steps';
 
 const TENANT: Tenant = { organizationId: 'org_a', environment: 'test', keyId: 'key_a' };
@@ -151,5 +161,55 @@ describe('off-ramp steps - a hold placement that raced a failure leaves the wall
     expect(ledger.holds.get(TXN)).toMatchObject({ status: 'released', amount: '100' });
     expect(state.status).toBe('failed');
     expect(nextOfframpStep(state)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('off-ramp steps - an extra deposit from a denylisted sender is never sent back', () => {
+  const LISTED = '0x8576aCC5C05D6Ce88f4e49bf65BdF0C62F91353C';
+  const OTHER = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  const denylist = parseDenylist(LISTED);
+  const screening = {
+    screen: (counterparties: Parameters<typeof listedCounterparty>[1]) => {
+      const listed = listedCounterparty(denylist, counterparties);
+      return listed && { ...listed, reason: 'listed' };
+    },
+  };
+  const extra = (from: string, environment: 'live' | 'test') => ({
+    depositId: `${environment}:base:0x${'e'.repeat(64)}:3`,
+    environment,
+    chain: 'base',
+    owner: 'offramp:txn_x',
+    address: OTHER,
+    tokenSymbol: 'USDT',
+    amount: '5',
+    transactionHash: `0x${'e'.repeat(64)}`,
+    from,
+    blockNumber: '10',
+  });
+
+  it('sends back a live one from anyone else, and a test one from anyone; holds a live one from a listed sender', async () => {
+    const asked: { to: string; amount: string }[] = [];
+    const warned: unknown[] = [];
+    const steps = new OfframpSteps(
+      {} as OfframpRails,
+      new LedgerSteps({ call: () => Promise.reject(new Error('no ledger in this test')) } as never),
+      { call: async (_contract: unknown, _tenant: unknown, data: unknown) => void asked.push(data as { to: string; amount: string }) } as never,
+      {} as ChainLegs,
+      0,
+      { warn: (data: unknown) => void warned.push(data) } as never,
+      undefined,
+      undefined,
+      undefined,
+      screening,
+    );
+    await steps.refundExtraDeposit(extra(OTHER, 'live') as never);
+    await steps.refundExtraDeposit(extra(LISTED, 'test') as never);
+    expect(asked.map((request) => [request.to, request.amount])).toEqual([
+      [OTHER, '5'],
+      [LISTED, '5'],
+    ]);
+    await steps.refundExtraDeposit(extra(LISTED, 'live') as never);
+    expect(asked).toHaveLength(2);
+    expect(warned).toEqual([expect.objectContaining({ address: LISTED, role: 'deposit sender', tokenSymbol: 'USDT', amount: '5' })]);
   });
 });

@@ -281,10 +281,19 @@ export class OfframpSteps {
   /**
    * A deposit nobody takes (one of another token, a second one to an off-ramp's address, or one to the address of an
    * off-ramp that was never recorded) goes back to its sender, in its own token and exactly its amount: queued once per
-   * deposit, and final without anyone waiting for it.
+   * deposit, and final without anyone waiting for it. A live one whose sender is on the screening denylist is not sent
+   * back (it would pay the listed address): it stays in the books as an off-ramp deposit, logged for an operator.
    */
   async refundExtraDeposit(deposit: DepositCredited): Promise<void> {
     if (/^0x0{40}$/i.test(deposit.from)) throw new Error(`deposit ${deposit.depositId} was minted to the address: there is no sender to refund`);
+    const listed = deposit.environment === 'live' ? this.screening?.screen([{ address: deposit.from, role: 'deposit sender' }]) : undefined;
+    if (listed) {
+      this.logger?.warn(
+        { depositId: deposit.depositId, chain: deposit.chain, tokenSymbol: deposit.tokenSymbol, amount: deposit.amount, ...listed },
+        'an extra deposit is held for compliance, not sent back: its sender is on the screening denylist',
+      );
+      return;
+    }
     try {
       await this.rpc.call(ChainTransfer.contract, systemTenant(deposit.environment), {
         environment: deposit.environment,
